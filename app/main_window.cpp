@@ -1,0 +1,395 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "axis_style.h"
+#include "diagnostics_model.h"
+#include "document_state.h"
+#include "graph_view.h"
+#include "mesh_view.h"
+#include "op_tree_model.h"
+#include "picture_export.h"
+#include "source_view.h"
+#include "trace_panel.h"
+#include "view_export.h"
+
+#ifndef SHARDSCOPE_SOURCE_SAMPLE_DIR
+#define SHARDSCOPE_SOURCE_SAMPLE_DIR ""
+#endif
+
+namespace shardscope::app {
+
+using namespace shardscope::widgets;
+
+QString findSampleDir() {
+  const QString exeDir = QCoreApplication::applicationDirPath();
+  const QStringList candidates = {exeDir + QStringLiteral("/../../sample_models"),
+                                  exeDir + QStringLiteral("/../share/shardscope/sample_models"),
+                                  QStringLiteral(SHARDSCOPE_SOURCE_SAMPLE_DIR)};
+  for (const QString& c : candidates)
+    if (!c.isEmpty() && QFileInfo::exists(c + QStringLiteral("/matmul_chain.mlir"))) return QDir(c).canonicalPath();
+  return {};
+}
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QString sampleDir, QWidget* parent)
+    : QMainWindow(parent), sampleDir_(std::move(sampleDir)), state_(new DocumentState(this)) {
+  setWindowTitle(tr("Shardscope"));
+  setAcceptDrops(true);
+  resize(1400, 860);
+
+  // Centre: graph and mesh.
+  tabs_ = new QTabWidget(this);
+  graph_ = new GraphView(state_, tabs_);
+  mesh_ = new MeshView(state_, tabs_);
+  tabs_->addTab(graph_, tr("Dataflow graph"));
+  tabs_->addTab(mesh_, tr("Mesh"));
+  setCentralWidget(tabs_);
+
+  // Left: op tree with a filter.
+  treeModel_ = new OpTreeModel(this);
+  treeProxy_ = new QSortFilterProxyModel(this);
+  treeProxy_->setSourceModel(treeModel_);
+  treeProxy_->setRecursiveFilteringEnabled(true);
+  treeProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  treeProxy_->setFilterKeyColumn(-1);
+  auto* treePane = new QWidget(this);
+  auto* tl = new QVBoxLayout(treePane);
+  tl->setContentsMargins(0, 0, 0, 0);
+  treeFilter_ = new QLineEdit(treePane);
+  treeFilter_->setPlaceholderText(tr("Filter ops, values, axes…"));
+  treeFilter_->setClearButtonEnabled(true);
+  tree_ = new QTreeView(treePane);
+  tree_->setModel(treeProxy_);
+  tree_->setUniformRowHeights(true);
+  tree_->setAlternatingRowColors(true);
+  tree_->header()->setStretchLastSection(true);
+  tl->addWidget(treeFilter_);
+  tl->addWidget(tree_);
+  auto* treeDock = new QDockWidget(tr("Functions and ops"), this);
+  treeDock->setObjectName(QStringLiteral("opsDock"));
+  treeDock->setWidget(treePane);
+  addDockWidget(Qt::LeftDockWidgetArea, treeDock);
+  connect(treeFilter_, &QLineEdit::textChanged, treeProxy_, [this](const QString& t) {
+    treeProxy_->setFilterFixedString(t);
+    if (!t.isEmpty()) tree_->expandAll();
+  });
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& cur) { onTreeActivated(cur); });
+
+  // Right: source.
+  source_ = new SourceView(state_, this);
+  auto* sourceDock = new QDockWidget(tr("Source"), this);
+  sourceDock->setObjectName(QStringLiteral("sourceDock"));
+  sourceDock->setWidget(source_);
+  addDockWidget(Qt::RightDockWidgetArea, sourceDock);
+
+  // Bottom: diagnostics and the (future) propagation trace.
+  diagModel_ = new DiagnosticsModel(this);
+  diagProxy_ = new QSortFilterProxyModel(this);
+  diagProxy_->setSourceModel(diagModel_);
+  diagProxy_->setSortRole(DiagnosticsModel::SortRole);
+  diagView_ = new QTableView(this);
+  diagView_->setModel(diagProxy_);
+  diagView_->setSortingEnabled(true);
+  diagView_->sortByColumn(DiagnosticsModel::LineColumn, Qt::AscendingOrder);
+  diagView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  diagView_->verticalHeader()->hide();
+  diagView_->horizontalHeader()->setStretchLastSection(true);
+  auto* diagDock = new QDockWidget(tr("Diagnostics"), this);
+  diagDock->setObjectName(QStringLiteral("diagnosticsDock"));
+  diagDock->setWidget(diagView_);
+  addDockWidget(Qt::BottomDockWidgetArea, diagDock);
+  connect(diagView_, &QTableView::activated, this, &MainWindow::onDiagnosticActivated);
+  connect(diagView_, &QTableView::clicked, this, &MainWindow::onDiagnosticActivated);
+
+  trace_ = new TracePanel(state_, this);
+  auto* traceDock = new QDockWidget(tr("Propagation trace"), this);
+  traceDock->setObjectName(QStringLiteral("traceDock"));
+  traceDock->setWidget(trace_);
+  addDockWidget(Qt::BottomDockWidgetArea, traceDock);
+  tabifyDockWidget(diagDock, traceDock);
+  diagDock->raise();
+  resizeDocks({treeDock, sourceDock}, {380, 440}, Qt::Horizontal);
+  resizeDocks({diagDock}, {150}, Qt::Vertical);
+
+  statusLabel_ = new QLabel(this);
+  statusBar()->addWidget(statusLabel_, 1);
+
+  createActions();
+
+  connect(state_, &DocumentState::selectionChanged, this, [this] {
+    const QModelIndex src = treeModel_->indexOfOp(state_->selectedOp());
+    const QModelIndex idx = treeProxy_->mapFromSource(src);
+    if (idx.isValid() && tree_->currentIndex() != idx) {
+      QSignalBlocker block(tree_->selectionModel());
+      tree_->setCurrentIndex(idx);
+      tree_->scrollTo(idx);
+    }
+  });
+  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this, [this] {
+    const quint64 req = loader_.property("request").toULongLong();
+    if (req != loadRequest_ || loader_.future().resultCount() == 0) return;  // stale
+    showDocument(loader_.result());
+  });
+}
+
+MainWindow::~MainWindow() {
+  loader_.disconnect(this);
+  loader_.waitForFinished();
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+  open->setShortcut(QKeySequence::Open);
+  sampleMenu_ = file->addMenu(tr("Open &Sample"));
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  QAction* reloadAct = file->addAction(tr("Re&load"), this, &MainWindow::reload);
+  reloadAct->setShortcut(QKeySequence::Refresh);
+  file->addSeparator();
+  QAction* exp = file->addAction(tr("&Export Picture…"), this, &MainWindow::exportDialog);
+  exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  QAction* saveAs = file->addAction(tr("Save Source &As…"), this, &MainWindow::saveSourceAs);
+  saveAs->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Zoom &In"), graph_, &GraphView::zoomIn);
+  view->addAction(tr("Zoom &Out"), graph_, &GraphView::zoomOut);
+  view->addAction(tr("&Fit Graph"), graph_, &GraphView::zoomFit);
+  QAction* find = view->addAction(tr("&Find in Graph…"), this, [this] {
+    tabs_->setCurrentWidget(graph_);
+    graph_->showSearch();
+  });
+  find->setShortcut(QKeySequence::Find);
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Shardscope"), this, [this] {
+    QMessageBox::about(this, tr("About Shardscope"),
+                       tr("<b>Shardscope</b> %1<br>An explorer for Shardy-style sharding propagation.<br>"
+                          "Graphs laid out with Graphviz.")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+  rebuildSampleMenu();
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildSampleMenu() {
+  sampleMenu_->clear();
+  const QDir dir(sampleDir_);
+  const QStringList files = sampleDir_.isEmpty() ? QStringList() : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name);
+  for (const QString& f : files) sampleMenu_->addAction(f, this, [this, path = dir.filePath(f)] { openFile(path); });
+  sampleMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  for (const QString& f : recent) recentMenu_->addAction(f, this, [this, f] { openFile(f); });
+  if (!recent.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear"), this, [this] {
+      QSettings().remove(QLatin1String(kRecentKey));
+      rebuildRecentMenu();
+    });
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(abs);
+  recent.prepend(abs);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QLatin1String(kRecentKey), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::openFile(const QString& path) {
+  const quint64 req = ++loadRequest_;
+  loadingPath_ = path;
+  statusLabel_->setText(tr("Loading %1…").arg(path));
+  loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  loader_.setFuture(QtConcurrent::run([p = path.toStdString()] { return api::loadDocument(p); }));
+}
+
+void MainWindow::reload() {
+  if (state_->document() && !state_->document()->path.empty()) openFile(toQString(state_->document()->path));
+}
+
+void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
+  const bool readable = doc->module || !doc->text.empty();
+  treeModel_->setDocument(doc);
+  diagModel_->setDiagnostics(doc->diagnostics);
+  diagView_->resizeColumnsToContents();
+  state_->setDocument(doc);
+  tree_->expandToDepth(0);
+  for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
+  setWindowTitle(tr("%1 — Shardscope").arg(toQString(doc->name)));
+  if (readable) addRecent(toQString(doc->path));
+  if (doc->hasErrors()) {
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
+    const auto& diags = doc->diagnostics;
+    if (!diags.empty() && diags.front().loc.known())
+      source_->goToLine(static_cast<int>(diags.front().loc.line), static_cast<int>(diags.front().loc.col));
+  }
+  updateStatus();
+  emit loaded(doc->module != nullptr);
+}
+
+void MainWindow::updateStatus() {
+  const auto& doc = state_->document();
+  if (!doc) {
+    statusLabel_->clear();
+    return;
+  }
+  int ops = 0;
+  if (doc->module) doc->module->op->walk([&](ir::Op&) { ++ops; });
+  const int errors = doc->errorCount();
+  QString text = tr("%1 — %2 function(s), %3 ops").arg(toQString(doc->name)).arg(state_->functions().size()).arg(ops);
+  if (errors) text += tr(" — <span style='color:#c01c28'><b>%1 error(s)</b></span>").arg(errors);
+  else if (!doc->diagnostics.empty()) text += tr(" — %1 diagnostic(s)").arg(doc->diagnostics.size());
+  statusLabel_->setText(text);
+}
+
+void MainWindow::onTreeActivated(const QModelIndex& index) {
+  if (!index.isValid()) return;
+  const QModelIndex src = treeProxy_->mapToSource(index);
+  const ir::Op* op = OpTreeModel::opAt(src);
+  if (!op) {
+    // A region row: select its parent op.
+    op = OpTreeModel::opAt(treeModel_->parent(src));
+  }
+  if (!op || op->is("sdy.mesh")) return;
+  if (op->is("func.func")) {
+    state_->setFunction(op);
+    state_->selectOp(op);
+    return;
+  }
+  state_->selectOp(op);
+}
+
+void MainWindow::onDiagnosticActivated(const QModelIndex& index) {
+  const QModelIndex src = diagProxy_->mapToSource(index);
+  const int line = src.data(DiagnosticsModel::LineRole).toInt();
+  const int col = src.data(DiagnosticsModel::ColRole).toInt();
+  if (line > 0) source_->goToLine(line, col);
+}
+
+void MainWindow::openDialog() {
+  const QString start = state_->document() && !state_->document()->path.empty()
+                            ? QFileInfo(toQString(state_->document()->path)).absolutePath()
+                            : sampleDir_;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start, tr("MLIR files (*.mlir);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::exportDialog() {
+  const auto& doc = state_->document();
+  if (!doc) return;
+  ExportRequest req;
+  if (tabs_->currentWidget() == mesh_) req.view = ExportView::Mesh;
+  if (source_->hasFocus()) req.view = ExportView::Source;
+  req.op = state_->selectedOp() ? state_->selectedOp() : state_->function();
+  req.value = state_->selectedValue();
+  if (req.view == ExportView::Source) req.op = nullptr;
+  const QString base = QFileInfo(toQString(doc->name)).completeBaseName();
+  const QString suggested = QDir(QFileInfo(toQString(doc->path)).absolutePath())
+                                .filePath(base + u'_' + exportViewName(req.view).section(u' ', -1) + QStringLiteral(".png"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(exportViewName(req.view)), suggested,
+                                                    tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+  if (path.isEmpty()) return;
+  QString error;
+  const Picture pic = exportPicture(*doc, req, &error);
+  if (pic.isNull() || !writePicture(pic, path, &error)) {
+    QMessageBox::warning(this, tr("Export failed"), error);
+    return;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::saveSourceAs() {
+  const auto& doc = state_->document();
+  if (!doc) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Source As"), toQString(doc->path),
+                                                    tr("MLIR files (*.mlir)"));
+  if (path.isEmpty()) return;
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(doc->text.data(), static_cast<qint64>(doc->text.size())) < 0 || !f.commit()) {
+    QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1: %2").arg(path, f.errorString()));
+    return;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const auto urls = e->mimeData()->urls();
+  for (const QUrl& u : urls)
+    if (u.isLocalFile()) {
+      openFile(u.toLocalFile());
+      e->acceptProposedAction();
+      return;
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  QSettings().setValue(QStringLiteral("windowState"), saveState());
+  QMainWindow::closeEvent(e);
+}
+
+void MainWindow::screenshotAndQuit(const QString& path, const QString& tab) {
+  screenshotPath_ = path;
+  screenshotTab_ = tab;
+  auto grabLater = [this] {
+    if (screenshotTab_ == QLatin1String("mesh")) tabs_->setCurrentWidget(mesh_);
+    QTimer::singleShot(300, this, [this] {
+      const QPixmap pm = grab();
+      const bool ok = pm.save(screenshotPath_);
+      if (!ok) qWarning("screenshot: cannot write %s", qPrintable(screenshotPath_));
+      QCoreApplication::exit(ok ? 0 : 1);
+    });
+  };
+  connect(graph_, &GraphView::layoutFinished, this, grabLater, Qt::SingleShotConnection);
+}
+
+}  // namespace shardscope::app

@@ -1,0 +1,96 @@
+// The Shardscope main window: op tree (left), graph and mesh tabs (centre),
+// source (right), diagnostics and the propagation trace (bottom). Files are
+// parsed off the UI thread; a request counter drops stale loads.
+#pragma once
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+
+#include "api/document.h"
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace shardscope::widgets {
+class DiagnosticsModel;
+class DocumentState;
+class GraphView;
+class MeshView;
+class OpTreeModel;
+class SourceView;
+class TracePanel;
+}  // namespace shardscope::widgets
+
+namespace shardscope::app {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QString sampleDir, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Open `path` (asynchronously); `loaded` is emitted when it is shown.
+  void openFile(const QString& path);
+  widgets::DocumentState* state() const { return state_; }
+  widgets::GraphView* graphView() const { return graph_; }
+  // After the next load (and graph layout), grab the window to `path` and quit.
+  void screenshotAndQuit(const QString& path, const QString& tab = {});
+
+ signals:
+  void loaded(bool ok);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void createActions();
+  void showDocument(std::shared_ptr<const api::Document> doc);
+  void openDialog();
+  void exportDialog();
+  void saveSourceAs();
+  void reload();
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void rebuildSampleMenu();
+  void updateStatus();
+  void onTreeActivated(const QModelIndex& index);
+  void onDiagnosticActivated(const QModelIndex& index);
+
+  QString sampleDir_;
+  widgets::DocumentState* state_;
+  widgets::OpTreeModel* treeModel_;
+  QSortFilterProxyModel* treeProxy_;
+  widgets::DiagnosticsModel* diagModel_;
+  QSortFilterProxyModel* diagProxy_;
+  QTreeView* tree_;
+  QLineEdit* treeFilter_;
+  QTableView* diagView_;
+  QTabWidget* tabs_;
+  widgets::GraphView* graph_;
+  widgets::MeshView* mesh_;
+  widgets::SourceView* source_;
+  widgets::TracePanel* trace_;
+  QLabel* statusLabel_;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* sampleMenu_ = nullptr;
+  QFutureWatcher<std::shared_ptr<api::Document>> loader_;
+  quint64 loadRequest_ = 0;
+  QString loadingPath_;
+  QString screenshotPath_;
+  QString screenshotTab_;
+};
+
+// The directory of the bundled samples next to the executable
+// (../../sample_models in the build tree, ../share/shardscope/sample_models
+// when installed), else the source tree's.
+QString findSampleDir();
+
+}  // namespace shardscope::app

@@ -1,0 +1,128 @@
+// shardscope: the GUI explorer.
+//   shardscope [FILE]                  open FILE (default: the matmul_chain sample)
+//   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source
+//              [--op NAME] [--value NAME] FILE
+//                                      write the picture and exit, no window
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+#include "api/document.h"
+#include "axis_style.h"
+#include "document_state.h"
+#include "main_window.h"
+#include "picture_export.h"
+#include "view_export.h"
+
+using namespace shardscope;
+using namespace shardscope::widgets;
+
+namespace {
+
+int fail(const QString& message) {
+  std::fprintf(stderr, "shardscope: %s\n", qPrintable(message));
+  return 1;
+}
+
+bool hasArg(int argc, char** argv, const char* name) {
+  for (int i = 1; i < argc; ++i)
+    if (qstrcmp(argv[i], name) == 0 || QByteArray(argv[i]).startsWith(QByteArray(name) + '=')) return true;
+  return false;
+}
+
+int runExport(const QCommandLineParser& args, const QString& out) {
+  const QStringList files = args.positionalArguments();
+  if (files.size() != 1) return fail(QStringLiteral("--export needs exactly one input FILE"));
+  if (pictureFormatForPath(out) == PictureFormat::Unknown)
+    return fail(QStringLiteral("cannot export to '%1': the file name must end in .png, .svg or .pdf").arg(out));
+  ExportView view = ExportView::Graph;
+  if (args.isSet(QStringLiteral("view")) && !parseExportView(args.value(QStringLiteral("view")), &view))
+    return fail(QStringLiteral("unknown --view '%1' (use graph, mesh or source)").arg(args.value(QStringLiteral("view"))));
+  const QString file = files.front();
+  if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+  auto doc = api::loadDocument(file.toStdString());
+  for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+
+  DocumentState state;
+  state.setDocument(doc);
+  ExportRequest req;
+  req.view = view;
+  if (args.isSet(QStringLiteral("op"))) {
+    const QString name = args.value(QStringLiteral("op"));
+    req.op = state.findOp(name);
+    if (!req.op) return fail(QStringLiteral("no op, value or function named '%1' in %2").arg(name, file));
+    if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
+  }
+  if (args.isSet(QStringLiteral("value"))) {
+    const QString name = args.value(QStringLiteral("value"));
+    req.value = state.findValue(name);
+    if (!req.value) return fail(QStringLiteral("no value named '%1' in %2").arg(name, file));
+    if (!req.op) {
+      const ir::Op* owner = req.value->isBlockArgument() ? req.value->ownerBlock->parentOp() : req.value->definingOp;
+      if (view == ExportView::Graph) req.op = enclosingFunction(owner);
+    }
+  }
+  QString error;
+  const Picture pic = exportPicture(*doc, req, &error);
+  if (pic.isNull()) return fail(error);
+  if (!writePicture(pic, out, &error)) return fail(error);
+  std::fprintf(stdout, "wrote %s (%s, %dx%d)\n", qPrintable(out), qPrintable(exportViewName(view)),
+               qRound(pic.size.width()), qRound(pic.size.height()));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Headless export needs no display.
+  if (hasArg(argc, argv, "--export") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("Shardscope"));
+  QCoreApplication::setApplicationName(QStringLiteral("shardscope"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(SHARDSCOPE_VERSION));
+
+  QCommandLineParser args;
+  args.setApplicationDescription(QStringLiteral("Explore Shardy-style sharding propagation."));
+  args.addHelpOption();
+  args.addVersionOption();
+  args.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("MLIR file to open (default: the matmul_chain sample)."));
+  args.addOption({QStringLiteral("export"), QStringLiteral("Write a picture of --view to OUT (.png, .svg or .pdf) and exit."),
+                  QStringLiteral("OUT")});
+  args.addOption({QStringLiteral("view"), QStringLiteral("View to export: graph (default), mesh or source."),
+                  QStringLiteral("VIEW")});
+  args.addOption({QStringLiteral("op"),
+                  QStringLiteral("Function (@main), value (%3) or op name (dot_general) to show or highlight."),
+                  QStringLiteral("NAME")});
+  args.addOption({QStringLiteral("value"), QStringLiteral("Value whose shards the mesh view shows (e.g. %arg0)."),
+                  QStringLiteral("NAME")});
+  args.addOption({QStringLiteral("screenshot"), QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
+                  QStringLiteral("PNG")});
+  args.addOption({QStringLiteral("tab"), QStringLiteral("With --screenshot: the centre tab (graph or mesh)."),
+                  QStringLiteral("TAB")});
+  if (!args.parse(QCoreApplication::arguments())) return fail(args.errorText());
+  if (args.isSet(QStringLiteral("help"))) args.showHelp(0);
+  if (args.isSet(QStringLiteral("version"))) args.showVersion();
+
+  if (args.isSet(QStringLiteral("export"))) return runExport(args, args.value(QStringLiteral("export")));
+  for (const char* opt : {"view", "op", "value"})
+    if (args.isSet(QLatin1String(opt))) return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
+  if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));
+
+  const QString sampleDir = app::findSampleDir();
+  QString file;
+  if (!args.positionalArguments().isEmpty()) {
+    file = args.positionalArguments().front();
+  } else if (!sampleDir.isEmpty()) {
+    file = QDir(sampleDir).filePath(QStringLiteral("matmul_chain.mlir"));
+  }
+  app::MainWindow window(sampleDir);
+  if (args.isSet(QStringLiteral("screenshot")))
+    window.screenshotAndQuit(args.value(QStringLiteral("screenshot")), args.value(QStringLiteral("tab")));
+  window.show();
+  if (!file.isEmpty()) window.openFile(file);
+  return app.exec();
+}

@@ -1,0 +1,247 @@
+// shardscope-opt: an sdy_opt-compatible command line over the engine.
+//
+//   shardscope-opt FILE [-split-input-file] [-verify-diagnostics]
+//                  [-sdy-PASS[="opt=value ..."] ...] [-o OUT] [--trace=FILE.json]
+//
+// Reads MLIR text (StableHLO + sdy), verifies it, runs the named passes in
+// order and prints the result. Diagnostics go to stderr as
+// `FILE:LINE:COL: error: MESSAGE`; the exit code is 1 when any error was
+// reported (for -verify-diagnostics: when an expected diagnostic was missed).
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "passes/pass.h"
+#include "verifier/verifier.h"
+
+namespace {
+
+using namespace shardscope;
+
+struct PassRequest {
+  const passes::PassInfo* info;
+  passes::PassOptions options;
+};
+
+struct Options {
+  std::string input = "-";
+  std::string output = "-";
+  std::string tracePath;
+  bool splitInputFile = false;
+  bool verifyDiagnostics = false;
+  bool genericForm = false;
+  std::vector<PassRequest> pipeline;
+};
+
+void printHelp() {
+  std::cout << "OVERVIEW: Shardscope's sdy_opt-compatible driver\n\n"
+               "USAGE: shardscope-opt [options] [FILE]\n\n"
+               "OPTIONS:\n"
+               "  -o FILE                  write the output here (default: stdout)\n"
+               "  -split-input-file        process each '// -----' chunk on its own\n"
+               "  -verify-diagnostics      check expected-error annotations\n"
+               "  --trace=FILE.json        record the propagation steps as JSON\n"
+               "  --mlir-print-op-generic  print every op in generic form\n"
+               "  --list-passes            list the available passes\n\n"
+               "PASSES (run in the order given; options as -PASS=\"key=value ...\"):\n";
+  for (const auto& p : passes::allPasses()) {
+    std::cout << "  -" << p.name;
+    if (!p.summary.empty()) std::cout << "  " << p.summary;
+    std::cout << '\n';
+    for (const auto& o : p.options) std::cout << "      " << o << '\n';
+  }
+}
+
+// Returns 0 on success, else prints the problem and returns the exit code.
+int parseArgs(int argc, char** argv, Options& opts) {
+  bool inputSet = false, endOfOptions = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (endOfOptions || a == "-" || a.empty() || a[0] != '-') {
+      if (inputSet) {
+        std::cerr << "shardscope-opt: more than one input file given ('" << opts.input << "' and '" << a << "')\n";
+        return 1;
+      }
+      opts.input = a;
+      inputSet = true;
+      continue;
+    }
+    if (a == "--") {
+      endOfOptions = true;
+      continue;
+    }
+    // Accept both -flag and --flag.
+    std::string flag = a.substr(a[1] == '-' ? 2 : 1);
+    std::string name = flag, value;
+    bool hasValue = false;
+    if (auto eq = flag.find('='); eq != std::string::npos) {
+      name = flag.substr(0, eq);
+      value = flag.substr(eq + 1);
+      hasValue = true;
+    }
+    if (name == "h" || name == "help") {
+      printHelp();
+      std::exit(0);
+    }
+    if (name == "version") {
+      std::cout << "shardscope-opt 0.1.0\n";
+      std::exit(0);
+    }
+    if (name == "list-passes") {
+      for (const auto& p : passes::allPasses()) std::cout << p.name << '\n';
+      std::exit(0);
+    }
+    if (name == "o") {
+      if (hasValue) {
+        opts.output = value;
+      } else if (i + 1 < argc) {
+        opts.output = argv[++i];
+      } else {
+        std::cerr << "shardscope-opt: -o needs a file name\n";
+        return 1;
+      }
+      continue;
+    }
+    if (name == "split-input-file") {
+      opts.splitInputFile = true;
+      continue;
+    }
+    if (name == "verify-diagnostics") {
+      opts.verifyDiagnostics = true;
+      continue;
+    }
+    if (name == "trace") {
+      if (!hasValue || value.empty()) {
+        std::cerr << "shardscope-opt: --trace needs a file name (--trace=FILE.json)\n";
+        return 1;
+      }
+      opts.tracePath = value;
+      continue;
+    }
+    if (name == "mlir-print-op-generic") {
+      opts.genericForm = true;
+      continue;
+    }
+    if (name == "allow-unregistered-dialect" || name == "mlir-print-debuginfo" || name == "mlir-disable-threading")
+      continue;
+    const passes::PassInfo* info = passes::lookupPass(name);
+    if (!info) {
+      std::cerr << "shardscope-opt: unknown option or pass '" << a << "' (see --help)\n";
+      return 1;
+    }
+    PassRequest req{info, {}};
+    // Values may be quoted or wrapped in braces: -p="a=1 b=2", -p{a=1}.
+    if (hasValue) {
+      if (value.size() >= 2 && value.front() == '{' && value.back() == '}') value = value.substr(1, value.size() - 2);
+      std::string error;
+      if (!passes::parsePassOptions(value, req.options, error)) {
+        std::cerr << "shardscope-opt: bad options for -" << name << ": " << error << '\n';
+        return 1;
+      }
+      for (const auto& [k, v] : req.options.values) {
+        bool known = false;
+        for (const auto& o : info->options) known |= (o == k);
+        if (!known) {
+          std::cerr << "shardscope-opt: pass -" << name << " has no option '" << k << "'\n";
+          return 1;
+        }
+      }
+    }
+    opts.pipeline.push_back(std::move(req));
+  }
+  return 0;
+}
+
+bool readInput(const std::string& path, std::string& out) {
+  if (path == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+// Process one chunk; returns false when it reported an error.
+bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts, std::ostream& out,
+                  std::ostream& err, const std::string& displayName) {
+  ir::DiagnosticSink diags;
+  ir::ParseOptions po;
+  po.fileName = displayName;
+  po.firstLine = firstLine;
+  std::unique_ptr<ir::Module> module = ir::parseModule(text, po, diags);
+  bool ok = module != nullptr;
+  if (ok) ok = verifyModule(*module, diags);
+  if (ok) {
+    passes::PassContext ctx{diags, opts.tracePath};
+    for (const PassRequest& req : opts.pipeline) {
+      if (!req.info->run(*module, req.options, ctx) || diags.hasErrors()) {
+        ok = false;
+        break;
+      }
+    }
+  }
+  err << diags.formatAll(displayName);
+  if (ok) {
+    ir::PrintOptions print;
+    print.genericForm = opts.genericForm;
+    ir::printModule(*module, out, print);
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  Options opts;
+  if (int rc = parseArgs(argc, argv, opts)) return rc;
+
+  std::string text;
+  if (!readInput(opts.input, text)) {
+    std::cerr << "shardscope-opt: could not open input file '" << opts.input << "': " << std::strerror(errno)
+              << '\n';
+    return 1;
+  }
+  std::string displayName = opts.input == "-" ? "<stdin>" : opts.input;
+
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (opts.output != "-") {
+    file.open(opts.output, std::ios::binary);
+    if (!file) {
+      std::cerr << "shardscope-opt: could not open output file '" << opts.output << "': " << std::strerror(errno)
+                << '\n';
+      return 1;
+    }
+    out = &file;
+  }
+
+  std::vector<ir::SourceChunk> chunks;
+  if (opts.splitInputFile) {
+    chunks = ir::splitInputFile(text);
+  } else {
+    chunks.push_back({text, 1});
+  }
+  bool allOk = true;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (i) *out << "// -----\n";
+    allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, *out, std::cerr, displayName);
+  }
+  out->flush();
+  // With -verify-diagnostics, mlir-opt succeeds when the diagnostics match the
+  // annotations; the conformance runner checks them itself, so report the
+  // same exit status it expects: 0 unless the tool broke.
+  if (opts.verifyDiagnostics) return 0;
+  return allOk ? 0 : 1;
+}

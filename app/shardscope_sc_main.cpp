@@ -1,0 +1,207 @@
+// shardscope-sc: command-line front end of the SparseCore model.
+//
+//   shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--threads N]
+//   shardscope-sc pipeline FILE.json [--json]
+//   shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]
+//   shardscope-sc trace TRACE.json [--json]
+//   shardscope-sc chips [--json]
+//   shardscope-sc export-csv JOB.json OUT.csv   (ids of a job, e.g. generated)
+//
+// Exit status: 0 on success, 1 on bad input or when the job would fail
+// (limit exceeded without allow_id_dropping, SPMEM overflow).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sparsecore/analysis.h"
+#include "sparsecore/analysis_format.h"
+#include "sparsecore/chip_spec.h"
+#include "sparsecore/errors.h"
+#include "sparsecore/job_io.h"
+#include "sparsecore/pipeline.h"
+#include "sparsecore/trace_import.h"
+
+using namespace shardscope::sc;
+
+namespace {
+
+const char kUsage[] =
+    "usage:\n"
+    "  shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--threads N]\n"
+    "  shardscope-sc pipeline FILE.json [--json]\n"
+    "  shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]\n"
+    "  shardscope-sc trace TRACE.json [--json]\n"
+    "  shardscope-sc chips [--json]\n"
+    "  shardscope-sc export-csv JOB.json OUT.csv\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Args {
+  std::vector<std::string> positional;
+  bool json = false;
+  std::string csv;
+  int threads = 0;
+  double scFwd = -1, tcFwd = -1, tcBwd = -1, scBwd = -1;
+  int steps = 10;
+};
+
+double parseNumber(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end) throw UsageError(flag + ": expected a number, got '" + v + "'");
+  return d;
+}
+
+int parseInt(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  long d = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end) throw UsageError(flag + ": expected an integer, got '" + v + "'");
+  return static_cast<int>(d);
+}
+
+Args parseArgs(int argc, char** argv, int from) {
+  Args a;
+  for (int i = from; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(s + ": missing value");
+      return argv[++i];
+    };
+    if (s == "--json") a.json = true;
+    else if (s == "--csv") a.csv = value();
+    else if (s == "--threads") a.threads = parseInt(s, value());
+    else if (s == "--sc-fwd") a.scFwd = parseNumber(s, value());
+    else if (s == "--tc-fwd") a.tcFwd = parseNumber(s, value());
+    else if (s == "--tc-bwd") a.tcBwd = parseNumber(s, value());
+    else if (s == "--sc-bwd") a.scBwd = parseNumber(s, value());
+    else if (s == "--steps") a.steps = parseInt(s, value());
+    else if (s.rfind("--", 0) == 0) throw UsageError("unknown option " + s);
+    else a.positional.push_back(s);
+  }
+  return a;
+}
+
+int analyzeCommand(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError("analyze takes one job file");
+  std::vector<std::string> warnings;
+  Job job = loadJobFile(a.positional[0], &warnings, a.csv);
+  PreprocessOptions options;
+  options.threads = a.threads;
+  AnalysisReport report = analyze(job, options);
+  for (const std::string& w : warnings) report.warnings.insert(report.warnings.begin(), w);
+  if (a.json) std::cout << analysisToJson(report).dump(2) << "\n";
+  else std::cout << analysisToText(report);
+  if (report.error) {
+    std::cerr << "shardscope-sc: " << a.positional[0] << ": " << *report.error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int pipelineCommand(const Args& a) {
+  PipelineComparison c;
+  if (!a.positional.empty()) {
+    if (a.positional.size() != 1) throw UsageError("pipeline takes one file");
+    const std::string& path = a.positional[0];
+    c = pipelineFromJson(parseJsonText(readTextFile(path), path), path);
+  } else {
+    if (a.scFwd < 0 || a.tcFwd < 0 || a.tcBwd < 0 || a.scBwd < 0)
+      throw UsageError("pipeline needs a file or all of --sc-fwd --tc-fwd --tc-bwd --sc-bwd (non-negative)");
+    c = comparePipelines({a.scFwd, a.tcFwd, a.tcBwd, a.scBwd}, a.steps);
+  }
+  if (a.json) std::cout << pipelineToJson(c).dump(2) << "\n";
+  else std::cout << pipelineToText(c);
+  return 0;
+}
+
+int traceCommand(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError("trace takes one trace file");
+  TraceSummary s = importTraceFile(a.positional[0]);
+  if (a.json) std::cout << traceSummaryToJson(s).dump(2) << "\n";
+  else std::cout << traceSummaryToText(s);
+  return 0;
+}
+
+int chipsCommand(const Args& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ChipSpec& c : knownChipSpecs()) {
+    if (a.json) {
+      out.push_back({{"name", c.name},
+                     {"sparse_cores_per_chip", c.sparseCoresPerChip},
+                     {"tiles_per_sparse_core", c.tilesPerSparseCore},
+                     {"simd_lanes_f32", c.simdLanesF32},
+                     {"simd_lanes_bf16", c.simdLanesBf16},
+                     {"tile_spmem_bytes", c.tileSpmemBytes},
+                     {"hbm_bytes", c.hbmBytes}});
+    } else {
+      std::printf("%-6s %d SparseCores x %d tiles, SIMD %d f32 / %d bf16, TileSpmem %s, HBM %s\n", c.name.c_str(),
+                  c.sparseCoresPerChip, c.tilesPerSparseCore, c.simdLanesF32, c.simdLanesBf16,
+                  formatBytes(c.tileSpmemBytes).c_str(), formatBytes(c.hbmBytes).c_str());
+    }
+  }
+  if (a.json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int exportCsvCommand(const Args& a) {
+  if (a.positional.size() != 2) throw UsageError("export-csv takes a job file and an output file");
+  Job job = loadJobFile(a.positional[0]);
+  std::ofstream out(a.positional[1], std::ios::binary);
+  if (!out) throw InputError(a.positional[1] + ": cannot create file");
+  out << "sample,feature,id\n";
+  std::string line;
+  for (const FeatureSpec& f : job.features)
+    for (size_t s = 0; s < f.ids.sampleCount(); ++s)
+      for (uint32_t id : f.ids.sample(s)) {
+        line.clear();
+        line += std::to_string(s);
+        line += ',';
+        line += f.name;
+        line += ',';
+        line += std::to_string(id);
+        line += '\n';
+        out << line;
+      }
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 1;
+  }
+  const std::string command = argv[1];
+  try {
+    if (command == "-h" || command == "--help" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    Args a = parseArgs(argc, argv, 2);
+    if (command == "analyze") return analyzeCommand(a);
+    if (command == "pipeline") return pipelineCommand(a);
+    if (command == "trace") return traceCommand(a);
+    if (command == "chips") return chipsCommand(a);
+    if (command == "export-csv") return exportCsvCommand(a);
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const UsageError& e) {
+    std::cerr << "shardscope-sc: " << e.what() << "\n" << kUsage;
+  } catch (const InputError& e) {
+    std::cerr << "shardscope-sc: " << e.what() << "\n";
+  } catch (const LimitError& e) {
+    std::cerr << "shardscope-sc: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "shardscope-sc: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "shardscope-sc: " << e.what() << "\n";
+  }
+  return 1;
+}

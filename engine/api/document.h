@@ -1,0 +1,91 @@
+// The GUI's view of the engine: a loaded document (text, module,
+// diagnostics) plus read-only queries on it. No Qt here; widgets/ and app/
+// only use this header and the IR/sharding value types.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/operation.h"
+#include "sharding/sharding.h"
+
+namespace shardscope::api {
+
+// One opened file. `module` is null when the text could not be parsed;
+// diagnostics from the parser and the verifier are in `diagnostics`, in
+// source order.
+struct Document {
+  std::string path;  // as given (may be empty for pasted text)
+  std::string name;  // file name used in diagnostics
+  std::string text;
+  std::unique_ptr<ir::Module> module;
+  std::vector<ir::Diagnostic> diagnostics;
+
+  bool hasErrors() const;
+  int errorCount() const;
+};
+
+// Read `path` and parse it. An unreadable file gives a document with one
+// error diagnostic (and no module).
+std::shared_ptr<Document> loadDocument(const std::string& path);
+// Parse `text`; `name` is used in diagnostics.
+std::shared_ptr<Document> parseDocument(std::string text, std::string name);
+
+// --- Queries used by the views -------------------------------------------
+
+// Name of a `func.func` (its sym_name), or "" for other ops.
+std::string symbolName(const ir::Op& op);
+
+// The sharding attached to `value`, if any:
+// - op result: `sdy.sharding` per-value entry of the defining op (or the
+//   `sharding` of sdy.sharding_constraint / data_flow_edge);
+// - function argument: `sdy.sharding` in the function's arg_attrs;
+// - manual_computation body argument: its in_shardings entry.
+std::optional<TensorSharding> valueSharding(const ir::Value& value);
+// The sharding of function result `index` (res_attrs), if any.
+std::optional<TensorSharding> functionResultSharding(const ir::Op& func, unsigned index);
+
+// Display name of a value: `%arg0`, `%3`, `%3#1`. Uses sourceName when
+// present, else a position-derived name.
+std::string valueName(const ir::Value& value);
+
+// `8x16xf32` for `tensor<8x16xf32>`, the type text otherwise.
+std::string shortType(const ir::Type& type);
+
+// The mesh a sharding uses in `module` (inline or @name), or nullptr.
+const Mesh* meshFor(const ir::Module& module, const TensorSharding& sharding);
+
+// All `sdy.mesh` symbols in file order: (name, mesh).
+std::vector<std::pair<std::string, Mesh>> meshes(const ir::Module& module);
+
+// What each device holds of a tensor (the mesh view's data).
+struct DeviceShard {
+  int64_t linearIndex = 0;           // row-major position in the mesh
+  int64_t deviceId = 0;              // device id (custom device_ids respected)
+  std::vector<int64_t> coords;       // coordinate per mesh axis
+  std::vector<int64_t> shardIndex;   // per tensor dim: which shard (0-based)
+  std::vector<int64_t> offset;       // per tensor dim: first global index held
+  std::vector<int64_t> localShape;   // per tensor dim: local size (incl. padding)
+  std::vector<int64_t> validShape;   // per tensor dim: real (unpadded) elements
+  int64_t replicaGroup = 0;          // devices with equal shardIndex share a group id
+  int replicaRank = 0;               // 0 for the first copy in its group, 1.. for copies
+};
+struct ShardLayout {
+  std::vector<int64_t> globalShape;
+  std::vector<int64_t> localShape;   // from shardscope::localShape
+  std::vector<int64_t> padding;      // per dim: shards*local - global
+  std::vector<int64_t> shardsPerDim;
+  int64_t replicaCount = 1;          // copies of each shard
+  std::vector<DeviceShard> devices;  // one per device, row-major
+  std::string error;                 // non-empty when the sharding does not fit the mesh
+};
+// Compute which shard each device of `mesh` holds of a tensor of
+// `globalShape` sharded by `sharding`. Sub-axes ("x":(2)2) select the matching
+// slice of the device coordinate along the axis.
+ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
+                               const TensorSharding& sharding, const Mesh& mesh);
+
+}  // namespace shardscope::api

@@ -1,0 +1,243 @@
+#include "ir/attribute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace shardscope::ir {
+
+const ArrayAttr* Attribute::array() const {
+  auto p = as<std::shared_ptr<const ArrayAttr>>();
+  return p ? p->get() : nullptr;
+}
+
+const DictionaryAttr* Attribute::dict() const {
+  auto p = as<std::shared_ptr<const DictionaryAttr>>();
+  return p ? p->get() : nullptr;
+}
+
+const StructAttr* Attribute::structAttr() const {
+  auto p = as<std::shared_ptr<const StructAttr>>();
+  return p ? p->get() : nullptr;
+}
+
+std::optional<int64_t> Attribute::integer() const {
+  if (auto i = as<IntegerAttr>()) return i->value;
+  if (auto b = as<BoolAttr>()) return b->value ? 1 : 0;
+  return std::nullopt;
+}
+
+const std::string* Attribute::string() const {
+  auto s = as<StringAttr>();
+  return s ? &s->value : nullptr;
+}
+
+Attribute Attribute::makeArray(std::vector<Attribute> elems) {
+  return Attribute(std::make_shared<const ArrayAttr>(ArrayAttr{std::move(elems)}));
+}
+
+Attribute Attribute::makeDict(std::vector<NamedAttribute> entries) {
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const NamedAttribute& a, const NamedAttribute& b) { return a.first < b.first; });
+  return Attribute(std::make_shared<const DictionaryAttr>(DictionaryAttr{std::move(entries)}));
+}
+
+Attribute Attribute::makeStruct(std::string name, std::vector<NamedAttribute> params) {
+  return Attribute(std::make_shared<const StructAttr>(StructAttr{std::move(name), std::move(params)}));
+}
+
+bool Attribute::operator==(const Attribute& o) const {
+  if (v_ == o.v_) return true;
+  if (v_->index() != o.v_->index()) return false;
+  // Compare pointees for the boxed alternatives.
+  if (auto a = array()) return *a == *o.array();
+  if (auto d = dict()) return *d == *o.dict();
+  if (auto s = structAttr()) return *s == *o.structAttr();
+  return *v_ == *o.v_;
+}
+
+const Attribute* DictionaryAttr::get(const std::string& name) const {
+  for (const auto& [k, v] : entries)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+const Attribute* StructAttr::get(const std::string& key) const {
+  for (const auto& [k, v] : params)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+std::string strIntList(const std::vector<int64_t>& values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(values[i]);
+  }
+  return s + ']';
+}
+
+std::string quoteString(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\0A";
+    } else if (c == '\t') {
+      out += "\\09";
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += '\\';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + '"';
+}
+
+// MLIR prints floats in scientific notation with six digits when that
+// round-trips, and with full precision otherwise.
+static std::string formatFloat(double v) {
+  if (std::isnan(v)) return "0x7FC00000";
+  if (std::isinf(v)) return v > 0 ? "0x7F800000" : "0xFF800000";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6e", v);
+  if (std::strtod(buf, nullptr) == v) return buf;
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+namespace {
+
+// `bare`: integers without their type, as inside dialect struct parameters.
+std::string print(const Attribute& attr, bool bare);
+
+std::string printNamed(const NamedAttribute& na, bool bare) {
+  if (na.second.is<UnitAttr>() && !bare) return na.first;
+  return na.first + " = " + print(na.second, bare);
+}
+
+struct Printer {
+  bool bare;
+  std::string operator()(const UnitAttr&) const { return "unit"; }
+  std::string operator()(const BoolAttr& b) const { return b.value ? "true" : "false"; }
+  std::string operator()(const IntegerAttr& i) const {
+    if (bare || i.type.empty()) return std::to_string(i.value);
+    if (i.type == "i1") return i.value ? "true" : "false";
+    return std::to_string(i.value) + " : " + i.type;
+  }
+  std::string operator()(const FloatAttr& f) const {
+    if (bare || f.type.empty()) return formatFloat(f.value);
+    return formatFloat(f.value) + " : " + f.type;
+  }
+  std::string operator()(const StringAttr& s) const { return quoteString(s.value); }
+  std::string operator()(const SymbolRefAttr& s) const {
+    std::string out;
+    for (size_t i = 0; i < s.path.size(); ++i) {
+      if (i) out += "::";
+      out += '@' + s.path[i];
+    }
+    return out;
+  }
+  std::string operator()(const std::shared_ptr<const ArrayAttr>& a) const {
+    std::string out = "[";
+    for (size_t i = 0; i < a->elems.size(); ++i) {
+      if (i) out += ", ";
+      out += print(a->elems[i], bare);
+    }
+    return out + ']';
+  }
+  std::string operator()(const std::shared_ptr<const DictionaryAttr>& d) const {
+    std::string out = "{";
+    for (size_t i = 0; i < d->entries.size(); ++i) {
+      if (i) out += ", ";
+      out += printNamed(d->entries[i], false);
+    }
+    return out + '}';
+  }
+  std::string operator()(const DenseArrayAttr& a) const {
+    std::string out = "array<" + a.elementType;
+    for (size_t i = 0; i < a.values.size(); ++i) {
+      out += i ? ", " : ": ";
+      if (a.elementType == "i1")
+        out += a.values[i] ? "true" : "false";
+      else
+        out += std::to_string(a.values[i]);
+    }
+    return out + '>';
+  }
+  std::string operator()(const TypeAttr& t) const { return t.type.str(); }
+  std::string operator()(const EnumAttr& e) const {
+    return "#" + e.dialect + '<' + e.kind + ' ' + e.value + '>';
+  }
+  std::string operator()(const std::shared_ptr<const StructAttr>& s) const {
+    std::string out = "#" + s->name + '<';
+    for (size_t i = 0; i < s->params.size(); ++i) {
+      if (i) out += ", ";
+      out += s->params[i].first + " = " + print(s->params[i].second, true);
+    }
+    return out + '>';
+  }
+  std::string operator()(const OpaqueAttr& o) const { return o.text; }
+  std::string operator()(const TensorSharding& t) const { return t.str(); }
+  std::string operator()(const TensorShardingPerValue& t) const { return t.str(); }
+  std::string operator()(const Mesh& m) const { return "#sdy.mesh" + m.str(); }
+  std::string operator()(const OpShardingRule& r) const { return r.str(); }
+  std::string operator()(const ManualAxesAttr& m) const {
+    std::string out = "#sdy<manual_axes{";
+    for (size_t i = 0; i < m.axes.size(); ++i) {
+      if (i) out += ", ";
+      out += quoteString(m.axes[i]);
+    }
+    return out + "}>";
+  }
+  std::string operator()(const AxisRefListAttr& l) const { return "#sdy<axis_ref_list" + strAxisList(l.axes) + '>'; }
+};
+
+std::string print(const Attribute& attr, bool bare) { return std::visit(Printer{bare}, attr.value()); }
+
+}  // namespace
+
+std::string Attribute::str() const { return print(*this, false); }
+
+std::optional<std::vector<int64_t>> intListOf(const Attribute& attr) {
+  if (auto d = attr.as<DenseArrayAttr>()) return d->values;
+  if (auto a = attr.array()) {
+    std::vector<int64_t> out;
+    for (const Attribute& e : a->elems) {
+      auto v = e.integer();
+      if (!v) return std::nullopt;
+      out.push_back(*v);
+    }
+    return out;
+  }
+  if (auto o = attr.as<OpaqueAttr>()) {
+    // `dense<[1, 2]> : tensor<2xi64>` or `dense<3> : ...`
+    const std::string& t = o->text;
+    if (t.rfind("dense<", 0) != 0) return std::nullopt;
+    std::vector<int64_t> out;
+    size_t end = t.find('>');
+    std::string body = t.substr(6, end == std::string::npos ? std::string::npos : end - 6);
+    const char* p = body.c_str();
+    while (*p) {
+      if ((*p >= '0' && *p <= '9') || *p == '-') {
+        char* e = nullptr;
+        out.push_back(std::strtoll(p, &e, 10));
+        p = e;
+      } else {
+        ++p;
+      }
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace shardscope::ir

@@ -1,0 +1,133 @@
+// MLIR attributes. sdy attributes are held as sharding-model values; the
+// common builtin attributes are structured; anything else is kept as its text.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "sharding/sharding.h"
+#include "type.h"
+
+namespace shardscope::ir {
+
+class Attribute;
+using NamedAttribute = std::pair<std::string, Attribute>;
+
+struct UnitAttr { bool operator==(const UnitAttr&) const = default; };
+struct BoolAttr { bool value = false; bool operator==(const BoolAttr&) const = default; };
+// `5 : i64`; `type` is the MLIR type text ("i64", "i32", "index", "ui8").
+struct IntegerAttr {
+  int64_t value = 0;
+  std::string type = "i64";
+  bool operator==(const IntegerAttr&) const = default;
+};
+// `1.000000e+00 : f32`; `text` is the literal as MLIR prints it.
+struct FloatAttr {
+  double value = 0;
+  std::string type = "f64";
+  bool operator==(const FloatAttr&) const = default;
+};
+struct StringAttr { std::string value; bool operator==(const StringAttr&) const = default; };
+// `@a` or `@a::@b`: the nested names without '@'.
+struct SymbolRefAttr {
+  std::vector<std::string> path;
+  bool operator==(const SymbolRefAttr&) const = default;
+  const std::string& root() const { return path.front(); }
+};
+struct ArrayAttr;
+struct DictionaryAttr;
+// `array<i64: 1, 2>`.
+struct DenseArrayAttr {
+  std::string elementType = "i64";
+  std::vector<int64_t> values;  // integers and bools (as 0/1)
+  bool operator==(const DenseArrayAttr&) const = default;
+};
+struct TypeAttr { Type type; bool operator==(const TypeAttr&) const = default; };
+// `#dialect<enum VALUE>`, e.g. `#stablehlo<comparison_direction LT>`.
+struct EnumAttr {
+  std::string dialect;  // "stablehlo"
+  std::string kind;     // "comparison_direction"
+  std::string value;    // "LT"
+  bool operator==(const EnumAttr&) const = default;
+};
+// `#dialect.name<key = value, ...>`, e.g. `#stablehlo.dot<lhs_batching_dimensions = [0], ...>`.
+struct StructAttr;
+// Anything else, kept verbatim (`dense<...> : tensor<...>`, `#foo.bar<...>`).
+struct OpaqueAttr { std::string text; bool operator==(const OpaqueAttr&) const = default; };
+
+// `#sdy.mesh<[...]>` is held as a Mesh; `#sdy.manual_axes<{"a"}>` as ManualAxes.
+struct ManualAxesAttr {
+  std::vector<std::string> axes;
+  bool operator==(const ManualAxesAttr&) const = default;
+};
+// `#sdy<axis_ref_list[...]>`-like lists; also `{"a", "b"}` in custom op syntax.
+struct AxisRefListAttr {
+  AxisRefList axes;
+  bool operator==(const AxisRefListAttr&) const = default;
+};
+// `#sdy.dense_elements`: placeholder; not used.
+
+class Attribute {
+ public:
+  using Value = std::variant<UnitAttr, BoolAttr, IntegerAttr, FloatAttr, StringAttr, SymbolRefAttr,
+                             std::shared_ptr<const ArrayAttr>, std::shared_ptr<const DictionaryAttr>,
+                             DenseArrayAttr, TypeAttr, EnumAttr, std::shared_ptr<const StructAttr>,
+                             OpaqueAttr, TensorSharding, TensorShardingPerValue, Mesh, OpShardingRule,
+                             ManualAxesAttr, AxisRefListAttr>;
+
+  Attribute() : v_(std::make_shared<const Value>(UnitAttr{})) {}
+  template <typename T>
+  Attribute(T value) : v_(std::make_shared<const Value>(Value(std::move(value)))) {}
+
+  const Value& value() const { return *v_; }
+  template <typename T> bool is() const { return std::holds_alternative<T>(*v_); }
+  template <typename T> const T* as() const { return std::get_if<T>(v_.get()); }
+
+  // Convenience accessors (nullptr when the attribute is of another kind).
+  const ArrayAttr* array() const;
+  const DictionaryAttr* dict() const;
+  const StructAttr* structAttr() const;
+  std::optional<int64_t> integer() const;  // IntegerAttr or BoolAttr
+  const std::string* string() const;       // StringAttr
+
+  static Attribute makeArray(std::vector<Attribute> elems);
+  static Attribute makeDict(std::vector<NamedAttribute> entries);  // sorted by name
+  static Attribute makeStruct(std::string name, std::vector<NamedAttribute> params);
+
+  // Text as MLIR prints it (`#sdy.sharding<...>`, `[1, 2]`, `"s"`, `5 : i64`).
+  std::string str() const;
+  bool operator==(const Attribute& o) const;
+
+ private:
+  std::shared_ptr<const Value> v_;
+};
+
+struct ArrayAttr {
+  std::vector<Attribute> elems;
+  bool operator==(const ArrayAttr&) const = default;
+};
+// Entries kept sorted by name, as MLIR's DictionaryAttr does.
+struct DictionaryAttr {
+  std::vector<NamedAttribute> entries;
+  bool operator==(const DictionaryAttr&) const = default;
+  const Attribute* get(const std::string& name) const;
+};
+struct StructAttr {
+  std::string name;  // "stablehlo.dot"
+  std::vector<NamedAttribute> params;  // in written order
+  bool operator==(const StructAttr&) const = default;
+  const Attribute* get(const std::string& key) const;
+};
+
+// Print a dense i64 list as `[1, 2, 3]`.
+std::string strIntList(const std::vector<int64_t>& values);
+// Integer list from an ArrayAttr of integers, a DenseArrayAttr or an opaque `dense<[..]>`.
+std::optional<std::vector<int64_t>> intListOf(const Attribute& attr);
+// MLIR string literal with escapes: `"a\"b"`.
+std::string quoteString(const std::string& s);
+
+}  // namespace shardscope::ir

@@ -1,0 +1,71 @@
+#include "ir/op_traits.h"
+
+#include <array>
+#include <utility>
+
+namespace shardscope::ir {
+
+namespace {
+struct InherentEntry {
+  std::string_view op;
+  std::string_view attr;
+};
+// Inherent attributes of the ops whose syntax we know. Names from other
+// dialects default to discardable unless written inside `<{...}>`.
+constexpr InherentEntry kInherent[] = {
+    {"sdy.mesh", "sym_name"}, {"sdy.mesh", "mesh"},
+    {"sdy.sharding_constraint", "sharding"}, {"sdy.reshard", "sharding"},
+    {"sdy.data_flow_edge", "sharding"}, {"sdy.func_data_flow_edge", "sharding"},
+    {"sdy.propagation_barrier", "allowed_direction"}, {"sdy.sharding_group", "group_id"},
+    {"sdy.manual_computation", "in_shardings"}, {"sdy.manual_computation", "out_shardings"},
+    {"sdy.manual_computation", "manual_axes"}, {"sdy.named_computation", "name"},
+    {"sdy.named_computation", "in_shardings"}, {"sdy.named_computation", "out_shardings"},
+    {"sdy.constant", "value"}, {"stablehlo.constant", "value"},
+    {"func.func", "sym_name"}, {"func.func", "function_type"}, {"func.func", "arg_attrs"},
+    {"func.func", "res_attrs"}, {"func.func", "sym_visibility"}, {"func.call", "callee"},
+    {"func.call", "arg_attrs"}, {"func.call", "res_attrs"},
+    {"builtin.module", "sym_name"}, {"builtin.module", "sym_visibility"},
+    {"stablehlo.custom_call", "call_target_name"}, {"stablehlo.custom_call", "backend_config"},
+    {"stablehlo.custom_call", "has_side_effect"}, {"stablehlo.custom_call", "api_version"},
+    {"stablehlo.custom_call", "called_computations"}, {"stablehlo.custom_call", "operand_layouts"},
+    {"stablehlo.custom_call", "result_layouts"}, {"stablehlo.custom_call", "output_operand_aliases"},
+    {"stablehlo.compare", "comparison_direction"}, {"stablehlo.compare", "compare_type"},
+    {"stablehlo.dot_general", "dot_dimension_numbers"}, {"stablehlo.dot_general", "precision_config"},
+    {"stablehlo.dot_general", "algorithm"}, {"stablehlo.dot", "precision_config"},
+    {"stablehlo.broadcast_in_dim", "broadcast_dimensions"}, {"stablehlo.transpose", "permutation"},
+    {"stablehlo.reverse", "dimensions"}, {"stablehlo.reduce", "dimensions"},
+    {"stablehlo.concatenate", "dimension"}, {"stablehlo.iota", "iota_dimension"},
+    {"stablehlo.dynamic_slice", "slice_sizes"}, {"stablehlo.fft", "fft_type"},
+    {"stablehlo.fft", "fft_length"}, {"stablehlo.cholesky", "lower"},
+    {"stablehlo.rng_bit_generator", "rng_algorithm"}, {"stablehlo.slice", "start_indices"},
+    {"stablehlo.slice", "limit_indices"}, {"stablehlo.slice", "strides"},
+    {"stablehlo.pad", "edge_padding_low"}, {"stablehlo.pad", "edge_padding_high"},
+    {"stablehlo.pad", "interior_padding"}, {"stablehlo.get_tuple_element", "index"},
+    {"stablehlo.get_dimension_size", "dimension"},
+    {"stablehlo.convolution", "dimension_numbers"}, {"stablehlo.convolution", "window_strides"},
+    {"stablehlo.convolution", "padding"}, {"stablehlo.convolution", "lhs_dilation"},
+    {"stablehlo.convolution", "rhs_dilation"}, {"stablehlo.convolution", "window_reversal"},
+    {"stablehlo.convolution", "feature_group_count"}, {"stablehlo.convolution", "batch_group_count"},
+    {"stablehlo.convolution", "precision_config"},
+    {"stablehlo.gather", "dimension_numbers"}, {"stablehlo.gather", "slice_sizes"},
+    {"stablehlo.gather", "indices_are_sorted"}, {"stablehlo.scatter", "scatter_dimension_numbers"},
+    {"stablehlo.scatter", "indices_are_sorted"}, {"stablehlo.scatter", "unique_indices"},
+    {"stablehlo.reduce_window", "window_dimensions"}, {"stablehlo.reduce_window", "window_strides"},
+    {"stablehlo.reduce_window", "base_dilations"}, {"stablehlo.reduce_window", "window_dilations"},
+    {"stablehlo.reduce_window", "padding"}, {"stablehlo.sort", "dimension"},
+    {"stablehlo.sort", "is_stable"}, {"stablehlo.reduce_precision", "exponent_bits"},
+    {"stablehlo.reduce_precision", "mantissa_bits"},
+};
+}  // namespace
+
+bool isInherentAttr(std::string_view opName, std::string_view attr) {
+  for (const InherentEntry& e : kInherent)
+    if (e.op == opName && e.attr == attr) return true;
+  return false;
+}
+
+bool isIsolatedFromAbove(std::string_view opName) {
+  return opName == "func.func" || opName == "builtin.module";
+}
+
+}  // namespace shardscope::ir

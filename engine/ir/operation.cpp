@@ -1,0 +1,259 @@
+#include "ir/operation.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace shardscope::ir {
+
+// ---- Value ----------------------------------------------------------------
+
+void Value::replaceAllUsesWith(Value* other) {
+  replaceUsesWithIf(other, [](const Use&) { return true; });
+}
+
+void Value::replaceUsesWithIf(Value* other, const std::function<bool(const Use&)>& pred) {
+  if (other == this) return;
+  std::vector<Use> uses = uses_;  // setOperand edits uses_
+  for (const Use& u : uses)
+    if (pred(u)) u.user->setOperand(u.index, other);
+}
+
+Op* Value::ownerOp() const {
+  if (definingOp) return definingOp;
+  return ownerBlock ? ownerBlock->parentOp() : nullptr;
+}
+
+// ---- Op -------------------------------------------------------------------
+
+Op::~Op() {
+  // Regions go first so nested ops release their uses of our values' peers.
+  regions_.clear();
+  dropAllReferences();
+}
+
+std::string Op::dialect() const {
+  auto dot = name_.find('.');
+  return dot == std::string::npos ? std::string() : name_.substr(0, dot);
+}
+
+static void removeUse(std::vector<Use>& uses, Op* user, unsigned index) {
+  for (size_t i = 0; i < uses.size(); ++i) {
+    if (uses[i].user == user && uses[i].index == index) {
+      uses.erase(uses.begin() + static_cast<long>(i));
+      return;
+    }
+  }
+}
+
+void Op::setOperand(unsigned i, Value* v) {
+  if (operands_[i] == v) return;
+  if (operands_[i]) removeUse(operands_[i]->uses_, this, i);
+  operands_[i] = v;
+  if (v) v->uses_.push_back({this, i});
+}
+
+void Op::addOperand(Value* v) {
+  operands_.push_back(v);
+  if (v) v->uses_.push_back({this, static_cast<unsigned>(operands_.size() - 1)});
+}
+
+void Op::setOperands(const std::vector<Value*>& vs) {
+  dropAllReferences();
+  operands_.clear();
+  for (Value* v : vs) addOperand(v);
+}
+
+void Op::eraseOperand(unsigned i) {
+  std::vector<Value*> vs = operands_;
+  vs.erase(vs.begin() + i);
+  setOperands(vs);
+}
+
+std::vector<Value*> Op::results() const {
+  std::vector<Value*> out;
+  out.reserve(results_.size());
+  for (const auto& r : results_) out.push_back(r.get());
+  return out;
+}
+
+Value* Op::addResult(Type t) {
+  auto v = std::make_unique<Value>();
+  v->type = std::move(t);
+  v->definingOp = this;
+  v->index = static_cast<unsigned>(results_.size());
+  results_.push_back(std::move(v));
+  return results_.back().get();
+}
+
+const Attribute* Op::attr(const std::string& n) const {
+  for (const Attr& a : attrs_)
+    if (a.name == n) return &a.value;
+  return nullptr;
+}
+
+void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
+  for (Attr& a : attrs_) {
+    if (a.name == n) {
+      a.value = std::move(v);
+      a.inherent = inherent;
+      return;
+    }
+  }
+  attrs_.push_back({n, std::move(v), inherent});
+}
+
+void Op::removeAttr(const std::string& n) {
+  attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(), [&](const Attr& a) { return a.name == n; }),
+               attrs_.end());
+}
+
+Region& Op::addRegion() {
+  regions_.push_back(std::make_unique<Region>(this));
+  return *regions_.back();
+}
+
+Op* Op::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+Op* Op::parentOfName(const char* n) const {
+  for (Op* p = parentOp(); p; p = p->parentOp())
+    if (p->name_ == n) return p;
+  return nullptr;
+}
+
+bool Op::isAncestorOf(const Op* other) const {
+  for (const Op* p = other; p; p = p->parentOp())
+    if (p == this) return true;
+  return false;
+}
+
+void Op::walk(const std::function<void(Op&)>& fn) {
+  walkPreOrder([&](Op& op) {
+    fn(op);
+    return true;
+  });
+}
+
+void Op::walkPreOrder(const std::function<bool(Op&)>& fn) {
+  if (!fn(*this)) return;
+  for (auto& region : regions_)
+    for (auto& block : region->blocks()) {
+      // Collect first: `fn` may erase the op it is given.
+      std::vector<Op*> ops;
+      for (auto& op : block->ops()) ops.push_back(op.get());
+      for (Op* op : ops) op->walkPreOrder(fn);
+    }
+}
+
+void Op::dropAllReferences() {
+  for (unsigned i = 0; i < operands_.size(); ++i)
+    if (operands_[i]) {
+      removeUse(operands_[i]->uses_, this, i);
+      operands_[i] = nullptr;
+    }
+}
+
+// ---- Block / Region -------------------------------------------------------
+
+Block::~Block() {
+  // Destroy ops back to front so users die before their definitions.
+  while (!ops_.empty()) ops_.pop_back();
+}
+
+Op* Block::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+std::vector<Value*> Block::arguments() const {
+  std::vector<Value*> out;
+  for (const auto& a : args_) out.push_back(a.get());
+  return out;
+}
+
+Value* Block::addArgument(Type t) {
+  auto v = std::make_unique<Value>();
+  v->type = std::move(t);
+  v->ownerBlock = this;
+  v->index = static_cast<unsigned>(args_.size());
+  args_.push_back(std::move(v));
+  return args_.back().get();
+}
+
+void Block::eraseArgument(unsigned i) {
+  args_.erase(args_.begin() + i);
+  for (unsigned j = 0; j < args_.size(); ++j) args_[j]->index = j;
+}
+
+Op* Block::append(std::unique_ptr<Op> op) {
+  op->parent_ = this;
+  ops_.push_back(std::move(op));
+  ops_.back()->self_ = std::prev(ops_.end());
+  return ops_.back().get();
+}
+
+Op* Block::insertBefore(Op* before, std::unique_ptr<Op> op) {
+  if (!before) return append(std::move(op));
+  assert(before->parent_ == this);
+  op->parent_ = this;
+  auto it = ops_.insert(before->self_, std::move(op));
+  (*it)->self_ = it;
+  return it->get();
+}
+
+Op* Block::insertAfter(Op* after, std::unique_ptr<Op> op) {
+  assert(after->parent_ == this);
+  op->parent_ = this;
+  auto it = ops_.insert(std::next(after->self_), std::move(op));
+  (*it)->self_ = it;
+  return it->get();
+}
+
+std::unique_ptr<Op> Block::take(Op* op) {
+  assert(op->parent_ == this);
+  std::unique_ptr<Op> owned = std::move(*op->self_);
+  ops_.erase(op->self_);
+  owned->parent_ = nullptr;
+  return owned;
+}
+
+void Block::erase(Op* op) { take(op).reset(); }
+
+Block& Region::addBlock() {
+  blocks_.push_back(std::make_unique<Block>(this));
+  return *blocks_.back();
+}
+
+// ---- Module ---------------------------------------------------------------
+
+Op* Module::lookupSymbol(const std::string& name) const {
+  for (auto& op : body().ops()) {
+    const Attribute* sym = op->attr("sym_name");
+    if (sym && sym->string() && *sym->string() == name) return op.get();
+  }
+  return nullptr;
+}
+
+const Mesh* Module::lookupMesh(const std::string& name) const {
+  Op* op = lookupSymbol(name);
+  if (!op || op->name() != "sdy.mesh") return nullptr;
+  const Attribute* m = op->attr("mesh");
+  return m ? m->as<Mesh>() : nullptr;
+}
+
+const Mesh* Module::meshOf(const TensorSharding& sharding) const {
+  if (sharding.mesh.inlineMesh) return &*sharding.mesh.inlineMesh;
+  return lookupMesh(sharding.mesh.name);
+}
+
+std::vector<Op*> Module::functions() const {
+  std::vector<Op*> out;
+  for (auto& op : body().ops())
+    if (op->name() == "func.func") out.push_back(op.get());
+  return out;
+}
+
+Module makeEmptyModule() {
+  Module m;
+  m.op = std::make_unique<Op>("builtin.module");
+  m.op->addRegion().addBlock();
+  return m;
+}
+
+}  // namespace shardscope::ir

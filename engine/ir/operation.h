@@ -1,0 +1,203 @@
+// The in-memory module: operations with operands, results, attributes and
+// regions of blocks, linked by SSA values with use lists.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attribute.h"
+#include "diagnostics.h"
+#include "type.h"
+
+namespace shardscope::ir {
+
+class Op;
+class Block;
+class Region;
+
+// One use of a value: operand `index` of `user`.
+struct Use {
+  Op* user = nullptr;
+  unsigned index = 0;
+  bool operator==(const Use&) const = default;
+};
+
+// An SSA value: either result `index` of `definingOp`, or argument `index` of `ownerBlock`.
+class Value {
+ public:
+  Type type;
+  Op* definingOp = nullptr;
+  Block* ownerBlock = nullptr;
+  unsigned index = 0;
+  // The name written in the source (`%arg0`, `%iterArg_2`), kept for display.
+  std::string sourceName;
+
+  bool isBlockArgument() const { return ownerBlock != nullptr; }
+  const std::vector<Use>& uses() const { return uses_; }
+  bool hasOneUse() const { return uses_.size() == 1; }
+  bool useEmpty() const { return uses_.empty(); }
+  // Redirect every use of this value to `other`.
+  void replaceAllUsesWith(Value* other);
+  // Redirect the uses for which `pred(use)` holds.
+  void replaceUsesWithIf(Value* other, const std::function<bool(const Use&)>& pred);
+  // The op whose region holds this block argument, or the defining op.
+  Op* ownerOp() const;
+
+ private:
+  friend class Op;
+  std::vector<Use> uses_;
+};
+
+class Op {
+ public:
+  Op(std::string name, SourceLoc loc = {}) : name_(std::move(name)), loc_(loc) {}
+  ~Op();
+  Op(const Op&) = delete;
+  Op& operator=(const Op&) = delete;
+
+  const std::string& name() const { return name_; }
+  void setName(std::string n) { name_ = std::move(n); }
+  bool is(const char* n) const { return name_ == n; }
+  // "stablehlo" for "stablehlo.add".
+  std::string dialect() const;
+  SourceLoc loc() const { return loc_; }
+  void setLoc(SourceLoc l) { loc_ = l; }
+
+  // Operands.
+  unsigned numOperands() const { return static_cast<unsigned>(operands_.size()); }
+  Value* operand(unsigned i) const { return operands_[i]; }
+  const std::vector<Value*>& operands() const { return operands_; }
+  void setOperand(unsigned i, Value* v);
+  void addOperand(Value* v);
+  void setOperands(const std::vector<Value*>& vs);
+  void eraseOperand(unsigned i);
+
+  // Results.
+  unsigned numResults() const { return static_cast<unsigned>(results_.size()); }
+  Value* result(unsigned i) const { return results_[i].get(); }
+  std::vector<Value*> results() const;
+  Value* addResult(Type t);
+
+  // Attributes. Inherent attributes (the op's own, MLIR "properties") and
+  // discardable ones (`sdy.sharding`, ...) live in one list, each flagged.
+  struct Attr {
+    std::string name;
+    Attribute value;
+    bool inherent = false;
+  };
+  const std::vector<Attr>& attrs() const { return attrs_; }
+  const Attribute* attr(const std::string& n) const;
+  bool hasAttr(const std::string& n) const { return attr(n) != nullptr; }
+  void setAttr(const std::string& n, Attribute v, bool inherent = false);
+  void removeAttr(const std::string& n);
+
+  // Regions.
+  unsigned numRegions() const { return static_cast<unsigned>(regions_.size()); }
+  Region& region(unsigned i) const { return *regions_[i]; }
+  Region& addRegion();
+  const std::vector<std::unique_ptr<Region>>& regions() const { return regions_; }
+
+  // Position.
+  Block* parentBlock() const { return parent_; }
+  Op* parentOp() const;
+  // The nearest enclosing op named `name` (e.g. "func.func"), or nullptr.
+  Op* parentOfName(const char* name) const;
+  bool isAncestorOf(const Op* other) const;
+
+  // Walk this op and everything nested, pre-order. Returning false from
+  // `fn` skips the op's regions.
+  void walk(const std::function<void(Op&)>& fn);
+  void walkPreOrder(const std::function<bool(Op&)>& fn);
+
+  // Drop all operand uses (before erasing).
+  void dropAllReferences();
+
+ private:
+  friend class Block;
+  std::string name_;
+  SourceLoc loc_;
+  std::vector<Value*> operands_;
+  std::vector<std::unique_ptr<Value>> results_;
+  std::vector<Attr> attrs_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  Block* parent_ = nullptr;
+  std::list<std::unique_ptr<Op>>::iterator self_;
+};
+
+class Block {
+ public:
+  explicit Block(Region* parent) : parent_(parent) {}
+  ~Block();
+  Region* parentRegion() const { return parent_; }
+  Op* parentOp() const;
+
+  unsigned numArguments() const { return static_cast<unsigned>(args_.size()); }
+  Value* argument(unsigned i) const { return args_[i].get(); }
+  std::vector<Value*> arguments() const;
+  Value* addArgument(Type t);
+  void eraseArgument(unsigned i);
+
+  std::list<std::unique_ptr<Op>>& ops() { return ops_; }
+  const std::list<std::unique_ptr<Op>>& ops() const { return ops_; }
+  bool empty() const { return ops_.empty(); }
+  Op* terminator() const { return ops_.empty() ? nullptr : ops_.back().get(); }
+
+  // Insert `op` at the end / before `before` / after `after`; returns it.
+  Op* append(std::unique_ptr<Op> op);
+  Op* insertBefore(Op* before, std::unique_ptr<Op> op);
+  Op* insertAfter(Op* after, std::unique_ptr<Op> op);
+  // Remove and destroy `op` (its results must have no uses left).
+  void erase(Op* op);
+  // Unlink `op` and hand it back.
+  std::unique_ptr<Op> take(Op* op);
+
+ private:
+  Region* parent_;
+  std::vector<std::unique_ptr<Value>> args_;
+  std::list<std::unique_ptr<Op>> ops_;
+};
+
+class Region {
+ public:
+  explicit Region(Op* parent) : parent_(parent) {}
+  Op* parentOp() const { return parent_; }
+  std::vector<std::unique_ptr<Block>>& blocks() { return blocks_; }
+  const std::vector<std::unique_ptr<Block>>& blocks() const { return blocks_; }
+  bool empty() const { return blocks_.empty(); }
+  Block& front() const { return *blocks_.front(); }
+  Block& addBlock();
+
+ private:
+  Op* parent_;
+  std::vector<std::unique_ptr<Block>> blocks_;
+};
+
+// A parsed file: the top-level `builtin.module` op (implicit or written), the
+// attribute and location aliases, and where it came from.
+struct Module {
+  std::unique_ptr<Op> op;  // "builtin.module" with one region and one block
+  std::string fileName;
+  // `#alias = ...` definitions in file order (printed back only when asked).
+  std::vector<std::pair<std::string, Attribute>> attributeAliases;
+  // Whether the source spelled `module { ... }` explicitly.
+  bool explicitModule = false;
+
+  Block& body() const { return op->region(0).front(); }
+  // `sdy.mesh` op named `name` at the top level, or nullptr.
+  Op* lookupSymbol(const std::string& name) const;
+  // Mesh of `sdy.mesh @name`, or nullptr.
+  const Mesh* lookupMesh(const std::string& name) const;
+  // The mesh a sharding refers to (inline or by name), or nullptr.
+  const Mesh* meshOf(const TensorSharding& sharding) const;
+  // Every `func.func` at the top level.
+  std::vector<Op*> functions() const;
+};
+
+// Build a fresh empty module.
+Module makeEmptyModule();
+
+}  // namespace shardscope::ir

@@ -1,0 +1,1427 @@
+// The MLIR reader: characters, types, attributes (builtin and sdy), generic
+// ops, regions and the module. Custom op formats are in custom_op_parser.cpp.
+#include "ir/parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "ir/op_traits.h"
+#include "ir/parser_impl.h"
+
+namespace shardscope::ir {
+namespace detail {
+
+namespace {
+bool isIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+}
+bool isSuffixChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-';
+}
+}  // namespace
+
+Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags)
+    : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), opts_(opts), diags_(diags) {
+  lineStarts_.push_back(begin_);
+  for (const char* c = begin_; c < end_;) {
+    const void* nl = std::memchr(c, '\n', static_cast<size_t>(end_ - c));
+    if (!nl) break;
+    c = static_cast<const char*>(nl) + 1;
+    lineStarts_.push_back(c);
+  }
+}
+
+// ---- characters -----------------------------------------------------------
+
+void Parser::skipWs() {
+  while (p_ < end_) {
+    char c = *p_;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++p_;
+    } else if (c == '/' && p_ + 1 < end_ && p_[1] == '/') {
+      const void* nl = std::memchr(p_, '\n', static_cast<size_t>(end_ - p_));
+      p_ = nl ? static_cast<const char*>(nl) + 1 : end_;
+    } else {
+      break;
+    }
+  }
+}
+
+bool Parser::peekStr(std::string_view s) {
+  skipWs();
+  return static_cast<size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
+}
+
+bool Parser::consume(char c) {
+  skipWs();
+  if (p_ < end_ && *p_ == c) {
+    ++p_;
+    return true;
+  }
+  return false;
+}
+
+bool Parser::consumeStr(std::string_view s) {
+  if (!peekStr(s)) return false;
+  p_ += s.size();
+  return true;
+}
+
+bool Parser::peekKeyword(std::string_view s) {
+  if (!peekStr(s)) return false;
+  const char* after = p_ + s.size();
+  return after >= end_ || !isSuffixChar(*after);
+}
+
+bool Parser::consumeKeyword(std::string_view s) {
+  if (!peekKeyword(s)) return false;
+  p_ += s.size();
+  return true;
+}
+
+bool Parser::expect(char c) {
+  if (consume(c)) return true;
+  return error(std::string("expected '") + c + "'");
+}
+
+bool Parser::expectKeyword(std::string_view s) {
+  if (consumeKeyword(s)) return true;
+  return error("expected '" + std::string(s) + "'");
+}
+
+std::string_view Parser::parseBareId() {
+  skipWs();
+  if (p_ >= end_ || !isIdStart(*p_)) return {};
+  const char* s = p_;
+  while (p_ < end_ && isIdChar(*p_)) ++p_;
+  return {s, static_cast<size_t>(p_ - s)};
+}
+
+std::string_view Parser::parseSuffixId() {
+  if (p_ >= end_ || !isSuffixChar(*p_)) return {};
+  const char* s = p_;
+  if (std::isdigit(static_cast<unsigned char>(*p_))) {
+    while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  } else {
+    while (p_ < end_ && isSuffixChar(*p_)) ++p_;
+  }
+  return {s, static_cast<size_t>(p_ - s)};
+}
+
+bool Parser::parseString(std::string& out) {
+  skipWs();
+  if (p_ >= end_ || *p_ != '"') return error("expected string");
+  const char* start = p_++;
+  out.clear();
+  while (true) {
+    if (p_ >= end_ || *p_ == '\n') return error(start, "unterminated string literal");
+    char c = *p_++;
+    if (c == '"') return true;
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (p_ >= end_) return error(start, "unterminated string literal");
+    char e = *p_++;
+    switch (e) {
+      case '"': case '\\': out += e; break;
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      default:
+        if (std::isxdigit(static_cast<unsigned char>(e)) && p_ < end_ &&
+            std::isxdigit(static_cast<unsigned char>(*p_))) {
+          char hex[3] = {e, *p_++, 0};
+          out += static_cast<char>(std::strtol(hex, nullptr, 16));
+        } else {
+          return error(p_ - 2, "unknown escape in string literal");
+        }
+    }
+  }
+}
+
+bool Parser::parseInt(int64_t& out, bool allowNegative) {
+  skipWs();
+  const char* s = p_;
+  bool neg = false;
+  if (allowNegative && p_ < end_ && *p_ == '-') {
+    neg = true;
+    ++p_;
+  }
+  if (p_ >= end_ || !std::isdigit(static_cast<unsigned char>(*p_))) {
+    p_ = s;
+    return error("expected integer value");
+  }
+  int base = 10;
+  if (p_ + 1 < end_ && p_[0] == '0' && p_[1] == 'x') {
+    base = 16;
+    p_ += 2;
+  }
+  const char* digits = p_;
+  while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_)) &&
+         (base == 16 || std::isdigit(static_cast<unsigned char>(*p_))))
+    ++p_;
+  std::string text(digits, p_);
+  errno = 0;
+  unsigned long long v = std::strtoull(text.c_str(), nullptr, base);
+  if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX) + (neg ? 1ull : 0ull))
+    return error(s, "integer value too large");
+  out = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+  return true;
+}
+
+// ---- diagnostics ----------------------------------------------------------
+
+SourceLoc Parser::locOf(const char* pos) const {
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), pos);
+  size_t line = static_cast<size_t>(it - lineStarts_.begin());  // 1-based
+  const char* ls = lineStarts_[line - 1];
+  return {static_cast<uint32_t>(line - 1 + opts_.firstLine), static_cast<uint32_t>(pos - ls + 1)};
+}
+
+bool Parser::error(const char* pos, std::string msg) {
+  failed_ = true;
+  diags_.error(locOf(std::min(pos, end_)), std::move(msg));
+  return false;
+}
+
+void Parser::warning(const char* pos, std::string msg) { diags_.warning(locOf(pos), std::move(msg)); }
+
+// ---- types ----------------------------------------------------------------
+
+bool Parser::parseType(Type& out) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return false;
+  skipWs();
+  const char* start = p_;
+  out = Type();
+  if (consumeStr("tensor<")) {
+    out.kind = Type::Kind::Tensor;
+    if (consume('*')) {
+      out.unranked = true;
+      if (!consume('x')) return error("expected 'x' in unranked tensor type");
+    } else {
+      while (true) {
+        skipWs();
+        if (p_ < end_ && *p_ == '?') {
+          ++p_;
+          out.shape.push_back(Type::kDynamic);
+        } else if (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+          int64_t d = 0;
+          const char* ds = p_;
+          while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+            d = d * 10 + (*p_ - '0');
+            if (d > (int64_t(1) << 50)) return error(ds, "dimension size too large");
+            ++p_;
+          }
+          out.shape.push_back(d);
+        } else {
+          break;
+        }
+        if (p_ >= end_ || *p_ != 'x') return error("expected 'x' in dimension list");
+        ++p_;
+      }
+    }
+    Type elem;
+    if (!parseType(elem)) return false;
+    out.elementType = elem.str();
+    if (consume(',')) {
+      skipWs();
+      const char* es = p_;
+      int depth = 0;
+      while (p_ < end_) {
+        char c = *p_;
+        if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+        if (c == '>' || c == ')' || c == ']' || c == '}') {
+          if (depth == 0) break;
+          --depth;
+        }
+        if (c == '"') {
+          std::string tmp;
+          if (!parseString(tmp)) return false;
+          continue;
+        }
+        ++p_;
+      }
+      out.encoding.assign(es, p_);
+      while (!out.encoding.empty() && std::isspace(static_cast<unsigned char>(out.encoding.back())))
+        out.encoding.pop_back();
+    }
+    return expect('>');
+  }
+  if (consumeStr("tuple<")) {
+    out.kind = Type::Kind::Tuple;
+    if (consume('>')) return true;
+    if (!parseTypeList(out.elements)) return false;
+    return expect('>');
+  }
+  if (peek() == '(') {
+    std::vector<Type> ins, outs;
+    if (!parseFunctionType(ins, outs)) return false;
+    out = Type::function(std::move(ins), std::move(outs));
+    return true;
+  }
+  if (peek() == '!') {
+    ++p_;
+    std::string_view id = parseSuffixId();
+    if (id.empty()) return error(start, "expected dialect type name after '!'");
+    if (id == "stablehlo.token") {
+      out.kind = Type::Kind::Token;
+      return true;
+    }
+    std::string text = "!" + std::string(id);
+    if (p_ < end_ && *p_ == '<') {
+      std::string body;
+      if (!captureBalanced(body)) return false;
+      text += body;
+    } else if (id.find('.') == std::string_view::npos) {
+      auto it = typeAliases_.find(std::string(id));
+      if (it == typeAliases_.end()) return error(start, "undefined symbol alias id '" + std::string(id) + "'");
+      out = it->second;
+      return true;
+    }
+    out = Type::other(std::move(text));
+    return true;
+  }
+  std::string_view id = parseBareId();
+  if (id.empty()) return error(start, "expected non-function type");
+  std::string text(id);
+  if ((id == "complex" || id == "vector" || id == "memref") && p_ < end_ && *p_ == '<') {
+    std::string body;
+    if (!captureBalanced(body)) return false;
+    text += body;
+  }
+  out = Type::other(std::move(text));
+  return true;
+}
+
+bool Parser::parseTypeList(std::vector<Type>& out) {
+  do {
+    Type t;
+    if (!parseType(t)) return false;
+    out.push_back(std::move(t));
+  } while (consume(','));
+  return true;
+}
+
+bool Parser::parseResultTypes(std::vector<Type>& outs) {
+  if (peek() == '(') {
+    ++p_;
+    if (consume(')')) return true;
+    if (!parseTypeList(outs)) return false;
+    return expect(')');
+  }
+  Type t;
+  if (!parseType(t)) return false;
+  outs.push_back(std::move(t));
+  return true;
+}
+
+bool Parser::parseFunctionType(std::vector<Type>& ins, std::vector<Type>& outs) {
+  if (!expect('(')) return false;
+  if (!consume(')')) {
+    if (!parseTypeList(ins) || !expect(')')) return false;
+  }
+  if (!consumeStr("->")) return error("expected '->' in function type");
+  return parseResultTypes(outs);
+}
+
+// ---- attributes -----------------------------------------------------------
+
+bool Parser::captureBalanced(std::string& out) {
+  skipWs();
+  const char* start = p_;
+  std::vector<char> stack;
+  do {
+    if (p_ >= end_) return error(start, "unbalanced brackets: reached the end of the input");
+    char c = *p_;
+    if (c == '"') {
+      std::string tmp;
+      if (!parseString(tmp)) return false;
+      continue;
+    }
+    if (c == '-' && p_ + 1 < end_ && p_[1] == '>') {
+      p_ += 2;
+      continue;
+    }
+    if (c == '<' || c == '(' || c == '[' || c == '{') {
+      stack.push_back(c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}');
+    } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+      if (stack.empty() || stack.back() != c) return error(p_, std::string("unexpected '") + c + "'");
+      stack.pop_back();
+    }
+    ++p_;
+  } while (!stack.empty());
+  out.assign(start, p_);
+  return true;
+}
+
+bool Parser::parseOptionalAttrDict(std::vector<NamedAttribute>& out) {
+  if (peek() != '{') return true;
+  return parseAttrDict(out);
+}
+
+bool Parser::parseAttrDict(std::vector<NamedAttribute>& out) {
+  if (!expect('{')) return false;
+  if (consume('}')) return true;
+  do {
+    std::string name;
+    skipWs();
+    const char* npos = p_;
+    if (peek() == '"') {
+      if (!parseString(name)) return false;
+    } else {
+      name = std::string(parseBareId());
+      if (name.empty()) return error("expected attribute name");
+    }
+    for (const auto& e : out)
+      if (e.first == name) return error(npos, "duplicate key '" + name + "' in dictionary attribute");
+    Attribute value;  // unit
+    if (consume('=')) {
+      if (!parseAttribute(value)) return false;
+    }
+    out.emplace_back(std::move(name), std::move(value));
+  } while (consume(','));
+  return expect('}');
+}
+
+namespace {
+bool startsTypeKeyword(std::string_view id) {
+  if (id == "index" || id == "none" || id == "bf16" || id == "tensor" || id == "tuple" ||
+      id == "complex" || id == "vector" || id == "memref")
+    return true;
+  if (id.size() >= 2 && (id[0] == 'i' || id[0] == 'f') &&
+      std::all_of(id.begin() + 1, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return true;
+  if (id.size() >= 3 && (id.substr(0, 2) == "ui" || id.substr(0, 2) == "si") &&
+      std::all_of(id.begin() + 2, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return true;
+  return id.substr(0, 2) == "f8" || id == "tf32";
+}
+}  // namespace
+
+bool Parser::parseAttribute(Attribute& out) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return false;
+  skipWs();
+  const char* start = p_;
+  if (p_ >= end_) return error("expected attribute value");
+  char c = *p_;
+  if (c == '#') return parseDialectAttribute(out);
+  if (c == '"') {
+    std::string s;
+    if (!parseString(s)) return false;
+    if (consume(':')) {  // typed string: keep as text
+      Type t;
+      if (!parseType(t)) return false;
+      out = OpaqueAttr{quoteString(s) + " : " + t.str()};
+      return true;
+    }
+    out = StringAttr{std::move(s)};
+    return true;
+  }
+  if (c == '@') {
+    SymbolRefAttr ref;
+    do {
+      skipWs();
+      if (p_ >= end_ || *p_ != '@') return error("expected symbol reference");
+      ++p_;
+      if (p_ < end_ && *p_ == '"') {
+        std::string s;
+        if (!parseString(s)) return false;
+        ref.path.push_back(s);
+      } else {
+        std::string_view id = parseSuffixId();
+        if (id.empty()) return error("expected symbol name");
+        ref.path.emplace_back(id);
+      }
+    } while (consumeStr("::"));
+    out = ref;
+    return true;
+  }
+  if (c == '[') {
+    ++p_;
+    std::vector<Attribute> elems;
+    if (!consume(']')) {
+      do {
+        Attribute e;
+        if (!parseAttribute(e)) return false;
+        elems.push_back(std::move(e));
+      } while (consume(','));
+      if (!expect(']')) return false;
+    }
+    out = Attribute::makeArray(std::move(elems));
+    return true;
+  }
+  if (c == '{') {
+    std::vector<NamedAttribute> entries;
+    if (!parseAttrDict(entries)) return false;
+    out = Attribute::makeDict(std::move(entries));
+    return true;
+  }
+  if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+    const char* s = p_;
+    if (*p_ == '-') ++p_;
+    bool isFloat = false;
+    if (p_ + 1 < end_ && p_[0] == '0' && p_[1] == 'x') {
+      p_ += 2;
+      while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_))) ++p_;
+    } else {
+      while (p_ < end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '.' || *p_ == 'e' ||
+                           *p_ == 'E' || ((*p_ == '+' || *p_ == '-') && (p_[-1] == 'e' || p_[-1] == 'E')))) {
+        if (*p_ == '.' || *p_ == 'e' || *p_ == 'E') isFloat = true;
+        ++p_;
+      }
+    }
+    std::string text(s, p_);
+    std::string type;
+    if (consume(':')) {
+      Type t;
+      if (!parseType(t)) return false;
+      type = t.str();
+    }
+    bool floatType = !type.empty() && (type[0] == 'f' || type == "bf16" || type == "tf32");
+    if (isFloat || floatType) {
+      FloatAttr f;
+      f.value = std::strtod(text.c_str(), nullptr);
+      if (text.find("0x") != std::string::npos) {
+        out = OpaqueAttr{text + (type.empty() ? "" : " : " + type)};
+        return true;
+      }
+      f.type = type.empty() ? "f64" : type;
+      out = f;
+      return true;
+    }
+    errno = 0;
+    long long v = std::strtoll(text.c_str(), nullptr, 0);
+    if (errno == ERANGE) {
+      // Out of int64 range (e.g. a ui64 bound): keep the text.
+      out = OpaqueAttr{text + (type.empty() ? "" : " : " + type)};
+      return true;
+    }
+    IntegerAttr i;
+    i.value = v;
+    i.type = type.empty() ? "i64" : type;
+    if (i.type == "i1") {
+      out = BoolAttr{v != 0};
+      return true;
+    }
+    out = i;
+    return true;
+  }
+  if (c == '!' || c == '(') {
+    Type t;
+    if (!parseType(t)) return false;
+    out = TypeAttr{std::move(t)};
+    return true;
+  }
+  // Keywords.
+  const char* kwStart = p_;
+  std::string_view id = parseBareId();
+  if (id.empty()) return error(start, "expected attribute value");
+  if (id == "true" || id == "false") {
+    out = BoolAttr{id == "true"};
+    return true;
+  }
+  if (id == "unit") {
+    out = UnitAttr{};
+    return true;
+  }
+  if (id == "array" && p_ < end_ && *p_ == '<') {
+    ++p_;
+    DenseArrayAttr a;
+    Type et;
+    if (!parseType(et)) return false;
+    a.elementType = et.str();
+    if (consume(':')) {
+      do {
+        skipWs();
+        if (peekKeyword("true") || peekKeyword("false")) {
+          a.values.push_back(consumeKeyword("true") ? 1 : (consumeKeyword("false"), 0));
+          continue;
+        }
+        if (a.elementType[0] == 'f') {
+          // Float dense arrays are rare here: keep the whole thing as text.
+          p_ = kwStart;
+          std::string text = "array";
+          p_ += 5;
+          std::string body;
+          if (!captureBalanced(body)) return false;
+          out = OpaqueAttr{text + body};
+          return true;
+        }
+        int64_t v;
+        if (!parseInt(v)) return false;
+        a.values.push_back(v);
+      } while (consume(','));
+    }
+    if (!expect('>')) return false;
+    out = a;
+    return true;
+  }
+  if ((id == "dense" || id == "sparse" || id == "dense_resource" || id == "opaque" ||
+       id == "affine_map" || id == "affine_set" || id == "strided" || id == "loc" ||
+       id == "distinct") &&
+      p_ < end_ && (*p_ == '<' || *p_ == '(' || *p_ == '[')) {
+    std::string text(id);
+    std::string body;
+    if (!captureBalanced(body)) return false;
+    text += body;
+    if (id == "distinct" && p_ < end_ && *p_ == '<') {
+      if (!captureBalanced(body)) return false;
+      text += body;
+    }
+    if (id != "loc" && id != "affine_map" && id != "affine_set" && peek() == ':' &&
+        !(p_ + 1 < end_ && p_[1] == ':')) {
+      ++p_;
+      Type t;
+      if (!parseType(t)) return false;
+      text += " : " + t.str();
+    }
+    out = OpaqueAttr{std::move(text)};
+    return true;
+  }
+  if (startsTypeKeyword(id)) {
+    p_ = kwStart;
+    Type t;
+    if (!parseType(t)) return false;
+    out = TypeAttr{std::move(t)};
+    return true;
+  }
+  return error(start, "expected attribute value");
+}
+
+bool Parser::parseDialectAttribute(Attribute& out) {
+  const char* start = pos();
+  ++p_;  // '#'
+  std::string_view id = parseSuffixId();
+  if (id.empty()) return error(start, "expected attribute alias or dialect attribute name after '#'");
+  std::string name(id);
+  if (p_ >= end_ || *p_ != '<') {
+    auto it = attrAliases_.find(name);
+    if (it == attrAliases_.end()) return error(start, "undefined symbol alias id '" + name + "'");
+    out = it->second;
+    return true;
+  }
+  if (name == "sdy.sharding") {
+    TensorSharding s;
+    if (!parseTensorShardingBody(s)) return false;
+    out = std::move(s);
+    return true;
+  }
+  if (name == "sdy.sharding_per_value") {
+    TensorShardingPerValue s;
+    if (!parseShardingPerValueBody(s)) return false;
+    out = std::move(s);
+    return true;
+  }
+  if (name == "sdy.mesh") {
+    Mesh m;
+    if (!parseMeshBody(m)) return false;
+    out = std::move(m);
+    return true;
+  }
+  if (name == "sdy.op_sharding_rule") {
+    OpShardingRule r;
+    if (!parseOpShardingRuleBody(r)) return false;
+    out = std::move(r);
+    return true;
+  }
+  if (name == "sdy.manual_axes") {
+    ++p_;
+    ManualAxesAttr m;
+    if (!expect('[') && !failed_) return false;
+    if (!consume(']')) {
+      do {
+        std::string s;
+        if (!parseString(s)) return false;
+        m.axes.push_back(s);
+      } while (consume(','));
+      if (!expect(']')) return false;
+    }
+    if (!expect('>')) return false;
+    out = std::move(m);
+    return true;
+  }
+  // `#dialect<kind VALUE>`: an enum.
+  const char* bodyStart = p_;
+  if (name.find('.') == std::string::npos) {
+    ++p_;
+    std::string_view kind = parseBareId();
+    skipWs();
+    std::string_view value = parseBareId();
+    if (!kind.empty() && !value.empty() && consume('>')) {
+      out = EnumAttr{name, std::string(kind), std::string(value)};
+      return true;
+    }
+    p_ = bodyStart;
+  } else {
+    // `#dialect.name<key = value, ...>`: a struct of named parameters.
+    ++p_;
+    std::vector<NamedAttribute> params;
+    bool ok = true;
+    if (!consume('>')) {
+      size_t diagCount = diags_.all().size();
+      bool savedFailed = failed_;
+      do {
+        std::string_view key = parseBareId();
+        if (key.empty() || !consume('=')) {
+          ok = false;
+          break;
+        }
+        Attribute v;
+        skipWs();
+        // Enum-valued parameters are bare words (`transpose_a = TRANSPOSE`).
+        const char* vs = p_;
+        std::string_view word = parseBareId();
+        if (!word.empty() && word != "true" && word != "false" && (peek() == ',' || peek() == '>')) {
+          v = EnumAttr{"", "", std::string(word)};
+        } else {
+          p_ = vs;
+          if (!parseAttribute(v)) {
+            ok = false;
+            break;
+          }
+        }
+        params.emplace_back(std::string(key), std::move(v));
+      } while (consume(','));
+      if (ok && !consume('>')) ok = false;
+      if (!ok) {
+        // Not a parameter list: forget errors from the attempt, keep the text.
+        diags_.truncate(diagCount);
+        failed_ = savedFailed;
+      }
+    }
+    if (ok) {
+      out = Attribute::makeStruct(name, std::move(params));
+      return true;
+    }
+    p_ = bodyStart;
+  }
+  std::string body;
+  if (!captureBalanced(body)) return false;
+  out = OpaqueAttr{"#" + name + body};
+  return true;
+}
+
+// ---- sdy attributes -------------------------------------------------------
+
+bool Parser::parseMeshBody(Mesh& out) {
+  if (!expect('<')) return false;
+  const char* axesPos = pos();
+  auto failAxes = [&] {
+    return error(axesPos,
+                 "failed to parse Sdy_Mesh parameter 'axes' which is to be a `::llvm::ArrayRef<MeshAxisAttr>`");
+  };
+  if (!expect('[')) return failAxes();
+  if (!consume(']')) {
+    do {
+      MeshAxis axis;
+      if (!parseString(axis.name)) return failAxes();
+      if (!expect('=')) return failAxes();
+      if (!parseInt(axis.size)) return failAxes();
+      out.axes.push_back(std::move(axis));
+    } while (consume(','));
+    if (!expect(']')) return failAxes();
+  }
+  if (consume(',')) {
+    if (!expectKeyword("device_ids") || !expect('=') || !expect('[')) return false;
+    if (!consume(']')) {
+      do {
+        int64_t id;
+        if (!parseInt(id)) return false;
+        out.deviceIds.push_back(id);
+      } while (consume(','));
+      if (!expect(']')) return false;
+    }
+  }
+  return expect('>');
+}
+
+bool Parser::parseMeshRef(MeshRef& out) {
+  skipWs();
+  const char* start = p_;
+  if (consume('@')) {
+    std::string_view id = parseSuffixId();
+    if (id.empty()) return error(start, "expected mesh symbol name");
+    out.name = std::string(id);
+    return true;
+  }
+  if (consumeKeyword("mesh")) {
+    Mesh m;
+    if (!parseMeshBody(m)) return false;
+    out.inlineMesh = std::move(m);
+    return true;
+  }
+  if (peek() == '#') {
+    Attribute a;
+    if (!parseDialectAttribute(a)) return false;
+    if (auto m = a.as<Mesh>()) {
+      out.inlineMesh = *m;
+      return true;
+    }
+    return error(start, "expected a mesh attribute");
+  }
+  return error(start, "expected a mesh symbol name or an inlined mesh");
+}
+
+bool Parser::parseAxisRef(AxisRef& out) {
+  skipWs();
+  if (p_ >= end_ || *p_ != '"') {
+    error("expected string");
+    return error("failed to parse Sdy_AxisRef parameter 'name' which is to be a `::llvm::StringRef`");
+  }
+  if (!parseString(out.name)) return false;
+  if (consume(':')) {
+    SubAxisInfo sub;
+    if (!expect('(') || !parseInt(sub.preSize) || !expect(')') || !parseInt(sub.size))
+      return error("failed to parse Sdy_AxisRef parameter 'sub_axis_info'");
+    out.subAxis = sub;
+  }
+  return true;
+}
+
+bool Parser::parseAxisList(AxisRefList& out) {
+  if (!expect('{')) return false;
+  if (consume('}')) return true;
+  do {
+    AxisRef a;
+    if (!parseAxisRef(a)) return false;
+    out.push_back(std::move(a));
+  } while (consume(','));
+  return expect('}');
+}
+
+bool Parser::parseDimSharding(DimensionSharding& out) {
+  if (!expect('{')) return false;
+  out.closed = true;
+  if (consume('?')) {
+    out.closed = false;
+  } else if (peek() != '}') {
+    do {
+      if (consume('?')) {
+        out.closed = false;
+        break;
+      }
+      AxisRef a;
+      if (!parseAxisRef(a)) {
+        return error("failed to parse axis list which is expected to be an `ArrayRef<AxisRefAttr>`");
+      }
+      out.axes.push_back(std::move(a));
+    } while (consume(','));
+  }
+  if (!expect('}')) return false;
+  // Priority suffix `p<N>` directly after the brace.
+  if (p_ < end_ && *p_ == 'p') {
+    const char* ps = p_;
+    ++p_;
+    const char* ds = p_;
+    while (p_ < end_ && isSuffixChar(*p_)) ++p_;
+    std::string digits(ds, p_);
+    bool allDigits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    if (!allDigits)
+      return error(ps, "expecting priority in format 'p<number>', got: " + std::string(ps, p_));
+    errno = 0;
+    unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+    if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX))
+      return error(ps, "expecting integer priority, got: " + std::string(ps, p_));
+    out.priority = static_cast<int64_t>(v);
+  }
+  return true;
+}
+
+bool Parser::parseTensorShardingBody(TensorSharding& out) {
+  if (!expect('<')) return false;
+  if (!parseMeshRef(out.mesh)) return false;
+  if (!expect(',')) return false;
+  const char* dimsPos = pos();
+  auto failDims = [&] {
+    return error(dimsPos,
+                 "failed to parse Sdy_TensorSharding parameter 'dim_shardings' which is to be a "
+                 "`::llvm::ArrayRef<DimensionShardingAttr>`");
+  };
+  if (!expect('[')) return failDims();
+  if (!consume(']')) {
+    do {
+      DimensionSharding d;
+      if (!parseDimSharding(d)) return failDims();
+      out.dims.push_back(std::move(d));
+    } while (consume(','));
+    if (!expect(']')) return failDims();
+  }
+  while (consume(',')) {
+    skipWs();
+    const char* kp = p_;
+    bool replicated = consumeKeyword("replicated");
+    bool unreduced = !replicated && consumeKeyword("unreduced");
+    if (!replicated && !unreduced) {
+      return error(kp, "failed to parse Sdy_TensorSharding, expected valid named axis list after comma");
+    }
+    std::string param = replicated ? "replicated_axes" : "unreduced_axes";
+    AxisRefList& list = replicated ? out.replicated : out.unreduced;
+    if (!expect('=') || !parseAxisList(list))
+      return error(kp, "failed to parse Sdy_TensorSharding parameter '" + param +
+                           "' which is to be a `::llvm::ArrayRef<AxisRefAttr>`");
+  }
+  return expect('>');
+}
+
+bool Parser::parseShardingList(TensorShardingPerValue& out) {
+  const char* start = pos();
+  auto fail = [&] {
+    return error(start,
+                 "failed to parse Sdy_TensorShardingPerValue parameter 'shardings' which is to be a "
+                 "`::llvm::ArrayRef<TensorShardingAttr>`");
+  };
+  if (!expect('[')) return fail();
+  if (consume(']')) return true;
+  do {
+    TensorSharding s;
+    if (!parseTensorShardingBody(s)) return fail();
+    out.shardings.push_back(std::move(s));
+  } while (consume(','));
+  if (!expect(']')) return fail();
+  return true;
+}
+
+bool Parser::parseShardingPerValueBody(TensorShardingPerValue& out) {
+  if (!expect('<')) return false;
+  if (!parseShardingList(out)) return false;
+  return expect('>');
+}
+
+// Factor symbols: i..z for 0..17, then z_1, z_2, ... for 18, 19, ...
+bool Parser::parseFactorIndex(int64_t& out) {
+  skipWs();
+  if (p_ >= end_) return error("expecting symbol from 'i' to 'z'. Received: ''");
+  char c = *p_;
+  if (c < 'i' || c > 'z') return error(std::string("expecting symbol from 'i' to 'z'. Received: '") + c + "'");
+  ++p_;
+  if (c != 'z' || p_ >= end_ || *p_ != '_') {
+    out = c - 'i';
+    return true;
+  }
+  ++p_;
+  const char* ds = p_;
+  while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  std::string digits(ds, p_);
+  if (digits.empty()) return error(ds, "expecting integer after 'z_'. Received: 'z_'");
+  if (digits[0] == '0') return error(ds, "expecting positive integer without leading zeros. Received: '" + digits + "'");
+  errno = 0;
+  unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX) - 17)
+    return error(ds, "expecting symbol index <=2^63-1. Received: '" + digits + "'");
+  out = static_cast<int64_t>(v) + ('z' - 'i');
+  return true;
+}
+
+bool Parser::parseFactorMappings(std::vector<TensorFactorMapping>& out,
+                                 std::vector<std::pair<const char*, int64_t>>& used) {
+  if (!expect('(')) return false;
+  if (consume(')')) return true;
+  do {
+    TensorFactorMapping tm;
+    if (!expect('[')) return false;
+    if (!consume(']')) {
+      do {
+        std::vector<int64_t> factors;
+        skipWs();
+        do {
+          const char* fp = p_;
+          int64_t f;
+          if (!parseFactorIndex(f)) return false;
+          used.emplace_back(fp, f);
+          factors.push_back(f);
+        } while (p_ < end_ && *p_ >= 'i' && *p_ <= 'z');
+        tm.dims.push_back(std::move(factors));
+      } while (consume(','));
+      if (!expect(']')) return false;
+    }
+    out.push_back(std::move(tm));
+  } while (consume(','));
+  return expect(')');
+}
+
+bool Parser::parseFactorSet(std::vector<int64_t>& out) {
+  if (!expect('{')) return false;
+  if (consume('}')) return true;
+  do {
+    int64_t f;
+    if (!parseFactorIndex(f)) return false;
+    out.push_back(f);
+  } while (consume(','));
+  return expect('}');
+}
+
+bool Parser::parseOpShardingRuleBody(OpShardingRule& out) {
+  if (!expect('<')) return false;
+  std::vector<std::pair<const char*, int64_t>> used;
+  const char* operandsPos = pos();
+  if (!parseFactorMappings(out.operands, used))
+    return error(operandsPos, "failed to parse Sdy_OpShardingRule parameter 'operand_mappings'");
+  if (!consumeStr("->")) return error("expected '->'");
+  const char* resultsPos = pos();
+  if (!parseFactorMappings(out.results, used))
+    return error(resultsPos, "failed to parse Sdy_OpShardingRule parameter 'result_mappings'");
+  if (peek() == '{') {
+    ++p_;
+    int64_t expected = 0;
+    if (!consume('}')) {
+      do {
+        skipWs();
+        const char* fp = p_;
+        int64_t f;
+        if (!parseFactorIndex(f)) return false;
+        if (f != expected) {
+          return error(fp, "expecting factor indices to be ordered like an iota ([0,1,2,...], e.g. {i=#, j=#, ...}). "
+                           "Expecting factor index symbol '" + OpShardingRule::factorName(expected) +
+                               "', received: '" + OpShardingRule::factorName(f) + "'");
+        }
+        ++expected;
+        if (!expect('=')) return false;
+        int64_t size;
+        if (!parseInt(size)) return false;
+        out.factorSizes.push_back(size);
+      } while (consume(','));
+      if (!expect('}')) return false;
+    }
+  }
+  for (const auto& [fp, f] : used) {
+    if (f >= out.numFactors())
+      return error(fp, "expecting factor indices to be ordered like an iota ([0,1,2,...], e.g. {i=#, j=#, ...})");
+  }
+  // Optional factor groups, in any order, then `, custom`.
+  while (true) {
+    skipWs();
+    const char* kp = p_;
+    std::vector<int64_t>* target = nullptr;
+    if (consumeKeyword("reduction")) target = &out.reductionFactors;
+    else if (consumeKeyword("need_replication")) target = &out.needReplicationFactors;
+    else if (consumeKeyword("permutation")) target = &out.permutationFactors;
+    else if (consumeKeyword("blocked_propagation")) target = &out.blockedPropagationFactors;
+    if (!target) {
+      if (peek() == ',' || peek() == '>') break;
+      std::string_view w = parseBareId();
+      p_ = kp;
+      if (w.empty()) break;
+      return error(kp, "expected '>'");
+    }
+    if (!expect('=') || !parseFactorSet(*target)) return false;
+    (void)kp;
+  }
+  if (consume(',')) {
+    if (!expectKeyword("custom")) return false;
+    out.isCustom = true;
+  }
+  return expect('>');
+}
+
+// ---- SSA values -----------------------------------------------------------
+
+bool Parser::parseValueUse(ValueUse& out) {
+  skipWs();
+  out.pos = p_;
+  if (p_ >= end_ || *p_ != '%') return error("expected SSA operand");
+  ++p_;
+  std::string_view id = parseSuffixId();
+  if (id.empty()) return error(out.pos, "expected SSA value name");
+  out.name = std::string(id);
+  out.index = 0;
+  if (p_ < end_ && *p_ == '#') {
+    ++p_;
+    int64_t idx;
+    if (!parseInt(idx, false)) return false;
+    out.index = static_cast<unsigned>(idx);
+  }
+  return true;
+}
+
+bool Parser::parseValueUseList(std::vector<ValueUse>& out) {
+  if (peek() != '%') return true;
+  do {
+    ValueUse u;
+    if (!parseValueUse(u)) return false;
+    out.push_back(std::move(u));
+  } while (peek() == ',' && (++p_, peek() == '%' || (--p_, false)));
+  return true;
+}
+
+Value* Parser::resolve(const ValueUse& use, const Type* type) {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(use.name);
+    if (f == it->end()) continue;
+    if (use.index >= f->second.size()) {
+      error(use.pos, "result number " + std::to_string(use.index) + " of %" + use.name + " is out of range (it has " +
+                         std::to_string(f->second.size()) + " results)");
+      return nullptr;
+    }
+    return f->second[use.index];
+  }
+  // Forward reference (legal across blocks): a placeholder, replaced when defined.
+  std::string key = use.name + "#" + std::to_string(use.index);
+  auto it = forwardRefs_.find(key);
+  if (it != forwardRefs_.end()) return it->second.holder->result(0);
+  auto holder = std::make_unique<Op>("builtin.unrealized_forward_ref");
+  holder->addResult(type ? *type : Type::other("none"));
+  Value* v = holder->result(0);
+  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, scopes_.size()};
+  return v;
+}
+
+void Parser::define(const std::string& name, std::vector<Value*> values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i]->sourceName = "%" + name + (values.size() > 1 ? "#" + std::to_string(i) : "");
+    std::string key = name + "#" + std::to_string(i);
+    auto it = forwardRefs_.find(key);
+    if (it != forwardRefs_.end()) {
+      it->second.holder->result(0)->replaceAllUsesWith(values[i]);
+      forwardRefs_.erase(it);
+    }
+  }
+  if (scopes_.empty()) scopes_.emplace_back();
+  auto& scope = scopes_.back();
+  scope[name] = std::move(values);
+}
+
+void Parser::pushScope() { scopes_.emplace_back(); }
+
+bool Parser::popScope() {
+  scopes_.pop_back();
+  return true;
+}
+
+bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op) {
+  if (types && types->size() != uses.size()) {
+    return error(uses.empty() ? pos() : uses.front().pos,
+                 std::to_string(uses.size()) + " operands present, but expected " + std::to_string(types->size()));
+  }
+  for (size_t i = 0; i < uses.size(); ++i) {
+    const Type* t = types ? &(*types)[i] : nullptr;
+    Value* v = resolve(uses[i], t);
+    if (!v) return false;
+    if (t && v->type != *t && v->definingOp && v->definingOp->name() != "builtin.unrealized_forward_ref") {
+      return error(uses[i].pos, "use of value '%" + uses[i].name + "' expects different type than prior uses: '" +
+                                    t->str() + "' vs '" + v->type.str() + "'");
+    }
+    op.addOperand(v);
+  }
+  return true;
+}
+
+bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
+  if (!expect('(')) return false;
+  if (consume(')')) return true;
+  do {
+    ArgDecl a;
+    skipWs();
+    a.pos = p_;
+    if (!consume('%')) return error("expected SSA identifier");
+    std::string_view id = parseSuffixId();
+    if (id.empty()) return error("expected SSA identifier");
+    a.name = std::string(id);
+    if (!expect(':') || !parseType(a.type)) return false;
+    if (allowAttrs && !parseOptionalAttrDict(a.attrs)) return false;
+    if (!parseTrailingLocation()) return false;
+    out.push_back(std::move(a));
+  } while (consume(','));
+  return expect(')');
+}
+
+bool Parser::parseTrailingLocation() {
+  if (!peekKeyword("loc")) return true;
+  p_ += 3;
+  std::string body;
+  return captureBalanced(body);
+}
+
+// ---- regions and ops ------------------------------------------------------
+
+bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string, Type>>* entryArgs) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return false;
+  if (!expect('{')) return false;
+  pushScope();
+  Block* block = &region.addBlock();
+  if (entryArgs) {
+    for (const auto& [name, type] : *entryArgs) {
+      Value* v = block->addArgument(type);
+      define(name, {v});
+    }
+  }
+  bool first = true;
+  while (true) {
+    skipWs();
+    if (p_ >= end_) {
+      popScope();
+      return error("expected '}' at the end of the region (reached the end of the input)");
+    }
+    if (*p_ == '}') {
+      ++p_;
+      break;
+    }
+    if (*p_ == '^') {
+      // Block label `^bb0(%a: T, ...):`.
+      const char* lp = p_;
+      ++p_;
+      if (parseSuffixId().empty()) return error(lp, "expected block name");
+      if (!first || !block->empty() || (entryArgs && !entryArgs->empty())) {
+        if (!(first && block->empty())) block = &region.addBlock();
+      }
+      if (peek() == '(') {
+        std::vector<ArgDecl> args;
+        if (!parseArgList(args, false)) return false;
+        for (auto& a : args) define(a.name, {block->addArgument(a.type)});
+      }
+      if (!expect(':')) return false;
+      first = false;
+      continue;
+    }
+    first = false;
+    if (!parseOperation(*block)) {
+      popScope();
+      return false;
+    }
+  }
+  popScope();
+  return true;
+}
+
+bool Parser::parseOperation(Block& block) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return false;
+  skipWs();
+  const char* start = p_;
+  struct ResultName {
+    std::string name;
+    int64_t count = 1;
+    const char* pos;
+  };
+  std::vector<ResultName> names;
+  if (*p_ == '%') {
+    do {
+      ResultName rn;
+      skipWs();
+      rn.pos = p_;
+      if (!consume('%')) return error("expected SSA result name");
+      std::string_view id = parseSuffixId();
+      if (id.empty()) return error(rn.pos, "expected SSA result name");
+      rn.name = std::string(id);
+      if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && std::isdigit(static_cast<unsigned char>(p_[1]))) {
+        ++p_;
+        if (!parseInt(rn.count, false)) return false;
+        if (rn.count < 1) return error(rn.pos, "expected named operation to have at least 1 result");
+      }
+      names.push_back(std::move(rn));
+    } while (consume(','));
+    if (!consume('=')) return error("expected '=' after SSA name");
+  }
+  skipWs();
+  std::unique_ptr<Op> op;
+  if (p_ < end_ && *p_ == '"') {
+    op = parseGenericOp(start);
+  } else {
+    const char* np = p_;
+    std::string_view name = parseBareId();
+    if (name.empty()) return error(np, "expected operation name");
+    op = parseCustomOp(name, start);
+  }
+  if (!op) return false;
+  if (!parseTrailingLocation()) return false;
+  int64_t total = 0;
+  for (const auto& n : names) total += n.count;
+  if (!names.empty() && total != op->numResults()) {
+    return error(start, "operation defines " + std::to_string(op->numResults()) + " results but was provided " +
+                            std::to_string(total) + " to bind");
+  }
+  unsigned next = 0;
+  for (const auto& n : names) {
+    std::vector<Value*> vs;
+    for (int64_t i = 0; i < n.count; ++i) vs.push_back(op->result(next++));
+    for (const auto& scope : scopes_) {
+      if (scope.count(n.name) && &scope == &scopes_.back())
+        return error(n.pos, "redefinition of SSA value '%" + n.name + "'");
+    }
+    define(n.name, std::move(vs));
+  }
+  block.append(std::move(op));
+  return true;
+}
+
+std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
+  std::string name;
+  if (!parseString(name)) return nullptr;
+  if (name.find('.') == std::string::npos && name != "module")
+    name = (name == "return" ? "func." : "builtin.") + name;
+  auto op = std::make_unique<Op>(name, locOf(start));
+  std::vector<ValueUse> uses;
+  if (!expect('(')) return nullptr;
+  if (!parseValueUseList(uses)) return nullptr;
+  if (!expect(')')) return nullptr;
+  if (consume('[')) {  // successors: recorded only as text
+    std::string succ;
+    while (!consume(']')) {
+      if (p_ >= end_) {
+        error("expected ']'");
+        return nullptr;
+      }
+      ++p_;
+    }
+  }
+  if (peekStr("<{")) {
+    ++p_;
+    std::vector<NamedAttribute> props;
+    if (!parseAttrDict(props) || !expect('>')) return nullptr;
+    for (auto& [k, v] : props) op->setAttr(k, v, true);
+  }
+  if (peek() == '(') {
+    ++p_;
+    do {
+      if (!parseRegion(op->addRegion(), nullptr)) return nullptr;
+    } while (consume(','));
+    if (!expect(')')) return nullptr;
+  }
+  std::vector<NamedAttribute> attrs;
+  if (!parseOptionalAttrDict(attrs)) return nullptr;
+  setAttrs(*op, attrs);
+  if (!expect(':')) return nullptr;
+  std::vector<Type> ins, outs;
+  if (!parseFunctionType(ins, outs)) return nullptr;
+  if (!resolveAll(uses, &ins, *op)) return nullptr;
+  for (auto& t : outs) op->addResult(t);
+  return op;
+}
+
+void Parser::setAttrs(Op& op, const std::vector<NamedAttribute>& attrs, bool forceInherent) {
+  for (const auto& [k, v] : attrs) op.setAttr(k, v, forceInherent || isInherentAttr(op.name(), k));
+}
+
+bool Parser::finishOp(Op& op, const std::vector<ValueUse>& uses, const std::vector<Type>& operandTypes,
+                      const std::vector<Type>& resultTypes) {
+  if (!resolveAll(uses, operandTypes.empty() && !uses.empty() ? nullptr : &operandTypes, op)) return false;
+  for (const Type& t : resultTypes) op.addResult(t);
+  return true;
+}
+
+// ---- module ---------------------------------------------------------------
+
+std::unique_ptr<Module> Parser::parseModule() {
+  auto module = std::make_unique<Module>();
+  module->fileName = opts_.fileName;
+  module->op = std::make_unique<Op>("builtin.module", SourceLoc{opts_.firstLine, 1});
+  module_ = module.get();
+  Block& top = module->op->addRegion().addBlock();
+  pushScope();
+  while (!atEnd()) {
+    skipWs();
+    const char* start = p_;
+    if (*p_ == '#' || *p_ == '!') {
+      // Alias definition `#name = attr` / `!name = type`.
+      char kind = *p_;
+      ++p_;
+      std::string_view id = parseSuffixId();
+      if (!id.empty() && consume('=')) {
+        if (kind == '#') {
+          Attribute a;
+          if (!parseAttribute(a)) return nullptr;
+          attrAliases_[std::string(id)] = a;
+          module->attributeAliases.emplace_back(std::string(id), a);
+        } else {
+          Type t;
+          if (!parseType(t)) return nullptr;
+          typeAliases_[std::string(id)] = t;
+        }
+        continue;
+      }
+      error(start, "expected '=' in alias definition");
+      return nullptr;
+    }
+    if (!parseOperation(top)) return nullptr;
+  }
+  // A single explicit `module` op is the module itself.
+  if (top.ops().size() == 1 && top.ops().front()->name() == "builtin.module") {
+    std::unique_ptr<Op> inner = top.take(top.ops().front().get());
+    module->op = std::move(inner);
+    module->explicitModule = true;
+  }
+  if (!forwardRefs_.empty()) {
+    const ForwardRef* first = nullptr;
+    std::string firstName;
+    for (const auto& [k, fr] : forwardRefs_)
+      if (!first || fr.pos < first->pos) {
+        first = &fr;
+        firstName = k.substr(0, k.find('#'));
+      }
+    error(first->pos, "use of undeclared SSA value name '%" + firstName + "'");
+    // Placeholders still have users inside the module: destroy the module first.
+    module.reset();
+    forwardRefs_.clear();
+    return nullptr;
+  }
+  if (failed_) return nullptr;
+  return module;
+}
+
+bool Parser::parseStandaloneAttribute(Attribute& out) {
+  if (!parseAttribute(out)) return false;
+  if (!atEnd()) return error("unexpected text after the attribute");
+  return true;
+}
+
+bool Parser::parseStandaloneType(Type& out) {
+  if (!parseType(out)) return false;
+  if (!atEnd()) return error("unexpected text after the type");
+  return true;
+}
+
+}  // namespace detail
+
+std::unique_ptr<Module> parseModule(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags) {
+  detail::Parser parser(text, opts, diags);
+  auto m = parser.parseModule();
+  if (!m && !diags.hasErrors()) diags.error({opts.firstLine, 1}, "failed to parse the module");
+  return m;
+}
+
+std::vector<SourceChunk> splitInputFile(std::string_view text) {
+  std::vector<SourceChunk> chunks;
+  uint32_t line = 1, chunkLine = 1;
+  size_t chunkStart = 0, i = 0;
+  while (i <= text.size()) {
+    size_t eol = text.find('\n', i);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view l = text.substr(i, eol - i);
+    size_t a = l.find_first_not_of(" \t");
+    if (a != std::string_view::npos && l.substr(a).rfind("// -----", 0) == 0) {
+      chunks.push_back({text.substr(chunkStart, i - chunkStart), chunkLine});
+      chunkStart = eol + 1 <= text.size() ? eol + 1 : text.size();
+      chunkLine = line + 1;
+    }
+    if (eol == text.size()) break;
+    i = eol + 1;
+    ++line;
+  }
+  chunks.push_back({text.substr(std::min(chunkStart, text.size())), chunkLine});
+  return chunks;
+}
+
+std::optional<Attribute> parseAttribute(std::string_view text, DiagnosticSink& diags) {
+  detail::Parser parser(text, {}, diags);
+  Attribute a;
+  if (!parser.parseStandaloneAttribute(a)) return std::nullopt;
+  return a;
+}
+
+std::optional<Type> parseType(std::string_view text, DiagnosticSink& diags) {
+  detail::Parser parser(text, {}, diags);
+  Type t;
+  if (!parser.parseStandaloneType(t)) return std::nullopt;
+  return t;
+}
+
+}  // namespace shardscope::ir

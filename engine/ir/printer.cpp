@@ -1,0 +1,842 @@
+// The MLIR writer. Value names follow MLIR's printer: per isolated op, block
+// arguments `%argN`, results `%N` in program order with nested regions
+// numbered after their parent region, name hints (`%c`, `%cst`,
+// `%iterArg`) made unique with a conflict counter saved per region.
+#include "ir/printer.h"
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/op_syntax.h"
+#include "ir/op_traits.h"
+
+namespace shardscope::ir {
+
+namespace {
+
+// ---- value names ----------------------------------------------------------
+
+class NameState {
+ public:
+  // Number everything under `isolated` (a func.func or the module).
+  void numberIsolated(const Op& isolated) {
+    struct Pending {
+      const Region* region;
+      unsigned nextValue, nextArg, nextConflict;
+      int parentScope;
+    };
+    std::vector<Pending> stack;
+    for (auto it = isolated.regions().rbegin(); it != isolated.regions().rend(); ++it)
+      stack.push_back({it->get(), 0, 0, 0, -1});
+    while (!stack.empty()) {
+      Pending p = stack.back();
+      stack.pop_back();
+      nextValue_ = p.nextValue;
+      nextArg_ = p.nextArg;
+      nextConflict_ = p.nextConflict;
+      scopes_.push_back({p.parentScope, {}});
+      int scope = static_cast<int>(scopes_.size()) - 1;
+      numberRegion(*p.region, scope);
+      for (const auto& block : p.region->blocks())
+        for (const auto& op : block->ops()) {
+          if (isIsolatedFromAbove(op->name())) continue;  // numbered on its own
+          for (const auto& r : op->regions())
+            stack.push_back({r.get(), nextValue_, nextArg_, nextConflict_, scope});
+        }
+    }
+  }
+
+  std::string name(const Value* v) const {
+    auto it = names_.find(v);
+    if (it == names_.end()) return "%<<UNKNOWN SSA VALUE>>";
+    return it->second;
+  }
+
+  // `%0` for a whole result group, as written before ` = `.
+  std::string resultGroupName(const Op& op) const {
+    std::string n = name(op.result(0));
+    auto hash = n.find('#');
+    return hash == std::string::npos ? n : n.substr(0, hash);
+  }
+  bool hasOwnNames(const Op& op) const { return ownNamed_.count(&op) != 0; }
+
+ private:
+  struct Scope {
+    int parent;
+    std::unordered_set<std::string> used;
+  };
+
+  bool isUsed(const std::string& n, int scope) const {
+    for (int s = scope; s >= 0; s = scopes_[s].parent)
+      if (scopes_[s].used.count(n)) return true;
+    return false;
+  }
+
+  std::string unique(const std::string& base, int scope) {
+    std::string n = base;
+    if (isUsed(n, scope)) {
+      do {
+        n = base + "_" + std::to_string(nextConflict_++);
+      } while (isUsed(n, scope));
+    }
+    scopes_[scope].used.insert(n);
+    return n;
+  }
+
+  static const char* resultHint(const Op& op) {
+    if (op.name() == "stablehlo.constant" && op.numResults() == 1) {
+      const std::string& et = op.result(0)->type.elementType;
+      bool integer = !et.empty() && (et[0] == 'i' || et.rfind("ui", 0) == 0 || et.rfind("si", 0) == 0);
+      return integer ? "c" : "cst";
+    }
+    if (op.name() == "sdy.reshard") return "reshard";
+    return nullptr;
+  }
+
+  void numberRegion(const Region& region, int scope) {
+    const Op* parent = region.parentOp();
+    bool iterArgs = parent && parent->name() == "stablehlo.while";
+    bool first = true;
+    for (const auto& block : region.blocks()) {
+      for (unsigned i = 0; i < block->numArguments(); ++i) {
+        const Value* a = block->argument(i);
+        if (iterArgs) {
+          names_[a] = "%" + unique("iterArg", scope);
+        } else if (first) {
+          names_[a] = "%" + unique("arg" + std::to_string(nextArg_++), scope);
+        } else {
+          names_[a] = "%" + std::to_string(nextValue_++);
+        }
+      }
+      first = false;
+      for (const auto& op : block->ops()) numberOp(*op, scope);
+    }
+  }
+
+  void numberOp(const Op& op, int scope) {
+    if (op.numResults() == 0) return;
+    std::string base;
+    if (const char* hint = resultHint(op)) {
+      base = unique(hint, scope);
+      ownNamed_.insert(&op);
+    } else {
+      base = std::to_string(nextValue_++);
+    }
+    if (op.numResults() == 1) {
+      names_[op.result(0)] = "%" + base;
+    } else {
+      for (unsigned i = 0; i < op.numResults(); ++i) names_[op.result(i)] = "%" + base + "#" + std::to_string(i);
+    }
+  }
+
+  std::unordered_map<const Value*, std::string> names_;
+  std::unordered_set<const Op*> ownNamed_;
+  std::vector<Scope> scopes_;
+  unsigned nextValue_ = 0, nextArg_ = 0, nextConflict_ = 0;
+};
+
+// ---- the writer -----------------------------------------------------------
+
+class Writer {
+ public:
+  Writer(std::ostream& os, const PrintOptions& opts) : os_(os), opts_(opts) {}
+
+  void printModule(const Module& m) {
+    const Op& mod = *m.op;
+    names_.numberIsolated(mod);
+    for (const auto& op : m.body().ops())
+      if (op->name() == "func.func") names_.numberIsolated(*op);
+    os_ << "module";
+    if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
+    std::vector<const Op::Attr*> extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
+    if (!extra.empty()) {
+      os_ << " attributes ";
+      printAttrDict(extra);
+    }
+    os_ << " {\n";
+    indent_ = 1;
+    for (const auto& op : m.body().ops()) {
+      printIndent();
+      printOp(*op);
+      os_ << '\n';
+    }
+    os_ << "}\n";
+  }
+
+  void printSingleOp(const Op& op) {
+    // Number the enclosing isolated op so names match the full print.
+    const Op* iso = &op;
+    while (iso->parentOp() && !isIsolatedFromAbove(iso->name())) iso = iso->parentOp();
+    names_.numberIsolated(*iso);
+    printOp(op);
+  }
+
+ private:
+  std::ostream& os_;
+  PrintOptions opts_;
+  NameState names_;
+  int indent_ = 0;
+
+  void printIndent() {
+    for (int i = 0; i < indent_; ++i) os_ << "  ";
+  }
+
+  std::string v(const Value* val) const { return names_.name(val); }
+
+  void printOperands(const Op& op, size_t from = 0, size_t to = SIZE_MAX) {
+    to = std::min<size_t>(to, op.numOperands());
+    for (size_t i = from; i < to; ++i) {
+      if (i > from) os_ << ", ";
+      os_ << v(op.operand(static_cast<unsigned>(i)));
+    }
+  }
+
+  static std::vector<const Op::Attr*> attrsExcept(const Op& op, std::initializer_list<std::string_view> skip) {
+    std::vector<const Op::Attr*> out;
+    for (const Op::Attr& a : op.attrs()) {
+      bool skipped = false;
+      for (std::string_view s : skip) skipped |= (a.name == s);
+      if (!skipped) out.push_back(&a);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; });
+    return out;
+  }
+
+  // The attributes not consumed by a custom format: everything discardable
+  // plus inherent ones the format does not spell.
+  static std::vector<const Op::Attr*> dictAttrs(const Op& op, std::initializer_list<std::string_view> consumed) {
+    return attrsExcept(op, consumed);
+  }
+
+  void printAttrDict(const std::vector<const Op::Attr*>& attrs) {
+    os_ << '{';
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      if (i) os_ << ", ";
+      os_ << attrs[i]->name;
+      if (!attrs[i]->value.is<UnitAttr>()) os_ << " = " << attrs[i]->value.str();
+    }
+    os_ << '}';
+  }
+
+  void printOptionalAttrDict(const Op& op, std::initializer_list<std::string_view> consumed) {
+    auto attrs = dictAttrs(op, consumed);
+    if (attrs.empty()) return;
+    os_ << ' ';
+    printAttrDict(attrs);
+  }
+
+  std::vector<Type> operandTypes(const Op& op) const {
+    std::vector<Type> ts;
+    for (const Value* o : op.operands()) ts.push_back(o->type);
+    return ts;
+  }
+  std::vector<Type> resultTypes(const Op& op) const {
+    std::vector<Type> ts;
+    for (unsigned i = 0; i < op.numResults(); ++i) ts.push_back(op.result(i)->type);
+    return ts;
+  }
+
+  void printFunctionalType(const Op& op) { os_ << Type::function(operandTypes(op), resultTypes(op)).str(); }
+
+  void printTypes(const Op& op, TypeStyle style) {
+    os_ << " : ";
+    if (style == TypeStyle::ResultOnly) {
+      os_ << strTypeList(resultTypes(op));
+      return;
+    }
+    if (style == TypeStyle::SameOrFunctional && op.numResults() == 1) {
+      const Type& r = op.result(0)->type;
+      bool same = true;
+      for (const Value* o : op.operands()) same &= (o->type == r);
+      if (same) {
+        os_ << r.str();
+        return;
+      }
+    }
+    printFunctionalType(op);
+  }
+
+  void printRegion(const Region& region, bool printEntryArgs, bool printEmptyBlock = true) {
+    os_ << "{\n";
+    ++indent_;
+    bool first = true;
+    for (const auto& block : region.blocks()) {
+      bool label = (!first) || (printEntryArgs && block->numArguments() > 0);
+      if (label) {
+        --indent_;
+        printIndent();
+        ++indent_;
+        os_ << "^bb" << (&block - &region.blocks().front());
+        if (block->numArguments()) {
+          os_ << '(';
+          for (unsigned i = 0; i < block->numArguments(); ++i) {
+            if (i) os_ << ", ";
+            os_ << v(block->argument(i)) << ": " << block->argument(i)->type.str();
+          }
+          os_ << ')';
+        }
+        os_ << ":\n";
+      }
+      first = false;
+      for (const auto& op : block->ops()) {
+        printIndent();
+        printOp(*op);
+        os_ << '\n';
+      }
+    }
+    (void)printEmptyBlock;
+    --indent_;
+    printIndent();
+    os_ << '}';
+  }
+
+  void printBlockArgDecls(const Block& block) {
+    os_ << '(';
+    for (unsigned i = 0; i < block.numArguments(); ++i) {
+      if (i) os_ << ", ";
+      os_ << v(block.argument(i)) << ": " << block.argument(i)->type.str();
+    }
+    os_ << ')';
+  }
+
+  bool insideFunc(const Op& op) const { return op.parentOfName("func.func") != nullptr; }
+
+  // ---- ops ----------------------------------------------------------------
+
+  void printOp(const Op& op) {
+    if (op.numResults() > 0) {
+      if (names_.hasOwnNames(op) || op.numResults() == 1) {
+        os_ << names_.resultGroupName(op);
+      } else {
+        os_ << names_.resultGroupName(op) << ':' << op.numResults();
+      }
+      os_ << " = ";
+    }
+    if (opts_.genericForm || !printCustom(op)) printGeneric(op);
+  }
+
+  void printGeneric(const Op& op) {
+    os_ << '"' << op.name() << "\"(";
+    printOperands(op);
+    os_ << ')';
+    std::vector<const Op::Attr*> props, attrs;
+    for (const Op::Attr& a : op.attrs()) (a.inherent ? props : attrs).push_back(&a);
+    auto byName = [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; };
+    std::stable_sort(props.begin(), props.end(), byName);
+    std::stable_sort(attrs.begin(), attrs.end(), byName);
+    if (!props.empty()) {
+      os_ << " <";
+      printAttrDict(props);
+      os_ << '>';
+    }
+    if (op.numRegions()) {
+      os_ << " (";
+      for (unsigned i = 0; i < op.numRegions(); ++i) {
+        if (i) os_ << ", ";
+        printRegion(op.region(i), true);
+      }
+      os_ << ')';
+    }
+    if (!attrs.empty()) {
+      os_ << ' ';
+      printAttrDict(attrs);
+    }
+    os_ << " : ";
+    printFunctionalType(op);
+  }
+
+  void printShardingList(const TensorShardingPerValue& s) {
+    os_ << '[';
+    for (size_t i = 0; i < s.shardings.size(); ++i) {
+      if (i) os_ << ", ";
+      os_ << s.shardings[i].strBody();
+    }
+    os_ << ']';
+  }
+
+  bool printCustom(const Op& op) {
+    const std::string& n = op.name();
+    if (n == "func.func") return printFunc(op);
+    if (n == "sdy.mesh") {
+      const Attribute* sym = op.attr("sym_name");
+      const Attribute* mesh = op.attr("mesh");
+      if (!sym || !sym->string() || !mesh || !mesh->as<Mesh>()) return false;
+      os_ << "sdy.mesh @" << *sym->string() << " = " << mesh->as<Mesh>()->str();
+      printOptionalAttrDict(op, {"sym_name", "mesh"});
+      return true;
+    }
+    if (n == "func.return" || n == "stablehlo.return" || n == "sdy.return") {
+      os_ << (n == "func.return" && insideFunc(op) ? "return" : n);
+      if (op.numOperands()) os_ << ' ';
+      printOperands(op);
+      printOptionalAttrDict(op, {});
+      if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+      return true;
+    }
+    if (n == "func.call") {
+      const Attribute* callee = op.attr("callee");
+      if (!callee || !callee->as<SymbolRefAttr>()) return false;
+      os_ << (insideFunc(op) ? "call " : "func.call ") << callee->str() << '(';
+      printOperands(op);
+      os_ << ')';
+      printOptionalAttrDict(op, {"callee"});
+      os_ << " : ";
+      printFunctionalType(op);
+      return true;
+    }
+    if (n == "stablehlo.constant" || n == "sdy.constant") {
+      const Attribute* value = op.attr("value");
+      if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
+      os_ << n;
+      printOptionalAttrDict(op, {"value"});
+      os_ << ' ' << value->as<OpaqueAttr>()->text;
+      return true;
+    }
+    if (n == "sdy.sharding_constraint" || n == "sdy.reshard") {
+      const Attribute* s = op.attr("sharding");
+      if (!s || !s->as<TensorSharding>() || op.numOperands() != 1 || op.numResults() != 1) return false;
+      os_ << n << ' ' << v(op.operand(0)) << ' ' << s->as<TensorSharding>()->strBody();
+      printOptionalAttrDict(op, {"sharding"});
+      os_ << " : " << op.result(0)->type.str();
+      return true;
+    }
+    if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge") {
+      if (op.numOperands() != 1 || op.numResults() != 1) return false;
+      os_ << n << ' ' << v(op.operand(0));
+      if (const Attribute* s = op.attr("sharding"); s && s->as<TensorSharding>())
+        os_ << " sharding=" << s->as<TensorSharding>()->strBody();
+      printOptionalAttrDict(op, {"sharding"});
+      os_ << " : " << op.result(0)->type.str();
+      return true;
+    }
+    if (n == "sdy.propagation_barrier") {
+      const Attribute* d = op.attr("allowed_direction");
+      if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;
+      os_ << n << ' ' << v(op.operand(0)) << " allowed_direction=" << d->as<EnumAttr>()->value;
+      printOptionalAttrDict(op, {"allowed_direction"});
+      os_ << " : " << op.result(0)->type.str();
+      return true;
+    }
+    if (n == "sdy.sharding_group") {
+      const Attribute* g = op.attr("group_id");
+      if (!g || !g->integer() || op.numOperands() != 1) return false;
+      os_ << n << ' ' << v(op.operand(0)) << " group_id=" << *g->integer();
+      printOptionalAttrDict(op, {"group_id"});
+      os_ << " : " << op.operand(0)->type.str();
+      return true;
+    }
+    if (n == "sdy.manual_computation" || n == "sdy.named_computation") return printComputation(op);
+    if (n == "stablehlo.compare") {
+      const Attribute* d = op.attr("comparison_direction");
+      if (!d || !d->as<EnumAttr>()) return false;
+      os_ << n << "  " << d->as<EnumAttr>()->value << ", ";
+      printOperands(op);
+      if (const Attribute* ct = op.attr("compare_type"); ct && ct->as<EnumAttr>())
+        os_ << ",  " << ct->as<EnumAttr>()->value;
+      printOptionalAttrDict(op, {"comparison_direction", "compare_type"});
+      printTypes(op, TypeStyle::SameOrFunctional);
+      return true;
+    }
+    if (n == "stablehlo.select") {
+      if (op.numOperands() != 3 || op.numResults() != 1) return false;
+      os_ << n << ' ';
+      printOperands(op);
+      printOptionalAttrDict(op, {});
+      const Type& r = op.result(0)->type;
+      if (op.operand(1)->type == r && op.operand(2)->type == r) {
+        os_ << " : " << op.operand(0)->type.str() << ", " << r.str();
+      } else {
+        os_ << " : ";
+        printFunctionalType(op);
+      }
+      return true;
+    }
+    if (n == "stablehlo.slice") {
+      auto starts = op.attr("start_indices"), limits = op.attr("limit_indices"), strides = op.attr("strides");
+      if (!starts || !limits || op.numOperands() != 1) return false;
+      auto s = intListOf(*starts), l = intListOf(*limits);
+      std::optional<std::vector<int64_t>> st = strides ? intListOf(*strides) : std::nullopt;
+      if (!s || !l || s->size() != l->size()) return false;
+      os_ << n << ' ' << v(op.operand(0)) << " [";
+      for (size_t i = 0; i < s->size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << (*s)[i] << ':' << (*l)[i];
+        if (st && i < st->size() && (*st)[i] != 1) os_ << ':' << (*st)[i];
+      }
+      os_ << ']';
+      printOptionalAttrDict(op, {"start_indices", "limit_indices", "strides"});
+      printTypes(op, TypeStyle::Functional);
+      return true;
+    }
+    if (n == "stablehlo.dot_general") return printDotGeneral(op);
+    if (n == "stablehlo.custom_call") {
+      const Attribute* t = op.attr("call_target_name");
+      if (!t || !t->string()) return false;
+      os_ << n << " @" << *t->string() << '(';
+      printOperands(op);
+      os_ << ')';
+      printOptionalAttrDict(op, {"call_target_name"});
+      printTypes(op, TypeStyle::Functional);
+      return true;
+    }
+    if (n == "stablehlo.while") return printWhile(op);
+    if (n == "stablehlo.reduce") return printReduce(op);
+    if (n == "stablehlo.optimization_barrier") {
+      os_ << n;
+      printOptionalAttrDict(op, {});
+      if (op.numOperands()) {
+        os_ << ' ';
+        printOperands(op);
+        os_ << " : " << strTypeList(operandTypes(op));
+      } else {
+        os_ << "()";
+      }
+      return true;
+    }
+    if (n == "stablehlo.get_tuple_element") {
+      const Attribute* idx = op.attr("index");
+      if (!idx || !idx->integer() || op.numOperands() != 1) return false;
+      os_ << n << ' ' << v(op.operand(0)) << '[' << *idx->integer() << ']';
+      printOptionalAttrDict(op, {"index"});
+      printTypes(op, TypeStyle::Functional);
+      return true;
+    }
+    if (n == "stablehlo.tuple") {
+      if (op.numResults() != 1) return false;
+      os_ << n << ' ';
+      printOperands(op);
+      printOptionalAttrDict(op, {});
+      os_ << " : " << op.result(0)->type.str();
+      return true;
+    }
+    if (n == "stablehlo.convolution") return printConvolution(op);
+    if (const SimpleOpSyntax* syntax = lookupSimpleSyntax(n)) return printSimple(op, *syntax);
+    return false;
+  }
+
+  bool printSimple(const Op& op, const SimpleOpSyntax& syntax) {
+    // Check every keyword attribute exists with the expected shape first.
+    for (const KeywordClause& kw : syntax.keywords) {
+      const Attribute* a = op.attr(std::string(kw.attr));
+      bool optional = op.name() == "stablehlo.cholesky";
+      if (!a && !optional) return false;
+      if (a && kw.kind == KeywordKind::Enum && !a->as<EnumAttr>()) return false;
+      if (a && kw.kind == KeywordKind::I64Array && !intListOf(*a)) return false;
+      if (a && kw.kind == KeywordKind::I64 && !a->integer()) return false;
+      if (a && kw.kind == KeywordKind::Bool && !a->as<BoolAttr>()) return false;
+    }
+    if (op.name() == "stablehlo.dot" && op.attr("precision_config") && !op.attr("precision_config")->array())
+      return false;
+    os_ << op.name();
+    bool first = true;
+    if (op.numOperands()) {
+      os_ << ' ';
+      printOperands(op);
+      first = false;
+    }
+    std::vector<std::string_view> consumed;
+    for (const KeywordClause& kw : syntax.keywords) {
+      const Attribute* a = op.attr(std::string(kw.attr));
+      if (!a) continue;
+      consumed.push_back(kw.attr);
+      os_ << (first ? " " : ", ") << kw.keyword << " = ";
+      first = false;
+      switch (kw.kind) {
+        case KeywordKind::I64Array: os_ << strIntList(*intListOf(*a)); break;
+        case KeywordKind::I64: os_ << *a->integer(); break;
+        case KeywordKind::Bool: os_ << (a->as<BoolAttr>()->value ? "true" : "false"); break;
+        case KeywordKind::Enum: os_ << (kw.spaceBeforeEnum ? " " : "") << a->as<EnumAttr>()->value; break;
+      }
+    }
+    if (op.name() == "stablehlo.dot") {
+      if (const Attribute* p = op.attr("precision_config")) {
+        consumed.push_back("precision_config");
+        printPrecision(*p);
+      }
+    }
+    auto attrs = attrsExcept(op, {});
+    attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
+                               [&](const Op::Attr* a) {
+                                 return std::find(consumed.begin(), consumed.end(), a->name) != consumed.end();
+                               }),
+                attrs.end());
+    if (!attrs.empty()) {
+      os_ << ' ';
+      printAttrDict(attrs);
+    }
+    printTypes(op, syntax.types);
+    return true;
+  }
+
+  void printPrecision(const Attribute& p) {
+    const ArrayAttr* arr = p.array();
+    if (!arr) return;
+    os_ << ", precision = [";
+    for (size_t i = 0; i < arr->elems.size(); ++i) {
+      if (i) os_ << ", ";
+      const EnumAttr* e = arr->elems[i].as<EnumAttr>();
+      os_ << (e ? e->value : arr->elems[i].str());
+    }
+    os_ << ']';
+  }
+
+  bool printDotGeneral(const Op& op) {
+    const Attribute* dn = op.attr("dot_dimension_numbers");
+    const StructAttr* s = dn ? dn->structAttr() : nullptr;
+    if (!s || op.numOperands() != 2) return false;
+    auto list = [&](const char* key) {
+      const Attribute* a = s->get(key);
+      return a ? intListOf(*a).value_or(std::vector<int64_t>{}) : std::vector<int64_t>{};
+    };
+    os_ << op.name() << ' ';
+    printOperands(op);
+    auto lb = list("lhs_batching_dimensions"), rb = list("rhs_batching_dimensions");
+    if (!lb.empty() || !rb.empty()) os_ << ", batching_dims = " << strIntList(lb) << " x " << strIntList(rb);
+    os_ << ", contracting_dims = " << strIntList(list("lhs_contracting_dimensions")) << " x "
+        << strIntList(list("rhs_contracting_dimensions"));
+    if (const Attribute* p = op.attr("precision_config")) printPrecision(*p);
+    if (const Attribute* a = op.attr("algorithm"); a && a->as<OpaqueAttr>()) {
+      std::string t = a->as<OpaqueAttr>()->text;
+      auto lt = t.find('<');
+      os_ << ", algorithm = " << (lt == std::string::npos ? t : t.substr(lt));
+    }
+    printOptionalAttrDict(op, {"dot_dimension_numbers", "precision_config", "algorithm"});
+    printTypes(op, TypeStyle::Functional);
+    return true;
+  }
+
+  bool printConvolution(const Op& op) {
+    const Attribute* dn = op.attr("dimension_numbers");
+    if (!dn || !dn->as<OpaqueAttr>()) return false;
+    std::string t = dn->as<OpaqueAttr>()->text;
+    const std::string prefix = "#stablehlo.conv<";
+    if (t.rfind(prefix, 0) != 0 || t.rfind("raw", prefix.size()) == prefix.size()) return false;
+    os_ << op.name() << '(';
+    printOperands(op);
+    os_ << ") dim_numbers = " << t.substr(prefix.size(), t.size() - prefix.size() - 1);
+    struct Key {
+      const char* attr;
+      const char* key;
+    };
+    std::vector<std::string> parts;
+    for (Key k : {Key{"window_strides", "stride"}, Key{"padding", "pad"}, Key{"lhs_dilation", "lhs_dilate"},
+                  Key{"rhs_dilation", "rhs_dilate"}, Key{"window_reversal", "reverse"}}) {
+      const Attribute* a = op.attr(k.attr);
+      if (!a) continue;
+      std::string val;
+      if (std::string(k.key) == "pad") {
+        const OpaqueAttr* o = a->as<OpaqueAttr>();
+        if (!o) return false;
+        auto open = o->text.find('<'), close = o->text.rfind('>', o->text.find(" : "));
+        val = o->text.substr(open + 1, close - open - 1);
+      } else if (const DenseArrayAttr* d = a->as<DenseArrayAttr>()) {
+        val = "[";
+        for (size_t i = 0; i < d->values.size(); ++i) {
+          if (i) val += ", ";
+          val += d->elementType == "i1" ? (d->values[i] ? "true" : "false") : std::to_string(d->values[i]);
+        }
+        val += "]";
+      } else {
+        return false;
+      }
+      parts.push_back(std::string(k.key) + " = " + val);
+    }
+    if (!parts.empty()) {
+      os_ << ", window = {";
+      for (size_t i = 0; i < parts.size(); ++i) os_ << (i ? ", " : "") << parts[i];
+      os_ << '}';
+    }
+    printOptionalAttrDict(op, {"dimension_numbers", "window_strides", "padding", "lhs_dilation", "rhs_dilation",
+                               "window_reversal"});
+    printTypes(op, TypeStyle::Functional);
+    return true;
+  }
+
+  bool printWhile(const Op& op) {
+    if (op.numRegions() != 2 || op.region(0).empty() || op.region(1).empty()) return false;
+    const Block& cond = op.region(0).front();
+    if (cond.numArguments() != op.numOperands()) return false;
+    os_ << op.name() << '(';
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      if (i) os_ << ", ";
+      os_ << v(cond.argument(i)) << " = " << v(op.operand(i));
+    }
+    os_ << ')';
+    if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+    auto attrs = attrsExcept(op, {});
+    if (!attrs.empty()) {
+      os_ << " attributes ";
+      printAttrDict(attrs);
+    }
+    os_ << '\n';
+    printIndent();
+    os_ << "cond ";
+    printRegion(op.region(0), false);
+    os_ << " do ";
+    printRegion(op.region(1), false);
+    return true;
+  }
+
+  bool printReduce(const Op& op) {
+    size_t n = op.numOperands() / 2;
+    if (n == 0 || op.numOperands() % 2 || op.numRegions() != 1 || op.region(0).empty()) return false;
+    const Attribute* dims = op.attr("dimensions");
+    if (!dims || !intListOf(*dims)) return false;
+    const Block& body = op.region(0).front();
+    if (body.numArguments() != 2 * n) return false;
+    os_ << op.name();
+    for (size_t i = 0; i < n; ++i) {
+      os_ << (i ? ", (" : "(") << v(op.operand(static_cast<unsigned>(i))) << " init: "
+          << v(op.operand(static_cast<unsigned>(n + i))) << ')';
+    }
+    // Compact form: the body is one binary op on (arg0, arg1) returned as is.
+    const Op* inner = nullptr;
+    if (n == 1 && body.ops().size() == 2) {
+      inner = body.ops().front().get();
+      const Op* ret = body.ops().back().get();
+      bool ok = inner->numOperands() == 2 && inner->operand(0) == body.argument(0) &&
+                inner->operand(1) == body.argument(1) && inner->numResults() == 1 && inner->attrs().empty() &&
+                inner->numRegions() == 0 && ret->name() == "stablehlo.return" && ret->numOperands() == 1 &&
+                ret->operand(0) == inner->result(0) && inner->dialect() == "stablehlo" &&
+                body.argument(0)->type.rank() == 0 && lookupSimpleSyntax(inner->name()) &&
+                lookupSimpleSyntax(inner->name())->keywords.empty();
+      if (!ok) inner = nullptr;
+    }
+    if (inner) os_ << " applies " << inner->name();
+    os_ << " across dimensions = " << strIntList(*intListOf(*dims));
+    printOptionalAttrDict(op, {"dimensions"});
+    printTypes(op, TypeStyle::Functional);
+    if (inner) return true;
+    os_ << '\n';
+    printIndent();
+    os_ << " reducer";
+    for (size_t i = 0; i < n; ++i) {
+      const Value* a = body.argument(static_cast<unsigned>(i));
+      const Value* b = body.argument(static_cast<unsigned>(n + i));
+      os_ << '(' << v(a) << ": " << a->type.str() << ", " << v(b) << ": " << b->type.str() << ") ";
+    }
+    os_ << ' ';
+    printRegion(op.region(0), false);
+    return true;
+  }
+
+  bool printComputation(const Op& op) {
+    bool manual = op.name() == "sdy.manual_computation";
+    if (op.numRegions() != 1 || op.region(0).empty()) return false;
+    os_ << op.name();
+    if (!manual) {
+      const Attribute* name = op.attr("name");
+      if (!name || !name->string()) return false;
+      os_ << '<' << quoteString(*name->string()) << '>';
+    }
+    os_ << '(';
+    printOperands(op);
+    os_ << ')';
+    for (const char* key : {"in_shardings", "out_shardings"}) {
+      const Attribute* a = op.attr(key);
+      if (!a) {
+        if (manual) {
+          os_ << ' ' << key << "=[]";
+        }
+        continue;
+      }
+      const TensorShardingPerValue* s = a->as<TensorShardingPerValue>();
+      if (!s) return false;
+      os_ << ' ' << key << '=';
+      printShardingList(*s);
+    }
+    if (manual) {
+      const Attribute* m = op.attr("manual_axes");
+      os_ << " manual_axes={";
+      if (m && m->as<ManualAxesAttr>()) {
+        const auto& axes = m->as<ManualAxesAttr>()->axes;
+        for (size_t i = 0; i < axes.size(); ++i) os_ << (i ? ", " : "") << quoteString(axes[i]);
+      }
+      os_ << '}';
+    }
+    os_ << ' ';
+    printBlockArgDecls(op.region(0).front());
+    os_ << ' ';
+    printRegion(op.region(0), false);
+    printOptionalAttrDict(op, {"name", "in_shardings", "out_shardings", "manual_axes"});
+    os_ << " : ";
+    printFunctionalType(op);
+    return true;
+  }
+
+  bool printFunc(const Op& op) {
+    const Attribute* sym = op.attr("sym_name");
+    const Attribute* ft = op.attr("function_type");
+    if (!sym || !sym->string() || !ft || !ft->as<TypeAttr>() ||
+        ft->as<TypeAttr>()->type.kind != Type::Kind::Function)
+      return false;
+    const Type& fnType = ft->as<TypeAttr>()->type;
+    const ArrayAttr* argAttrs = op.attr("arg_attrs") ? op.attr("arg_attrs")->array() : nullptr;
+    const ArrayAttr* resAttrs = op.attr("res_attrs") ? op.attr("res_attrs")->array() : nullptr;
+    auto dictAt = [](const ArrayAttr* arr, size_t i) -> const DictionaryAttr* {
+      if (!arr || i >= arr->elems.size()) return nullptr;
+      const DictionaryAttr* d = arr->elems[i].dict();
+      return d && !d->entries.empty() ? d : nullptr;
+    };
+    os_ << "func.func ";
+    if (const Attribute* vis = op.attr("sym_visibility"); vis && vis->string()) os_ << *vis->string() << ' ';
+    os_ << '@' << *sym->string() << '(';
+    bool hasBody = op.numRegions() == 1 && !op.region(0).empty();
+    for (size_t i = 0; i < fnType.elements.size(); ++i) {
+      if (i) os_ << ", ";
+      if (hasBody && i < op.region(0).front().numArguments())
+        os_ << v(op.region(0).front().argument(static_cast<unsigned>(i))) << ": ";
+      os_ << fnType.elements[i].str();
+      if (const DictionaryAttr* d = dictAt(argAttrs, i)) os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+    }
+    os_ << ')';
+    if (!fnType.results.empty()) {
+      os_ << " -> ";
+      bool anyAttr = false;
+      for (size_t i = 0; i < fnType.results.size(); ++i) anyAttr |= dictAt(resAttrs, i) != nullptr;
+      bool parens = fnType.results.size() > 1 || anyAttr || fnType.results[0].kind == Type::Kind::Function;
+      if (parens) os_ << '(';
+      for (size_t i = 0; i < fnType.results.size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << fnType.results[i].str();
+        if (const DictionaryAttr* d = dictAt(resAttrs, i))
+          os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+      }
+      if (parens) os_ << ')';
+    }
+    auto extra = attrsExcept(op, {"sym_name", "function_type", "arg_attrs", "res_attrs", "sym_visibility"});
+    if (!extra.empty()) {
+      os_ << " attributes ";
+      printAttrDict(extra);
+    }
+    if (hasBody) {
+      os_ << ' ';
+      printRegion(op.region(0), false);
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+void printModule(const Module& module, std::ostream& os, const PrintOptions& opts) {
+  Writer w(os, opts);
+  w.printModule(module);
+}
+
+std::string printModule(const Module& module, const PrintOptions& opts) {
+  std::ostringstream os;
+  printModule(module, os, opts);
+  return os.str();
+}
+
+std::string printOp(const Op& op, const PrintOptions& opts) {
+  std::ostringstream os;
+  Writer w(os, opts);
+  w.printSingleOp(op);
+  return os.str();
+}
+
+}  // namespace shardscope::ir

@@ -1,0 +1,23 @@
+// The registry of every pass, by sdy_opt name. Each pass lives in the folder
+// of its concept; this file only lists them (one line per pass).
+#include "passes/pass.h"
+
+namespace shardscope::passes {
+
+// Registration functions, defined next to each pass.
+void registerImportPasses(std::vector<PassInfo>& out);
+void registerPropagationPasses(std::vector<PassInfo>& out);
+void registerRulePasses(std::vector<PassInfo>& out);
+
+const std::vector<PassInfo>& allPasses() {
+  static const std::vector<PassInfo> passes = [] {
+    std::vector<PassInfo> out;
+    registerRulePasses(out);
+    registerImportPasses(out);
+    registerPropagationPasses(out);
+    return out;
+  }();
+  return passes;
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,20 @@
+// `-sdy-close-shardings`: every sharding in the module gets closed dimensions
+// and loses its replicated axes: `<@m, [{"a", ?}, {?}], replicated={"b"}>`
+// becomes `<@m, [{"a"}, {}]>` (priorities and unreduced axes stay).
+#include "passes/import_passes.h"
+#include "passes/pass_utils.h"
+
+namespace shardscope::passes {
+
+bool closeShardings(ir::Module& module, ir::DiagnosticSink& diags) {
+  (void)diags;
+  util::transformShardings(module, [](const TensorSharding& s) {
+    TensorSharding out = s;
+    for (DimensionSharding& dim : out.dims) dim.closed = true;
+    out.replicated.clear();
+    return out;
+  });
+  return true;
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,214 @@
+// `-sdy-constant-or-scalar-splitter`: give every non-constant user its own
+// copy of the constant sub-computation it uses, so that unrelated users of one
+// constant are not forced to agree on a sharding.
+//
+//   %c = sdy.constant dense<1.0>             %c0 = sdy.constant dense<1.0>
+//   %1 = stablehlo.dot_general %c, %x   ->   %c1 = sdy.constant dense<1.0>
+//   %2 = stablehlo.add %c, %1                %1 = stablehlo.dot_general %c0, %x
+//                                            %2 = stablehlo.add %c1, %1
+//
+// A constant expression is a constant or iota, or a broadcast / reshape /
+// slice / pure elementwise op, a named computation or a call whose body is
+// constant-preserving, applied to constant expressions. Broadcasts of a scalar
+// are copied per user too. Scalars themselves are never copied. Copies of a
+// call get a copy of the callee (`@foo_0`, with `sdy.original_func_name`).
+#include <unordered_set>
+
+#include "passes/import_passes.h"
+#include "passes/pass_utils.h"
+
+namespace shardscope::passes {
+
+namespace {
+
+// An insertion-ordered set of ops.
+struct OpSet {
+  std::vector<ir::Op*> order;
+  std::unordered_set<ir::Op*> members;
+  void insert(ir::Op* op) {
+    if (members.insert(op).second) order.push_back(op);
+  }
+  bool contains(ir::Op* op) const { return members.count(op) != 0; }
+};
+
+class Splitter {
+ public:
+  explicit Splitter(ir::Module& module) : module_(module), symbols_(module) {}
+
+  void run() {
+    // Constants first become sdy.constant, so that they are not folded together.
+    module_.op->walk([](ir::Op& op) {
+      if (op.is("stablehlo.constant")) op.setName("sdy.constant");
+    });
+    for (ir::Op* func : util::funcsInPostOrder(module_)) {
+      std::vector<ir::Op*> namedComputations;
+      collectNamedComputationsPostOrder(*func, namedComputations);
+      for (ir::Op* nc : namedComputations) walkOnRegion(nc->region(0), func);
+      walkOnRegion(func->region(0), func);
+    }
+  }
+
+ private:
+  static void collectNamedComputationsPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
+    for (const auto& region : op.regions())
+      for (const auto& block : region->blocks())
+        for (const auto& inner : block->ops()) collectNamedComputationsPostOrder(*inner, out);
+    if (op.is("sdy.named_computation")) out.push_back(&op);
+  }
+
+  std::string originalFuncName(const ir::Op& func) const {
+    if (const ir::Attribute* a = func.attr(util::kOriginalFuncNameAttr))
+      if (const std::string* s = a->string()) return *s;
+    return util::symNameOf(func);
+  }
+
+  static std::string namedComputationName(const ir::Op& nc) {
+    if (const ir::Attribute* a = nc.attr("name"))
+      if (const std::string* s = a->string()) return *s;
+    return "";
+  }
+
+  bool isConstantPreserving(const ir::Op& op) const {
+    if (util::isCallOp(op)) {
+      ir::Op* callee = symbols_.lookupFunc(util::calleeOf(op));
+      if (!callee) return false;
+      return nonConstFuncs_.count(originalFuncName(*callee)) == 0;
+    }
+    if (op.is("sdy.named_computation")) return nonConstNamedComputations_.count(namedComputationName(op)) == 0;
+    if (!util::isPure(op)) return false;
+    if (op.is("stablehlo.broadcast_in_dim") || op.is("stablehlo.reshape") || op.is("stablehlo.slice"))
+      return true;
+    return util::isElementwise(op);
+  }
+
+  bool isConstantExpression(const ir::Op& op, const OpSet& constants) const {
+    if (op.is("sdy.constant") || op.is("stablehlo.iota")) return true;
+    if (!isConstantPreserving(op)) return false;
+    for (ir::Value* operand : op.operands())
+      if (!operand->definingOp || !constants.contains(operand->definingOp)) return false;
+    return true;
+  }
+
+  static bool isScalarExpansion(const ir::Op& op) {
+    return op.is("stablehlo.broadcast_in_dim") && op.numOperands() == 1 && util::isScalar(op.operand(0));
+  }
+
+  // A copy of `func` (and, recursively, of every function it calls).
+  std::unique_ptr<ir::Op> cloneFuncRecursively(const ir::Op& func) {
+    util::ValueMap map;
+    std::unique_ptr<ir::Op> clone = util::cloneOp(func, map);
+    clone->setAttr(util::kOriginalFuncNameAttr, ir::StringAttr{originalFuncName(func)});
+    std::vector<ir::Op*> calls;
+    clone->walk([&](ir::Op& op) {
+      if (util::isCallOp(op)) calls.push_back(&op);
+    });
+    for (ir::Op* call : calls) {
+      ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*call));
+      if (!callee) continue;
+      util::setCallee(*call, symbols_.insert(cloneFuncRecursively(*callee)));
+    }
+    return clone;
+  }
+
+  // Clones the operands of `result`'s op (unless already in `map`), then the
+  // op itself right before the original, along with its sharding groups.
+  void cloneSubComputation(ir::Value* result, util::ValueMap& map) {
+    if (util::isScalar(result) || map.count(result)) return;
+    ir::Op* op = result->definingOp;
+    for (ir::Value* operand : op->operands())
+      if (operand->definingOp) cloneSubComputation(operand, map);
+    ir::Block* block = op->parentBlock();
+    ir::Op* cloned = block->insertBefore(op, util::cloneOp(*op, map));
+    if (util::isCallOp(*cloned)) {
+      if (ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*cloned)))
+        util::setCallee(*cloned, symbols_.insert(cloneFuncRecursively(*callee)));
+    }
+    std::vector<ir::Op*> groups;
+    for (const ir::Use& use : result->uses())
+      if (use.user->is("sdy.sharding_group")) groups.push_back(use.user);
+    for (ir::Op* group : groups) block->insertBefore(op, util::cloneOp(*group, map));
+  }
+
+  ir::Value* cloneSubComputation(ir::Value* result) {
+    if (util::isScalar(result)) return result;
+    util::ValueMap map;
+    cloneSubComputation(result, map);
+    return map.at(result);
+  }
+
+  void processOp(ir::Op& op, ir::Op* func, OpSet& constants, OpSet& scalarExpansions) {
+    if (util::isFuncOp(op) || op.is("sdy.sharding_group")) return;
+    if (isConstantExpression(op, constants)) {
+      constants.insert(&op);
+      return;
+    }
+    if (!isConstantPreserving(op) && !util::isTerminator(op)) {
+      if (ir::Op* nc = op.parentOfName("sdy.named_computation"))
+        nonConstNamedComputations_.insert(namedComputationName(*nc));
+      nonConstFuncs_.insert(originalFuncName(*func));
+    }
+    if (isScalarExpansion(op)) {
+      scalarExpansions.insert(&op);
+      return;
+    }
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      ir::Value* operand = op.operand(i);
+      ir::Op* def = operand->definingOp;
+      if (def && (constants.contains(def) || scalarExpansions.contains(def)))
+        op.setOperand(i, cloneSubComputation(operand));
+    }
+  }
+
+  // Pre-order over `region`, not entering named computations.
+  void walkOps(ir::Region& region, const std::function<void(ir::Op&)>& fn) {
+    for (auto& block : region.blocks()) {
+      std::vector<ir::Op*> ops;
+      for (auto& op : block->ops()) ops.push_back(op.get());
+      for (ir::Op* op : ops) {
+        fn(*op);
+        if (op->is("sdy.named_computation")) continue;
+        for (const auto& inner : op->regions()) walkOps(*inner, fn);
+      }
+    }
+  }
+
+  static bool onlyShardingGroupUsers(const ir::Op& op) {
+    for (ir::Value* r : op.results())
+      for (const ir::Use& use : r->uses())
+        if (!use.user->is("sdy.sharding_group")) return false;
+    return true;
+  }
+
+  static void eraseIfUnused(ir::Op* op) {
+    if (!onlyShardingGroupUsers(*op)) return;
+    std::vector<ir::Op*> users;
+    for (ir::Value* r : op->results())
+      for (const ir::Use& use : r->uses()) users.push_back(use.user);
+    for (ir::Op* user : users) util::eraseOp(user);
+    util::eraseOp(op);
+  }
+
+  void walkOnRegion(ir::Region& region, ir::Op* func) {
+    OpSet constants, scalarExpansions;
+    walkOps(region, [&](ir::Op& op) { processOp(op, func, constants, scalarExpansions); });
+    // Every use outside the constant sub-computations now has its own copy,
+    // so the originals can go (users before definitions).
+    for (ir::Op* op : scalarExpansions.order) eraseIfUnused(op);
+    for (auto it = constants.order.rbegin(); it != constants.order.rend(); ++it) eraseIfUnused(*it);
+  }
+
+  ir::Module& module_;
+  util::SymbolTable symbols_;
+  std::unordered_set<std::string> nonConstNamedComputations_;
+  std::unordered_set<std::string> nonConstFuncs_;
+};
+
+}  // namespace
+
+bool constantOrScalarSplitter(ir::Module& module, ir::DiagnosticSink& diags) {
+  (void)diags;
+  Splitter(module).run();
+  return true;
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,55 @@
+#include "passes/pass.h"
+
+#include <cctype>
+
+namespace shardscope::passes {
+
+std::string PassOptions::get(const std::string& key, const std::string& fallback) const {
+  auto it = values.find(key);
+  return it == values.end() ? fallback : it->second;
+}
+
+bool PassOptions::getBool(const std::string& key, bool fallback) const {
+  auto it = values.find(key);
+  if (it == values.end()) return fallback;
+  if (it->second == "true" || it->second == "1" || it->second.empty()) return true;
+  if (it->second == "false" || it->second == "0") return false;
+  return fallback;
+}
+
+bool parsePassOptions(const std::string& text, PassOptions& out, std::string& error) {
+  size_t i = 0, n = text.size();
+  auto skipSpace = [&] { while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+  while (true) {
+    skipSpace();
+    if (i >= n) return true;
+    size_t keyStart = i;
+    while (i < n && text[i] != '=' && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::string key = text.substr(keyStart, i - keyStart);
+    if (key.empty()) { error = "expected an option name"; return false; }
+    std::string value;
+    if (i < n && text[i] == '=') {
+      ++i;
+      if (i < n && (text[i] == '"' || text[i] == '\'')) {
+        char q = text[i++];
+        size_t end = text.find(q, i);
+        if (end == std::string::npos) { error = "unterminated quote in option '" + key + "'"; return false; }
+        value = text.substr(i, end - i);
+        i = end + 1;
+      } else {
+        size_t vs = i;
+        while (i < n && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        value = text.substr(vs, i - vs);
+      }
+    }
+    out.values[key] = value;
+  }
+}
+
+const PassInfo* lookupPass(const std::string& name) {
+  for (const PassInfo& p : allPasses())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,48 @@
+// Passes over a module, registered by their sdy_opt names
+// (`-sdy-basic-propagate="conservative-propagation=true"`).
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/operation.h"
+
+namespace shardscope::passes {
+
+// The `key=value` options given to one pass on the command line.
+struct PassOptions {
+  std::map<std::string, std::string> values;
+  bool has(const std::string& key) const { return values.count(key) != 0; }
+  std::string get(const std::string& key, const std::string& fallback = "") const;
+  // "true"/"1" are true, "false"/"0" false; anything else gives `fallback`.
+  bool getBool(const std::string& key, bool fallback = false) const;
+};
+
+// What a pass gets besides the module.
+struct PassContext {
+  ir::DiagnosticSink& diags;
+  // Where `--trace=FILE` output should go (empty: no trace).
+  std::string tracePath;
+};
+
+// Runs the pass; returns false when it failed (diagnostics say why).
+using PassFn = std::function<bool(ir::Module&, const PassOptions&, PassContext&)>;
+
+struct PassInfo {
+  std::string name;     // without the leading '-': "sdy-basic-propagate"
+  std::string summary;  // one line for --help
+  std::vector<std::string> options;  // accepted option keys
+  PassFn run;
+};
+
+// Every pass the engine knows, in registration order.
+const std::vector<PassInfo>& allPasses();
+const PassInfo* lookupPass(const std::string& name);
+
+// Parse `a=1 b="x y"` (the text inside a pass's quotes) into options.
+// Returns false with `error` set on malformed text.
+bool parsePassOptions(const std::string& text, PassOptions& out, std::string& error);
+
+}  // namespace shardscope::passes

@@ -1,0 +1,562 @@
+#include "passes/pass_utils.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace shardscope::passes::util {
+
+using ir::Attribute;
+using ir::Op;
+using ir::Value;
+
+// ---- Op kinds ---------------------------------------------------------------
+
+bool isFuncOp(const Op& op) { return op.name() == "func.func"; }
+bool isCallOp(const Op& op) { return op.name() == "func.call" || op.name() == "call"; }
+bool isReturnOp(const Op& op) { return op.name() == "func.return" || op.name() == "return"; }
+
+bool isTerminator(const Op& op) {
+  static const std::set<std::string> kNames = {"func.return", "return", "stablehlo.return",
+                                               "sdy.return", "mhlo.return"};
+  return kNames.count(op.name()) != 0;
+}
+
+bool isShardableDataFlowOp(const Op& op) {
+  static const std::set<std::string> kNames = {"stablehlo.while", "stablehlo.case",
+                                               "stablehlo.optimization_barrier",
+                                               "sdy.manual_computation", "sdy.named_computation"};
+  return kNames.count(op.name()) != 0;
+}
+
+bool isElementwise(const Op& op) {
+  static const std::set<std::string> kNames = {
+      "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "compare", "complex", "convert",
+      "cosine", "count_leading_zeros", "divide", "exponential", "exponential_minus_one", "floor",
+      "imag", "is_finite", "log", "log_plus_one", "logistic", "maximum", "minimum", "multiply",
+      "negate", "not", "or", "popcnt", "power", "real", "reduce_precision", "remainder",
+      "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",
+      "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt", "subtract", "tan",
+      "tanh", "xor"};
+  const std::string& n = op.name();
+  if (n == "sdy.propagation_barrier" || n == "sdy.sharding_constraint" || n == "sdy.reshard")
+    return true;
+  if (n == "stablehlo.bitcast_convert") {
+    return op.numOperands() == 1 && op.numResults() == 1 &&
+           op.operand(0)->type.shape == op.result(0)->type.shape;
+  }
+  if (n.rfind("stablehlo.", 0) != 0) return false;
+  return kNames.count(n.substr(10)) != 0;
+}
+
+bool isPure(const Op& op) {
+  const std::string& n = op.name();
+  return n != "sdy.sharding_constraint" && n != "stablehlo.custom_call" &&
+         n != "sdy.sharding_group" && n != "sdy.data_flow_edge";
+}
+
+std::string calleeOf(const Op& call) {
+  const Attribute* a = call.attr("callee");
+  if (!a) return "";
+  if (auto* ref = a->as<ir::SymbolRefAttr>(); ref && !ref->path.empty()) return ref->root();
+  if (const std::string* s = a->string()) return *s;
+  return "";
+}
+
+void setCallee(Op& call, const std::string& name) {
+  const Op::Attr* existing = nullptr;
+  for (const Op::Attr& a : call.attrs())
+    if (a.name == "callee") existing = &a;
+  bool inherent = existing ? existing->inherent : true;
+  call.setAttr("callee", ir::SymbolRefAttr{{name}}, inherent);
+}
+
+std::string symNameOf(const Op& op) {
+  const Attribute* a = op.attr("sym_name");
+  if (a && a->string()) return *a->string();
+  return "";
+}
+
+// ---- Types ------------------------------------------------------------------
+
+bool isScalar(const Value* v) {
+  return v && v->type.isRankedTensor() && v->type.rank() == 0;
+}
+
+bool isStaticShaped(const ir::Type& t) { return t.isRankedTensor() && t.hasStaticShape(); }
+
+int64_t rankOf(const Value* v) { return v && v->type.isRankedTensor() ? v->type.rank() : 0; }
+
+// ---- Shardings on values ----------------------------------------------------
+
+std::vector<std::string> manualAxesOf(const Op& mc) {
+  const Attribute* a = mc.attr("manual_axes");
+  if (a) {
+    if (auto* m = a->as<ir::ManualAxesAttr>()) return m->axes;
+  }
+  return {};
+}
+
+static std::vector<TensorSharding> perValue(const Op& op, const char* name) {
+  const Attribute* a = op.attr(name);
+  if (a) {
+    if (auto* p = a->as<TensorShardingPerValue>()) return p->shardings;
+  }
+  return {};
+}
+
+static bool isInherentAttr(const Op& op, const std::string& name, bool fallback) {
+  for (const Op::Attr& a : op.attrs())
+    if (a.name == name) return a.inherent;
+  return fallback;
+}
+
+std::vector<TensorSharding> inShardingsOf(const Op& op) { return perValue(op, "in_shardings"); }
+std::vector<TensorSharding> outShardingsOf(const Op& op) { return perValue(op, "out_shardings"); }
+
+void setInShardings(Op& op, const std::vector<TensorSharding>& s) {
+  op.setAttr("in_shardings", TensorShardingPerValue{s}, isInherentAttr(op, "in_shardings", true));
+}
+void setOutShardings(Op& op, const std::vector<TensorSharding>& s) {
+  op.setAttr("out_shardings", TensorShardingPerValue{s}, isInherentAttr(op, "out_shardings", true));
+}
+
+static bool isManual(const AxisRef& axis, const std::vector<std::string>& manualAxes) {
+  return std::find(manualAxes.begin(), manualAxes.end(), axis.name) != manualAxes.end();
+}
+
+// Index of the first non-manual axis of `axes` (manual axes come first).
+static size_t firstFreeAxis(const AxisRefList& axes, const std::vector<std::string>& manualAxes) {
+  size_t i = 0;
+  while (i < axes.size() && isManual(axes[i], manualAxes)) ++i;
+  return i;
+}
+
+static AxisRefList freeAxesOnly(const AxisRefList& axes, const std::vector<std::string>& manualAxes) {
+  AxisRefList out;
+  for (const AxisRef& a : axes)
+    if (!isManual(a, manualAxes)) out.push_back(a);
+  return out;
+}
+
+TensorSharding eraseManualAxes(const TensorSharding& sharding,
+                               const std::vector<std::string>& manualAxes) {
+  if (manualAxes.empty()) return sharding;
+  TensorSharding out = sharding;
+  for (DimensionSharding& dim : out.dims) {
+    size_t free = firstFreeAxis(dim.axes, manualAxes);
+    dim.axes.erase(dim.axes.begin(), dim.axes.begin() + static_cast<long>(free));
+  }
+  out.replicated = freeAxesOnly(sharding.replicated, manualAxes);
+  out.unreduced = freeAxesOnly(sharding.unreduced, manualAxes);
+  return out;
+}
+
+TensorSharding addFreeAxesToManualSharding(const TensorSharding& outer,
+                                           const TensorSharding& newSharding,
+                                           const std::vector<std::string>& manualAxes) {
+  TensorSharding out;
+  out.mesh = newSharding.mesh;
+  out.dims = outer.dims;
+  for (size_t d = 0; d < out.dims.size(); ++d) {
+    DimensionSharding& dim = out.dims[d];
+    size_t free = firstFreeAxis(dim.axes, manualAxes);
+    dim.axes.resize(free);
+    if (d < newSharding.dims.size()) {
+      const DimensionSharding& nd = newSharding.dims[d];
+      dim.axes.insert(dim.axes.end(), nd.axes.begin(), nd.axes.end());
+      dim.closed = nd.closed;
+      dim.priority = nd.priority;
+    }
+  }
+  // Replicated/unreduced axes of the outer sharding are kept as they are; the
+  // reduction kind is not carried over (as in sdy).
+  out.replicated = outer.replicated;
+  out.unreduced = outer.unreduced;
+  return out;
+}
+
+TensorSharding fullyOpen(const MeshRef& mesh, int64_t rank) {
+  return TensorSharding::replicatedOf(mesh, rank, /*closed=*/false);
+}
+
+Op* owningOp(const Value* v) {
+  if (!v) return nullptr;
+  if (v->definingOp) return v->definingOp;
+  return v->ownerBlock ? v->ownerBlock->parentOp() : nullptr;
+}
+
+std::vector<Value*> blockArgEdgeOwners(const Op& op) {
+  if ((op.is("sdy.manual_computation") || op.is("sdy.named_computation")) && op.numRegions() > 0 &&
+      !op.region(0).empty())
+    return op.region(0).front().arguments();
+  return {};
+}
+
+std::vector<Value*> resultEdgeOwners(const Op& op) {
+  if (isShardableDataFlowOp(op)) return op.results();
+  return {};
+}
+
+Value* edgeOwnerFromTarget(Value* target) {
+  Op* owner = owningOp(target);
+  if (!owner || !isShardableDataFlowOp(*owner)) return nullptr;
+  if (target->definingOp) return target;  // results own their edges
+  if (owner->is("stablehlo.while")) {
+    if (target->index < owner->numResults()) return owner->result(target->index);
+    return nullptr;
+  }
+  if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation")) return target;
+  return nullptr;
+}
+
+Op* dataFlowEdgeUser(Value* owner) {
+  if (!owner || !owner->hasOneUse()) return nullptr;
+  Op* user = owner->uses().front().user;
+  return user && user->is("sdy.data_flow_edge") ? user : nullptr;
+}
+
+Op* lookupDataFlowEdge(Value* v) {
+  Value* owner = edgeOwnerFromTarget(v);
+  return owner ? dataFlowEdgeUser(owner) : nullptr;
+}
+
+Value* shardableValue(Value* v) {
+  if (!v) return nullptr;
+  if (Op* edge = lookupDataFlowEdge(v)) return edge->result(0);
+  if (v->definingOp) return v;
+  Op* owner = owningOp(v);
+  if (!owner) return nullptr;
+  if (isFuncOp(*owner)) return v;
+  if (isShardableDataFlowOp(*owner)) return edgeOwnerFromTarget(v);
+  return nullptr;
+}
+
+static std::optional<TensorSharding> shardingAttr(const Op& op, const char* name) {
+  const Attribute* a = op.attr(name);
+  if (a) {
+    if (auto* s = a->as<TensorSharding>()) return *s;
+  }
+  return std::nullopt;
+}
+
+std::optional<TensorSharding> getSharding(Value* v) {
+  v = shardableValue(v);
+  if (!v) return std::nullopt;
+  Op* op = owningOp(v);
+  if (!op) return std::nullopt;
+  if (v->isBlockArgument()) {
+    if (isFuncOp(*op)) return funcArgSharding(*op, v->index);
+    if (op->is("sdy.manual_computation")) {
+      auto in = inShardingsOf(*op);
+      if (v->index < in.size()) return eraseManualAxes(in[v->index], manualAxesOf(*op));
+      return std::nullopt;
+    }
+    if (op->is("sdy.named_computation")) {
+      auto in = inShardingsOf(*op);
+      if (v->index < in.size()) return in[v->index];
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
+    return shardingAttr(*op, "sharding");
+  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+    auto out = outShardingsOf(*op);
+    if (v->index < out.size()) return out[v->index];
+    return std::nullopt;
+  }
+  auto per = perValue(*op, kShardingAttr);
+  if (v->index < per.size()) return per[v->index];
+  return std::nullopt;
+}
+
+// Shardings for every value in `values`, open where missing, with `s` at `index`.
+static std::vector<TensorSharding> openWithShardingAt(const std::vector<Value*>& values,
+                                                      unsigned index, const TensorSharding& s) {
+  std::vector<TensorSharding> out;
+  for (unsigned i = 0; i < values.size(); ++i)
+    out.push_back(i == index ? s : fullyOpen(s.mesh, rankOf(values[i])));
+  return out;
+}
+
+void setSharding(Value* v, const TensorSharding& sharding) {
+  v = shardableValue(v);
+  if (!v) return;
+  Op* op = owningOp(v);
+  if (!op) return;
+  if (v->isBlockArgument()) {
+    if (isFuncOp(*op)) {
+      setFuncArgSharding(*op, v->index, sharding);
+    } else if (op->is("sdy.manual_computation")) {
+      auto in = inShardingsOf(*op);
+      if (v->index < in.size()) {
+        in[v->index] = addFreeAxesToManualSharding(in[v->index], sharding, manualAxesOf(*op));
+        setInShardings(*op, in);
+      }
+    } else if (op->is("sdy.named_computation")) {
+      auto in = inShardingsOf(*op);
+      if (in.empty()) in = openWithShardingAt(blockArgEdgeOwners(*op), v->index, sharding);
+      else if (v->index < in.size()) in[v->index] = sharding;
+      setInShardings(*op, in);
+    }
+    return;
+  }
+  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
+    op->setAttr("sharding", sharding, true);
+    return;
+  }
+  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+    auto out = outShardingsOf(*op);
+    if (out.empty()) out = openWithShardingAt(op->results(), v->index, sharding);
+    else if (v->index < out.size()) out[v->index] = sharding;
+    setOutShardings(*op, out);
+    return;
+  }
+  auto per = perValue(*op, kShardingAttr);
+  if (per.size() != op->numResults()) per = openWithShardingAt(op->results(), v->index, sharding);
+  else per[v->index] = sharding;
+  op->setAttr(kShardingAttr, TensorShardingPerValue{per});
+}
+
+static std::optional<TensorSharding> dictSharding(const Op& func, const char* attrName, unsigned i) {
+  const Attribute* a = func.attr(attrName);
+  if (!a) return std::nullopt;
+  const ir::ArrayAttr* arr = a->array();
+  if (!arr || i >= arr->elems.size()) return std::nullopt;
+  const ir::DictionaryAttr* dict = arr->elems[i].dict();
+  if (!dict) return std::nullopt;
+  const Attribute* s = dict->get(kShardingAttr);
+  if (!s) return std::nullopt;
+  if (auto* ts = s->as<TensorSharding>()) return *ts;
+  return std::nullopt;
+}
+
+unsigned numFuncResults(const Op& func) {
+  if (func.numRegions() > 0 && !func.region(0).empty()) {
+    const Op* term = func.region(0).front().terminator();
+    if (term && isReturnOp(*term)) return term->numOperands();
+  }
+  const Attribute* a = func.attr("res_attrs");
+  if (a && a->array()) return static_cast<unsigned>(a->array()->elems.size());
+  return 0;
+}
+
+static unsigned numFuncArgs(const Op& func) {
+  if (func.numRegions() > 0 && !func.region(0).empty()) return func.region(0).front().numArguments();
+  const Attribute* a = func.attr("arg_attrs");
+  if (a && a->array()) return static_cast<unsigned>(a->array()->elems.size());
+  return 0;
+}
+
+static void setDictSharding(Op& func, const char* attrName, unsigned count, unsigned i,
+                            const TensorSharding& s) {
+  std::vector<Attribute> elems;
+  const Attribute* a = func.attr(attrName);
+  if (a && a->array()) elems = a->array()->elems;
+  if (elems.size() < count) elems.resize(count, Attribute::makeDict({}));
+  if (i >= elems.size()) elems.resize(i + 1, Attribute::makeDict({}));
+  std::vector<ir::NamedAttribute> entries;
+  if (const ir::DictionaryAttr* d = elems[i].dict()) entries = d->entries;
+  bool found = false;
+  for (auto& [name, value] : entries)
+    if (name == kShardingAttr) {
+      value = s;
+      found = true;
+    }
+  if (!found) entries.emplace_back(kShardingAttr, s);
+  elems[i] = Attribute::makeDict(std::move(entries));
+  func.setAttr(attrName, Attribute::makeArray(std::move(elems)), isInherentAttr(func, attrName, true));
+}
+
+std::optional<TensorSharding> funcArgSharding(const Op& func, unsigned i) {
+  return dictSharding(func, "arg_attrs", i);
+}
+std::optional<TensorSharding> funcResultSharding(const Op& func, unsigned i) {
+  return dictSharding(func, "res_attrs", i);
+}
+void setFuncArgSharding(Op& func, unsigned i, const TensorSharding& s) {
+  setDictSharding(func, "arg_attrs", numFuncArgs(func), i, s);
+}
+void setFuncResultSharding(Op& func, unsigned i, const TensorSharding& s) {
+  setDictSharding(func, "res_attrs", numFuncResults(func), i, s);
+}
+
+// ---- Walking and rewriting shardings ----------------------------------------
+
+bool transformShardingsIn(Attribute& attr,
+                          const std::function<TensorSharding(const TensorSharding&)>& fn) {
+  if (auto* s = attr.as<TensorSharding>()) {
+    TensorSharding n = fn(*s);
+    if (n == *s) return false;
+    attr = Attribute(std::move(n));
+    return true;
+  }
+  if (auto* p = attr.as<TensorShardingPerValue>()) {
+    TensorShardingPerValue n = *p;
+    bool changed = false;
+    for (TensorSharding& s : n.shardings) {
+      TensorSharding t = fn(s);
+      if (!(t == s)) {
+        s = std::move(t);
+        changed = true;
+      }
+    }
+    if (changed) attr = Attribute(std::move(n));
+    return changed;
+  }
+  if (const ir::ArrayAttr* arr = attr.array()) {
+    std::vector<Attribute> elems = arr->elems;
+    bool changed = false;
+    for (Attribute& e : elems) changed |= transformShardingsIn(e, fn);
+    if (changed) attr = Attribute::makeArray(std::move(elems));
+    return changed;
+  }
+  if (const ir::DictionaryAttr* dict = attr.dict()) {
+    std::vector<ir::NamedAttribute> entries = dict->entries;
+    bool changed = false;
+    for (auto& [name, value] : entries) changed |= transformShardingsIn(value, fn);
+    if (changed) attr = Attribute::makeDict(std::move(entries));
+    return changed;
+  }
+  return false;
+}
+
+static void transformOpShardings(Op& op,
+                                 const std::function<TensorSharding(const TensorSharding&)>& fn) {
+  std::vector<std::string> order;
+  if (isFuncOp(op)) order = {"arg_attrs", "res_attrs"};
+  for (const Op::Attr& a : op.attrs())
+    if (std::find(order.begin(), order.end(), a.name) == order.end()) order.push_back(a.name);
+  for (const std::string& name : order) {
+    const Attribute* a = op.attr(name);
+    if (!a) continue;
+    Attribute copy = *a;
+    if (transformShardingsIn(copy, fn)) op.setAttr(name, copy, isInherentAttr(op, name, false));
+  }
+}
+
+void transformShardings(ir::Module& module,
+                        const std::function<TensorSharding(const TensorSharding&)>& fn) {
+  for (auto& top : module.body().ops())
+    top->walk([&](Op& op) { transformOpShardings(op, fn); });
+}
+
+// ---- Structure --------------------------------------------------------------
+
+std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map) {
+  auto out = std::make_unique<Op>(op.name(), op.loc());
+  for (Value* v : op.operands()) {
+    auto it = map.find(v);
+    out->addOperand(it == map.end() ? v : it->second);
+  }
+  for (const Op::Attr& a : op.attrs()) out->setAttr(a.name, a.value, a.inherent);
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    Value* r = out->addResult(op.result(i)->type);
+    r->sourceName = op.result(i)->sourceName;
+    map[op.result(i)] = r;
+  }
+  for (const auto& region : op.regions()) {
+    ir::Region& newRegion = out->addRegion();
+    for (const auto& block : region->blocks()) {
+      ir::Block& nb = newRegion.addBlock();
+      for (unsigned i = 0; i < block->numArguments(); ++i) {
+        Value* arg = nb.addArgument(block->argument(i)->type);
+        arg->sourceName = block->argument(i)->sourceName;
+        map[block->argument(i)] = arg;
+      }
+    }
+    // Second pass so that ops may refer to values of later blocks.
+    for (size_t b = 0; b < region->blocks().size(); ++b) {
+      ir::Block& nb = *newRegion.blocks()[b];
+      for (const auto& inner : region->blocks()[b]->ops()) nb.append(cloneOp(*inner, map));
+    }
+  }
+  return out;
+}
+
+void eraseOp(Op* op) {
+  if (!op) return;
+  ir::Block* block = op->parentBlock();
+  if (block) block->erase(op);
+}
+
+bool isBeforeInBlock(const Op* a, const Op* b) {
+  if (!a || !b || a->parentBlock() != b->parentBlock() || !a->parentBlock()) return false;
+  for (const auto& op : a->parentBlock()->ops()) {
+    if (op.get() == a) return a != b;
+    if (op.get() == b) return false;
+  }
+  return false;
+}
+
+Op* SymbolTable::lookup(const std::string& name) const { return module_.lookupSymbol(name); }
+
+Op* SymbolTable::lookupFunc(const std::string& name) const {
+  Op* op = lookup(name);
+  return op && isFuncOp(*op) ? op : nullptr;
+}
+
+std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
+  std::string name = symNameOf(*op);
+  if (lookup(name)) {
+    std::string candidate;
+    do {
+      candidate = name + "_" + std::to_string(counter_++);
+    } while (lookup(candidate));
+    name = candidate;
+    op->setAttr("sym_name", ir::StringAttr{name}, isInherentAttr(*op, "sym_name", true));
+  }
+  if (after)
+    module_.body().insertAfter(after, std::move(op));
+  else
+    module_.body().append(std::move(op));
+  return name;
+}
+
+std::vector<Op*> funcsInPostOrder(ir::Module& module) {
+  std::vector<Op*> funcs;
+  for (auto& op : module.body().ops())
+    if (isFuncOp(*op) && op->numRegions() > 0 && !op->region(0).empty()) funcs.push_back(op.get());
+  std::unordered_map<std::string, Op*> byName;
+  for (Op* f : funcs) byName[symNameOf(*f)] = f;
+
+  // Call edges in the order the calls appear (each callee once).
+  std::unordered_map<Op*, std::vector<Op*>> callees;
+  for (Op* f : funcs) {
+    std::vector<Op*>& out = callees[f];
+    f->walk([&](Op& op) {
+      if (!isCallOp(op)) return;
+      auto it = byName.find(calleeOf(op));
+      if (it == byName.end()) return;
+      if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+    });
+  }
+
+  std::vector<Op*> order;
+  std::unordered_set<Op*> visited;
+  // Iterative DFS from the external caller, whose children are all functions.
+  for (Op* root : funcs) {
+    if (visited.count(root)) continue;
+    std::vector<std::pair<Op*, size_t>> stack;
+    visited.insert(root);
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      const std::vector<Op*>& kids = callees[node];
+      if (next < kids.size()) {
+        Op* kid = kids[next++];
+        if (!visited.count(kid)) {
+          visited.insert(kid);
+          stack.push_back({kid, 0});
+        }
+        continue;
+      }
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+}  // namespace shardscope::passes::util

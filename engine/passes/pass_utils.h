@@ -1,0 +1,153 @@
+// Helpers shared by the import/export passes: where a value's sharding lives,
+// data-flow edge owners, cloning ops, symbols and the call graph.
+//
+// These mirror how sdy attaches shardings to values:
+//   - op results: the op's `sdy.sharding` (one sharding per result), or the
+//     own `sharding` of sdy.sharding_constraint / sdy.reshard /
+//     sdy.data_flow_edge, or the out shardings of a manual/named computation;
+//   - function arguments: `arg_attrs[i]["sdy.sharding"]`;
+//   - block arguments of a manual computation: its in sharding without the
+//     manual axes (`[{"a", "b"}]` with manual {"a"} reads as `[{"b"}]`).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/operation.h"
+
+namespace shardscope::passes::util {
+
+inline constexpr const char* kShardingAttr = "sdy.sharding";
+inline constexpr const char* kShardingRuleAttr = "sdy.sharding_rule";
+inline constexpr const char* kShardingOriginsAttr = "sdy.sharding_origins";
+inline constexpr const char* kPropagationEdgesAttr = "sdy.propagation_edges";
+inline constexpr const char* kBlockArgShardingOriginsAttr = "sdy.block_arg_sharding_origins";
+inline constexpr const char* kResultShardingOriginsAttr = "sdy.result_sharding_origins";
+inline constexpr const char* kBlockArgPropagationEdgesAttr = "sdy.block_arg_propagation_edges";
+inline constexpr const char* kResultPropagationEdgesAttr = "sdy.result_propagation_edges";
+inline constexpr const char* kOriginalFuncNameAttr = "sdy.original_func_name";
+
+// ---- Op kinds ---------------------------------------------------------------
+
+bool isFuncOp(const ir::Op& op);
+bool isCallOp(const ir::Op& op);
+bool isReturnOp(const ir::Op& op);  // func.return
+// Terminators of the regions we meet (func.return, stablehlo.return, sdy.return).
+bool isTerminator(const ir::Op& op);
+// Ops with data-flow edges: while, case, optimization_barrier, manual and
+// named computations.
+bool isShardableDataFlowOp(const ir::Op& op);
+// Elementwise in the sense of sdy's op properties (including
+// sdy.propagation_barrier, sdy.sharding_constraint and sdy.reshard).
+bool isElementwise(const ir::Op& op);
+// Free of side effects (as far as the splitter needs to know).
+bool isPure(const ir::Op& op);
+
+// Callee name of a `func.call`, or "".
+std::string calleeOf(const ir::Op& call);
+void setCallee(ir::Op& call, const std::string& name);
+// `sym_name` of a symbol op, or "".
+std::string symNameOf(const ir::Op& op);
+
+// ---- Types ------------------------------------------------------------------
+
+// A ranked tensor of rank 0.
+bool isScalar(const ir::Value* v);
+// A ranked tensor with a static shape (what data-flow edges are added for).
+bool isStaticShaped(const ir::Type& t);
+int64_t rankOf(const ir::Value* v);
+
+// ---- Shardings on values ----------------------------------------------------
+
+// The manual axes of a manual computation.
+std::vector<std::string> manualAxesOf(const ir::Op& mc);
+std::vector<TensorSharding> inShardingsOf(const ir::Op& op);   // manual/named computation
+std::vector<TensorSharding> outShardingsOf(const ir::Op& op);  // manual/named computation
+void setInShardings(ir::Op& op, const std::vector<TensorSharding>& s);
+void setOutShardings(ir::Op& op, const std::vector<TensorSharding>& s);
+
+// `sharding` without the manual axes: dims drop their leading manual axes,
+// replicated/unreduced drop manual axes.
+TensorSharding eraseManualAxes(const TensorSharding& sharding,
+                               const std::vector<std::string>& manualAxes);
+// Keep the manual prefix of `outer` and append the axes of `newSharding`
+// (open/closed and priority from `newSharding`).
+TensorSharding addFreeAxesToManualSharding(const TensorSharding& outer,
+                                           const TensorSharding& newSharding,
+                                           const std::vector<std::string>& manualAxes);
+// All dims open and empty.
+TensorSharding fullyOpen(const MeshRef& mesh, int64_t rank);
+
+// The op or function whose region defines `v` (block argument) or the
+// defining op.
+ir::Op* owningOp(const ir::Value* v);
+
+// The block arguments / results of a data-flow op that own edges.
+std::vector<ir::Value*> blockArgEdgeOwners(const ir::Op& op);
+std::vector<ir::Value*> resultEdgeOwners(const ir::Op& op);
+// The edge owner of a target of a data-flow op (a while block argument maps
+// to the while result; others map to themselves), or nullptr.
+ir::Value* edgeOwnerFromTarget(ir::Value* target);
+// The `sdy.data_flow_edge` that is the single user of `owner`, or nullptr.
+ir::Op* dataFlowEdgeUser(ir::Value* owner);
+// `DataFlowEdgeOp::lookup`: the edge of the owner of target `v`, or nullptr.
+ir::Op* lookupDataFlowEdge(ir::Value* v);
+
+// The value a sharding of `v` is stored on (its data-flow edge if any), or
+// nullptr when `v` cannot carry a sharding (e.g. a reduce body argument).
+ir::Value* shardableValue(ir::Value* v);
+std::optional<TensorSharding> getSharding(ir::Value* v);
+void setSharding(ir::Value* v, const TensorSharding& sharding);
+
+// Function argument / result shardings.
+std::optional<TensorSharding> funcArgSharding(const ir::Op& func, unsigned i);
+std::optional<TensorSharding> funcResultSharding(const ir::Op& func, unsigned i);
+void setFuncArgSharding(ir::Op& func, unsigned i, const TensorSharding& s);
+void setFuncResultSharding(ir::Op& func, unsigned i, const TensorSharding& s);
+unsigned numFuncResults(const ir::Op& func);
+
+// ---- Walking and rewriting shardings ----------------------------------------
+
+// Calls `fn` on every TensorSharding in the module, in op pre-order (function
+// arguments, then results, then the op's own attributes in order, nested in
+// arrays and dictionaries too), replacing it with what `fn` returns.
+void transformShardings(ir::Module& module,
+                        const std::function<TensorSharding(const TensorSharding&)>& fn);
+// Same on one attribute (recursively); returns whether anything changed.
+bool transformShardingsIn(ir::Attribute& attr,
+                          const std::function<TensorSharding(const TensorSharding&)>& fn);
+
+// ---- Structure --------------------------------------------------------------
+
+using ValueMap = std::unordered_map<const ir::Value*, ir::Value*>;
+// Deep copy of `op` (regions included); operands are remapped through `map`,
+// and the new results/block arguments are added to it.
+std::unique_ptr<ir::Op> cloneOp(const ir::Op& op, ValueMap& map);
+
+// Remove `op` from its block and destroy it (its results must be unused).
+void eraseOp(ir::Op* op);
+// Is `a` before `b` in the same block?
+bool isBeforeInBlock(const ir::Op* a, const ir::Op* b);
+
+// Insert `op` (a symbol) into the module body after `after` (or at the end
+// when null), renaming it `name_N` when its name is taken, as MLIR's
+// SymbolTable::insert does (one counter per table). Returns the final name.
+class SymbolTable {
+ public:
+  explicit SymbolTable(ir::Module& module) : module_(module) {}
+  std::string insert(std::unique_ptr<ir::Op> op, ir::Op* after = nullptr);
+  ir::Op* lookup(const std::string& name) const;
+  ir::Op* lookupFunc(const std::string& name) const;
+
+ private:
+  ir::Module& module_;
+  unsigned counter_ = 0;
+};
+
+// Functions in post-order of the call graph (callees before callers), as
+// sdy's iterateFuncs does by default.
+std::vector<ir::Op*> funcsInPostOrder(ir::Module& module);
+
+}  // namespace shardscope::passes::util

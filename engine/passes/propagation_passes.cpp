@@ -1,0 +1,89 @@
+// Registration of the propagation passes:
+//   -sdy-basic-propagate, -sdy-aggressive-propagate, -sdy-op-priority-propagate,
+//   -sdy-user-priority-propagate.
+// Each takes conservative-propagation, keep-sharding-rules,
+// debug-sharding-origins, debug-propagation-edge-sharding and
+// module-dump-directory (accepted, ignored). With `--trace=FILE.json` the
+// steps of the run are written to FILE.json (see
+// engine/propagation/TRACE_SCHEMA.md).
+#include <fstream>
+
+#include "passes/pass.h"
+#include "propagation/propagation.h"
+
+namespace shardscope::passes {
+
+namespace {
+
+using propagation::PropagationLevel;
+using propagation::PropagationOptions;
+using propagation::PropagationStrategy;
+
+const std::vector<std::string> kCommonOptions = {"conservative-propagation", "keep-sharding-rules",
+                                                 "debug-sharding-origins", "debug-propagation-edge-sharding",
+                                                 "module-dump-directory"};
+
+std::vector<std::string> withCommon(std::vector<std::string> extra) {
+  extra.insert(extra.begin(), kCommonOptions.begin(), kCommonOptions.end());
+  return extra;
+}
+
+bool parseCommon(const PassOptions& o, PropagationOptions& out, PassContext& ctx) {
+  out.conservativePropagation = o.getBool("conservative-propagation", false);
+  out.keepShardingRules = o.getBool("keep-sharding-rules", false);
+  out.debugShardingOrigins = o.getBool("debug-sharding-origins", false);
+  out.debugPropagationEdgeSharding = o.getBool("debug-propagation-edge-sharding", false);
+  if (o.has("propagation-strategy")) {
+    std::string s = o.get("propagation-strategy");
+    if (s == "basic") out.strategy = PropagationStrategy::Basic;
+    else if (s == "aggressive") out.strategy = PropagationStrategy::Aggressive;
+    else if (s == "basic-then-aggressive") out.strategy = PropagationStrategy::BasicThenAggressive;
+    else {
+      ctx.diags.error({}, "invalid propagation-strategy '" + s + "' (expected basic, aggressive or basic-then-aggressive)");
+      return false;
+    }
+  }
+  if (o.has("run-op-priority-propagation"))
+    out.runOpPriorityPropagation = o.getBool("run-op-priority-propagation", true);
+  return true;
+}
+
+PassFn runAt(PropagationLevel level) {
+  return [level](ir::Module& m, const PassOptions& o, PassContext& ctx) {
+    PropagationOptions opts;
+    opts.level = level;
+    if (!parseCommon(o, opts, ctx)) return false;
+    propagation::PropagationTrace trace;
+    bool ok = propagation::propagate(m, opts, ctx.diags, ctx.tracePath.empty() ? nullptr : &trace);
+    if (!ctx.tracePath.empty()) {
+      std::ofstream out(ctx.tracePath);
+      if (!out) {
+        ctx.diags.error({}, "cannot write trace file '" + ctx.tracePath + "'");
+        return false;
+      }
+      out << propagation::traceToJson(trace) << "\n";
+    }
+    return ok;
+  };
+}
+
+}  // namespace
+
+void registerPropagationPasses(std::vector<PassInfo>& out) {
+  out.push_back(PassInfo{"sdy-basic-propagate",
+                         "Propagate shardings along op sharding rules with the basic strategy",
+                         kCommonOptions, runAt(PropagationLevel::Basic)});
+  out.push_back(PassInfo{"sdy-aggressive-propagate",
+                         "Propagate shardings, resolving conflicts aggressively",
+                         withCommon({"propagation-strategy"}), runAt(PropagationLevel::Aggressive)});
+  out.push_back(PassInfo{"sdy-op-priority-propagate",
+                         "Propagate shardings through pass-through ops first, then the rest",
+                         withCommon({"propagation-strategy", "run-op-priority-propagation"}),
+                         runAt(PropagationLevel::OpPriority)});
+  out.push_back(PassInfo{"sdy-user-priority-propagate",
+                         "Propagate shardings in the order of the user's dimension priorities",
+                         withCommon({"propagation-strategy", "run-op-priority-propagation"}),
+                         runAt(PropagationLevel::UserPriority)});
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,89 @@
+// Op-priority propagation (see op_priority_propagation.h).
+#include "propagation/op_priority_propagation.h"
+
+#include "propagation/aggressive_factor_propagation.h"
+#include "propagation/basic_factor_propagation.h"
+
+namespace shardscope::propagation {
+
+namespace {
+
+bool isScalarValue(const ir::Value* v) { return v->type.isRankedTensor() && v->type.rank() == 0; }
+
+PropagationDirection directionByUses(const ir::Op& op, bool allowMultiUse) {
+  if (allowMultiUse) return PropagationDirection::Both;
+  for (ir::Value* v : op.operands())
+    if (!v->hasOneUse() && !isScalarValue(v)) return PropagationDirection::None;
+  return PropagationDirection::Both;
+}
+
+bool isOffloadCustomCall(const ir::Op& op) {
+  if (!op.is("stablehlo.custom_call")) return false;
+  const ir::Attribute* a = op.attr("call_target_name");
+  if (!a) return false;
+  const std::string* s = a->string();
+  return s && (*s == "MoveToDevice" || *s == "MoveToHost");
+}
+
+PropagationDirection passThrough(const ir::Op& op, bool allowMultiUse) {
+  if (isElementwiseOp(op) || isOffloadCustomCall(op) || op.is("stablehlo.reshape") ||
+      op.is("stablehlo.transpose") || op.is("sdy.data_flow_edge") || op.is("sdy.func_data_flow_edge"))
+    return directionByUses(op, allowMultiUse);
+  if (op.is("stablehlo.dynamic_slice") || op.is("stablehlo.dynamic_update_slice"))
+    return intersectionOf(directionByUses(op, allowMultiUse), PropagationDirection::Forward);
+  return PropagationDirection::None;
+}
+
+}  // namespace
+
+PropagationDirection opPriorityStageDirection(int stage, const ir::Op& op, int64_t factor,
+                                              const OpShardingRule* rule) {
+  switch (stage) {
+    case 0: return passThrough(op, false);
+    case 1: return passThrough(op, true);
+    case 2:
+      if (rule && rule->factorType(factor) != FactorType::Passthrough) return PropagationDirection::None;
+      return op.is("stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
+                                                 : PropagationDirection::Both;
+    case 3:
+      return op.is("stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
+                                                 : PropagationDirection::Both;
+    default: return PropagationDirection::Both;
+  }
+}
+
+GetDirectionFn opPriorityDirection(int stage, GetDirectionFn outer) {
+  return [stage, outer](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
+    PropagationDirection acc = PropagationDirection::None;
+    for (int s = 0; s <= stage; ++s) acc = unionOf(acc, opPriorityStageDirection(s, op, factor, rule));
+    return intersectionOf(acc, outer ? outer(op, factor, rule) : PropagationDirection::Both);
+  };
+}
+
+bool runAggressive(PropagationDriver& driver, const GetDirectionFn& direction, RunLabel label) {
+  static const BasicFactorPropagation basic;
+  static const AggressiveFactorPropagation aggressive;
+  bool ok = true;
+  switch (driver.options().strategy) {
+    case PropagationStrategy::Basic: ok = driver.run(basic, direction, label); break;
+    case PropagationStrategy::Aggressive: ok = driver.run(aggressive, direction, label); break;
+    case PropagationStrategy::BasicThenAggressive:
+      ok = driver.run(basic, direction, label);
+      ok = driver.run(aggressive, direction, label) && ok;
+      break;
+  }
+  return ok;
+}
+
+bool runOpPriority(PropagationDriver& driver, const GetDirectionFn& direction, RunLabel label) {
+  if (!driver.options().runOpPriorityPropagation) return runAggressive(driver, direction, label);
+  bool ok = true;
+  for (int stage = 0; stage < kNumOpPriorityStages; ++stage) {
+    RunLabel l = label;
+    l.opPriority = stage;
+    ok = runAggressive(driver, opPriorityDirection(stage, direction), l) && ok;
+  }
+  return ok;
+}
+
+}  // namespace shardscope::propagation

@@ -1,0 +1,53 @@
+// Propagation entry points (see propagation.h).
+#include "propagation/propagation.h"
+
+#include "propagation/basic_factor_propagation.h"
+#include "propagation/op_priority_propagation.h"
+#include "propagation/propagation_driver.h"
+#include "propagation/sharding_debug_info.h"
+#include "propagation/trace_recorder.h"
+#include "propagation/user_priority_propagation.h"
+
+namespace shardscope::propagation {
+
+bool propagate(ir::Module& module, const PropagationOptions& options, ir::DiagnosticSink& diags,
+               PropagationTrace* trace) {
+  PropagationDriver driver(module, options, diags);
+  ShardingDebugInfo debug(module, options.debugShardingOrigins, options.debugPropagationEdgeSharding);
+  if (!driver.prepare()) return false;
+  debug.prepare();
+  if (debug.enabled()) driver.addObserver([&debug](const StepEvent& e) { debug.onStep(e); });
+  if (trace) driver.addObserver(makeTraceRecorder(driver, *trace));
+  static const BasicFactorPropagation basic;
+  GetDirectionFn any = propagateAny;
+  bool converged = true;
+  switch (options.level) {
+    case PropagationLevel::Basic: converged = driver.run(basic, any); break;
+    case PropagationLevel::Aggressive: converged = runAggressive(driver, any, {}); break;
+    case PropagationLevel::OpPriority: converged = runOpPriority(driver, any, {}); break;
+    case PropagationLevel::UserPriority: converged = runUserPriority(driver, any); break;
+  }
+  if (!converged && trace) trace->notes.push_back("the iteration guard stopped a fixed point early");
+  driver.finish();
+  debug.save();
+  return true;
+}
+
+bool basicPropagate(ir::Module& m, PropagationOptions o, ir::DiagnosticSink& d, PropagationTrace* t) {
+  o.level = PropagationLevel::Basic;
+  return propagate(m, o, d, t);
+}
+bool aggressivePropagate(ir::Module& m, PropagationOptions o, ir::DiagnosticSink& d, PropagationTrace* t) {
+  o.level = PropagationLevel::Aggressive;
+  return propagate(m, o, d, t);
+}
+bool opPriorityPropagate(ir::Module& m, PropagationOptions o, ir::DiagnosticSink& d, PropagationTrace* t) {
+  o.level = PropagationLevel::OpPriority;
+  return propagate(m, o, d, t);
+}
+bool userPriorityPropagate(ir::Module& m, PropagationOptions o, ir::DiagnosticSink& d, PropagationTrace* t) {
+  o.level = PropagationLevel::UserPriority;
+  return propagate(m, o, d, t);
+}
+
+}  // namespace shardscope::propagation

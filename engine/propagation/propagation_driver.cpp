@@ -1,0 +1,611 @@
+// The fixed-point propagation driver (see propagation_driver.h).
+//
+// Termination. Every op step that reports a change has expanded at least one
+// factor of one tensor from its axes to a strict extension of them (see
+// TensorFactorShardings::expandAxes); projecting back, the value's
+// dimension shardings only ever gain axes at their minor end, never lose
+// them. A dimension can hold at most as many (sub-)axes as the mesh has
+// prime factors, so each value can change only finitely often, and every
+// pop that changes nothing queues nothing. Sharding groups keep their
+// members equal (synced once, then every change is copied to all), so they
+// do not break monotonicity. The worklist therefore empties; the step guard
+// below only turns a bug into a diagnostic instead of a hang.
+#include "propagation/propagation_driver.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "propagation/axis_algebra.h"
+#include "propagation/value_shardings.h"
+#include "rules/op_sharding_rule_registry.h"
+
+namespace shardscope::propagation {
+
+PropagationDirection propagateAny(const ir::Op&, int64_t, const OpShardingRule*) {
+  return PropagationDirection::Both;
+}
+
+OpShardingRule identityRule(const ir::Type& type, size_t numOperands) {
+  OpShardingRule rule;
+  TensorFactorMapping mapping;
+  if (type.isRankedTensor()) {
+    for (int64_t d = 0; d < type.rank(); ++d) {
+      rule.factorSizes.push_back(type.shape[d]);
+      mapping.dims.push_back({d});
+    }
+  }
+  rule.operands.assign(numOperands, mapping);
+  rule.results.push_back(mapping);
+  return rule;
+}
+
+bool isElementwiseOp(const ir::Op& op) {
+  static const std::set<std::string> kElementwise = {
+      "stablehlo.abs", "stablehlo.add", "stablehlo.and", "stablehlo.atan2", "stablehlo.cbrt",
+      "stablehlo.ceil", "stablehlo.clz", "stablehlo.compare", "stablehlo.complex",
+      "stablehlo.convert", "stablehlo.cosine", "stablehlo.divide", "stablehlo.exponential",
+      "stablehlo.exponential_minus_one", "stablehlo.floor", "stablehlo.imag",
+      "stablehlo.is_finite", "stablehlo.log", "stablehlo.log_plus_one", "stablehlo.logistic",
+      "stablehlo.maximum", "stablehlo.minimum", "stablehlo.multiply", "stablehlo.negate",
+      "stablehlo.not", "stablehlo.or", "stablehlo.popcnt", "stablehlo.power", "stablehlo.real",
+      "stablehlo.reduce_precision", "stablehlo.remainder", "stablehlo.round_nearest_even",
+      "stablehlo.round_nearest_afz", "stablehlo.rsqrt", "stablehlo.shift_left",
+      "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical", "stablehlo.sign",
+      "stablehlo.sine", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan",
+      "stablehlo.tanh", "stablehlo.xor", "stablehlo.select", "stablehlo.clamp",
+      "sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"};
+  if (kElementwise.count(op.name())) return true;
+  if (op.is("stablehlo.bitcast_convert") && op.numOperands() == 1 && op.numResults() == 1)
+    return op.operand(0)->type.shape == op.result(0)->type.shape;
+  return false;
+}
+
+namespace {
+
+// A tensor taking part in one op-level propagation.
+struct Slot {
+  ir::Value* value = nullptr;  // the operand/result value (return value for function results)
+  std::optional<TensorSharding> sharding;
+  std::function<void(const TensorSharding&)> set;
+  // What to record as the written value: (value, sharding given to setSharding).
+  std::function<StepEvent::Write(const TensorSharding&)> write;
+  bool funcResult = false;
+};
+
+std::optional<TensorSharding> transformEdgeSharding(ir::Op& edge, const std::optional<TensorSharding>& s,
+                                                    bool beforePropagation) {
+  if (!s) return s;
+  ir::Value* owner = edge.numOperands() ? edge.operand(0) : nullptr;
+  ir::Op* ownerOp = owner ? owningOp(owner) : nullptr;
+  if (!ownerOp || !ownerOp->is("sdy.manual_computation")) return s;
+  std::vector<std::string> manual = manualAxesOf(*ownerOp);
+  auto listOf = [&](const char* name) {
+    std::vector<TensorSharding> out;
+    if (const ir::Attribute* a = ownerOp->attr(name))
+      if (const auto* pv = a->as<TensorShardingPerValue>()) out = pv->shardings;
+    return out;
+  };
+  bool isArg = owner->isBlockArgument();
+  if (beforePropagation == isArg) {
+    // Block argument before / result after: put the manual axes back in front.
+    std::vector<TensorSharding> outer = listOf(isArg ? "in_shardings" : "out_shardings");
+    if (owner->index >= outer.size()) return s;
+    return addFreeAxes(outer[owner->index], *s, manual);
+  }
+  return eraseManualAxes(*s, manual);
+}
+
+}  // namespace
+
+struct PropagationDriver::Impl {
+  PropagationDriver& d;
+  std::vector<ir::Op*> preorder;
+  std::unordered_map<const ir::Op*, int64_t> index;
+  std::vector<std::vector<ir::Value*>> groups;
+  std::unordered_map<ir::Value*, int64_t> groupOf;
+  std::map<std::string, ir::Op*> funcs;
+  std::map<std::string, std::vector<ir::Op*>> callers;
+  ir::Op* mainFunc = nullptr;
+
+  // Worklist state of the current run.
+  std::vector<ir::Op*> worklist;
+  std::unordered_set<ir::Op*> pending;
+  ir::Op* current = nullptr;
+  bool notifying = false;
+
+  // Current run.
+  const FactorPropagation* strategy = nullptr;
+  const GetDirectionFn* direction = nullptr;
+  RunLabel label;
+
+  explicit Impl(PropagationDriver& driver) : d(driver) {}
+
+  void indexOps() {
+    preorder.clear();
+    index.clear();
+    for (auto& op : d.module_.body().ops())
+      op->walkPreOrder([&](ir::Op& o) {
+        index[&o] = static_cast<int64_t>(preorder.size());
+        preorder.push_back(&o);
+        return true;
+      });
+    funcs.clear();
+    callers.clear();
+    for (ir::Op* f : d.module_.functions()) funcs[symbolName(*f)] = f;
+    for (ir::Op* op : preorder)
+      if (op->is("func.call"))
+        if (const ir::Attribute* a = op->attr("callee"))
+          if (const auto* r = a->as<ir::SymbolRefAttr>(); r && !r->path.empty()) callers[r->root()].push_back(op);
+    std::vector<ir::Op*> fs = d.module_.functions();
+    mainFunc = nullptr;
+    if (fs.size() == 1)
+      mainFunc = fs.front();
+    else if (funcs.count("main"))
+      mainFunc = funcs["main"];
+  }
+
+  // ---- Notification ------------------------------------------------------
+
+  void notifyOp(ir::Op* op) {
+    if (!notifying || !op || op == current) return;
+    if (pending.insert(op).second) worklist.push_back(op);
+  }
+
+  void notifyUsersModified(ir::Value* value) {
+    if (!value) return;
+    std::vector<ir::Use> uses = value->uses();
+    for (const ir::Use& use : uses) {
+      ir::Op* user = use.user;
+      if (ir::Op* edge = lookupEdgeOfSource(user, use.index)) {
+        notifyOp(edge);
+        continue;
+      }
+      if (isTerminatorOp(*user)) {
+        ir::Op* parent = user->parentOp();
+        if (!user->is("func.return") || !parent) {
+          notifyOp(parent);
+          continue;
+        }
+        auto it = callers.find(symbolName(*parent));
+        if (it == callers.end() || it->second.empty()) {
+          notifyOp(parent);
+          continue;
+        }
+        for (ir::Op* call : it->second)
+          if (use.index < call->numResults()) notifyUsersModified(call->result(use.index));
+        continue;
+      }
+      if (user->is("func.call")) {
+        const ir::Attribute* a = user->attr("callee");
+        const auto* r = a ? a->as<ir::SymbolRefAttr>() : nullptr;
+        auto it = r && !r->path.empty() ? funcs.find(r->root()) : funcs.end();
+        if (it != funcs.end() && it->second->numRegions() && !it->second->region(0).empty()) {
+          ir::Block& body = it->second->region(0).front();
+          if (use.index < body.numArguments()) notifyUsersModified(body.argument(use.index));
+        }
+        continue;
+      }
+      notifyOp(user);
+    }
+  }
+
+  void notifyShardingModified(ir::Value* value) {
+    if (!value) return;
+    if (!value->isBlockArgument() && value->definingOp && value->definingOp->is("sdy.data_flow_edge")) {
+      ir::Op* edge = value->definingOp;
+      if (edge->numOperands())
+        for (ir::Value* target : nonOwnerTargets(edge->operand(0))) notifyUsersModified(target);
+    }
+    if (value->isBlockArgument())
+      notifyOp(value->ownerBlock->parentOp());
+    else
+      notifyOp(value->definingOp);
+    notifyUsersModified(value);
+  }
+
+  // ---- Sharding groups ---------------------------------------------------
+
+  void buildGroups() {
+    groups.clear();
+    groupOf.clear();
+    for (ir::Op* op : preorder) {
+      if (!op->is("sdy.sharding_group") || op->numOperands() == 0) continue;
+      const ir::Attribute* a = op->attr("group_id");
+      std::optional<int64_t> id = a ? a->integer() : std::nullopt;
+      if (!id || *id < 0) continue;
+      if (static_cast<int64_t>(groups.size()) <= *id) groups.resize(*id + 1);
+      ir::Value* v = op->operand(0);
+      groupOf.emplace(v, *id);
+      groups[*id].push_back(v);
+    }
+  }
+
+  void syncGroups() {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      std::vector<ir::Value*>& members = groups[g];
+      if (members.empty()) continue;
+      std::optional<TensorSharding> common;
+      bool conflict = false;
+      if (members.size() == 1) {
+        common = getSharding(members.front());
+      } else {
+        for (ir::Value* m : members) {
+          std::optional<TensorSharding> s = getSharding(m);
+          if (!s) continue;
+          bool openEmpty = hasNoAxes(*s) && std::all_of(s->dims.begin(), s->dims.end(),
+                                                        [](const DimensionSharding& dim) { return !dim.closed; });
+          if (openEmpty) continue;
+          if (!common) {
+            common = s;
+          } else if (!(*s == *common)) {
+            conflict = true;
+            break;
+          }
+        }
+      }
+      if (!common) continue;
+      if (!conflict) {
+        for (ir::Value* m : members) setSharding(m, *common);
+        continue;
+      }
+      ir::Op* firstOwner = owningOp(members.front());
+      d.diags_.warning(firstOwner ? firstOwner->loc() : ir::SourceLoc{},
+                       "The initial operand shardings on the sharding groups of groupID: " +
+                           std::to_string(g) +
+                           " do not match. Inserting an open sharding constraint to all constrained "
+                           "values. This can be caused when shardings from different values are "
+                           "grouped (e.g. from jax.shard_alike) but have separate inconsistent "
+                           "sharding constraints on them.");
+      for (ir::Value*& m : members) {
+        auto constraint = std::make_unique<ir::Op>("sdy.sharding_constraint",
+                                                   m->isBlockArgument() ? ir::SourceLoc{}
+                                                                        : m->definingOp->loc());
+        constraint->addOperand(m);
+        ir::Value* result = constraint->addResult(m->type);
+        constraint->setAttr("sharding", ir::Attribute(fullyReplicated(common->mesh, rankOf(m->type), false)),
+                            true);
+        ir::Op* inserted;
+        if (m->isBlockArgument()) {
+          ir::Block* b = m->ownerBlock;
+          inserted = b->empty() ? b->append(std::move(constraint))
+                                : b->insertBefore(b->ops().front().get(), std::move(constraint));
+        } else {
+          inserted = m->definingOp->parentBlock()->insertAfter(m->definingOp, std::move(constraint));
+        }
+        m->replaceUsesWithIf(result, [&](const ir::Use& u) { return u.user != inserted; });
+        groupOf.erase(m);
+        m = result;
+        groupOf.emplace(m, static_cast<int64_t>(g));
+      }
+    }
+  }
+
+  std::vector<ir::Value*> groupMembers(ir::Value* v) {
+    auto it = groupOf.find(v);
+    if (it == groupOf.end()) return {};
+    return groups[it->second];
+  }
+
+  // ---- Mesh --------------------------------------------------------------
+
+  // Common mesh of the slots' shardings; false when there is none or they differ.
+  bool commonMesh(const std::vector<Slot>& a, const std::vector<Slot>& b, MeshRef& ref, const Mesh*& mesh) {
+    mesh = nullptr;
+    bool found = false;
+    for (const std::vector<Slot>* list : {&a, &b})
+      for (const Slot& s : *list) {
+        if (!s.sharding) continue;
+        const Mesh* m = d.module_.meshOf(*s.sharding);
+        if (!m) continue;
+        if (!mesh || mesh->empty()) {
+          mesh = m;
+          ref = s.sharding->mesh;
+          found = true;
+          continue;
+        }
+        if (m->empty()) continue;
+        if (!(*m == *mesh)) return false;
+      }
+    return found;
+  }
+
+  // ---- One op-level propagation -----------------------------------------
+
+  bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
+                        const OpShardingRule& rule, const OpShardingRule* ruleForDirection,
+                        const DirectionAlongFactor& dirFn, bool conservative, bool notify,
+                        bool elementwise, StepEvent event) {
+    MeshRef meshRef;
+    const Mesh* mesh = nullptr;
+    if (!commonMesh(operands, results, meshRef, mesh)) return false;
+    if (mesh->isMaximal()) return false;
+    std::vector<std::optional<TensorSharding>> os, rs;
+    for (const Slot& s : operands) os.push_back(s.sharding);
+    for (const Slot& s : results) rs.push_back(s.sharding);
+    ShardingProjection projection = ShardingProjection::build(os, rs, rule, *mesh);
+    ShardingProjection before = projection;
+    std::vector<PropagationDirection> dirs(rule.factorSizes.size());
+    for (size_t f = 0; f < dirs.size(); ++f)
+      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
+                                                        : dirFn(static_cast<int64_t>(f));
+    (void)ruleForDirection;
+    FactorPropagationContext ctx{rule.factorSizes, *mesh,
+                                 [&](int64_t f) { return dirs[static_cast<size_t>(f)]; }, conservative,
+                                 elementwise};
+    UpdateTensorShardings update = strategy->propagate(projection, ctx);
+
+    bool any = false;
+    auto apply = [&](std::vector<Slot>& slots, const std::vector<TensorFactorShardings>& rows,
+                     const std::vector<TensorFactorMapping>& mappings, std::vector<bool>& bits) {
+      for (size_t i = 0; i < slots.size() && i < rows.size(); ++i) {
+        if (!bits[i]) continue;
+        TensorSharding updated = unprojectTensor(rows[i], mappings[i], rule.factorSizes, meshRef, *mesh);
+        const std::optional<TensorSharding>& old = slots[i].sharding;
+        if ((!old && hasNoAxes(updated)) || (old && *old == updated)) {
+          bits[i] = false;
+          continue;
+        }
+        any = true;
+        slots[i].set(updated);
+        event.writes.push_back(slots[i].write(updated));
+        if (slots[i].funcResult) continue;
+        ir::Value* modified = shardableValue(slots[i].value);
+        if (notify) notifyShardingModified(modified);
+        for (ir::Value* member : groupMembers(modified)) {
+          if (member == modified) continue;
+          setSharding(member, updated);
+          StepEvent::Write w;
+          w.value = member;
+          w.sharding = updated;
+          event.writes.push_back(w);
+          if (notify) notifyShardingModified(member);
+        }
+      }
+    };
+    apply(operands, projection.operands, rule.operands, update.operands);
+    apply(results, projection.results, rule.results, update.results);
+    if (!any) return false;
+
+    event.step = d.nextStep_++;
+    event.rule = &rule;
+    event.mesh = mesh;
+    event.before = &before;
+    event.after = &projection;
+    event.directions = dirs;
+    event.strategy = strategy;
+    event.label = label;
+    event.iteration = d.runIndex_;
+    for (const StepObserver& obs : d.observers_) obs(event);
+    return true;
+  }
+
+  Slot valueSlot(ir::Value* v) {
+    Slot s;
+    s.value = v;
+    s.sharding = getSharding(v);
+    s.set = [v](const TensorSharding& t) { setSharding(v, t); };
+    s.write = [v](const TensorSharding& t) {
+      StepEvent::Write w;
+      w.value = v;
+      w.sharding = t;
+      return w;
+    };
+    return s;
+  }
+
+  bool processRegistered(ir::Op* op) {
+    std::optional<OpShardingRule> rule =
+        rules::getOrCreateOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_, true);
+    if (!rule) return false;
+    std::vector<Slot> operands, results;
+    StepEvent ev;
+    ev.op = op;
+    for (ir::Value* v : op->operands()) {
+      operands.push_back(valueSlot(v));
+      ev.operands.push_back(v);
+    }
+    for (ir::Value* v : op->results()) {
+      results.push_back(valueSlot(v));
+      ev.results.push_back(v);
+    }
+    if (rule->operands.size() != operands.size() || rule->results.size() != results.size()) return false;
+    const OpShardingRule* rp = &*rule;
+    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, rp); };
+    return propagateTensors(op, operands, results, *rule, rp, dir, d.options_.conservativePropagation,
+                            true, isElementwiseOp(*op), std::move(ev));
+  }
+
+  bool processBarrier(ir::Op* op) {
+    if (op->numOperands() != 1 || op->numResults() != 1) return false;
+    const ir::Type& type = op->result(0)->type;
+    if (!type.isRankedTensor()) return false;
+    PropagationDirection allowed = PropagationDirection::None;
+    if (const ir::Attribute* a = op->attr("allowed_direction")) {
+      if (const auto* e = a->as<ir::EnumAttr>()) {
+        if (auto p = parseDirection(e->value)) allowed = *p;
+      } else if (const std::string* s = a->string()) {
+        if (auto p = parseDirection(*s)) allowed = *p;
+      }
+    }
+    OpShardingRule rule = identityRule(type, 1);
+    std::vector<Slot> operands{valueSlot(op->operand(0))};
+    std::vector<Slot> results{valueSlot(op->result(0))};
+    StepEvent ev;
+    ev.op = op;
+    ev.operands = {op->operand(0)};
+    ev.results = {op->result(0)};
+    DirectionAlongFactor dir = [&](int64_t) { return allowed; };
+    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, true, std::move(ev));
+  }
+
+  bool processEdge(ir::Op* op) {
+    if (op->numOperands() != 1 || op->numResults() != 1) return false;
+    ir::Value* result = op->result(0);
+    if (!result->type.isRankedTensor() || !result->type.hasStaticShape()) return false;
+    std::vector<ir::Value*> sources = edgeSources(op->operand(0));
+    std::vector<Slot> operands;
+    StepEvent ev;
+    ev.op = op;
+    for (ir::Value* s : sources) {
+      operands.push_back(valueSlot(s));
+      ev.operands.push_back(s);
+    }
+    Slot res;
+    res.value = result;
+    std::optional<TensorSharding> own;
+    if (const ir::Attribute* a = op->attr("sharding"))
+      if (const auto* ts = a->as<TensorSharding>()) own = *ts;
+    res.sharding = transformEdgeSharding(*op, own, true);
+    res.set = [op](const TensorSharding& t) {
+      op->setAttr("sharding", ir::Attribute(*transformEdgeSharding(*op, t, false)), true);
+    };
+    res.write = [op, result](const TensorSharding& t) {
+      StepEvent::Write w;
+      w.value = result;
+      w.sharding = *transformEdgeSharding(*op, t, false);
+      return w;
+    };
+    std::vector<Slot> results{res};
+    ev.results = {result};
+    OpShardingRule rule = identityRule(result->type, sources.size());
+    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
+    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, false, std::move(ev));
+  }
+
+  void processOp(ir::Op* op) {
+    if (op->is("sdy.propagation_barrier") && processBarrier(op)) return;
+    if (op->is("sdy.data_flow_edge") && processEdge(op)) return;
+    processRegistered(op);
+  }
+
+  // ---- Function results --------------------------------------------------
+
+  void propagateFuncResults() {
+    if (!mainFunc) return;
+    ir::Op* ret = funcReturn(*mainFunc);
+    if (!ret) return;
+    ir::Op* func = mainFunc;
+    for (unsigned i = 0; i < ret->numOperands(); ++i) {
+      ir::Value* v = ret->operand(i);
+      if (!v->type.isRankedTensor() || !v->type.hasStaticShape()) continue;
+      std::vector<Slot> operands{valueSlot(v)};
+      Slot res;
+      res.value = v;
+      res.funcResult = true;
+      res.sharding = funcResultSharding(*func, i);
+      res.set = [func, i](const TensorSharding& t) { setFuncResultSharding(*func, i, t); };
+      res.write = [func, i](const TensorSharding& t) {
+        StepEvent::Write w;
+        w.func = func;
+        w.funcResult = i;
+        w.sharding = t;
+        return w;
+      };
+      std::vector<Slot> results{res};
+      StepEvent ev;
+      ev.op = func;
+      ev.funcResultSync = true;
+      ev.funcResultIndex = i;
+      ev.operands = {v};
+      ev.results = {v};
+      OpShardingRule rule = identityRule(v->type, 1);
+      DirectionAlongFactor dir = [](int64_t) { return PropagationDirection::Both; };
+      bool saved = notifying;
+      notifying = false;
+      propagateTensors(func, operands, results, rule, nullptr, dir, false, false, false, std::move(ev));
+      notifying = saved;
+    }
+  }
+};
+
+PropagationDriver::PropagationDriver(ir::Module& module, const PropagationOptions& options,
+                                     ir::DiagnosticSink& diags)
+    : impl_(std::make_unique<Impl>(*this)), module_(module), options_(options), diags_(diags) {}
+
+PropagationDriver::~PropagationDriver() = default;
+
+int64_t PropagationDriver::opIndex(const ir::Op* op) const {
+  auto it = impl_->index.find(op);
+  return it == impl_->index.end() ? -1 : it->second;
+}
+
+bool PropagationDriver::prepare() {
+  bool ok = true;
+  module_.op->walkPreOrder([&](ir::Op& op) {
+    if (!ok) return false;
+    for (ir::Value* r : op.results()) {
+      const ir::Type& t = r->type;
+      if (t.isTensor() && (!t.isRankedTensor() || !t.hasStaticShape())) {
+        diags_.error(op.loc(), "Shardy propagation only supports ranked tensors with a static shape. type: " +
+                                   t.str());
+        ok = false;
+        return false;
+      }
+      if (t.kind == ir::Type::Kind::Tuple) {
+        diags_.error(op.loc(), "Shardy propagation doesn't support tuples: " + t.str());
+        ok = false;
+        return false;
+      }
+    }
+    return true;
+  });
+  if (!ok) return false;
+  impl_->indexOps();
+  impl_->buildGroups();
+  impl_->syncGroups();
+  impl_->indexOps();  // the sync may have inserted constraints
+  return true;
+}
+
+bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectionFn& direction,
+                            RunLabel label) {
+  Impl& m = *impl_;
+  m.indexOps();
+  m.strategy = &strategy;
+  m.direction = &direction;
+  m.label = label;
+  m.propagateFuncResults();
+
+  m.worklist.assign(m.preorder.rbegin(), m.preorder.rend());
+  m.pending.clear();
+  m.pending.insert(m.preorder.begin(), m.preorder.end());
+  int64_t limit = options_.maxStepsPerRun;
+  if (limit <= 0) limit = 100000 + 1024 * static_cast<int64_t>(m.preorder.size());
+  int64_t pops = 0;
+  bool converged = true;
+  m.notifying = true;
+  while (!m.worklist.empty()) {
+    ir::Op* op = m.worklist.back();
+    m.worklist.pop_back();
+    m.pending.erase(op);
+    if (++pops > limit) {
+      diags_.warning(module_.op->loc(), "sharding propagation did not converge after " +
+                                            std::to_string(limit) + " op visits; stopping");
+      converged = false;
+      break;
+    }
+    m.current = op;
+    m.processOp(op);
+    m.current = nullptr;
+  }
+  m.notifying = false;
+  m.worklist.clear();
+  m.pending.clear();
+
+  m.propagateFuncResults();
+  ++runIndex_;
+  return converged;
+}
+
+void PropagationDriver::finish() {
+  if (options_.keepShardingRules) return;
+  module_.op->walk([](ir::Op& op) {
+    const ir::Attribute* a = op.attr(kShardingRuleAttr);
+    if (!a) return;
+    const auto* rule = a->as<OpShardingRule>();
+    if (rule && !rule->isCustom) op.removeAttr(kShardingRuleAttr);
+  });
+}
+
+}  // namespace shardscope::propagation

@@ -1,0 +1,36 @@
+// Options of every propagation pass, in one struct.
+#pragma once
+#include <cstdint>
+
+namespace shardscope::propagation {
+
+// Which factor propagation strategies a run uses, in order.
+enum class PropagationStrategy { Basic, Aggressive, BasicThenAggressive };
+
+// How much of the strategy hierarchy to run:
+//   Basic: one basic fixed point;
+//   Aggressive: `strategy` (each a full fixed point);
+//   OpPriority: five op-priority stages, each an aggressive run;
+//   UserPriority: one op-priority run per user priority.
+enum class PropagationLevel { Basic, Aggressive, OpPriority, UserPriority };
+
+struct PropagationOptions {
+  PropagationLevel level = PropagationLevel::Basic;
+  PropagationStrategy strategy = PropagationStrategy::Aggressive;
+  // Do not split axes into sub-axes; rules block size-changing factors.
+  bool conservativePropagation = false;
+  // Keep the `sdy.sharding_rule` the registry created on each op.
+  bool keepShardingRules = false;
+  // Record where each axis came from (`sdy.sharding_origins`).
+  bool debugShardingOrigins = false;
+  // Record which step moved which axis between which tensors (`sdy.propagation_edges`).
+  bool debugPropagationEdgeSharding = false;
+  // With level OpPriority/UserPriority: run the op-priority stages (else a
+  // single aggressive run, as `run-op-priority-propagation=false`).
+  bool runOpPriorityPropagation = true;
+  // Iteration guard: the most op steps one fixed point may take before it
+  // stops with a diagnostic (0: derived from the module size).
+  int64_t maxStepsPerRun = 0;
+};
+
+}  // namespace shardscope::propagation

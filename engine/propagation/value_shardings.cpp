@@ -1,0 +1,359 @@
+// Value sharding storage (see value_shardings.h).
+#include "propagation/value_shardings.h"
+
+#include <algorithm>
+
+namespace shardscope::propagation {
+
+namespace {
+
+std::optional<TensorSharding> perValue(const ir::Attribute* a, unsigned index) {
+  if (!a) return std::nullopt;
+  if (const auto* pv = a->as<TensorShardingPerValue>()) {
+    if (index < pv->shardings.size()) return pv->shardings[index];
+    return std::nullopt;
+  }
+  if (const auto* ts = a->as<TensorSharding>()) {
+    if (index == 0) return *ts;
+  }
+  return std::nullopt;
+}
+
+std::vector<TensorSharding> perValueList(const ir::Attribute* a) {
+  if (!a) return {};
+  if (const auto* pv = a->as<TensorShardingPerValue>()) return pv->shardings;
+  return {};
+}
+
+// Set entry `index` of a per-value attribute, filling missing entries with
+// open replicated shardings of the values' ranks on the same mesh.
+void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s,
+                 const std::vector<ir::Value*>& values, bool inherent) {
+  std::vector<TensorSharding> list = perValueList(op.attr(name));
+  if (list.size() != values.size()) {
+    list.clear();
+    for (ir::Value* v : values) list.push_back(fullyReplicated(s.mesh, rankOf(v->type), false));
+  }
+  if (index < list.size()) list[index] = s;
+  const ir::Attribute* old = op.attr(name);
+  bool wasInherent = inherent;
+  if (old) {
+    for (const auto& a : op.attrs())
+      if (a.name == name) wasInherent = a.inherent;
+  }
+  op.setAttr(name, ir::Attribute(TensorShardingPerValue{list}), wasInherent);
+}
+
+std::optional<TensorSharding> shardingInList(const ir::Op& op, const char* listName, unsigned i) {
+  const ir::Attribute* list = op.attr(listName);
+  if (!list) return std::nullopt;
+  const ir::ArrayAttr* arr = list->array();
+  if (!arr || i >= arr->elems.size()) return std::nullopt;
+  const ir::DictionaryAttr* dict = arr->elems[i].dict();
+  if (!dict) return std::nullopt;
+  const ir::Attribute* s = dict->get(kShardingAttr);
+  if (!s) return std::nullopt;
+  if (const auto* ts = s->as<TensorSharding>()) return *ts;
+  return std::nullopt;
+}
+
+void setShardingInList(ir::Op& op, const char* listName, unsigned i, unsigned count,
+                       const TensorSharding& s) {
+  std::vector<ir::Attribute> elems;
+  if (const ir::Attribute* list = op.attr(listName))
+    if (const ir::ArrayAttr* arr = list->array()) elems = arr->elems;
+  count = std::max<unsigned>(count, i + 1);
+  while (elems.size() < count) elems.push_back(ir::Attribute::makeDict({}));
+  std::vector<ir::NamedAttribute> entries;
+  if (const ir::DictionaryAttr* d = elems[i].dict()) entries = d->entries;
+  bool found = false;
+  for (auto& [k, v] : entries)
+    if (k == kShardingAttr) {
+      v = ir::Attribute(s);
+      found = true;
+    }
+  if (!found) entries.emplace_back(kShardingAttr, ir::Attribute(s));
+  elems[i] = ir::Attribute::makeDict(std::move(entries));
+  op.setAttr(listName, ir::Attribute::makeArray(std::move(elems)), true);
+}
+
+bool isCollectiveWithOutSharding(const ir::Op& op) {
+  return op.hasAttr("out_sharding") && op.dialect() == "sdy";
+}
+
+}  // namespace
+
+bool isTerminatorOp(const ir::Op& op) {
+  return op.is("func.return") || op.is("stablehlo.return") || op.is("sdy.return") ||
+         op.is("mhlo.return") || (op.parentBlock() && op.parentBlock()->terminator() == &op &&
+                                  op.numResults() == 0 && op.name().find("return") != std::string::npos);
+}
+
+bool isDataFlowOp(const ir::Op& op) {
+  return op.is("stablehlo.while") || op.is("stablehlo.case") ||
+         op.is("stablehlo.optimization_barrier") || op.is("sdy.manual_computation") ||
+         op.is("sdy.named_computation");
+}
+
+ir::Op* owningOp(const ir::Value* v) {
+  if (v->isBlockArgument()) return v->ownerBlock->parentOp();
+  return v->definingOp;
+}
+
+ir::Value* edgeOwnerFromTarget(ir::Value* v) {
+  ir::Op* owner = owningOp(v);
+  if (!owner || !isDataFlowOp(*owner)) return nullptr;
+  if (!v->isBlockArgument()) return v;
+  if (owner->is("stablehlo.while")) return v->index < owner->numResults() ? owner->result(v->index) : nullptr;
+  if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation")) return v;
+  return nullptr;  // case / optimization barrier have no block-argument targets
+}
+
+ir::Op* dataFlowEdgeUser(ir::Value* owner) {
+  if (!owner || !owner->hasOneUse()) return nullptr;
+  ir::Op* user = owner->uses().front().user;
+  return user && user->is("sdy.data_flow_edge") ? user : nullptr;
+}
+
+ir::Op* lookupEdgeOfTarget(ir::Value* v) {
+  ir::Value* owner = edgeOwnerFromTarget(v);
+  return owner ? dataFlowEdgeUser(owner) : nullptr;
+}
+
+ir::Op* lookupEdgeOfSource(ir::Op* user, unsigned index) {
+  ir::Op* op = isTerminatorOp(*user) ? user->parentOp() : user;
+  if (!op || !isDataFlowOp(*op)) return nullptr;
+  if (op != user) {  // a terminator operand feeds result `index`
+    return index < op->numResults() ? dataFlowEdgeUser(op->result(index)) : nullptr;
+  }
+  // An operand of the op itself. For while/case/optimization barrier it
+  // feeds result `index`; for manual/named computations the reference looks
+  // at the operand value itself (whose user is the region op, never an edge).
+  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
+    return dataFlowEdgeUser(op->operand(index));
+  if (op->is("stablehlo.case")) return nullptr;  // the branch index
+  return index < op->numResults() ? dataFlowEdgeUser(op->result(index)) : nullptr;
+}
+
+std::vector<ir::Value*> edgeSources(ir::Value* owner) {
+  ir::Op* op = owningOp(owner);
+  std::vector<ir::Value*> out;
+  if (!op) return out;
+  unsigned i = owner->index;
+  if (op->is("stablehlo.while")) {
+    if (owner->isBlockArgument()) return out;
+    if (i < op->numOperands()) out.push_back(op->operand(i));
+    if (op->numRegions() > 1 && !op->region(1).empty()) {
+      ir::Op* term = op->region(1).front().terminator();
+      if (term && i < term->numOperands()) out.push_back(term->operand(i));
+    }
+  } else if (op->is("stablehlo.case")) {
+    for (const auto& region : op->regions()) {
+      if (region->empty()) continue;
+      ir::Op* term = region->front().terminator();
+      if (term && i < term->numOperands()) out.push_back(term->operand(i));
+    }
+  } else if (op->is("stablehlo.optimization_barrier")) {
+    if (i < op->numOperands()) out.push_back(op->operand(i));
+  } else if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+    if (owner->isBlockArgument()) {
+      if (i < op->numOperands()) out.push_back(op->operand(i));
+    } else if (op->numRegions() > 0 && !op->region(0).empty()) {
+      ir::Op* term = op->region(0).front().terminator();
+      if (term && i < term->numOperands()) out.push_back(term->operand(i));
+    }
+  }
+  return out;
+}
+
+std::vector<ir::Value*> nonOwnerTargets(ir::Value* owner) {
+  std::vector<ir::Value*> out;
+  ir::Op* op = owningOp(owner);
+  if (!op || !op->is("stablehlo.while") || owner->isBlockArgument()) return out;
+  for (const auto& region : op->regions()) {
+    if (region->empty()) continue;
+    Block& b = region->front();
+    if (owner->index < b.numArguments()) out.push_back(b.argument(owner->index));
+  }
+  return out;
+}
+
+std::vector<std::string> manualAxesOf(const ir::Op& mc) {
+  const ir::Attribute* a = mc.attr("manual_axes");
+  if (!a) return {};
+  if (const auto* m = a->as<ir::ManualAxesAttr>()) return m->axes;
+  if (const auto* l = a->as<ir::AxisRefListAttr>()) {
+    std::vector<std::string> out;
+    for (const AxisRef& r : l->axes) out.push_back(r.name);
+    return out;
+  }
+  return {};
+}
+
+namespace {
+bool isManual(const AxisRef& a, const std::vector<std::string>& manual) {
+  return std::find(manual.begin(), manual.end(), a.name) != manual.end();
+}
+size_t firstFreeAxis(const AxisRefList& axes, const std::vector<std::string>& manual) {
+  size_t i = 0;
+  while (i < axes.size() && isManual(axes[i], manual)) ++i;
+  return i;
+}
+}  // namespace
+
+TensorSharding eraseManualAxes(const TensorSharding& s, const std::vector<std::string>& manual) {
+  if (manual.empty()) return s;
+  TensorSharding out = s;
+  for (DimensionSharding& d : out.dims)
+    d.axes.erase(d.axes.begin(), d.axes.begin() + static_cast<long>(firstFreeAxis(d.axes, manual)));
+  auto dropManual = [&](AxisRefList& l) {
+    l.erase(std::remove_if(l.begin(), l.end(), [&](const AxisRef& a) { return isManual(a, manual); }),
+            l.end());
+  };
+  dropManual(out.replicated);
+  dropManual(out.unreduced);
+  return out;
+}
+
+TensorSharding addFreeAxes(const TensorSharding& outer, const TensorSharding& inner,
+                           const std::vector<std::string>& manual) {
+  TensorSharding out;
+  out.mesh = inner.mesh;
+  for (size_t d = 0; d < outer.dims.size(); ++d) {
+    DimensionSharding dim;
+    const AxisRefList& oa = outer.dims[d].axes;
+    dim.axes.assign(oa.begin(), oa.begin() + static_cast<long>(firstFreeAxis(oa, manual)));
+    if (d < inner.dims.size()) {
+      dim.axes.insert(dim.axes.end(), inner.dims[d].axes.begin(), inner.dims[d].axes.end());
+      dim.closed = inner.dims[d].closed;
+      dim.priority = inner.dims[d].priority;
+    } else {
+      dim.closed = outer.dims[d].closed;
+    }
+    out.dims.push_back(std::move(dim));
+  }
+  out.replicated = outer.replicated;
+  out.unreduced = outer.unreduced;
+  out.unreducedReduction = outer.unreducedReduction;
+  return out;
+}
+
+ir::Value* shardableValue(ir::Value* v) {
+  if (ir::Op* edge = lookupEdgeOfTarget(v)) return edge->result(0);
+  if (!v->isBlockArgument()) return v;
+  ir::Op* owner = owningOp(v);
+  if (!owner) return nullptr;
+  if (owner->is("func.func")) return v;
+  if (isDataFlowOp(*owner)) return edgeOwnerFromTarget(v);
+  return nullptr;
+}
+
+std::optional<TensorSharding> getSharding(ir::Value* v) {
+  v = shardableValue(v);
+  if (!v) return std::nullopt;
+  ir::Op* op = owningOp(v);
+  if (!op) return std::nullopt;
+  if (v->isBlockArgument()) {
+    if (op->is("func.func")) return shardingInList(*op, "arg_attrs", v->index);
+    if (op->is("sdy.manual_computation")) {
+      auto s = perValue(op->attr("in_shardings"), v->index);
+      if (s) return eraseManualAxes(*s, manualAxesOf(*op));
+      return std::nullopt;
+    }
+    if (op->is("sdy.named_computation")) return perValue(op->attr("in_shardings"), v->index);
+    return std::nullopt;
+  }
+  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
+    return perValue(op->attr("sharding"), 0);
+  if (isCollectiveWithOutSharding(*op)) return perValue(op->attr("out_sharding"), 0);
+  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
+    return perValue(op->attr("out_shardings"), v->index);
+  return perValue(op->attr(kShardingAttr), v->index);
+}
+
+void setSharding(ir::Value* v, const TensorSharding& s) {
+  v = shardableValue(v);
+  if (!v) return;
+  ir::Op* op = owningOp(v);
+  if (!op) return;
+  if (v->isBlockArgument()) {
+    if (op->is("func.func")) {
+      setShardingInList(*op, "arg_attrs", v->index, v->ownerBlock->numArguments(), s);
+    } else if (op->is("sdy.manual_computation")) {
+      std::vector<TensorSharding> list = perValueList(op->attr("in_shardings"));
+      if (v->index < list.size()) {
+        list[v->index] = addFreeAxes(list[v->index], s, manualAxesOf(*op));
+        op->setAttr("in_shardings", ir::Attribute(TensorShardingPerValue{list}), true);
+      }
+    } else if (op->is("sdy.named_computation")) {
+      setPerValue(*op, "in_shardings", v->index, s, v->ownerBlock->arguments(), true);
+    }
+    return;
+  }
+  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
+    op->setAttr("sharding", ir::Attribute(s), true);
+  } else if (isCollectiveWithOutSharding(*op)) {
+    op->setAttr("out_sharding", ir::Attribute(s), true);
+  } else if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+    setPerValue(*op, "out_shardings", v->index, s, op->results(), true);
+  } else {
+    setPerValue(*op, kShardingAttr, v->index, s, op->results(), false);
+  }
+}
+
+std::optional<TensorSharding> funcResultSharding(const ir::Op& func, unsigned i) {
+  return shardingInList(func, "res_attrs", i);
+}
+void setFuncResultSharding(ir::Op& func, unsigned i, const TensorSharding& s) {
+  setShardingInList(func, "res_attrs", i, funcNumResults(func), s);
+}
+std::optional<TensorSharding> funcArgSharding(const ir::Op& func, unsigned i) {
+  return shardingInList(func, "arg_attrs", i);
+}
+void setFuncArgSharding(ir::Op& func, unsigned i, const TensorSharding& s) {
+  unsigned n = func.numRegions() && !func.region(0).empty() ? func.region(0).front().numArguments() : i + 1;
+  setShardingInList(func, "arg_attrs", i, n, s);
+}
+
+ir::Op* funcReturn(const ir::Op& func) {
+  if (func.numRegions() == 0 || func.region(0).empty()) return nullptr;
+  return func.region(0).front().terminator();
+}
+
+unsigned funcNumResults(const ir::Op& func) {
+  unsigned n = 0;
+  if (ir::Op* ret = funcReturn(func)) n = ret->numOperands();
+  if (const ir::Attribute* a = func.attr("res_attrs"))
+    if (const ir::ArrayAttr* arr = a->array()) n = std::max<unsigned>(n, static_cast<unsigned>(arr->elems.size()));
+  return n;
+}
+
+std::string symbolName(const ir::Op& op) {
+  if (const ir::Attribute* a = op.attr("sym_name")) {
+    if (const std::string* s = a->string()) return *s;
+    if (const auto* r = a->as<ir::SymbolRefAttr>()) return r->path.empty() ? std::string() : r->root();
+  }
+  return {};
+}
+
+TensorSharding fullyReplicated(const MeshRef& mesh, int64_t rank, bool closed) {
+  TensorSharding s;
+  s.mesh = mesh;
+  for (int64_t i = 0; i < rank; ++i) {
+    DimensionSharding d;
+    d.closed = closed;
+    s.dims.push_back(d);
+  }
+  return s;
+}
+
+bool hasNoAxes(const TensorSharding& s) {
+  if (!s.replicated.empty() || !s.unreduced.empty()) return false;
+  for (const DimensionSharding& d : s.dims)
+    if (!d.axes.empty()) return false;
+  return true;
+}
+
+int64_t rankOf(const ir::Type& t) { return t.isRankedTensor() ? t.rank() : 0; }
+
+}  // namespace shardscope::propagation

@@ -1,0 +1,201 @@
+#include "sparsecore/csv_ids.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <string_view>
+#include <vector>
+
+#include "sparsecore/errors.h"
+
+namespace shardscope::sc {
+
+namespace {
+
+// Ids of one feature under construction.
+struct Builder {
+  int feature = -1;
+  bool used = false;
+  bool weighted = false;
+  bool sorted = true;
+  int64_t openSample = -1;  // sample currently receiving ids (sorted path)
+  IdBatch batch;
+  // Unsorted fallback: (sample, id, weight) triples.
+  std::vector<uint64_t> samples;
+  std::vector<uint32_t> ids;
+  std::vector<float> weights;
+
+  void add(uint64_t sample, uint32_t id, float weight, bool hasWeight) {
+    if (hasWeight && !weighted) {
+      weighted = true;
+      batch.weights.assign(batch.ids.size(), 1.0f);
+      weights.assign(ids.size(), 1.0f);
+    }
+    if (sorted && static_cast<int64_t>(sample) < openSample) toUnsorted();
+    if (sorted) {
+      while (batch.sampleCount() < sample) batch.rowStarts.push_back(batch.ids.size());
+      openSample = static_cast<int64_t>(sample);
+      batch.ids.push_back(id);
+      if (weighted) batch.weights.push_back(weight);
+    } else {
+      samples.push_back(sample);
+      ids.push_back(id);
+      if (weighted) weights.push_back(weight);
+    }
+  }
+
+  void toUnsorted() {
+    sorted = false;
+    finishSorted();
+    for (size_t s = 0; s < batch.sampleCount(); ++s)
+      for (uint64_t k = batch.rowStarts[s]; k < batch.rowStarts[s + 1]; ++k) {
+        samples.push_back(s);
+        ids.push_back(batch.ids[k]);
+        if (weighted) weights.push_back(batch.weights[k]);
+      }
+    batch = IdBatch{};
+  }
+
+  void finishSorted() {
+    if (openSample >= 0 && batch.sampleCount() == static_cast<size_t>(openSample))
+      batch.rowStarts.push_back(batch.ids.size());
+  }
+
+  IdBatch finish() {
+    if (sorted) {
+      finishSorted();
+      return std::move(batch);
+    }
+    // Counting sort by sample keeps the file order inside a sample.
+    uint64_t count = 0;
+    for (uint64_t s : samples) count = std::max(count, s + 1);
+    IdBatch out;
+    out.rowStarts.assign(count + 1, 0);
+    for (uint64_t s : samples) ++out.rowStarts[s + 1];
+    for (uint64_t i = 0; i < count; ++i) out.rowStarts[i + 1] += out.rowStarts[i];
+    out.ids.resize(ids.size());
+    if (weighted) out.weights.resize(ids.size());
+    std::vector<uint64_t> fill(out.rowStarts.begin(), out.rowStarts.end() - 1);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      const uint64_t at = fill[samples[k]]++;
+      out.ids[at] = ids[k];
+      if (weighted) out.weights[at] = weights[k];
+    }
+    return out;
+  }
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
+  std::vector<Builder> builders(job.features.size());
+  for (size_t f = 0; f < builders.size(); ++f) builders[f].feature = static_cast<int>(f);
+  std::string_view lastName;
+  std::string lastNameStorage;
+  int lastFeature = -1;
+  uint64_t lineNo = 0;
+  bool first = true;
+
+  auto fail = [&](const std::string& cause) {
+    throw InputError(source + ":" + std::to_string(lineNo) + ": " + cause);
+  };
+
+  auto handleLine = [&](std::string_view line) {
+    ++lineNo;
+    line = trim(line);
+    if (line.empty() || line.front() == '#') return;
+    std::string_view fields[5];
+    int nf = 0;
+    size_t start = 0;
+    for (;;) {
+      size_t comma = line.find(',', start);
+      if (nf == 5) fail("too many fields; expected sample,feature,id[,weight]");
+      fields[nf++] = trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    if (first) {
+      first = false;
+      if (fields[0] == "sample") return;  // header
+    }
+    if (nf < 3 || nf > 4)
+      fail("expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got " + std::to_string(nf));
+    uint64_t sample = 0;
+    auto r1 = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), sample);
+    if (fields[0].empty() || r1.ec != std::errc() || r1.ptr != fields[0].data() + fields[0].size())
+      fail("sample '" + std::string(fields[0]) + "' is not a non-negative integer");
+    if (sample >= (uint64_t{1} << 40)) fail("sample index " + std::to_string(sample) + " is too large");
+    if (fields[1] != lastName || lastFeature < 0) {
+      lastFeature = -1;
+      for (size_t f = 0; f < job.features.size(); ++f)
+        if (job.features[f].name == fields[1]) lastFeature = static_cast<int>(f);
+      if (lastFeature < 0) fail("unknown feature '" + std::string(fields[1]) + "' (not in the job's \"features\")");
+      lastNameStorage = std::string(fields[1]);
+      lastName = lastNameStorage;
+      Builder& b = builders[lastFeature];
+      if (!b.used && job.features[lastFeature].ids.sampleCount() > 0)
+        fail("feature '" + lastNameStorage + "' already has samples in the job file");
+      b.used = true;
+    }
+    uint64_t id = 0;
+    auto r2 = std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), id);
+    if (fields[2].empty() || r2.ec != std::errc() || r2.ptr != fields[2].data() + fields[2].size())
+      fail("id '" + std::string(fields[2]) + "' is not a non-negative integer");
+    if (id > UINT32_MAX) fail("id " + std::to_string(id) + " does not fit 32 bits");
+    float weight = 1.0f;
+    if (nf == 4) {
+      auto r3 = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), weight);
+      if (fields[3].empty() || r3.ec != std::errc() || r3.ptr != fields[3].data() + fields[3].size())
+        fail("weight '" + std::string(fields[3]) + "' is not a number");
+    }
+    builders[lastFeature].add(sample, static_cast<uint32_t>(id), weight, nf == 4);
+  };
+
+  std::vector<char> buf(1 << 20);
+  std::string carry;
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (got == 0) break;
+    std::string_view chunk(buf.data(), got);
+    size_t pos = 0;
+    if (!carry.empty()) {
+      size_t nl = chunk.find('\n');
+      if (nl == std::string_view::npos) {
+        carry.append(chunk);
+        continue;
+      }
+      carry.append(chunk.substr(0, nl));
+      handleLine(carry);
+      carry.clear();
+      pos = nl + 1;
+    }
+    for (;;) {
+      size_t nl = chunk.find('\n', pos);
+      if (nl == std::string_view::npos) {
+        carry.assign(chunk.substr(pos));
+        break;
+      }
+      handleLine(chunk.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
+  if (!carry.empty()) handleLine(carry);
+
+  for (Builder& b : builders)
+    if (b.used) job.features[b.feature].ids = b.finish();
+}
+
+void loadIdsCsvFile(Job& job, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open file");
+  loadIdsCsv(job, in, path);
+}
+
+}  // namespace shardscope::sc

@@ -1,0 +1,466 @@
+#include "sparsecore/preprocessing.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "sparsecore/errors.h"
+#include "sparsecore/limits.h"
+
+namespace shardscope::sc {
+
+int64_t StackStats::observedMaxIds() const {
+  return maxIdsPerPartition.empty() ? 0 : *std::max_element(maxIdsPerPartition.begin(), maxIdsPerPartition.end());
+}
+int64_t StackStats::observedMaxUniqueIds() const {
+  return maxUniqueIdsPerPartition.empty()
+             ? 0
+             : *std::max_element(maxUniqueIdsPerPartition.begin(), maxUniqueIdsPerPartition.end());
+}
+
+int64_t samplesPerSparseCore(int64_t samples, const Job& job) {
+  const int64_t n = job.totalSparseCores();
+  const int64_t batch = std::max(samples, job.batchSize);
+  return (batch + n - 1) / n;
+}
+
+namespace {
+
+constexpr int kBuckets = kMinibatchingBuckets;
+
+// What one source SparseCore observed for one stack.
+struct TaskCounts {
+  std::vector<int64_t> ids, unique;              // [partition]
+  std::vector<int64_t> bucketIds, bucketUnique;  // [partition x 64], mini-batching only
+  std::vector<int64_t> memberIds;                // [member x partition]
+  int64_t inputIds = 0;
+  int maxUniquePerSample = 0;
+};
+
+struct Task {
+  int stack = 0;
+  int source = 0;  // global SparseCore index d x cores + c
+};
+
+// Per-thread scratch: a bitmap over the stack's column ids marks the
+// columns already seen on this SparseCore (1 bit per row keeps a
+// 100M-row stack at 12.5 MB); `touched` lists the words to clear.
+struct Scratch {
+  std::vector<uint64_t> seen;
+  std::vector<uint32_t> touched;
+  std::vector<uint32_t> sample;
+};
+
+void sortSmall(uint32_t* b, size_t n) {
+  if (n > 16) {
+    std::sort(b, b + n);
+    return;
+  }
+  for (size_t i = 1; i < n; ++i) {
+    uint32_t v = b[i];
+    size_t j = i;
+    while (j > 0 && b[j - 1] > v) {
+      b[j] = b[j - 1];
+      --j;
+    }
+    b[j] = v;
+  }
+}
+
+// The rows of `feature` that source SparseCore `source` owns.
+std::pair<size_t, size_t> sliceOf(const IdBatch& ids, int source, const Job& job) {
+  const int64_t per = samplesPerSparseCore(static_cast<int64_t>(ids.sampleCount()), job);
+  const size_t begin = std::min<size_t>(ids.sampleCount(), static_cast<size_t>(per * source));
+  const size_t end = std::min<size_t>(ids.sampleCount(), static_cast<size_t>(per * (source + 1)));
+  return {begin, end};
+}
+
+// Calls visit(col, memberIndex, sampleKey) for every distinct column of every
+// sample of the slice (after the in-sample merge), and raw(count) per sample.
+template <class Visit>
+void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scratch, TaskCounts* counts,
+               Visit&& visit) {
+  const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
+  for (const StackFeature& sf : plan.features) {
+    const IdBatch& batch = job.features[sf.featureIndex].ids;
+    const StackMember& m = plan.members[sf.memberIndex];
+    const uint32_t shift = static_cast<uint32_t>(m.shardRotation);
+    const uint32_t offset = static_cast<uint32_t>(m.colOffset);
+    auto [begin, end] = sliceOf(batch, source, job);
+    const uint32_t* ids = batch.ids.data();
+    for (size_t r = begin; r < end; ++r) {
+      const uint64_t a = batch.rowStarts[r], b = batch.rowStarts[r + 1];
+      const size_t len = b - a;
+      // Sample identity across features of a stack: (feature, row).
+      const uint64_t sampleKey = (uint64_t(sf.featureIndex) << 40) | r;
+      if (counts) counts->inputIds += static_cast<int64_t>(len);
+      if (len == 0) continue;
+      if (len == 1) {
+        visit(stackedColumn(ids[a], shift, offset, mask), sf.memberIndex, sampleKey, 1);
+        if (counts) counts->maxUniquePerSample = std::max(counts->maxUniquePerSample, 1);
+        continue;
+      }
+      scratch.sample.resize(len);
+      uint32_t* buf = scratch.sample.data();
+      for (size_t k = 0; k < len; ++k) buf[k] = stackedColumn(ids[a + k], shift, offset, mask);
+      sortSmall(buf, len);
+      int distinct = 0;
+      for (size_t k = 0; k < len;) {
+        size_t e = k + 1;
+        while (e < len && buf[e] == buf[k]) ++e;
+        visit(buf[k], sf.memberIndex, sampleKey, static_cast<int64_t>(e - k));
+        ++distinct;
+        k = e;
+      }
+      if (counts) counts->maxUniquePerSample = std::max(counts->maxUniquePerSample, distinct);
+    }
+  }
+}
+
+TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch& scratch) {
+  const int n = job.totalSparseCores();
+  const uint32_t mask = static_cast<uint32_t>(n - 1);
+  const bool buckets = job.enableMinibatching;
+  TaskCounts c;
+  c.ids.assign(n, 0);
+  c.unique.assign(n, 0);
+  c.memberIds.assign(plan.members.size() * n, 0);
+  if (buckets) {
+    c.bucketIds.assign(size_t(n) * kBuckets, 0);
+    c.bucketUnique.assign(size_t(n) * kBuckets, 0);
+  }
+  const size_t words = static_cast<size_t>(plan.stackVocab / 64 + 1);
+  if (scratch.seen.size() < words) scratch.seen.assign(words, 0);
+  uint64_t* seen = scratch.seen.data();
+  int64_t* ids = c.ids.data();
+  int64_t* unique = c.unique.data();
+  int64_t* member = c.memberIds.data();
+  scratch.touched.clear();
+  const bool perMember = plan.members.size() > 1;
+  walkSlice(job, plan, source, scratch, &c, [&](uint32_t col, int m, uint64_t, int64_t) {
+    const uint32_t p = col & mask;
+    ++ids[p];
+    if (perMember) ++member[size_t(m) * n + p];
+    uint64_t& word = seen[col >> 6];
+    const uint64_t bit = uint64_t{1} << (col & 63);
+    const bool fresh = !(word & bit);
+    if (fresh) {
+      if (!word) scratch.touched.push_back(col >> 6);
+      word |= bit;
+      ++unique[p];
+    }
+    if (buckets) {
+      const size_t cell = size_t(p) * kBuckets + minibatchingBucket(col);
+      ++c.bucketIds[cell];
+      if (fresh) ++c.bucketUnique[cell];
+    }
+  });
+  for (uint32_t w : scratch.touched) seen[w] = 0;
+  if (!perMember) std::copy(c.ids.begin(), c.ids.end(), c.memberIds.begin());
+  return c;
+}
+
+// Open-addressing map from a 64-bit key to a dense index (keys never ~0).
+class KeyIndex {
+ public:
+  explicit KeyIndex(size_t expected) { rehash(std::max<size_t>(64, expected * 2)); }
+  // Index of `key`, inserting it with the next free index when absent.
+  uint32_t find(uint64_t key, bool insert, bool* inserted = nullptr) {
+    size_t i = hash(key) & mask_;
+    for (;;) {
+      if (keys_[i] == key) return slots_[i];
+      if (keys_[i] == kEmpty) {
+        if (!insert) return kMissing;
+        if (inserted) *inserted = true;
+        keys_[i] = key;
+        slots_[i] = size_++;
+        if (size_ * 2 > keys_.size()) rehash(keys_.size() * 2);
+        return size_ - 1;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+  static constexpr uint32_t kMissing = ~uint32_t{0};
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  static size_t hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xFF51AFD7ED558CCDull;
+    k ^= k >> 33;
+    return static_cast<size_t>(k);
+  }
+  void rehash(size_t capacity) {
+    std::vector<uint64_t> oldKeys = std::move(keys_);
+    std::vector<uint32_t> oldSlots = std::move(slots_);
+    keys_.assign(capacity, kEmpty);
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    for (size_t i = 0; i < oldKeys.size(); ++i) {
+      if (oldKeys[i] == kEmpty) continue;
+      size_t j = hash(oldKeys[i]) & mask_;
+      while (keys_[j] != kEmpty) j = (j + 1) & mask_;
+      keys_[j] = oldKeys[i];
+      slots_[j] = oldSlots[i];
+    }
+  }
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+  uint32_t size_ = 0;
+};
+
+// Dropped ids of one source SparseCore, for its flagged partitions. The
+// reference sorts entries by (bucket, column, sample) and drops every entry
+// past the ids limit and every entry of a column past the unique limit;
+// both counters advance over dropped entries too, so what survives is a
+// prefix. Hence per column only its merged and raw counts matter, except
+// for the one column per partition that straddles the ids limit, whose
+// entries are ordered by sample in a second walk. A dropped entry counts
+// all its in-sample repeats (the reference drops each repeat).
+int64_t dropTask(const Job& job, const StackPlan& plan, int source, const std::vector<char>& flagged,
+                 bool buckets, Scratch& scratch) {
+  const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
+  auto keyOf = [&](uint32_t col) -> uint64_t {
+    const uint64_t p = col & mask;
+    const uint64_t bucket = buckets ? minibatchingBucket(col) : 0;
+    return (p << 38) | (bucket << 32) | col;
+  };
+  struct Column {
+    uint64_t key;
+    int64_t merged = 0, raw = 0;
+  };
+  KeyIndex index(1024);
+  std::vector<Column> columns;
+  walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
+    if (!flagged[col & mask]) return;
+    const uint64_t key = keyOf(col);
+    bool inserted = false;
+    const uint32_t i = index.find(key, true, &inserted);
+    if (inserted) columns.push_back({key});
+    ++columns[i].merged;
+    columns[i].raw += repeats;
+  });
+  std::sort(columns.begin(), columns.end(), [](const Column& a, const Column& b) { return a.key < b.key; });
+
+  int64_t dropped = 0;
+  std::vector<std::pair<uint64_t, int64_t>> straddling;  // key, entries kept
+  uint64_t group = ~uint64_t{0};
+  int64_t before = 0, rank = 0;
+  for (const Column& c : columns) {
+    if ((c.key >> 32) != group) {
+      group = c.key >> 32;  // (partition, bucket)
+      before = rank = 0;
+    }
+    ++rank;
+    if (rank > plan.maxUniqueIdsPerPartition || before >= plan.maxIdsPerPartition) dropped += c.raw;
+    else if (before + c.merged > plan.maxIdsPerPartition) straddling.push_back({c.key, plan.maxIdsPerPartition - before});
+    before += c.merged;
+  }
+  if (straddling.empty()) return dropped;
+
+  KeyIndex straddle(straddling.size());
+  for (const auto& s : straddling) straddle.find(s.first, true);
+  std::vector<std::vector<std::pair<uint64_t, int64_t>>> entries(straddling.size());  // sample, repeats
+  walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t sample, int64_t repeats) {
+    if (!flagged[col & mask]) return;
+    const uint32_t i = straddle.find(keyOf(col), false);
+    if (i != KeyIndex::kMissing) entries[i].push_back({sample, repeats});
+  });
+  for (size_t i = 0; i < straddling.size(); ++i) {
+    std::sort(entries[i].begin(), entries[i].end());
+    for (size_t k = static_cast<size_t>(straddling[i].second); k < entries[i].size(); ++k) dropped += entries[i][k].second;
+  }
+  return dropped;
+}
+
+template <class Fn>
+void runParallel(size_t count, int threads, Fn&& fn) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<size_t>(threads, count));
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    Scratch scratch;
+    for (size_t i = next++; i < count; i = next++) fn(i, scratch);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+}  // namespace
+
+PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
+  PreprocessResult result;
+  result.stacks = planStacks(job);
+  const int n = job.totalSparseCores();
+  const int cores = job.sparseCoresPerDevice;
+
+  for (const StackPlan& plan : result.stacks)
+    if (plan.stackVocab > (int64_t{1} << 31) - 1)
+      throw InputError("stack '" + plan.name + "': padded stacked vocabulary " + std::to_string(plan.stackVocab) +
+                       " does not fit 32-bit column ids; disable table_stacking or shrink tables");
+
+  for (const FeatureSpec& f : job.features) {
+    const int64_t samples = static_cast<int64_t>(f.ids.sampleCount());
+    const int64_t padded = samplesPerSparseCore(samples, job) * n;
+    if (padded != samples)
+      result.warnings.push_back("feature '" + f.name + "': batch of " + std::to_string(samples) +
+                                " samples padded with empty samples to " + std::to_string(padded) +
+                                " (a multiple of " + std::to_string(n) + " SparseCores)");
+  }
+
+  // Phase 1: counts for every (stack, source SparseCore).
+  std::vector<Task> tasks;
+  for (size_t s = 0; s < result.stacks.size(); ++s)
+    for (int g = 0; g < n; ++g) tasks.push_back({static_cast<int>(s), g});
+  std::vector<TaskCounts> counts(tasks.size());
+  runParallel(tasks.size(), options.threads, [&](size_t i, Scratch& scratch) {
+    counts[i] = countTask(job, result.stacks[tasks[i].stack], tasks[i].source, scratch);
+  });
+
+  // Aggregate per stack.
+  for (size_t s = 0; s < result.stacks.size(); ++s) {
+    const StackPlan& plan = result.stacks[s];
+    StackStats st;
+    st.name = plan.name;
+    for (const StackMember& m : plan.members) st.tables.push_back(job.tables[m.tableIndex].name);
+    st.partitions = n;
+    st.sparseCoresPerDevice = cores;
+    st.maxIdsLimit = plan.maxIdsPerPartition;
+    st.maxUniqueIdsLimit = plan.maxUniqueIdsPerPartition;
+    st.idsPerSourcePartition.assign(size_t(n) * n, 0);
+    st.uniqueIdsPerSourcePartition.assign(size_t(n) * n, 0);
+    st.maxIdsPerPartition.assign(n, 0);
+    st.maxUniqueIdsPerPartition.assign(n, 0);
+    st.requiredBufferPerSparseCore.assign(cores, 0);
+    st.memberIdsPerPartition.assign(plan.members.size(), std::vector<int64_t>(n, 0));
+    st.warnings = plan.warnings;
+    for (const StackFeature& sf : plan.features)
+      st.samplesPerSparseCore += samplesPerSparseCore(job.features[sf.featureIndex].ids.sampleCount(), job);
+    for (int g = 0; g < n; ++g) {
+      const TaskCounts& c = counts[s * n + g];
+      int64_t buffer = 0;
+      for (int p = 0; p < n; ++p) {
+        st.idsPerSourcePartition[size_t(g) * n + p] = c.ids[p];
+        st.uniqueIdsPerSourcePartition[size_t(g) * n + p] = c.unique[p];
+        st.maxIdsPerPartition[p] = std::max(st.maxIdsPerPartition[p], c.ids[p]);
+        st.maxUniqueIdsPerPartition[p] = std::max(st.maxUniqueIdsPerPartition[p], c.unique[p]);
+        buffer += roundUp(c.ids[p], 8);
+        st.idsAfterMerge += c.ids[p];
+        for (size_t m = 0; m < plan.members.size(); ++m)
+          st.memberIdsPerPartition[m][p] += c.memberIds[m * n + p];
+      }
+      st.requiredBufferPerSparseCore[g % cores] = std::max(st.requiredBufferPerSparseCore[g % cores], buffer);
+      st.inputIds += c.inputIds;
+      st.maxUniqueIdsPerSample = std::max(st.maxUniqueIdsPerSample, c.maxUniquePerSample);
+      if (job.enableMinibatching) {
+        for (int64_t v : c.bucketIds) st.maxIdsPerBucket = std::max(st.maxIdsPerBucket, v);
+        for (int64_t v : c.bucketUnique) st.maxUniqueIdsPerBucket = std::max(st.maxUniqueIdsPerBucket, v);
+      }
+    }
+    result.stats.push_back(std::move(st));
+  }
+
+  // Mini-batching is needed when any partition of any stack is over a limit;
+  // the split is then shared by all stacks.
+  auto overLimit = [&](const StackStats& st) {
+    return st.observedMaxIds() > st.maxIdsLimit || st.observedMaxUniqueIds() > st.maxUniqueIdsLimit;
+  };
+  if (job.enableMinibatching) {
+    for (const StackStats& st : result.stats) result.minibatchingRequired |= overLimit(st);
+    if (result.minibatchingRequired) {
+      for (size_t s = 0; s < result.stats.size(); ++s) {
+        StackStats& st = result.stats[s];
+        for (int g = 0; g < n; ++g) {
+          const TaskCounts& c = counts[s * n + g];
+          for (int p = 0; p < n; ++p) {
+            std::span<const int64_t> ids(c.bucketIds.data() + size_t(p) * kBuckets, kBuckets);
+            std::span<const int64_t> uniq(c.bucketUnique.data() + size_t(p) * kBuckets, kBuckets);
+            st.split |= minibatchingSplit(ids, st.maxIdsLimit);
+            st.split |= minibatchingSplit(uniq, st.maxUniqueIdsLimit);
+          }
+        }
+        result.split |= st.split;
+      }
+      result.minibatches = minibatchCount(result.split);
+    }
+  }
+
+  // Phase 2: validate, and drop where allowed. With mini-batching the unit
+  // is one bucket; otherwise one (source, partition).
+  const bool perBucket = result.minibatchingRequired;
+  std::vector<std::vector<char>> flagged(tasks.size());
+  std::vector<size_t> dropTasks;
+  for (size_t s = 0; s < result.stats.size(); ++s) {
+    StackStats& st = result.stats[s];
+    const int64_t obsIds = perBucket ? st.maxIdsPerBucket : st.observedMaxIds();
+    const int64_t obsUnique = perBucket ? st.maxUniqueIdsPerBucket : st.observedMaxUniqueIds();
+    const bool idsOver = obsIds > st.maxIdsLimit;
+    const bool uniqueOver = obsUnique > st.maxUniqueIdsLimit;
+    if (!idsOver && !uniqueOver) continue;
+    if (!job.allowIdDropping) {
+      if (!result.limitError)
+        result.limitError = idsOver ? maxIdsExceededMessage(obsIds, st.name, st.maxIdsLimit)
+                                    : maxUniqueIdsExceededMessage(obsUnique, st.name, st.maxUniqueIdsLimit);
+      continue;
+    }
+    if (idsOver) st.warnings.push_back(idDroppingWarning(obsIds, st.name, st.maxIdsLimit, false));
+    if (uniqueOver) st.warnings.push_back(idDroppingWarning(obsUnique, st.name, st.maxUniqueIdsLimit, true));
+    for (int g = 0; g < n; ++g) {
+      const size_t t = s * n + g;
+      const TaskCounts& c = counts[t];
+      std::vector<char> f(n, 0);
+      bool any = false;
+      for (int p = 0; p < n; ++p) {
+        bool over;
+        if (perBucket) {
+          over = false;
+          for (int b = 0; b < kBuckets; ++b)
+            over |= c.bucketIds[size_t(p) * kBuckets + b] > st.maxIdsLimit ||
+                    c.bucketUnique[size_t(p) * kBuckets + b] > st.maxUniqueIdsLimit;
+        } else {
+          over = c.ids[p] > st.maxIdsLimit || c.unique[p] > st.maxUniqueIdsLimit;
+        }
+        f[p] = over;
+        any |= over;
+      }
+      if (any) {
+        flagged[t] = std::move(f);
+        dropTasks.push_back(t);
+      }
+    }
+  }
+  std::vector<int64_t> dropped(tasks.size(), 0);
+  runParallel(dropTasks.size(), options.threads, [&](size_t i, Scratch& scratch) {
+    const size_t t = dropTasks[i];
+    dropped[t] = dropTask(job, result.stacks[tasks[t].stack], tasks[t].source, flagged[t], perBucket, scratch);
+  });
+  for (size_t t = 0; t < tasks.size(); ++t) result.stats[tasks[t].stack].droppedIds += dropped[t];
+
+  // max_ids_per_chip_per_sample: a sample's ids over all features.
+  size_t batch = 0;
+  bool sameBatch = true;
+  for (const FeatureSpec& f : job.features) {
+    if (batch == 0) batch = f.ids.sampleCount();
+    sameBatch &= f.ids.sampleCount() == batch;
+  }
+  if (sameBatch) {
+    std::vector<int64_t> perSample(batch, 0);
+    for (const FeatureSpec& f : job.features)
+      for (size_t i = 0; i < batch; ++i) perSample[i] += static_cast<int64_t>(f.ids.rowStarts[i + 1] - f.ids.rowStarts[i]);
+    for (int64_t v : perSample) {
+      result.maxIdsPerSample = std::max(result.maxIdsPerSample, v);
+      if (v > job.maxIdsPerChipPerSample) ++result.samplesOverChipLimit;
+    }
+    if (result.samplesOverChipLimit > 0)
+      result.warnings.push_back(std::to_string(result.samplesOverChipLimit) +
+                                " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
+                                std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
+                                std::to_string(result.maxIdsPerSample));
+  }
+  return result;
+}
+
+}  // namespace shardscope::sc

@@ -1,0 +1,966 @@
+// Module verification: the sdy invariants, reported with sdy_opt's wording.
+#include "verifier/verifier.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace shardscope {
+
+namespace {
+
+using ir::Op;
+using ir::Type;
+
+VerifyProblem problem(std::string message) { return VerifyProblem{std::move(message), {}}; }
+
+// `'tensor<4x8xf32>'`: MLIR quotes types inside diagnostics.
+std::string quoted(const Type& type) { return "'" + type.str() + "'"; }
+
+std::string joinInts(const std::vector<int64_t>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Meshes and the symbol table.
+
+// Mesh symbols of the module by name.
+class MeshTable {
+ public:
+  explicit MeshTable(const ir::Module& module) {
+    for (const auto& op : module.body().ops()) {
+      if (!op->is("sdy.mesh")) continue;
+      const ir::Attribute* name = op->attr("sym_name");
+      const ir::Attribute* mesh = op->attr("mesh");
+      if (name && name->string() && mesh && mesh->as<Mesh>())
+        meshes_.emplace(*name->string(), mesh->as<Mesh>());
+    }
+  }
+  const Mesh* lookup(const std::string& name) const {
+    auto it = meshes_.find(name);
+    return it == meshes_.end() ? nullptr : it->second;
+  }
+  const Mesh* of(const TensorSharding& sharding) const {
+    if (sharding.mesh.inlineMesh) return &*sharding.mesh.inlineMesh;
+    return lookup(sharding.mesh.name);
+  }
+
+ private:
+  std::map<std::string, const Mesh*> meshes_;
+};
+
+// Device ids with iota ids dropped, as sdy's mesh builder does.
+std::vector<int64_t> effectiveDeviceIds(const Mesh& mesh) {
+  if (!mesh.axes.empty() && !mesh.hasCustomDeviceIds() &&
+      static_cast<int64_t>(mesh.deviceIds.size()) == mesh.totalSize())
+    return {};
+  return mesh.deviceIds;
+}
+
+bool sameMesh(const Mesh& a, const Mesh& b) {
+  return a.axes == b.axes && effectiveDeviceIds(a) == effectiveDeviceIds(b);
+}
+
+// ---------------------------------------------------------------------------
+// Tensor shardings.
+
+// Checks one list of axis refs (a dimension, the replicated or the unreduced
+// axes): names known to the mesh, no ref seen before, no two neighbouring
+// sub-axes that should have been written as one.
+VerifyResult verifyAxisList(const AxisRefList& axes, const Mesh& mesh, std::vector<AxisRef>& seen,
+                            std::vector<AxisRef>& subAxes) {
+  const AxisRef* previous = nullptr;
+  for (const AxisRef& axis : axes) {
+    if (!mesh.hasAxis(axis.name)) return problem("unknown axis name: \"" + axis.name + "\"");
+    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
+      return problem("duplicate axis ref: " + axis.str());
+    seen.push_back(axis);
+    if (axis.isSubAxis()) {
+      subAxes.push_back(axis);
+      if (previous && previous->canMerge(axis))
+        return problem("two consecutive sub-axes can be merged: " + previous->str() + ", " +
+                       axis.str());
+    }
+    previous = &axis;
+  }
+  return std::nullopt;
+}
+
+bool sortedInMesh(const AxisRefList& axes, const Mesh& mesh) {
+  for (size_t i = 1; i < axes.size(); ++i)
+    if (axes[i].lessInMesh(axes[i - 1], mesh)) return false;
+  return true;
+}
+
+// Sub-axes of one mesh axis, sorted: each a proper, in-range slice, and no
+// two of them overlapping.
+VerifyResult verifySubAxesOf(const std::string& name, std::vector<AxisRef> subAxes,
+                             const Mesh& mesh, const std::vector<AxisRef>& seen) {
+  if (subAxes.empty()) return std::nullopt;
+  if (std::find(seen.begin(), seen.end(), AxisRef{name, std::nullopt}) != seen.end())
+    return problem("both sub-axis and full-axis are used for axis name: \"" + name + "\"");
+  std::stable_sort(subAxes.begin(), subAxes.end(),
+                   [&](const AxisRef& a, const AxisRef& b) { return a.lessInMesh(b, mesh); });
+  const int64_t axisSize = mesh.axisSize(name);
+  int64_t coveredUpTo = 1;  // next pre-size of the previous sub-axis
+  const AxisRef* previous = nullptr;
+  for (const AxisRef& axis : subAxes) {
+    const SubAxisInfo& info = *axis.subAxis;
+    if (info.preSize < 1) return problem("sub-axis pre-size must be at least 1: " + axis.str());
+    if (info.size <= 1) return problem("sub-axis sizes must be greater than 1: " + axis.str());
+    if (axisSize % info.nextPreSize() != 0)
+      return problem("sub-axis next pre-size " + std::to_string(info.nextPreSize()) +
+                     " doesn't divide the size of the full axis " + std::to_string(axisSize) +
+                     ": " + axis.str());
+    if (info.size == axisSize)
+      return problem("sub-axis size is equal to the full axis size: " + axis.str());
+    if (previous && coveredUpTo > info.preSize)
+      return problem("overlapping sub-axes: " + previous->str() + ", " + axis.str());
+    coveredUpTo = info.nextPreSize();
+    previous = &axis;
+  }
+  return std::nullopt;
+}
+
+bool allDimsEmpty(const TensorSharding& sharding) {
+  return std::all_of(sharding.dims.begin(), sharding.dims.end(),
+                     [](const DimensionSharding& d) { return d.axes.empty(); });
+}
+
+bool rankZeroWithoutAxes(const TensorSharding& sharding) {
+  return sharding.dims.empty() && sharding.replicated.empty() && sharding.unreduced.empty();
+}
+
+const char* kBoundAxisNote = "parent bounding this axis as manual";
+
+VerifyProblem boundAxisProblem(const std::string& axis, const Op& owner) {
+  return VerifyProblem{"operates on axis \"" + axis +
+                           "\" which is already bound by a parent sdy.manual_computation op",
+                       {{owner.loc(), kBoundAxisNote}}};
+}
+
+// Shardings of the values of one op (results, operands, block arguments).
+// `prefixOf(i)` is prepended to value i's messages.
+VerifyResult verifyShardingsPerValue(const std::vector<TensorSharding>& shardings,
+                                     const std::vector<Type>& types, const MeshTable& meshes,
+                                     const BoundManualAxes& bound) {
+  auto prefixed = [&](VerifyProblem p, size_t index) {
+    p.message = (types.size() == 1 ? std::string("- ") : std::to_string(index) + " - ") + p.message;
+    return p;
+  };
+  if (types.empty() && shardings.size() == 1) {
+    const TensorSharding& only = shardings.front();
+    const Mesh* mesh = meshes.of(only);
+    if ((mesh && mesh->isMaximal()) || allDimsEmpty(only)) {
+      if (VerifyResult r = verifyTensorSharding(only, nullptr, mesh, bound))
+        return prefixed(std::move(*r), 0);
+      return std::nullopt;
+    }
+  }
+  if (shardings.size() != types.size())
+    return problem("shardings don't match number of values: " + std::to_string(shardings.size()) +
+                   " shardings vs " + std::to_string(types.size()) + " values");
+  for (size_t i = 0; i < shardings.size(); ++i) {
+    if (VerifyResult r = verifyTensorSharding(shardings[i], &types[i], meshes.of(shardings[i]), bound))
+      return prefixed(std::move(*r), i);
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// Op sharding rules.
+
+// Mappings of the operands or the results (`kind`) against their types.
+VerifyResult verifyRuleMappings(const std::vector<TensorFactorMapping>& mappings,
+                                const std::vector<Type>& types,
+                                const std::vector<int64_t>& factorSizes, const std::string& kind,
+                                std::vector<bool>& used) {
+  if (types.size() != mappings.size())
+    return problem("number of " + kind + "s and mappings must match: " +
+                   std::to_string(types.size()) + " != " + std::to_string(mappings.size()));
+  if (mappings.empty())
+    return problem("number of " + kind +
+                   "s mappings cannot be 0. Op sharding rules can only be defined on operations "
+                   "with at least one operand and result.");
+  const int64_t numFactors = static_cast<int64_t>(factorSizes.size());
+  for (size_t index = 0; index < mappings.size(); ++index) {
+    const std::string prefix =
+        kind + " " + (types.size() == 1 ? std::string("- ") : std::to_string(index) + " - ");
+    const Type& type = types[index];
+    if (!type.isRankedTensor() || !type.hasStaticShape())
+      return problem(prefix + "expected a ranked tensor with a static shape. type: " + quoted(type));
+    const TensorFactorMapping& mapping = mappings[index];
+    if (static_cast<int64_t>(mapping.dims.size()) != type.rank())
+      return problem(prefix + "mapping rank must match: " + std::to_string(mapping.dims.size()) +
+                     " != " + std::to_string(type.rank()));
+    std::vector<bool> usedHere(factorSizes.size(), false);
+    for (const std::vector<int64_t>& dim : mapping.dims) {
+      if (dim.empty()) return problem(prefix + "dim mapping must have at least one factor");
+      for (int64_t factor : dim) {
+        if (factor < 0 || factor >= numFactors)
+          return problem(prefix +
+                         "expecting factor indices to be within 0<=...<num_factors; received: " +
+                         std::to_string(factor) + ", num_factors: " + std::to_string(numFactors));
+        if (usedHere[static_cast<size_t>(factor)])
+          return problem(prefix + "cannot reuse factors for the same tensor value");
+        if (factorSizes[static_cast<size_t>(factor)] == 1 && dim.size() > 1)
+          return problem(prefix +
+                         "dim mapping can't have a factor of size 1 if there are multiple factors");
+        usedHere[static_cast<size_t>(factor)] = true;
+        used[static_cast<size_t>(factor)] = true;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+VerifyResult verifyFactorSet(const std::vector<int64_t>& indices, int64_t numFactors) {
+  if (indices.empty()) return std::nullopt;
+  if (!std::is_sorted(indices.begin(), indices.end()))
+    return problem("indices of special factors must be sorted");
+  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end())
+    return problem("indices of special factors must be unique");
+  if (indices.front() < 0) return problem("index must be non-negative");
+  if (indices.back() >= numFactors)
+    return problem("index must be less than " + std::to_string(numFactors) +
+                   ", got: " + std::to_string(indices.back()));
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// Module walk.
+
+std::vector<Type> typesOf(const std::vector<ir::Value*>& values) {
+  std::vector<Type> out;
+  out.reserve(values.size());
+  for (const ir::Value* v : values) out.push_back(v->type);
+  return out;
+}
+
+std::vector<Type> resultTypes(const Op& op) { return typesOf(op.results()); }
+std::vector<Type> operandTypes(const Op& op) { return typesOf(op.operands()); }
+
+const Op* terminatorOfRegion(const Op& op, unsigned region) {
+  if (op.numRegions() <= region || op.region(region).empty()) return nullptr;
+  return op.region(region).front().terminator();
+}
+
+// The values the body of `op` yields (operands of its region's terminator).
+std::vector<Type> yieldedTypes(const Op& op) {
+  const Op* terminator = terminatorOfRegion(op, 0);
+  return terminator ? operandTypes(*terminator) : std::vector<Type>{};
+}
+
+std::vector<Type> entryArgTypes(const Op& op) {
+  if (op.numRegions() == 0 || op.region(0).empty()) return {};
+  return typesOf(op.region(0).front().arguments());
+}
+
+// Result types of a function: the operands of its `func.return`.
+std::optional<std::vector<Type>> functionResultTypes(const Op& func) {
+  if (func.numRegions() == 0) return std::nullopt;
+  for (const auto& block : func.region(0).blocks()) {
+    const Op* terminator = block->terminator();
+    if (terminator && terminator->is("func.return")) return operandTypes(*terminator);
+  }
+  return std::nullopt;
+}
+
+bool isIsolatedOp(const Op& op) {
+  return op.is("func.func") || op.is("sdy.manual_computation") || op.is("sdy.named_computation");
+}
+
+// The sharding a value carries, looking through propagation barriers
+// (function argument attributes, constraint/edge shardings, `sdy.sharding`).
+std::optional<TensorSharding> shardingOfValue(const ir::Value* value) {
+  while (value && value->definingOp && value->definingOp->is("sdy.propagation_barrier") &&
+         value->definingOp->numOperands() > 0)
+    value = value->definingOp->operand(0);
+  if (!value) return std::nullopt;
+  if (value->isBlockArgument()) {
+    const Op* owner = value->ownerOp();
+    if (!owner || !owner->is("func.func")) return std::nullopt;
+    const ir::Attribute* argAttrs = owner->attr("arg_attrs");
+    const ir::ArrayAttr* array = argAttrs ? argAttrs->array() : nullptr;
+    if (!array || value->index >= array->elems.size()) return std::nullopt;
+    const ir::DictionaryAttr* dict = array->elems[value->index].dict();
+    const ir::Attribute* s = dict ? dict->get("sdy.sharding") : nullptr;
+    if (s && s->as<TensorSharding>()) return *s->as<TensorSharding>();
+    return std::nullopt;
+  }
+  const Op* op = value->definingOp;
+  if (op->is("sdy.sharding_constraint") || op->is("sdy.reshard") || op->is("sdy.data_flow_edge")) {
+    const ir::Attribute* s = op->attr("sharding");
+    if (s && s->as<TensorSharding>()) return *s->as<TensorSharding>();
+    return std::nullopt;
+  }
+  const char* perValueName =
+      (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) ? "out_shardings"
+                                                                            : "sdy.sharding";
+  const ir::Attribute* s = op->attr(perValueName);
+  if (s && s->as<TensorShardingPerValue>()) {
+    const auto& shardings = s->as<TensorShardingPerValue>()->shardings;
+    if (value->index < shardings.size()) return shardings[value->index];
+  }
+  return std::nullopt;
+}
+
+class Verifier {
+ public:
+  Verifier(const ir::Module& module, ir::DiagnosticSink& diags)
+      : module_(module), diags_(diags), meshes_(module) {}
+
+  bool run() {
+    const int before = diags_.errorCount();
+    // 1. What MLIR rejects while reading the text: malformed meshes, result
+    //    types that disagree with the inferred ones. The reader stops at the
+    //    first such problem.
+    if (!checkWhileParsing()) return false;
+    // 2. Each top-level op on its own (functions are isolated: one error each).
+    for (const auto& op : module_.body().ops()) verifyOp(*op);
+    if (diags_.errorCount() != before) return false;
+    // 3. Symbol users, once everything else is valid.
+    verifySymbolUses();
+    return diags_.errorCount() == before;
+  }
+
+ private:
+  void emit(const Op& op, const std::string& message, const std::vector<VerifyNote>& notes = {}) {
+    diags_.error(op.loc(), message);
+    for (const VerifyNote& note : notes) diags_.note(note.loc, note.message);
+  }
+  // `'op.name' op <message>`.
+  void emitOpError(const Op& op, const std::string& prefix, const VerifyProblem& p) {
+    emit(op, "'" + op.name() + "' op " + prefix + p.message, p.notes);
+  }
+
+  // --- 1. parse-time checks ------------------------------------------------
+
+  bool checkWhileParsing() {
+    bool ok = true;
+    module_.op->walkPreOrder([&](Op& op) {
+      if (!ok) return false;
+      if (!checkOpWhileParsing(op)) ok = false;
+      return ok;
+    });
+    return ok;
+  }
+
+  // Meshes of every sharding an op holds (inline meshes are checked where written).
+  static void forEachSharding(const Op& op, const std::function<void(const TensorSharding&)>& fn) {
+    auto visit = [&](const ir::Attribute& attr, auto& self) -> void {
+      if (const auto* s = attr.as<TensorSharding>()) fn(*s);
+      if (const auto* pv = attr.as<TensorShardingPerValue>())
+        for (const TensorSharding& s : pv->shardings) fn(s);
+      if (const ir::ArrayAttr* array = attr.array())
+        for (const ir::Attribute& e : array->elems) self(e, self);
+      if (const ir::DictionaryAttr* dict = attr.dict())
+        for (const auto& [name, e] : dict->entries) self(e, self);
+    };
+    for (const Op::Attr& a : op.attrs()) visit(a.value, visit);
+  }
+
+  bool checkOpWhileParsing(const Op& op) {
+    if (op.is("sdy.mesh")) {
+      const ir::Attribute* attr = op.attr("mesh");
+      const Mesh* mesh = attr ? attr->as<Mesh>() : nullptr;
+      if (mesh) {
+        if (VerifyResult r = verifyMesh(*mesh)) {
+          emit(op, "custom op 'sdy.mesh' " + r->message);
+          if (r->message.rfind("axis size must be at least 1", 0) == 0)
+            emit(op,
+                 "custom op 'sdy.mesh' failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+                 "`::llvm::ArrayRef<MeshAxisAttr>`");
+          return false;
+        }
+      }
+    }
+    bool ok = true;
+    forEachSharding(op, [&](const TensorSharding& s) {
+      if (!ok || !s.mesh.inlineMesh) return;
+      if (VerifyResult r = verifyMesh(*s.mesh.inlineMesh)) {
+        emit(op, r->message);
+        ok = false;
+      }
+    });
+    if (!ok) return false;
+    if (op.is("sdy.constant") && op.numResults() == 1) {
+      const Type& type = op.result(0)->type;
+      if (type.isTensor() && (type.unranked || !type.hasStaticShape())) {
+        emit(op, "elements literal type must have static shape");
+        return false;
+      }
+    }
+    if (op.is("sdy.named_computation")) {
+      std::vector<Type> inferred = yieldedTypes(op);
+      std::vector<Type> declared = resultTypes(op);
+      if (terminatorOfRegion(op, 0) && inferred != declared) {
+        auto list = [](const std::vector<Type>& types) {
+          std::string out;
+          for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + quoted(types[i]);
+          return out;
+        };
+        emit(op, "'sdy.named_computation' op inferred type(s) " + list(inferred) +
+                     " are incompatible with return type(s) of operation " + list(declared));
+        emit(op, "'sdy.named_computation' op failed to infer returned types");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // --- 2. per-op checks ----------------------------------------------------
+
+  // Entry checks, nested ops, exit checks; false at the first problem.
+  bool verifyOp(const Op& op) {
+    if (!verifyOpEntry(op)) return false;
+    for (const auto& region : op.regions())
+      for (const auto& block : region->blocks())
+        for (const auto& nested : block->ops())
+          if (!verifyOp(*nested)) return false;
+    return verifyOpExit(op);
+  }
+
+  bool verifyOpEntry(const Op& op) {
+    // Discardable sdy attributes, in name order as MLIR's dictionary holds them.
+    std::vector<const Op::Attr*> discardable;
+    for (const Op::Attr& a : op.attrs())
+      if (!a.inherent) discardable.push_back(&a);
+    std::sort(discardable.begin(), discardable.end(),
+              [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; });
+    for (const Op::Attr* a : discardable) {
+      if (a->name == "sdy.sharding") {
+        const auto* perValue = a->value.as<TensorShardingPerValue>();
+        if (!perValue) {
+          emitOpError(op, "", problem("should have a sharding attribute of type "
+                                      "TensorShardingPerValueAttr"));
+          return false;
+        }
+        if (VerifyResult r = verifyShardingsPerValue(perValue->shardings, resultTypes(op), meshes_,
+                                                     boundManualAxesAround(op))) {
+          emitOpError(op, "result ", *r);
+          return false;
+        }
+      } else if (a->name == "sdy.sharding_rule") {
+        const auto* rule = a->value.as<OpShardingRule>();
+        if (!rule) {
+          emitOpError(op, "", problem("should have a sharding rule attribute of type "
+                                      "OpShardingRuleAttr for attr named 'sdy.sharding_rule'"));
+          return false;
+        }
+        if (VerifyResult r = verifyOpShardingRule(*rule, operandTypes(op), resultTypes(op))) {
+          emitOpError(op, "", *r);
+          return false;
+        }
+      }
+    }
+
+    if (op.is("func.func")) return verifyFunctionAttrs(op);
+    if (op.is("sdy.propagation_barrier")) {
+      const ir::Attribute* dir = op.attr("allowed_direction");
+      const ir::EnumAttr* e = dir ? dir->as<ir::EnumAttr>() : nullptr;
+      std::string value = e ? e->value : (dir && dir->string() ? *dir->string() : "");
+      if (value == "BOTH") {
+        emitOpError(op, "", problem("cannot specify `BOTH` as the direction. Not blocking "
+                                    "propagation direction makes the op redundant."));
+        return false;
+      }
+    }
+    if (op.is("sdy.manual_computation")) {
+      BoundManualAxes bound = boundManualAxesAround(op);
+      for (const std::string& axis : manualAxesOf(op)) {
+        for (const auto& [name, owner] : bound) {
+          if (name == axis) {
+            emitOpError(op, "", boundAxisProblem(axis, *owner));
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  // Shardings on function arguments and results.
+  bool verifyFunctionAttrs(const Op& func) {
+    auto check = [&](const char* attrName, const std::vector<Type>& types,
+                     const char* kind) -> bool {
+      const ir::Attribute* attr = func.attr(attrName);
+      const ir::ArrayAttr* array = attr ? attr->array() : nullptr;
+      if (!array) return true;
+      for (size_t i = 0; i < array->elems.size(); ++i) {
+        const ir::DictionaryAttr* dict = array->elems[i].dict();
+        const ir::Attribute* s = dict ? dict->get("sdy.sharding") : nullptr;
+        if (!s) continue;
+        const std::string prefix = std::string(kind) + " " + std::to_string(i) + " - ";
+        const auto* sharding = s->as<TensorSharding>();
+        if (!sharding) {
+          emitOpError(func, prefix,
+                      problem("should have a sharding attribute of type TensorShardingAttr"));
+          return false;
+        }
+        if (i >= types.size()) continue;  // type unknown (no body)
+        if (VerifyResult r = verifyTensorSharding(*sharding, &types[i], meshes_.of(*sharding))) {
+          emitOpError(func, prefix, *r);
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!check("arg_attrs", entryArgTypes(func), "arg")) return false;
+    return check("res_attrs", functionResultTypes(func).value_or(std::vector<Type>{}), "result");
+  }
+
+  // Isolated ops may only use values defined inside them.
+  bool verifyOpExit(const Op& op) {
+    if (!isIsolatedOp(op)) return true;
+    bool ok = true;
+    const_cast<Op&>(op).walkPreOrder([&](Op& nested) {
+      if (!ok) return false;
+      if (&nested == &op) return true;
+      for (const ir::Value* v : nested.operands()) {
+        const Op* owner = v ? v->ownerOp() : nullptr;
+        if (owner && !op.isAncestorOf(owner)) {
+          emit(nested, "'" + nested.name() + "' op using value defined outside the region",
+               {{op.loc(), "required by region isolation constraints"}});
+          ok = false;
+          return false;
+        }
+      }
+      return true;
+    });
+    return ok;
+  }
+
+  static std::vector<std::string> manualAxesOf(const Op& op) {
+    const ir::Attribute* attr = op.attr("manual_axes");
+    if (!attr) return {};
+    if (const auto* m = attr->as<ir::ManualAxesAttr>()) return m->axes;
+    if (const auto* l = attr->as<ir::AxisRefListAttr>()) {
+      std::vector<std::string> out;
+      for (const AxisRef& a : l->axes) out.push_back(a.name);
+      return out;
+    }
+    return {};
+  }
+
+  // --- 3. symbol users -----------------------------------------------------
+
+  void verifySymbolUses() {
+    bool ok = true;
+    module_.op->walkPreOrder([&](Op& op) {
+      if (!ok) return false;
+      ok = verifySymbolUser(op);
+      return ok;
+    });
+  }
+
+  bool verifySymbolUser(const Op& op) {
+    if (op.is("sdy.sharding_constraint") || op.is("sdy.reshard")) return verifyConstraint(op);
+    if (op.is("sdy.data_flow_edge")) return verifyDataFlowEdge(op);
+    if (op.is("sdy.manual_computation")) return verifyManualComputation(op);
+    if (op.is("sdy.named_computation")) return verifyNamedComputation(op);
+    return true;
+  }
+
+  static const TensorSharding* inherentSharding(const Op& op, const char* name = "sharding") {
+    const ir::Attribute* attr = op.attr(name);
+    return attr ? attr->as<TensorSharding>() : nullptr;
+  }
+  static const TensorShardingPerValue* inherentPerValue(const Op& op, const char* name) {
+    const ir::Attribute* attr = op.attr(name);
+    return attr ? attr->as<TensorShardingPerValue>() : nullptr;
+  }
+
+  bool verifyConstraint(const Op& op) {
+    const TensorSharding* sharding = inherentSharding(op);
+    if (!sharding || op.numResults() == 0) return true;
+    if (VerifyResult r = verifyTensorSharding(*sharding, &op.result(0)->type, meshes_.of(*sharding),
+                                              boundManualAxesAround(op))) {
+      emitOpError(op, "", *r);
+      return false;
+    }
+    if (op.numOperands() == 0) return true;
+    std::optional<TensorSharding> source = shardingOfValue(op.operand(0));
+    if (!source) return true;
+    // A constraint may add unreduced axes only with the default `sum` reduction.
+    const Mesh* mesh = meshes_.of(*sharding);
+    const Mesh* sourceMesh = meshes_.of(*source);
+    if (!mesh || !sourceMesh || !sameMesh(*mesh, *sourceMesh)) return true;
+    bool introduces = false;
+    for (const AxisRef& axis : sharding->unreduced) {
+      bool covered = std::any_of(source->unreduced.begin(), source->unreduced.end(),
+                                 [&](const AxisRef& s) { return s.contains(axis, *mesh); });
+      if (!covered) introduces = true;
+    }
+    const std::string& reduction =
+        sharding->unreducedReduction.empty() ? std::string("sum") : sharding->unreducedReduction;
+    if (introduces && reduction != "sum") {
+      emitOpError(op, "", problem("cannot introduce '" + reduction +
+                                  "' unreduced axes. Expected 'sum'."));
+      return false;
+    }
+    return true;
+  }
+
+  bool verifyDataFlowEdge(const Op& op) {
+    if (op.numResults() == 0 || op.numOperands() == 0) return true;
+    const Type& type = op.result(0)->type;
+    if (!type.hasStaticShape() || (type.isTensor() && type.unranked)) {
+      emitOpError(op, "", problem("expected sdy.data_flow_edge to have a static-shaped result. type: " +
+                                  quoted(type)));
+      return false;
+    }
+    const ir::Value* input = op.operand(0);
+    if (!input->hasOneUse()) {
+      emitOpError(op, "", problem("expected input of sdy.data_flow_edge to have a single user"));
+      return false;
+    }
+    if (const Op* def = input->definingOp;
+        def && def->dialect() == "sdy" && !def->is("sdy.named_computation") &&
+        !def->is("sdy.manual_computation")) {
+      emitOpError(op, "",
+                  VerifyProblem{"expected input of sdy.data_flow_edge to not be defined by an "
+                                "SdyDialect op (other than an sdy.named_computation).",
+                                {{def->loc(), "sdy op defining the input of the sdy.data_flow_edge"}}});
+      return false;
+    }
+    if (const TensorSharding* sharding = inherentSharding(op)) {
+      if (VerifyResult r = verifyTensorSharding(*sharding, &type, meshes_.of(*sharding),
+                                                boundManualAxesAround(op))) {
+        emitOpError(op, "", *r);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // In or out shardings of a manual computation against the global (op) and
+  // local (region) types. `kind` is "operand" or "result".
+  bool verifyManualValues(const Op& op, const std::vector<Type>& globalTypes,
+                          const std::vector<Type>& localTypes,
+                          const std::vector<TensorSharding>& shardings,
+                          const std::vector<std::string>& manualAxes, const std::string& kind) {
+    if (globalTypes.empty() && localTypes.empty() && shardings.empty()) return true;
+    if (VerifyResult r =
+            verifyShardingsPerValue(shardings, globalTypes, meshes_, boundManualAxesAround(op))) {
+      emitOpError(op, kind + " ", *r);
+      return false;
+    }
+    if (globalTypes.size() != localTypes.size()) {
+      emitOpError(op, "",
+                  problem("number of op " + kind + "s and region " + kind +
+                          "s must match. Op has " + std::to_string(globalTypes.size()) + " op " +
+                          kind + "s and " + std::to_string(localTypes.size()) + " region " + kind +
+                          "s"));
+      return false;
+    }
+    auto isManual = [&](const AxisRef& a) {
+      return std::find(manualAxes.begin(), manualAxes.end(), a.name) != manualAxes.end();
+    };
+    for (size_t index = 0; index < globalTypes.size() && index < shardings.size(); ++index) {
+      const TensorSharding& sharding = shardings[index];
+      for (size_t dim = 0; dim < sharding.dims.size(); ++dim) {
+        const AxisRefList& axes = sharding.dims[dim].axes;
+        auto firstFree = std::find_if_not(axes.begin(), axes.end(), isManual);
+        auto manualAfterFree = std::find_if(firstFree, axes.end(), isManual);
+        if (manualAfterFree != axes.end()) {
+          emitOpError(op, "",
+                      problem(kind + " sharding at index " + std::to_string(index) +
+                              " must have all manual axes come before free axes in its dimension "
+                              "sharding at index " +
+                              std::to_string(dim) + ". Saw manual axis " + manualAfterFree->str() +
+                              " after free axis " + (manualAfterFree - 1)->str()));
+          return false;
+        }
+      }
+      const Type& global = globalTypes[index];
+      if (!global.isTensor()) continue;
+      const Mesh* mesh = meshes_.of(sharding);
+      std::vector<int64_t> localShape;
+      for (size_t dim = 0; dim < global.shape.size() && dim < sharding.dims.size(); ++dim) {
+        int64_t size = global.shape[dim];
+        if (size == Type::kDynamic) {
+          localShape.push_back(Type::kDynamic);
+          continue;
+        }
+        int64_t manualSize = 1;
+        for (const AxisRef& axis : sharding.dims[dim].axes)
+          if (isManual(axis) && mesh) manualSize *= axis.size(*mesh);
+        if (manualSize <= 0) manualSize = 1;
+        if (size % manualSize != 0) {
+          emitOpError(op, "",
+                      problem(kind + " dimension size " + std::to_string(size) +
+                              " is not divisible by the manual axes size " +
+                              std::to_string(manualSize)));
+          return false;
+        }
+        localShape.push_back(size / manualSize);
+      }
+      Type expected = Type::tensor(localShape, global.elementType);
+      const Type& local = localTypes[index];
+      bool matches = local.isRankedTensor() && local.shape == expected.shape &&
+                     local.elementType == expected.elementType;
+      if (!matches) {
+        emitOpError(op, "",
+                    problem(kind + " shape, corresponding sharding, and region " + kind +
+                            " shape at index " + std::to_string(index) +
+                            " must match. Expected local shape " + quoted(expected) +
+                            ", actual local shape " + quoted(local)));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool verifyManualComputation(const Op& op) {
+    const TensorShardingPerValue* in = inherentPerValue(op, "in_shardings");
+    const TensorShardingPerValue* out = inherentPerValue(op, "out_shardings");
+    static const TensorShardingPerValue kNone;
+    if (!in) in = &kNone;
+    if (!out) out = &kNone;
+    const std::vector<std::string> manualAxes = manualAxesOf(op);
+    if (!verifyManualValues(op, operandTypes(op), entryArgTypes(op), in->shardings, manualAxes,
+                            "operand") ||
+        !verifyManualValues(op, resultTypes(op), yieldedTypes(op), out->shardings, manualAxes,
+                            "result"))
+      return false;
+    if (in->shardings.empty() && out->shardings.empty()) return true;
+    // One mesh for all in/out shardings (empty meshes aside).
+    const Mesh* common = nullptr;
+    bool conflict = false;
+    for (const auto* list : {in, out}) {
+      for (const TensorSharding& s : list->shardings) {
+        const Mesh* mesh = meshes_.of(s);
+        if (!mesh) continue;
+        if (!common || common->empty()) {
+          common = mesh;
+        } else if (!mesh->empty() && !sameMesh(*common, *mesh)) {
+          conflict = true;
+        }
+      }
+    }
+    if (conflict) common = nullptr;
+    if (!common && !manualAxes.empty()) {
+      emitOpError(op, "", problem("all in and out shardings must be bound to the same mesh or an "
+                                  "empty mesh."));
+      return false;
+    }
+    for (const std::string& axis : manualAxes) {
+      if (common && !common->hasAxis(axis)) {
+        emitOpError(op, "", problem("unknown manual axis: \"" + axis + "\""));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool verifyNamedComputation(const Op& op) {
+    std::vector<Type> args = entryArgTypes(op);
+    std::vector<Type> operands = operandTypes(op);
+    if (args.size() != operands.size()) {
+      emit(op, "number of block arguments must match the number of operands: " +
+                   std::to_string(args.size()) + " != " + std::to_string(operands.size()));
+      return false;
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!(args[i] == operands[i])) {
+        emit(op, "expected the type of the " + std::to_string(i) +
+                     "'th block argument to match the type of the corresponding operand: " +
+                     quoted(args[i]) + " vs " + quoted(operands[i]));
+        return false;
+      }
+    }
+    const TensorShardingPerValue* in = inherentPerValue(op, "in_shardings");
+    const TensorShardingPerValue* out = inherentPerValue(op, "out_shardings");
+    const BoundManualAxes bound = boundManualAxesAround(op);
+    if (in) {
+      if (VerifyResult r = verifyShardingsPerValue(in->shardings, operands, meshes_, bound)) {
+        emitOpError(op, "in_shardings ", *r);
+        return false;
+      }
+    }
+    if (out) {
+      if (VerifyResult r = verifyShardingsPerValue(out->shardings, resultTypes(op), meshes_, bound)) {
+        emitOpError(op, "out_shardings ", *r);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const ir::Module& module_;
+  ir::DiagnosticSink& diags_;
+  MeshTable meshes_;
+};
+
+}  // namespace
+
+VerifyResult verifyMesh(const Mesh& mesh) {
+  for (const MeshAxis& axis : mesh.axes)
+    if (axis.size < 1) return problem("axis size must be at least 1, got: " + std::to_string(axis.size));
+  for (int64_t id : mesh.deviceIds)
+    if (id < 0) return problem("device id must be non-negative, got: " + std::to_string(id));
+  if (mesh.axes.empty()) {
+    if (mesh.deviceIds.size() > 1)
+      return problem("axes is empty and device_ids has more than one element");
+    return std::nullopt;
+  }
+  std::set<std::string> names;
+  for (const MeshAxis& axis : mesh.axes)
+    if (!names.insert(axis.name).second)
+      return problem("duplicate axis name: \"" + axis.name + "\"");
+  if (mesh.deviceIds.empty()) return std::nullopt;
+  const int64_t total = mesh.totalSize();
+  const int64_t count = static_cast<int64_t>(mesh.deviceIds.size());
+  if (total != count)
+    return problem("total product of axis sizes must match total number of device ids, got: " +
+                   std::to_string(total) + " != " + std::to_string(count));
+  std::vector<int64_t> sorted = mesh.deviceIds;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < count; ++i)
+    if (sorted[static_cast<size_t>(i)] != i)
+      return problem("sorted device ids must be iota(product(axes)), got: " + joinInts(sorted));
+  // Ids equal to iota are dropped when the mesh is built, so they are fine here.
+  return std::nullopt;
+}
+
+BoundManualAxes boundManualAxesAround(const ir::Op& op) {
+  BoundManualAxes out;
+  for (const Op* p = op.parentOp(); p; p = p->parentOp()) {
+    if (!p->is("sdy.manual_computation")) continue;
+    const ir::Attribute* attr = p->attr("manual_axes");
+    std::vector<std::string> axes;
+    if (attr) {
+      if (const auto* m = attr->as<ir::ManualAxesAttr>()) axes = m->axes;
+      if (const auto* l = attr->as<ir::AxisRefListAttr>())
+        for (const AxisRef& a : l->axes) axes.push_back(a.name);
+    }
+    // Outer computations take precedence, as in sdy (the outermost owner is reported).
+    for (const std::string& axis : axes) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == axis; });
+      if (it == out.end())
+        out.emplace_back(axis, p);
+      else
+        it->second = p;
+    }
+  }
+  return out;
+}
+
+VerifyResult verifyTensorSharding(const TensorSharding& sharding, const ir::Type* type,
+                                  const Mesh* mesh, const BoundManualAxes& bound) {
+  if (!mesh) return problem("unknown mesh: @" + sharding.mesh.name);
+  if (mesh->isMaximal() || (!type && allDimsEmpty(sharding))) {
+    if (!rankZeroWithoutAxes(sharding))
+      return problem("a maximal sharding can only have a sharding with rank 0 and no replicated or "
+                     "unreduced axes.");
+    return std::nullopt;
+  }
+  const Type* tensor = type;
+  if (tensor && tensor->kind == Type::Kind::Tuple) {
+    if (tensor->elements.size() != 1)
+      return problem("ops can only have a sharding for a tuple of size 1: " + quoted(*tensor));
+    tensor = &tensor->elements.front();
+  }
+  if (!tensor || !tensor->isTensor()) {
+    if (!rankZeroWithoutAxes(sharding))
+      return problem("non-shaped tensors can only have a sharding with rank 0 and no replicated or "
+                     "unreduced axes. type: " +
+                     (type ? quoted(*type) : std::string("<<NULL TYPE>>")) +
+                     ", sharding: " + sharding.str());
+    return std::nullopt;
+  }
+  if (tensor->unranked) return problem("only ranked tensors can have a sharding. type: " + quoted(*type));
+  if (sharding.rank() != tensor->rank())
+    return problem("sharding doesn't match tensor rank: " + std::to_string(sharding.rank()) +
+                   " != " + std::to_string(tensor->rank()));
+
+  std::vector<AxisRef> seen;
+  std::vector<AxisRef> subAxes;
+  for (size_t dim = 0; dim < sharding.dims.size(); ++dim) {
+    const DimensionSharding& d = sharding.dims[dim];
+    if (d.priority) {
+      if (*d.priority < 0) return problem("dim " + std::to_string(dim) + " has a negative priority");
+      if (d.closed && d.axes.empty())
+        return problem("dim " + std::to_string(dim) + " is empty and closed but has a priority");
+    }
+    if (VerifyResult r = verifyAxisList(d.axes, *mesh, seen, subAxes)) return r;
+  }
+  if (!sortedInMesh(sharding.replicated, *mesh))
+    return problem("replicated axes are not ordered w.r.t. mesh");
+  if (VerifyResult r = verifyAxisList(sharding.replicated, *mesh, seen, subAxes)) return r;
+  if (!sortedInMesh(sharding.unreduced, *mesh))
+    return problem("unreduced axes are not ordered w.r.t. mesh");
+  if (VerifyResult r = verifyAxisList(sharding.unreduced, *mesh, seen, subAxes)) return r;
+
+  for (const MeshAxis& axis : mesh->axes) {
+    std::vector<AxisRef> ofAxis;
+    for (const AxisRef& s : subAxes)
+      if (s.name == axis.name) ofAxis.push_back(s);
+    if (VerifyResult r = verifySubAxesOf(axis.name, ofAxis, *mesh, seen)) return r;
+  }
+
+  if (!bound.empty()) {
+    auto check = [&](const AxisRef& axis) -> VerifyResult {
+      for (const auto& [name, owner] : bound)
+        if (name == axis.name) return boundAxisProblem(name, *owner);
+      return std::nullopt;
+    };
+    for (const DimensionSharding& d : sharding.dims)
+      for (const AxisRef& axis : d.axes)
+        if (VerifyResult r = check(axis)) return r;
+    for (const AxisRef& axis : sharding.replicated)
+      if (VerifyResult r = check(axis)) return r;
+    for (const AxisRef& axis : sharding.unreduced)
+      if (VerifyResult r = check(axis)) return r;
+  }
+  return std::nullopt;
+}
+
+VerifyResult verifyOpShardingRule(const OpShardingRule& rule, const std::vector<ir::Type>& operandTypes,
+                                  const std::vector<ir::Type>& resultTypes) {
+  const int64_t numFactors = rule.numFactors();
+  std::vector<bool> inOperands(rule.factorSizes.size(), false);
+  std::vector<bool> inResults(rule.factorSizes.size(), false);
+  if (VerifyResult r = verifyRuleMappings(rule.operands, operandTypes, rule.factorSizes, "operand",
+                                          inOperands))
+    return r;
+  if (VerifyResult r =
+          verifyRuleMappings(rule.results, resultTypes, rule.factorSizes, "result", inResults))
+    return r;
+  for (int64_t f = 0; f < numFactors; ++f) {
+    if (!inOperands[static_cast<size_t>(f)] && !inResults[static_cast<size_t>(f)])
+      return problem("has factor " + OpShardingRule::factorName(f) + "=" +
+                     std::to_string(rule.factorSizes[static_cast<size_t>(f)]) +
+                     " that isn't used in operand and result mappings");
+  }
+  for (const auto* set : {&rule.reductionFactors, &rule.needReplicationFactors,
+                          &rule.permutationFactors})
+    if (VerifyResult r = verifyFactorSet(*set, numFactors)) return r;
+  std::set<int64_t> special;
+  special.insert(rule.reductionFactors.begin(), rule.reductionFactors.end());
+  special.insert(rule.needReplicationFactors.begin(), rule.needReplicationFactors.end());
+  special.insert(rule.permutationFactors.begin(), rule.permutationFactors.end());
+  if (special.size() != rule.reductionFactors.size() + rule.needReplicationFactors.size() +
+                            rule.permutationFactors.size())
+    return problem("a factor can only be in one of the reduction, need replication, or "
+                   "permutation factor sets");
+  if (VerifyResult r = verifyFactorSet(rule.blockedPropagationFactors, numFactors)) return r;
+  for (int64_t f : rule.reductionFactors)
+    if (f >= 0 && f < numFactors && inResults[static_cast<size_t>(f)])
+      return problem("reduction factor cannot be in result mappings");
+  return std::nullopt;
+}
+
+bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags) {
+  if (!module.op || module.op->numRegions() == 0 || module.op->region(0).empty()) return true;
+  return Verifier(module, diags).run();
+}
+
+}  // namespace shardscope

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Build Shardscope (Release, warnings on) in build/, run every CTest test and
+# the Shardy conformance ratchet, and end with one line `N passed, M failed`.
+#
+#   bash scripts/run-tests.sh
+#
+# Environment:
+#   SHARDSCOPE_SHARED   folder holding conformance/ (default: ../shared beside the repo)
+#   SHARDSCOPE_BUILD_DIR, SHARDSCOPE_JOBS   build folder (build/) and jobs (2)
+#   SKIP_DEPS=1         do not call scripts/install-deps.sh
+#
+# The conformance suite runs only the cases listed in tests/conformance_passing.txt
+# as hard requirements (the ratchet); the rest are reported but do not fail
+# the run. Exit status is non-zero when the build, a CTest test or a ratchet
+# case failed. Needs no stdin; works with CI=true.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$SHARDSCOPE_ROOT" || exit 1
+exec </dev/null
+
+passed=0
+failed=0
+summary() {
+  echo
+  echo "$passed passed, $failed failed"
+  [[ $failed -eq 0 ]]
+  exit $?
+}
+
+if [[ "${SKIP_DEPS:-0}" != 1 ]]; then
+  log "checking dependencies"
+  if ! bash scripts/install-deps.sh; then
+    echo "run-tests: installing dependencies failed" >&2
+    failed=$((failed + 1)); summary
+  fi
+fi
+
+t0=$SECONDS
+log "configuring $BUILD_DIR (Release)"
+if ! configure -DSHARDSCOPE_BUILD_TESTS=ON; then
+  echo "run-tests: cmake configure failed" >&2
+  failed=$((failed + 1)); summary
+fi
+log "building with -j$JOBS"
+if ! build; then
+  echo "run-tests: build failed" >&2
+  failed=$((failed + 1)); summary
+fi
+log "build took $((SECONDS - t0)) s"
+
+# ---- CTest -----------------------------------------------------------------
+log "ctest"
+# Qt tests need a platform plugin; without a display use the offscreen one.
+if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+  export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+fi
+ctest_log="$BUILD_DIR/ctest-output.log"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 300 2>&1 | tee "$ctest_log"
+ctest_rc=${PIPESTATUS[0]}
+# e.g. "100% tests passed, 0 tests failed out of 12"
+line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$ctest_log" | tail -1)
+if [[ -n "$line" ]]; then
+  c_failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+  c_total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+  passed=$((passed + c_total - c_failed))
+  failed=$((failed + c_failed))
+  if [[ $ctest_rc -ne 0 && $c_failed -eq 0 ]]; then
+    echo "run-tests: ctest exited $ctest_rc" >&2
+    failed=$((failed + 1))
+  fi
+elif grep -q 'No tests were found' "$ctest_log"; then
+  echo "run-tests: ctest found no tests"
+elif [[ $ctest_rc -ne 0 ]]; then
+  echo "run-tests: ctest exited $ctest_rc without a summary" >&2
+  failed=$((failed + 1))
+fi
+
+# ---- Conformance ratchet ---------------------------------------------------
+shared="${SHARDSCOPE_SHARED:-$SHARDSCOPE_ROOT/../shared}"
+runpy="$shared/conformance/run.py"
+baseline="tests/conformance_passing.txt"
+opt="$BUILD_DIR/bin/shardscope-opt"
+if [[ ! -f "$baseline" ]]; then
+  mkdir -p tests
+  cat >"$baseline" <<'TXT'
+# Conformance ratchet: ids of cases (SUITE/FILE/NNN, as run.py prints them)
+# that must keep passing. Add cases as they start to pass; never remove one
+# without a reason. Lines starting with # are ignored.
+TXT
+fi
+if [[ -f "$runpy" ]]; then
+  if [[ ! -x "$opt" ]]; then
+    echo "run-tests: $opt was not built; the conformance ratchet cannot run" >&2
+    failed=$((failed + 1))
+  else
+    log "conformance suite (ratchet: $baseline)"
+    report="$BUILD_DIR/conformance-report.json"
+    rm -f "$report"
+    # run.py's own closing line counts every case; reword it so that only
+    # the summary below reads as this run's result.
+    python3 "$runpy" --opt "$opt" --baseline "$baseline" --json "$report" 2>&1 |
+      sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/all conformance cases (informational): \1 pass, \2 fail/'
+    conf_rc=${PIPESTATUS[0]}
+    if [[ -f "$report" ]]; then
+      read -r r_pass r_fail r_missing < <(python3 - "$baseline" "$report" <<'PY'
+import json, sys
+must = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+rep = json.load(open(sys.argv[2]))
+ok, bad = set(rep["passed"]), set(rep["failed"])
+print(sum(c in ok for c in must), sum(c in bad for c in must),
+      sum(c not in ok and c not in bad for c in must))
+PY
+)
+      log "conformance ratchet: $r_pass of $((r_pass + r_fail + r_missing)) listed cases pass"
+      [[ $r_missing -gt 0 ]] && echo "run-tests: $r_missing case(s) in $baseline no longer exist in the suite"
+      passed=$((passed + r_pass))
+      failed=$((failed + r_fail))
+      if [[ $conf_rc -ne 0 && $r_fail -eq 0 ]]; then
+        echo "run-tests: conformance runner exited $conf_rc" >&2
+        failed=$((failed + 1))
+      fi
+    else
+      echo "run-tests: conformance runner exited $conf_rc without a report" >&2
+      failed=$((failed + 1))
+    fi
+  fi
+else
+  log "no $runpy: conformance suite skipped"
+fi
+
+summary

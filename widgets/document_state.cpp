@@ -1,0 +1,149 @@
+#include "document_state.h"
+
+#include <QFileInfo>
+
+#include "axis_style.h"
+
+namespace shardscope::widgets {
+
+DocumentState::DocumentState(QObject* parent) : QObject(parent) {}
+
+QString DocumentState::fileName() const {
+  if (!doc_) return {};
+  return toQString(doc_->name);
+}
+
+const ir::Op* enclosingFunction(const ir::Op* op) {
+  while (op && !op->is("func.func")) op = op->parentOp();
+  return op;
+}
+
+std::vector<const ir::Op*> DocumentState::functions() const {
+  std::vector<const ir::Op*> out;
+  if (const ir::Module* m = module())
+    for (ir::Op* f : m->functions()) out.push_back(f);
+  return out;
+}
+
+const ir::Op* DocumentState::findFunction(const QString& name) const {
+  QString n = name;
+  if (n.startsWith(u'@')) n.remove(0, 1);
+  for (const ir::Op* f : functions())
+    if (toQString(api::symbolName(*f)) == n) return f;
+  return nullptr;
+}
+
+namespace {
+const ir::Value* findValueIn(const ir::Op* root, const QString& name) {
+  const ir::Value* found = nullptr;
+  const_cast<ir::Op*>(root)->walkPreOrder([&](ir::Op& op) {
+    if (found) return false;
+    for (const auto& region : op.regions())
+      for (const auto& block : region->blocks())
+        for (ir::Value* arg : block->arguments())
+          if (!found && toQString(api::valueName(*arg)) == name) found = arg;
+    for (unsigned i = 0; i < op.numResults() && !found; ++i)
+      if (toQString(api::valueName(*op.result(i))) == name) found = op.result(i);
+    return !found;
+  });
+  return found;
+}
+}  // namespace
+
+const ir::Value* DocumentState::findValue(const QString& rawName) const {
+  if (!module()) return nullptr;
+  QString name = rawName.trimmed();
+  if (!name.startsWith(u'%')) name.prepend(u'%');
+  if (function_)
+    if (const ir::Value* v = findValueIn(function_, name)) return v;
+  for (const ir::Op* f : functions())
+    if (const ir::Value* v = findValueIn(f, name)) return v;
+  // `%3` for a multi-result op printed `%3#0`.
+  if (!name.contains(u'#')) return findValue(name + QStringLiteral("#0"));
+  return nullptr;
+}
+
+const ir::Op* DocumentState::findOp(const QString& name) const {
+  if (!module() || name.isEmpty()) return nullptr;
+  if (name.startsWith(u'%')) {
+    const ir::Value* v = findValue(name);
+    if (!v) return nullptr;
+    return v->isBlockArgument() ? v->ownerBlock->parentOp() : v->definingOp;
+  }
+  if (const ir::Op* f = findFunction(name)) return f;
+  const ir::Op* found = nullptr;
+  auto search = [&](const ir::Op* root) {
+    const_cast<ir::Op*>(root)->walkPreOrder([&](ir::Op& op) {
+      if (found) return false;
+      const QString opName = toQString(op.name());
+      if (opName == name || opName.section(u'.', 1) == name) found = &op;
+      return !found;
+    });
+  };
+  if (function_) search(function_);
+  for (const ir::Op* f : functions())
+    if (!found) search(f);
+  return found;
+}
+
+const ir::Value* DocumentState::defaultValue() const {
+  const ir::Op* f = function_;
+  if (!f || f->numRegions() == 0 || f->region(0).empty()) return nullptr;
+  const ir::Block& body = f->region(0).front();
+  for (ir::Value* arg : body.arguments())
+    if (api::valueSharding(*arg) && arg->type.isRankedTensor()) return arg;
+  const ir::Value* found = nullptr;
+  const_cast<ir::Op*>(f)->walk([&](ir::Op& op) {
+    for (unsigned i = 0; i < op.numResults() && !found; ++i)
+      if (api::valueSharding(*op.result(i)) && op.result(i)->type.isRankedTensor()) found = op.result(i);
+  });
+  if (found) return found;
+  for (ir::Value* arg : body.arguments())
+    if (arg->type.isRankedTensor()) return arg;
+  return nullptr;
+}
+
+void DocumentState::setDocument(std::shared_ptr<const api::Document> doc) {
+  doc_ = std::move(doc);
+  function_ = nullptr;
+  op_ = nullptr;
+  value_ = nullptr;
+  const auto funcs = functions();
+  if (!funcs.empty()) {
+    function_ = findFunction(QStringLiteral("main"));
+    if (!function_) function_ = funcs.front();
+  }
+  emit documentChanged();
+  emit functionChanged();
+  value_ = defaultValue();
+  emit selectionChanged();
+}
+
+void DocumentState::setFunction(const ir::Op* func) {
+  if (func == function_) return;
+  function_ = func;
+  emit functionChanged();
+}
+
+void DocumentState::selectOp(const ir::Op* op) {
+  if (op) {
+    const ir::Op* f = enclosingFunction(op);
+    if (f) setFunction(f);
+  }
+  op_ = op;
+  value_ = (op && op->numResults() > 0) ? op->result(0) : value_;
+  if (op && op->is("func.func")) value_ = defaultValue();
+  emit selectionChanged();
+}
+
+void DocumentState::selectValue(const ir::Value* value) {
+  value_ = value;
+  if (value) {
+    const ir::Op* owner = value->isBlockArgument() ? value->ownerBlock->parentOp() : value->definingOp;
+    if (const ir::Op* f = enclosingFunction(owner)) setFunction(f);
+    if (!value->isBlockArgument()) op_ = value->definingOp;
+  }
+  emit selectionChanged();
+}
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,64 @@
+// The one small shared state the views listen to (hotspot style): the open
+// document, the function shown, the selected op and the selected value.
+// Views never call each other; they set and observe this object.
+#pragma once
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "api/document.h"
+
+namespace shardscope::widgets {
+
+class DocumentState : public QObject {
+  Q_OBJECT
+ public:
+  explicit DocumentState(QObject* parent = nullptr);
+
+  const std::shared_ptr<const api::Document>& document() const { return doc_; }
+  const ir::Module* module() const { return doc_ ? doc_->module.get() : nullptr; }
+  QString fileName() const;
+
+  // The function shown by the graph (a `func.func` op), or nullptr.
+  const ir::Op* function() const { return function_; }
+  const ir::Op* selectedOp() const { return op_; }
+  const ir::Value* selectedValue() const { return value_; }
+
+  // Every function of the module in order.
+  std::vector<const ir::Op*> functions() const;
+  // Find a function by symbol name ("main" or "@main").
+  const ir::Op* findFunction(const QString& name) const;
+  // Find a value by its printed name (`%arg0`, `%3`, `%1#0`), preferring
+  // the current function.
+  const ir::Value* findValue(const QString& name) const;
+  // Find an op: a value name (its defining op), an op name
+  // ("stablehlo.dot_general", first in the current function) or a function.
+  const ir::Op* findOp(const QString& name) const;
+  // A good value to show first in the mesh view: the first sharded function
+  // argument or result of the current function.
+  const ir::Value* defaultValue() const;
+
+ public slots:
+  // Replace the document; selects the first function (or `main`).
+  void setDocument(std::shared_ptr<const api::Document> doc);
+  void setFunction(const ir::Op* func);
+  // Selecting an op also selects its first result (and its function).
+  void selectOp(const ir::Op* op);
+  void selectValue(const ir::Value* value);
+
+ signals:
+  void documentChanged();
+  void functionChanged();
+  void selectionChanged();
+
+ private:
+  std::shared_ptr<const api::Document> doc_;
+  const ir::Op* function_ = nullptr;
+  const ir::Op* op_ = nullptr;
+  const ir::Value* value_ = nullptr;
+};
+
+// The enclosing `func.func` of an op (or the op itself), or nullptr.
+const ir::Op* enclosingFunction(const ir::Op* op);
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,223 @@
+#include "graph_builder.h"
+
+#include <QFont>
+#include <QTextDocument>
+#include <QTextOption>
+#include <map>
+#include <set>
+
+#include "op_tree_model.h"
+
+namespace shardscope::widgets {
+
+std::unique_ptr<QTextDocument> makeNodeDocument(const QString& html) {
+  auto doc = std::make_unique<QTextDocument>();
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setPixelSize(12);
+  doc->setDefaultFont(f);
+  doc->setDocumentMargin(5);
+  QTextOption opt;
+  opt.setWrapMode(QTextOption::NoWrap);
+  opt.setAlignment(Qt::AlignHCenter);
+  doc->setDefaultTextOption(opt);
+  doc->setHtml(html);
+  doc->adjustSize();
+  return doc;
+}
+
+Mesh colorMesh(const ir::Module& module, QString* names) {
+  Mesh out;
+  QStringList meshNames;
+  for (const auto& [name, mesh] : api::meshes(module)) {
+    meshNames << u'@' + toQString(name);
+    for (const MeshAxis& a : mesh.axes)
+      if (!out.hasAxis(a.name)) out.axes.push_back(a);
+    if (api::meshes(module).size() == 1) out.deviceIds = mesh.deviceIds;
+  }
+  if (names) *names = meshNames.join(QStringLiteral(", "));
+  return out;
+}
+
+namespace {
+
+QString esc(const std::string& s) { return toQString(s).toHtmlEscaped(); }
+
+constexpr const char* kMono = "font-family:'DejaVu Sans Mono',monospace;";
+
+class Builder {
+ public:
+  Builder(const ir::Module& module, GraphModel& g) : module_(module), g_(g) {
+    mesh_ = colorMesh(module, &g_.legend.meshName);
+    g_.legend.mesh = mesh_;
+  }
+
+  void build(const ir::Op& func) {
+    g_.title = u'@' + toQString(api::symbolName(func));
+    if (func.numRegions() == 0 || func.region(0).empty()) return;
+    const ir::Block& body = func.region(0).front();
+    for (ir::Value* arg : body.arguments()) addArgument(*arg, -1);
+    for (const auto& op : body.ops()) addOp(*op, -1);
+    // Edges last: every producer and user has a node by now.
+    for (const ir::Value* v : values_) addValueEdges(*v);
+  }
+
+ private:
+  int addNode(GraphNodeInfo info, int cluster) {
+    auto doc = makeNodeDocument(info.html);
+    GraphInput::Node n;
+    n.width = std::max(24.0, doc->size().width());
+    n.height = std::max(18.0, doc->size().height());
+    n.cluster = cluster;
+    g_.input.nodes.push_back(n);
+    g_.nodes.push_back(std::move(info));
+    return static_cast<int>(g_.nodes.size()) - 1;
+  }
+
+  void addArgument(const ir::Value& arg, int cluster) {
+    GraphNodeInfo info;
+    info.kind = GraphNodeInfo::ArgumentNode;
+    info.value = &arg;
+    const std::string name = api::valueName(arg);
+    info.html = QStringLiteral("<b>%1</b><br><span style=\"%2color:#333\">%3</span>")
+                    .arg(esc(name), QLatin1String(kMono), esc(api::shortType(arg.type)));
+    info.searchText = toQString(name) + u' ' + toQString(api::shortType(arg.type));
+    info.border = QColor(0x2e, 0x7d, 0x32);
+    valueNode_[&arg] = addNode(std::move(info), cluster);
+    values_.push_back(&arg);
+  }
+
+  void addOp(const ir::Op& op, int cluster) {
+    GraphNodeInfo info;
+    info.op = &op;
+    const std::string& full = op.name();
+    const auto dot = full.find('.');
+    const std::string dialect = dot == std::string::npos ? std::string() : full.substr(0, dot);
+    const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
+    const bool isReturn = op.is("func.return");
+    const bool isTerminator = !isReturn && (shortName == "return" || op.is("sdy.return") || op.is("stablehlo.return"));
+    info.kind = isReturn ? GraphNodeInfo::ReturnNode : isTerminator ? GraphNodeInfo::TerminatorNode : GraphNodeInfo::OpNode;
+    QString html = QStringLiteral("<b>%1</b>").arg(esc(shortName));
+    if (!dialect.empty() && !isReturn && !isTerminator)
+      html += QStringLiteral(" <span style=\"color:#888;font-size:10px\">%1</span>").arg(esc(dialect));
+    info.searchText = toQString(full);
+    QStringList shapes;
+    for (ir::Value* r : op.results()) {
+      shapes << toQString(api::valueName(*r)).toHtmlEscaped() + QStringLiteral(": ") + esc(api::shortType(r->type));
+      info.searchText += u' ' + toQString(api::valueName(*r)) + u' ' + toQString(api::shortType(r->type));
+    }
+    if (!shapes.isEmpty())
+      html += QStringLiteral("<br><span style=\"%1color:#333\">%2</span>")
+                  .arg(QLatin1String(kMono), shapes.join(QStringLiteral("<br>")));
+    if (isReturn) {
+      // Function result shardings.
+      if (const ir::Op* func = op.parentOfName("func.func")) {
+        QStringList res;
+        for (unsigned i = 0; i < op.numOperands(); ++i)
+          if (auto s = api::functionResultSharding(*func, i)) {
+            res << QStringLiteral("<span style=\"%1\">#%2 %3</span>")
+                       .arg(QLatin1String(kMono))
+                       .arg(i)
+                       .arg(shardingHtml(*s, &mesh_));
+            info.searchText += u' ' + shardingText(*s);
+          }
+        if (!res.isEmpty()) html += QStringLiteral("<br>") + res.join(QStringLiteral("<br>"));
+      }
+    }
+    if (op.is("sdy.manual_computation")) {
+      if (const ir::Attribute* a = op.attr("manual_axes")) {
+        html += QStringLiteral("<br><span style=\"color:#555;font-size:10px\">manual_axes=%1</span>")
+                    .arg(esc(a->str()));
+      }
+    }
+    if (op.is("sdy.sharding_group")) {
+      if (const ir::Attribute* a = op.attr("group_id"))
+        html += QStringLiteral(" <span style=\"color:#555\">#%1</span>").arg(esc(a->str()));
+    }
+    info.html = html;
+    if (op.dialect() == "sdy") info.border = QColor(0xb2, 0x6a, 0x00);
+    const int node = addNode(std::move(info), cluster);
+    opNode_[&op] = node;
+    for (ir::Value* r : op.results()) {
+      valueNode_[r] = node;
+      values_.push_back(r);
+    }
+    for (unsigned ri = 0; ri < op.numRegions(); ++ri) {
+      GraphInput::Cluster c;
+      c.parent = cluster;
+      const std::string& n = op.name();
+      c.label = toQString(n.substr(n.find('.') + 1)) + QStringLiteral(" · ") + regionLabel(op, ri);
+      g_.input.clusters.push_back(c);
+      const int ci = static_cast<int>(g_.input.clusters.size()) - 1;
+      for (const auto& block : op.region(ri).blocks()) {
+        for (ir::Value* arg : block->arguments()) addArgument(*arg, ci);
+        for (const auto& child : block->ops()) addOp(*child, ci);
+      }
+    }
+  }
+
+  int clusterOf(int node) const { return g_.input.nodes[static_cast<size_t>(node)].cluster; }
+
+  void addEdge(int from, int to, GraphEdgeInfo info, bool arrow, double weight = 1) {
+    GraphInput::Edge e;
+    e.from = from;
+    e.to = to;
+    e.arrow = arrow;
+    e.weight = weight;
+    g_.input.edges.push_back(e);
+    g_.edges.push_back(info);
+  }
+
+  void addValueEdges(const ir::Value& v) {
+    auto src = valueNode_.find(&v);
+    if (src == valueNode_.end()) return;
+    std::vector<int> users;
+    std::set<int> seen;
+    for (const ir::Use& u : v.uses()) {
+      auto it = opNode_.find(u.user);
+      if (it != opNode_.end() && seen.insert(it->second).second) users.push_back(it->second);
+    }
+    const auto sharding = api::valueSharding(v);
+    GraphEdgeInfo info;
+    info.value = &v;
+    if (!sharding) {
+      for (int u : users) addEdge(src->second, u, info, true);
+      return;
+    }
+    const QString axis = primaryAxis(*sharding);
+    info.color = axis.isEmpty() ? QColor(0x44, 0x44, 0x44) : axisColor(&mesh_, axis);
+    info.dashed = hasOpenDim(*sharding);
+    info.width = axis.isEmpty() ? 1.6 : 2.4;
+    // The chip: value name + sharding.
+    GraphNodeInfo chip;
+    chip.kind = GraphNodeInfo::ValueNode;
+    chip.value = &v;
+    chip.border = info.color;
+    chip.dashed = info.dashed;
+    const QString meshName = sharding->mesh.isInline() ? QStringLiteral("mesh") : toQString(sharding->mesh.name);
+    chip.html = QStringLiteral("<span style=\"%1\"><span style=\"color:#666\">%2 @%3</span> %4</span>")
+                    .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(), meshName.toHtmlEscaped(),
+                         shardingHtml(*sharding, &mesh_));
+    chip.searchText = toQString(api::valueName(v)) + u' ' + shardingText(*sharding);
+    // Keep the chip next to its producer (same cluster).
+    const int chipNode = addNode(std::move(chip), clusterOf(src->second));
+    addEdge(src->second, chipNode, info, false, 4);
+    for (int u : users) addEdge(chipNode, u, info, true);
+  }
+
+  const ir::Module& module_;
+  GraphModel& g_;
+  Mesh mesh_;
+  std::map<const ir::Op*, int> opNode_;
+  std::map<const ir::Value*, int> valueNode_;
+  std::vector<const ir::Value*> values_;
+};
+
+}  // namespace
+
+GraphModel buildGraph(const ir::Module& module, const ir::Op& func) {
+  GraphModel g;
+  Builder(module, g).build(func);
+  return g;
+}
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,59 @@
+// The device grid of a mesh and, for the selected tensor, what each device
+// holds: shard index, offset, local shape, padding, and which devices hold
+// replicated copies of the same shard (hatched, "copy k/n"). Sub-axes and
+// custom device_ids are respected (the data comes from
+// api::computeShardLayout).
+#pragma once
+#include <QString>
+#include <QWidget>
+
+#include "api/document.h"
+#include "picture_export.h"
+
+namespace shardscope::widgets {
+
+class DocumentState;
+
+// Everything the mesh picture shows, computed from a value.
+struct MeshTensor {
+  QString valueName;   // "%arg0"
+  QString typeText;    // "tensor<8x16xf32>"
+  QString shardingText;  // "#sdy.sharding<@mesh, [{"x"}, {}]>"
+  QString meshName;    // "mesh" (or "inline")
+  Mesh mesh;
+  bool hasSharding = false;
+  api::ShardLayout layout;
+  QString note;        // explanation shown under the title (e.g. errors)
+  bool valid() const { return hasSharding && layout.error.empty(); }
+  // The text of device cell `linearIndex` (lines joined by '\n').
+  QString cellText(int64_t linearIndex) const;
+  // "4x16" or "4x16 (+pad 0x2)".
+  QString localShapeText() const;
+};
+
+// Describe `value` of `module` for the mesh view. For a manual_computation
+// body argument the global operand's shape is used.
+MeshTensor describeValue(const ir::Module& module, const ir::Value& value);
+// The picture of `t` (header, tensor sketch, device grid, legend).
+Picture meshPicture(const MeshTensor& t);
+
+class MeshView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit MeshView(DocumentState* state, QWidget* parent = nullptr);
+  const MeshTensor& tensor() const { return tensor_; }
+  Picture picture() const { return meshPicture(tensor_); }
+  QSize sizeHint() const override { return {640, 480}; }
+
+ public slots:
+  void showValue(const ir::Value* value);
+
+ protected:
+  void paintEvent(QPaintEvent* e) override;
+
+ private:
+  DocumentState* state_;
+  MeshTensor tensor_;
+};
+
+}  // namespace shardscope::widgets

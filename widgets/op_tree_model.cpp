@@ -1,0 +1,222 @@
+#include "op_tree_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QStringList>
+#include <algorithm>
+
+#include "axis_style.h"
+
+namespace shardscope::widgets {
+
+struct OpTreeModel::Node {
+  Node* parent = nullptr;
+  int row = 0;
+  NodeKind kind = OpNode;
+  const ir::Op* op = nullptr;
+  unsigned region = 0;
+  std::vector<std::unique_ptr<Node>> children;
+
+  Node* add(NodeKind k, const ir::Op* o, unsigned r = 0) {
+    auto n = std::make_unique<Node>();
+    n->parent = this;
+    n->row = static_cast<int>(children.size());
+    n->kind = k;
+    n->op = o;
+    n->region = r;
+    children.push_back(std::move(n));
+    return children.back().get();
+  }
+};
+
+QString regionLabel(const ir::Op& op, unsigned index) {
+  if (op.is("stablehlo.while")) return index == 0 ? QStringLiteral("cond") : QStringLiteral("do");
+  if (op.is("stablehlo.if")) return index == 0 ? QStringLiteral("true branch") : QStringLiteral("false branch");
+  if (op.is("stablehlo.case")) return QStringLiteral("branch %1").arg(index);
+  if (op.is("stablehlo.reduce") || op.is("stablehlo.reduce_window") || op.is("stablehlo.scatter") ||
+      op.is("stablehlo.select_and_scatter") || op.is("stablehlo.all_reduce") || op.is("stablehlo.reduce_scatter"))
+    return QStringLiteral("reducer");
+  if (op.is("stablehlo.sort")) return QStringLiteral("comparator");
+  if (op.numRegions() == 1) return QStringLiteral("body");
+  return QStringLiteral("region %1").arg(index);
+}
+
+OpTreeModel::OpTreeModel(QObject* parent) : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
+OpTreeModel::~OpTreeModel() = default;
+
+void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
+  beginResetModel();
+  doc_ = std::move(doc);
+  build();
+  endResetModel();
+}
+
+void OpTreeModel::build() {
+  root_ = std::make_unique<Node>();
+  opIndex_.clear();
+  if (!doc_ || !doc_->module) return;
+  std::function<void(Node*, const ir::Op&)> addOp = [&](Node* parent, const ir::Op& op) {
+    NodeKind kind = op.is("func.func") ? FunctionNode : op.is("sdy.mesh") ? MeshNode : OpNode;
+    Node* n = parent->add(kind, &op);
+    opIndex_.emplace_back(&op, n);
+    for (unsigned r = 0; r < op.numRegions(); ++r) {
+      Node* regionParent = n;
+      // A function's single body region is shown inline.
+      if (kind != FunctionNode) regionParent = n->add(RegionNode, &op, r);
+      for (const auto& block : op.region(r).blocks())
+        for (const auto& child : block->ops()) addOp(regionParent, *child);
+    }
+  };
+  for (const auto& op : doc_->module->body().ops()) addOp(root_.get(), *op);
+  std::sort(opIndex_.begin(), opIndex_.end(),
+            [](const auto& a, const auto& b) { return std::less<const ir::Op*>()(a.first, b.first); });
+}
+
+OpTreeModel::Node* OpTreeModel::nodeAt(const QModelIndex& index) const {
+  return index.isValid() ? static_cast<Node*>(index.internalPointer()) : root_.get();
+}
+
+QModelIndex OpTreeModel::indexOfNode(const Node* node, int column) const {
+  if (!node || node == root_.get()) return {};
+  return createIndex(node->row, column, const_cast<Node*>(node));
+}
+
+QModelIndex OpTreeModel::indexOfOp(const ir::Op* op) const {
+  auto it = std::lower_bound(opIndex_.begin(), opIndex_.end(), op, [](const auto& e, const ir::Op* o) {
+    return std::less<const ir::Op*>()(e.first, o);
+  });
+  if (it == opIndex_.end() || it->first != op) return {};
+  return indexOfNode(it->second, 0);
+}
+
+const ir::Op* OpTreeModel::opAt(const QModelIndex& index) {
+  return reinterpret_cast<const ir::Op*>(index.data(OpRole).value<quintptr>());
+}
+
+QModelIndex OpTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  if (column < 0 || column >= NumColumns || row < 0) return {};
+  if (parent.isValid() && parent.column() != 0) return {};
+  Node* p = nodeAt(parent);
+  if (row >= static_cast<int>(p->children.size())) return {};
+  return createIndex(row, column, p->children[static_cast<size_t>(row)].get());
+}
+
+QModelIndex OpTreeModel::parent(const QModelIndex& child) const {
+  if (!child.isValid()) return {};
+  return indexOfNode(nodeAt(child)->parent, 0);
+}
+
+int OpTreeModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() && parent.column() != 0) return 0;
+  return static_cast<int>(nodeAt(parent)->children.size());
+}
+
+int OpTreeModel::columnCount(const QModelIndex&) const { return NumColumns; }
+
+namespace {
+
+QString resultsText(const ir::Op& op) {
+  QStringList parts;
+  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
+    for (ir::Value* a : op.region(0).front().arguments())
+      parts << toQString(api::valueName(*a)) + QStringLiteral(": ") + toQString(api::shortType(a->type));
+    return u'(' + parts.join(QStringLiteral(", ")) + u')';
+  }
+  for (ir::Value* r : op.results())
+    parts << toQString(api::valueName(*r)) + QStringLiteral(": ") + toQString(api::shortType(r->type));
+  return parts.join(QStringLiteral(", "));
+}
+
+QString shardingColumnText(const ir::Op& op) {
+  if (op.is("sdy.mesh")) {
+    const ir::Attribute* m = op.attr("mesh");
+    if (const Mesh* mesh = m ? m->as<Mesh>() : nullptr) return toQString(mesh->str());
+    return {};
+  }
+  QStringList parts;
+  if (op.is("func.func")) {
+    if (op.numRegions() > 0 && !op.region(0).empty()) {
+      for (ir::Value* a : op.region(0).front().arguments())
+        if (auto s = api::valueSharding(*a)) parts << toQString(api::valueName(*a)) + QStringLiteral(" ") + shardingText(*s);
+    }
+    return parts.join(QStringLiteral("; "));
+  }
+  bool any = false;
+  for (ir::Value* r : op.results()) {
+    auto s = api::valueSharding(*r);
+    any = any || s.has_value();
+    parts << (s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) + u' ' + shardingText(*s))
+                : QStringLiteral("—"));
+  }
+  return any ? parts.join(QStringLiteral("; ")) : QString();
+}
+
+}  // namespace
+
+QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid()) return {};
+  const Node* n = nodeAt(index);
+  switch (role) {
+    case OpRole:
+      return QVariant::fromValue<quintptr>(n->kind == RegionNode ? 0 : reinterpret_cast<quintptr>(n->op));
+    case LineRole:
+      return n->op ? static_cast<int>(n->op->loc().line) : 0;
+    case KindRole:
+      return static_cast<int>(n->kind);
+    case Qt::FontRole:
+      if (n->kind == FunctionNode && index.column() == OpColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+      }
+      if (index.column() != OpColumn) {
+        QFont f(QStringLiteral("monospace"));
+        f.setStyleHint(QFont::Monospace);
+        return f;
+      }
+      return {};
+    case Qt::ForegroundRole:
+      if (n->kind == RegionNode) return QBrush(QColor(0x66, 0x66, 0x66));
+      return {};
+    case Qt::ToolTipRole:
+    case Qt::DisplayRole:
+      break;
+    default:
+      return {};
+  }
+  const ir::Op& op = *n->op;
+  switch (index.column()) {
+    case OpColumn:
+      if (n->kind == RegionNode) return regionLabel(op, n->region);
+      if (n->kind == FunctionNode || n->kind == MeshNode)
+        return QString(toQString(op.name()) + QStringLiteral(" @") + toQString(api::symbolName(op)));
+      return toQString(op.name());
+    case ResultsColumn:
+      if (n->kind == RegionNode) {
+        QStringList parts;
+        if (!op.region(n->region).empty())
+          for (ir::Value* a : op.region(n->region).front().arguments())
+            parts << toQString(api::valueName(*a)) + QStringLiteral(": ") + toQString(api::shortType(a->type));
+        return parts.join(QStringLiteral(", "));
+      }
+      if (n->kind == MeshNode) return {};
+      return resultsText(op);
+    case ShardingColumn:
+      if (n->kind == RegionNode) return {};
+      return shardingColumnText(op);
+  }
+  return {};
+}
+
+QVariant OpTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case OpColumn: return tr("Op");
+    case ResultsColumn: return tr("Results");
+    case ShardingColumn: return tr("Sharding");
+  }
+  return {};
+}
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,53 @@
+// Tree of the module: top-level meshes and functions -> ops -> regions ->
+// nested ops. Columns: op, results (names and short types), sharding.
+#pragma once
+#include <QAbstractItemModel>
+#include <memory>
+#include <vector>
+
+#include "api/document.h"
+
+namespace shardscope::widgets {
+
+class OpTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+ public:
+  enum Columns { OpColumn, ResultsColumn, ShardingColumn, NumColumns };
+  enum Roles {
+    OpRole = Qt::UserRole,  // const ir::Op* as quintptr (0 for region rows)
+    LineRole,               // 1-based source line (0 unknown)
+    KindRole,               // NodeKind
+  };
+  enum NodeKind { MeshNode, FunctionNode, OpNode, RegionNode };
+
+  explicit OpTreeModel(QObject* parent = nullptr);
+  ~OpTreeModel() override;
+
+  // Model reset with a new document (nullptr clears).
+  void setDocument(std::shared_ptr<const api::Document> doc);
+  // The index of `op` in column 0 (invalid if not in the tree).
+  QModelIndex indexOfOp(const ir::Op* op) const;
+  static const ir::Op* opAt(const QModelIndex& index);
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  struct Node;
+  void build();
+  Node* nodeAt(const QModelIndex& index) const;
+  QModelIndex indexOfNode(const Node* node, int column) const;
+
+  std::shared_ptr<const api::Document> doc_;
+  std::unique_ptr<Node> root_;
+  std::vector<std::pair<const ir::Op*, Node*>> opIndex_;  // sorted by op pointer
+};
+
+// Short label for a region of `op`: "cond"/"do" for while, "body", "reducer", ...
+QString regionLabel(const ir::Op& op, unsigned index);
+
+}  // namespace shardscope::widgets

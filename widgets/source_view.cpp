@@ -1,0 +1,331 @@
+#include "source_view.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QTextBlock>
+#include <QToolTip>
+#include <algorithm>
+
+#include "axis_style.h"
+#include "document_state.h"
+
+namespace shardscope::widgets {
+
+namespace {
+
+QFont sourceFont() {
+  QFont f(QStringLiteral("DejaVu Sans Mono"));
+  f.setStyleHint(QFont::Monospace);
+  f.setPixelSize(13);
+  return f;
+}
+
+QTextCharFormat fmt(const QColor& c, bool bold = false, bool italic = false) {
+  QTextCharFormat f;
+  f.setForeground(c);
+  if (bold) f.setFontWeight(QFont::Bold);
+  f.setFontItalic(italic);
+  return f;
+}
+
+QColor severityColor(ir::Severity s) {
+  switch (s) {
+    case ir::Severity::Error: return QColor(0xd0, 0x10, 0x20);
+    case ir::Severity::Warning: return QColor(0xd0, 0x80, 0x00);
+    default: return QColor(0x20, 0x60, 0xc0);
+  }
+}
+
+}  // namespace
+
+MlirHighlighter::MlirHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
+  auto add = [&](const char* pattern, const QTextCharFormat& f) {
+    rules_.push_back({QRegularExpression(QLatin1String(pattern)), f});
+  };
+  add(R"(\b(func\.func|func\.return|return|module|private|cond|do|reducer|across|dimensions|init|in_shardings|out_shardings|manual_axes|group_id|allowed_direction|sharding|dims|contracting_dims|batching_dims)\b)",
+      fmt(QColor(0x7b, 0x1f, 0xa2), true));
+  add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)", fmt(QColor(0x1a, 0x4f, 0xa0), true));
+  add(R"(\b(tensor|mesh|i1|i8|i32|i64|f16|bf16|f32|f64|index)\b)", fmt(QColor(0x00, 0x70, 0x70)));
+  add(R"(#sdy\.[A-Za-z_]+|#stablehlo(\.[A-Za-z_]+)?)", fmt(QColor(0xa0, 0x50, 0x00)));
+  add(R"(@[A-Za-z_][A-Za-z0-9_$.]*)", fmt(QColor(0x8a, 0x3a, 0x00), true));
+  add(R"(%[A-Za-z0-9_$.#:]+)", fmt(QColor(0x2e, 0x6b, 0x2e)));
+  add(R"("[^"\\]*(\\.[^"\\]*)*")", fmt(QColor(0xb7, 0x1c, 0x1c)));
+  add(R"(\?)", fmt(QColor(0x80, 0x80, 0x80), true));
+  add(R"(\bp[0-9]+\b)", fmt(QColor(0xc2, 0x18, 0x5b), true));
+  comment_ = fmt(QColor(0x6a, 0x73, 0x7d), false, true);
+}
+
+void MlirHighlighter::highlightBlock(const QString& text) {
+  // Comments first (and stop rules inside them).
+  qsizetype commentAt = -1;
+  bool inString = false;
+  for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == u'"' && (i == 0 || text[i - 1] != u'\\')) inString = !inString;
+    if (!inString && text[i] == u'/' && text[i + 1] == u'/') {
+      commentAt = i;
+      break;
+    }
+  }
+  const QString code = commentAt >= 0 ? text.left(commentAt) : text;
+  for (const Rule& r : rules_) {
+    auto it = r.re.globalMatch(code);
+    while (it.hasNext()) {
+      auto m = it.next();
+      setFormat(static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), r.format);
+    }
+  }
+  if (commentAt >= 0) setFormat(static_cast<int>(commentAt), static_cast<int>(text.size() - commentAt), comment_);
+}
+
+class LineNumberArea : public QWidget {
+ public:
+  explicit LineNumberArea(SourceView* view) : QWidget(view), view_(view) {}
+  QSize sizeHint() const override { return {view_->lineNumberAreaWidth(), 0}; }
+
+ protected:
+  void paintEvent(QPaintEvent* e) override { view_->paintLineNumbers(e); }
+
+ private:
+  SourceView* view_;
+};
+
+SourceView::SourceView(DocumentState* state, QWidget* parent)
+    : QPlainTextEdit(parent), state_(state), lineArea_(new LineNumberArea(this)) {
+  setReadOnly(true);
+  setFont(sourceFont());
+  setLineWrapMode(QPlainTextEdit::NoWrap);
+  setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  highlighter_ = new MlirHighlighter(document());
+  connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
+  connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
+    if (dy)
+      lineArea_->scroll(0, dy);
+    else
+      lineArea_->update(0, rect.y(), lineArea_->width(), rect.height());
+  });
+  setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
+  if (state_) {
+    connect(state_, &DocumentState::documentChanged, this, &SourceView::onDocumentChanged);
+    connect(state_, &DocumentState::selectionChanged, this, [this] {
+      const ir::Op* op = state_->selectedOp();
+      const int line = op ? static_cast<int>(op->loc().line) : 0;
+      if (line == currentOpLine_) return;
+      currentOpLine_ = line;
+      updateExtraSelections();
+      if (line > 0) goToLine(line);
+    });
+  }
+}
+
+void SourceView::onDocumentChanged() {
+  const auto& doc = state_->document();
+  currentOpLine_ = 0;
+  setPlainText(doc ? toQString(doc->text) : QString());
+  setDiagnostics(doc ? doc->diagnostics : std::vector<ir::Diagnostic>{});
+}
+
+int SourceView::lineNumberAreaWidth() const {
+  int digits = 1;
+  for (int max = std::max(1, blockCount()); max >= 10; max /= 10) ++digits;
+  return 14 + fontMetrics().horizontalAdvance(u'9') * std::max(3, digits);
+}
+
+void SourceView::resizeEvent(QResizeEvent* e) {
+  QPlainTextEdit::resizeEvent(e);
+  const QRect cr = contentsRect();
+  lineArea_->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+}
+
+void SourceView::paintLineNumbers(QPaintEvent* e) {
+  QPainter p(lineArea_);
+  p.fillRect(e->rect(), QColor(0xf3, 0xf3, 0xf3));
+  QTextBlock block = firstVisibleBlock();
+  int number = block.blockNumber() + 1;
+  int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
+  int bottom = top + qRound(blockBoundingRect(block).height());
+  p.setFont(font());
+  while (block.isValid() && top <= e->rect().bottom()) {
+    if (block.isVisible() && bottom >= e->rect().top()) {
+      auto diag = std::find_if(diags_.begin(), diags_.end(), [&](const ir::Diagnostic& d) {
+        return static_cast<int>(d.loc.line) == number;
+      });
+      if (diag != diags_.end()) {
+        p.fillRect(QRect(0, top, lineArea_->width(), bottom - top), severityColor(diag->severity).lighter(185));
+        p.setPen(severityColor(diag->severity));
+      } else {
+        p.setPen(number == currentOpLine_ ? QColor(0x10, 0x10, 0x10) : QColor(0x99, 0x99, 0x99));
+      }
+      p.drawText(0, top, lineArea_->width() - 6, fontMetrics().height(), Qt::AlignRight, QString::number(number));
+    }
+    block = block.next();
+    top = bottom;
+    bottom = top + qRound(blockBoundingRect(block).height());
+    ++number;
+  }
+}
+
+void SourceView::setDiagnostics(const std::vector<ir::Diagnostic>& diags) {
+  diags_ = diags;
+  updateExtraSelections();
+  lineArea_->update();
+}
+
+namespace {
+// The range a diagnostic underlines: from its column to the end of the
+// token (or the rest of the line when the column is unknown).
+QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
+  QTextBlock block = doc->findBlockByNumber(static_cast<int>(d.loc.line) - 1);
+  if (!block.isValid()) return {};
+  QTextCursor c(block);
+  const QString text = block.text();
+  int start = d.loc.col > 0 ? std::min(static_cast<int>(d.loc.col) - 1, static_cast<int>(text.size())) : 0;
+  if (d.loc.col == 0)
+    while (start < text.size() && text[start].isSpace()) ++start;
+  int end = start;
+  if (d.loc.col > 0) {
+    while (end < text.size() && !text[end].isSpace() && text[end] != u',' && text[end] != u')') ++end;
+    if (end == start) end = std::min(static_cast<int>(text.size()), start + 1);
+  } else {
+    end = static_cast<int>(text.size());
+  }
+  if (end == start && start > 0) --start;  // at end of line: underline the last char
+  c.setPosition(block.position() + start);
+  c.setPosition(block.position() + std::max(end, start), QTextCursor::KeepAnchor);
+  return c;
+}
+}  // namespace
+
+void SourceView::updateExtraSelections() {
+  QList<QTextEdit::ExtraSelection> sels;
+  if (currentOpLine_ > 0) {
+    QTextEdit::ExtraSelection s;
+    s.format.setBackground(QColor(0xff, 0xf8, 0xc5));
+    s.format.setProperty(QTextFormat::FullWidthSelection, true);
+    s.cursor = QTextCursor(document()->findBlockByNumber(currentOpLine_ - 1));
+    sels << s;
+  }
+  for (const ir::Diagnostic& d : diags_) {
+    if (!d.loc.known()) continue;
+    QTextEdit::ExtraSelection s;
+    s.cursor = diagnosticCursor(document(), d);
+    if (s.cursor.isNull()) continue;
+    s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    s.format.setUnderlineColor(severityColor(d.severity));
+    s.format.setToolTip(toQString(d.message));
+    sels << s;
+  }
+  setExtraSelections(sels);
+}
+
+bool SourceView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    const QPoint vp = viewport()->mapFrom(this, he->pos());
+    const int line = cursorForPosition(vp).blockNumber() + 1;
+    QStringList msgs;
+    for (const ir::Diagnostic& d : diags_)
+      if (static_cast<int>(d.loc.line) == line) msgs << toQString(d.format(""));
+    if (!msgs.isEmpty()) {
+      QToolTip::showText(he->globalPos(), msgs.join(u'\n'), this);
+      return true;
+    }
+    QToolTip::hideText();
+    e->ignore();
+    return true;
+  }
+  return QPlainTextEdit::event(e);
+}
+
+void SourceView::goToLine(int line, int col) {
+  QTextBlock block = document()->findBlockByNumber(line - 1);
+  if (!block.isValid()) return;
+  QTextCursor c(block);
+  if (col > 1) c.setPosition(block.position() + std::min(col - 1, block.length() - 1));
+  setTextCursor(c);
+  centerCursor();
+}
+
+Picture SourceView::picture(int firstLine, int lastLine) const {
+  return sourcePicture(toPlainText(), diags_, firstLine, lastLine);
+}
+
+Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnostic>& diags_, int firstLine,
+                      int lastLine) {
+  // Render a fresh document (laid out as a whole, independent of the
+  // viewport) with the same highlighter; diagnostics become permanent
+  // underline formats.
+  auto doc = std::make_shared<QTextDocument>();
+  doc->setDefaultFont(sourceFont());
+  doc->setDocumentMargin(0);
+  QString text = sourceText;
+  const QStringList all = text.split(u'\n');
+  const int first = firstLine > 0 ? std::min<int>(firstLine, static_cast<int>(all.size())) : 1;
+  const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size())) : static_cast<int>(all.size());
+  text = all.mid(first - 1, last - first + 1).join(u'\n');
+  doc->setPlainText(text);
+  QTextOption opt;
+  opt.setWrapMode(QTextOption::NoWrap);
+  doc->setDefaultTextOption(opt);
+  auto* highlighter = new MlirHighlighter(doc.get());  // owned by doc
+  highlighter->rehighlight();  // now: no event loop is needed
+  for (ir::Diagnostic d : diags_) {
+    if (!d.loc.known() || static_cast<int>(d.loc.line) < first || static_cast<int>(d.loc.line) > last) continue;
+    d.loc.line -= static_cast<uint32_t>(first - 1);
+    QTextCursor c = diagnosticCursor(doc.get(), d);
+    if (c.isNull()) continue;
+    QTextCharFormat f;
+    f.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    f.setUnderlineColor(severityColor(d.severity));
+    f.setBackground(severityColor(d.severity).lighter(190));
+    c.mergeCharFormat(f);
+  }
+  doc->adjustSize();
+  const QFontMetricsF fm(sourceFont());
+  int digits = 1;
+  for (int m = std::max(1, last); m >= 10; m /= 10) ++digits;
+  const qreal gutter = 14 + fm.horizontalAdvance(u'9') * std::max(3, digits);
+  // Diagnostics listed below the code.
+  QStringList diagLines;
+  for (const ir::Diagnostic& d : diags_)
+    if (!d.loc.known() || (static_cast<int>(d.loc.line) >= first && static_cast<int>(d.loc.line) <= last))
+      diagLines << QStringLiteral("%1:%2: %3: %4")
+                       .arg(d.loc.line)
+                       .arg(d.loc.col)
+                       .arg(d.severity == ir::Severity::Error ? QStringLiteral("error") : QStringLiteral("note"),
+                            toQString(d.message));
+  const qreal diagH = diagLines.isEmpty() ? 0 : 16 + diagLines.size() * (fm.height() + 2);
+  qreal diagW = 0;
+  for (const QString& l : diagLines) diagW = std::max(diagW, fm.horizontalAdvance(l));
+  Picture pic;
+  pic.size = QSizeF(std::max(gutter + doc->size().width() + 8, diagW + 8), doc->size().height() + diagH);
+  const std::vector<ir::Diagnostic> diags = diags_;
+  pic.paint = [doc, gutter, first, fm, diagLines, diags](QPainter& p) {
+    p.save();
+    // Gutter with line numbers.
+    p.fillRect(QRectF(0, 0, gutter - 4, doc->size().height()), QColor(0xf3, 0xf3, 0xf3));
+    p.setFont(doc->defaultFont());
+    QTextBlock b = doc->begin();
+    int n = first;
+    for (; b.isValid(); b = b.next(), ++n) {
+      const QRectF r = doc->documentLayout()->blockBoundingRect(b);
+      const bool bad = std::any_of(diags.begin(), diags.end(), [&](const ir::Diagnostic& d) {
+        return static_cast<int>(d.loc.line) == n && d.severity == ir::Severity::Error;
+      });
+      p.setPen(bad ? QColor(0xd0, 0x10, 0x20) : QColor(0x99, 0x99, 0x99));
+      p.drawText(QRectF(0, r.top(), gutter - 10, r.height()), Qt::AlignRight | Qt::AlignVCenter, QString::number(n));
+    }
+    p.translate(gutter, 0);
+    doc->drawContents(&p);
+    p.translate(-gutter, doc->size().height() + 12);
+    for (const QString& l : diagLines) {
+      p.setPen(QColor(0xd0, 0x10, 0x20));
+      p.drawText(QPointF(0, fm.ascent()), l);
+      p.translate(0, fm.height() + 2);
+    }
+    p.restore();
+  };
+  return pic;
+}
+
+}  // namespace shardscope::widgets
