@@ -29,7 +29,7 @@ int fail(const QString& message) {
 
 bool hasArg(int argc, char** argv, const char* name) {
   for (int i = 1; i < argc; ++i)
-    if (qstrcmp(argv[i], name) == 0 || QByteArray(argv[i]).startsWith(QByteArray(name) + '=')) return true;
+    if (qstrcmp(argv[i], name) == 0 || QByteArray(argv[i]).startsWith(QByteArray(QByteArray(name) + '='))) return true;
   return false;
 }
 

@@ -24,7 +24,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${CMAKE_CURRENT_LIST_DIR}/THIRD_PART
 if(EXISTS ${PROJECT_SOURCE_DIR}/sample_models)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/sample_models/
           DESTINATION ${CMAKE_INSTALL_DATADIR}/shardscope/sample_models COMPONENT shardscope
-          FILES_MATCHING PATTERN "*.mlir" PATTERN "*.json")
+          FILES_MATCHING PATTERN "*.mlir" PATTERN "*.md" PATTERN "*.json")
 endif()
 message(STATUS "Shardscope: install() rules for: ${_shardscope_installed}")
 
@@ -56,7 +56,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # plus what the GUI loads at run time as plugins (not seen by shlibdeps).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 if(TARGET shardscope)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6svg6")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")
 endif()
 set(CPACK_SOURCE_IGNORE_FILES "/\\\\.git/" "/build.*/" "/out/")

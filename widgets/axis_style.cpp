@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 
 namespace shardscope::widgets {
 
@@ -119,14 +120,19 @@ QStringList notationRows() {
 
 QSizeF Legend::size() const {
   QFontMetricsF fm(legendFont());
-  qreal w = fm.horizontalAdvance(QStringLiteral("Mesh @") + meshName + QStringLiteral("  (00 devices)"));
+  QFont bold = legendFont();
+  bold.setBold(true);
+  qreal w = QFontMetricsF(bold).horizontalAdvance(
+      QStringLiteral("Mesh @%1  (%2 devices)").arg(meshName).arg(mesh.totalSize()));
   int rows = 1 + static_cast<int>(mesh.axes.size());
   if (mesh.hasCustomDeviceIds()) ++rows;
+  if (mesh.hasCustomDeviceIds()) w = std::max(w, fm.horizontalAdvance(QStringLiteral("custom device_ids")));
   for (const auto& a : mesh.axes)
     w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(QStringLiteral("\"%1\" = %2").arg(toQString(a.name)).arg(a.size)));
   if (showNotation) {
     rows += 1 + static_cast<int>(notationRows().size());
     for (const QString& r : notationRows()) w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(r));
+    w = std::max(w, QFontMetricsF(bold).horizontalAdvance(QStringLiteral("Notation")));
   }
   return {w + 2 * kPad, rows * kRow + 2 * kPad};
 }

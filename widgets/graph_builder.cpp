@@ -5,6 +5,7 @@
 #include <QTextOption>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "op_tree_model.h"
 
@@ -29,7 +30,7 @@ Mesh colorMesh(const ir::Module& module, QString* names) {
   Mesh out;
   QStringList meshNames;
   for (const auto& [name, mesh] : api::meshes(module)) {
-    meshNames << u'@' + toQString(name);
+    meshNames << toQString(name);
     for (const MeshAxis& a : mesh.axes)
       if (!out.hasAxis(a.name)) out.axes.push_back(a);
     if (api::meshes(module).size() == 1) out.deviceIds = mesh.deviceIds;
@@ -59,6 +60,17 @@ class Builder {
     for (const auto& op : body.ops()) addOp(*op, -1);
     // Edges last: every producer and user has a node by now.
     for (const ir::Value* v : values_) addValueEdges(*v);
+    // Region entries (op -> block arguments) and exits (terminator -> op),
+    // dotted; exits do not constrain the ranking.
+    GraphEdgeInfo region;
+    region.color = QColor(0x9a, 0x9a, 0xb0);
+    region.dotted = true;
+    region.width = 1.2;
+    for (const auto& [from, to, arrow] : regionEdges_) addEdge(from, to, region, arrow);
+    for (const auto& [term, owner] : regionExits_) {
+      auto it = opNode_.find(term);
+      if (it != opNode_.end()) addEdge(it->second, owner, region, true, 0, false);
+    }
   }
 
  private:
@@ -125,13 +137,27 @@ class Builder {
     }
     if (op.is("sdy.manual_computation")) {
       if (const ir::Attribute* a = op.attr("manual_axes")) {
-        html += QStringLiteral("<br><span style=\"color:#555;font-size:10px\">manual_axes=%1</span>")
-                    .arg(esc(a->str()));
+        QStringList axes;
+        if (const auto* m = a->as<ir::ManualAxesAttr>())
+          for (const std::string& ax : m->axes)
+            axes << QStringLiteral("<span style=\"color:%1\">\"%2\"</span>")
+                        .arg(axisColor(&mesh_, toQString(ax)).name(), esc(ax));
+        html += QStringLiteral("<br><span style=\"color:#555;font-size:11px\">manual_axes={%1}</span>")
+                    .arg(axes.join(QStringLiteral(", ")));
       }
     }
     if (op.is("sdy.sharding_group")) {
       if (const ir::Attribute* a = op.attr("group_id"))
-        html += QStringLiteral(" <span style=\"color:#555\">#%1</span>").arg(esc(a->str()));
+        html += QStringLiteral(" <span style=\"color:#555\">group %1</span>")
+                    .arg(a->integer() ? QString::number(*a->integer()) : toQString(a->str()).toHtmlEscaped());
+    }
+    if (op.is("sdy.propagation_barrier")) {
+      if (const ir::Attribute* a = op.attr("allowed_direction")) {
+        QString dir = toQString(a->str());
+        if (const auto* e = a->as<ir::EnumAttr>()) dir = toQString(e->value);
+        html += QStringLiteral("<br><span style=\"color:#555;font-size:11px\">allowed_direction=%1</span>")
+                    .arg(dir.toHtmlEscaped());
+      }
     }
     info.html = html;
     if (op.dialect() == "sdy") info.border = QColor(0xb2, 0x6a, 0x00);
@@ -149,16 +175,22 @@ class Builder {
       g_.input.clusters.push_back(c);
       const int ci = static_cast<int>(g_.input.clusters.size()) - 1;
       for (const auto& block : op.region(ri).blocks()) {
-        for (ir::Value* arg : block->arguments()) addArgument(*arg, ci);
+        for (ir::Value* arg : block->arguments()) {
+          addArgument(*arg, ci);
+          regionEdges_.push_back({node, valueNode_[arg], true});
+        }
         for (const auto& child : block->ops()) addOp(*child, ci);
+        if (const ir::Op* term = block->terminator(); term && term->numRegions() == 0 && term != &op)
+          regionExits_.push_back({term, node});
       }
     }
   }
 
   int clusterOf(int node) const { return g_.input.nodes[static_cast<size_t>(node)].cluster; }
 
-  void addEdge(int from, int to, GraphEdgeInfo info, bool arrow, double weight = 1) {
+  void addEdge(int from, int to, GraphEdgeInfo info, bool arrow, double weight = 1, bool constraint = true) {
     GraphInput::Edge e;
+    e.constraint = constraint;
     e.from = from;
     e.to = to;
     e.arrow = arrow;
@@ -210,6 +242,8 @@ class Builder {
   std::map<const ir::Op*, int> opNode_;
   std::map<const ir::Value*, int> valueNode_;
   std::vector<const ir::Value*> values_;
+  std::vector<std::tuple<int, int, bool>> regionEdges_;
+  std::vector<std::pair<const ir::Op*, int>> regionExits_;
 };
 
 }  // namespace

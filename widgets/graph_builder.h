@@ -32,6 +32,7 @@ struct GraphEdgeInfo {
   const ir::Value* value = nullptr;
   QColor color = QColor(0x99, 0x99, 0x99);
   bool dashed = false;
+  bool dotted = false;  // region entry/exit
   double width = 1.2;
 };
 

@@ -69,7 +69,7 @@ GraphLayout layoutGraph(const GraphInput& input, const std::function<void(int)>&
   for (size_t i = 0; i < input.clusters.size(); ++i) {
     const auto& c = input.clusters[i];
     Agraph_t* parent = c.parent >= 0 && c.parent < static_cast<int>(i) ? clusters[static_cast<size_t>(c.parent)] : g;
-    std::string name = "cluster_" + std::to_string(i);
+    std::string name = std::string("cluster_").append(std::to_string(i));
     Agraph_t* sub = agsubg(parent, const_cast<char*>(name.c_str()), 1);
     set(sub, "label", c.label.toStdString());
     set(sub, "fontname", "Helvetica");
@@ -83,7 +83,7 @@ GraphLayout layoutGraph(const GraphInput& input, const std::function<void(int)>&
   std::vector<Agnode_t*> nodes(input.nodes.size(), nullptr);
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     const auto& n = input.nodes[i];
-    std::string name = "n" + std::to_string(i);
+    std::string name = std::string("n").append(std::to_string(i));
     Agnode_t* node = agnode(g, const_cast<char*>(name.c_str()), 1);
     set(node, "shape", "box");
     set(node, "fixedsize", "true");
@@ -100,12 +100,13 @@ GraphLayout layoutGraph(const GraphInput& input, const std::function<void(int)>&
     if (e.from < 0 || e.to < 0 || static_cast<size_t>(e.from) >= nodes.size() ||
         static_cast<size_t>(e.to) >= nodes.size())
       continue;
-    std::string name = "e" + std::to_string(i);
+    std::string name = std::string("e").append(std::to_string(i));
     Agedge_t* edge = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)],
                             const_cast<char*>(name.c_str()), 1);
     set(edge, "arrowhead", e.arrow ? "normal" : "none");
     set(edge, "arrowsize", "0.7");
-    if (e.weight != 1) set(edge, "weight", num(e.weight));
+    if (e.weight != 1) set(edge, "weight", std::to_string(static_cast<int>(e.weight)));
+    if (!e.constraint) set(edge, "constraint", "false");
     edges[i] = edge;
   }
   report(30);

@@ -23,6 +23,7 @@ struct GraphInput {
     int to = 0;
     bool arrow = true;  // false: no arrowhead, and no space reserved for one
     double weight = 1;
+    bool constraint = true;  // false: does not affect ranking
   };
   struct Cluster {
     int parent = -1;  // enclosing cluster, -1 for the root graph

@@ -151,6 +151,7 @@ class EdgeItem : public QGraphicsPathItem {
     QPen pen(c, w);
     pen.setCapStyle(Qt::RoundCap);
     if (info_.dashed) pen.setDashPattern({4, 2.5});
+    if (info_.dotted) pen.setDashPattern({1, 2.5});
     setPen(pen);
     update();
   }
@@ -197,9 +198,19 @@ class Canvas : public QGraphicsView {
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setBackgroundBrush(Qt::white);
   }
+  bool fullLegend = false;
+  bool userZoomed = false;  // the user zoomed: do not refit on resize
+  // Width of the legend overlay in viewport pixels (0 without one).
+  qreal legendWidth() const {
+    if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return 0;
+    Legend legend = scene_->model().legend;
+    legend.showNotation = fullLegend;
+    return legend.size().width() + 24;
+  }
   void zoomBy(qreal f) {
     const qreal current = transform().m11();
     const qreal target = std::clamp(current * f, 0.05, 8.0);
+    userZoomed = true;
     scale(target / current, target / current);
   }
 
@@ -214,7 +225,8 @@ class Canvas : public QGraphicsView {
   }
   void drawForeground(QPainter* p, const QRectF&) override {
     if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return;
-    const Legend& legend = scene_->model().legend;
+    Legend legend = scene_->model().legend;
+    legend.showNotation = fullLegend;
     p->save();
     p->resetTransform();
     const QSizeF s = legend.size();
@@ -369,6 +381,18 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   addButton(QStringLiteral("+"), tr("Zoom in (Ctrl++)"), &GraphView::zoomIn);
   addButton(tr("Fit"), tr("Fit the graph (Ctrl+0)"), &GraphView::zoomFit);
   addButton(tr("Find"), tr("Search ops, values and shardings (Ctrl+F)"), &GraphView::showSearch);
+  {
+    auto* b = new QToolButton(bar);
+    b->setText(tr("Legend"));
+    b->setToolTip(tr("Show the notation key in the legend"));
+    b->setAutoRaise(true);
+    b->setCheckable(true);
+    connect(b, &QToolButton::toggled, this, [this](bool on) {
+      static_cast<Canvas*>(view_)->fullLegend = on;
+      view_->viewport()->update();
+    });
+    barLayout->addWidget(b);
+  }
   layout->addWidget(bar);
 
   searchBar_ = new QWidget(this);
@@ -535,11 +559,24 @@ void GraphView::zoomOut() { static_cast<Canvas*>(view_)->zoomBy(0.8); }
 
 void GraphView::zoomFit() {
   if (!scene_->hasGraph()) return;
-  view_->fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
-  // Never magnify small graphs beyond 1.5x; keep big ones readable-ish.
-  const qreal s = view_->transform().m11();
-  if (s > 1.5) view_->setTransform(QTransform::fromScale(1.5, 1.5));
-  view_->centerOn(scene_->sceneRect().center());
+  // Fit the graph into the viewport minus the legend overlay on the right.
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QRectF r = scene_->sceneRect();
+  const qreal vw = std::max(50.0, view_->viewport()->width() - canvas->legendWidth());
+  const qreal vh = std::max(50.0, double(view_->viewport()->height()));
+  const qreal s = std::min({vw / r.width(), vh / r.height(), 1.5});  // never magnify beyond 1.5x
+  view_->setTransform(QTransform::fromScale(s, s));
+  canvas->userZoomed = false;
+  // Centre so that the graph sits left of the legend.
+  const qreal shift = canvas->legendWidth() / 2 / s;
+  view_->centerOn(r.center() + QPointF(shift, 0));
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  if (overlay_->isVisible())
+    overlay_->move((view_->width() - overlay_->width()) / 2, (view_->height() - overlay_->height()) / 3);
 }
 
 void GraphView::showSearch() {

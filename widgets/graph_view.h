@@ -82,6 +82,9 @@ class GraphView : public QWidget {
  signals:
   void layoutFinished(bool ok);
 
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
+
  private:
   void applyLayout(quint64 request, const GraphLayout& layout);
   void updateHighlight();

@@ -68,6 +68,7 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
     return t;
   }
   t.hasSharding = true;
+  t.sharding = *sharding;
   t.shardingText = toQString(sharding->str());
   t.meshName = sharding->mesh.isInline() ? QStringLiteral("inline mesh") : toQString(sharding->mesh.name);
   const Mesh* mesh = api::meshFor(module, *sharding);
@@ -103,7 +104,7 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
 namespace {
 
 struct Geometry {
-  static constexpr qreal cellW = 150, cellH = 92, gap = 6, rowHeaderW = 86, colHeaderH = 40;
+  qreal cellW = 150, cellH = 92, gap = 6, rowHeaderW = 86, colHeaderH = 40;
 };
 
 QFont font(int px, bool bold = false, bool mono = false) {
@@ -171,9 +172,28 @@ Picture meshPicture(const MeshTensor& t) {
   }
 
   const GridShape g = gridShape(t.mesh);
-  using G = Geometry;
-  const qreal gridW = G::rowHeaderW + g.cols * (G::cellW + G::gap);
-  const qreal gridH = G::colHeaderH + g.rows * (G::cellH + G::gap);
+  Geometry G;
+  {
+    // Cells as wide as their longest line; headers as tall as their lines.
+    const QFontMetricsF cfm(font(11, false, true)), bfm(font(12, true));
+    qreal w = 0;
+    int lines = 0;
+    for (const api::DeviceShard& d : t.layout.devices) {
+      const QStringList ls = t.cellText(d.linearIndex).split(u'\n');
+      lines = std::max<int>(lines, static_cast<int>(ls.size()));
+      for (int i = 0; i < ls.size(); ++i) w = std::max(w, (i ? cfm : bfm).horizontalAdvance(ls[i]) + (i ? 0 : 50));
+    }
+    G.cellW = std::max<qreal>(150, w + 18);
+    bool anySub = false;
+    for (const auto& d : t.sharding.dims)
+      for (const AxisRef& a : d.axes) anySub = anySub || a.isSubAxis();
+    if (anySub) G.rowHeaderW = 190;
+    G.cellH = std::max<qreal>(60, lines * 16 + 14);
+    const int colAxes = static_cast<int>(t.mesh.axes.size()) - g.rowAxes;
+    G.colHeaderH = std::max(1, colAxes) * 16 + 10 + (t.sharding.dims.empty() ? 0 : 14);
+  }
+  const qreal gridW = G.rowHeaderW + g.cols * (G.cellW + G.gap);
+  const qreal gridH = G.colHeaderH + g.rows * (G.cellH + G.gap);
   Legend legend;
   legend.meshName = t.meshName;
   legend.mesh = t.mesh;
@@ -191,7 +211,7 @@ Picture meshPicture(const MeshTensor& t) {
   const qreal sideH = ls.height() + (sketch ? sketchH + 40 : 0);
   pic.size = QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
 
-  pic.paint = [t, g, header, headerFont, hfm, headerH, gridW, legend, ls, sketch, sketchW, sketchH, rank](QPainter& p) {
+  pic.paint = [t, g, G, header, headerFont, hfm, headerH, gridW, legend, ls, sketch, sketchW, sketchH, rank](QPainter& p) {
     p.save();
     // Header.
     p.setFont(headerFont);
@@ -204,6 +224,12 @@ Picture meshPicture(const MeshTensor& t) {
     p.translate(0, headerH);
 
     const int n = static_cast<int>(t.mesh.axes.size());
+    AxisRefList subAxes;
+    for (const auto& d : t.sharding.dims)
+      for (const AxisRef& a : d.axes)
+        if (a.isSubAxis()) subAxes.push_back(a);
+    for (const AxisRef& a : t.sharding.replicated)
+      if (a.isSubAxis()) subAxes.push_back(a);
     // Column headers: the coordinates of the column axes.
     auto coordLabel = [&](int64_t index, int first, int last, QStringList* plain) {
       std::vector<std::pair<QString, QColor>> parts;
@@ -214,7 +240,17 @@ Picture meshPicture(const MeshTensor& t) {
         rest /= t.mesh.axes[static_cast<size_t>(k)].size;
       }
       for (int k = first; k < last; ++k) {
-        const QString s = QStringLiteral("%1=%2").arg(toQString(t.mesh.axes[static_cast<size_t>(k)].name)).arg(coords[static_cast<size_t>(k)]);
+        const MeshAxis& ax = t.mesh.axes[static_cast<size_t>(k)];
+        const int64_t c = coords[static_cast<size_t>(k)];
+        QString s = QStringLiteral("%1=%2").arg(toQString(ax.name)).arg(c);
+        // Sub-axes of this axis used by the sharding: their coordinates.
+        QStringList subs;
+        for (const AxisRef& a : subAxes)
+          if (a.name == ax.name && a.subAxis && a.subAxis->preSize * a.subAxis->size > 0) {
+            const int64_t minor = ax.size / (a.subAxis->preSize * a.subAxis->size);
+            subs << QStringLiteral("(%1)%2=%3").arg(a.subAxis->preSize).arg(a.subAxis->size).arg(minor > 0 ? (c / minor) % a.subAxis->size : 0);
+          }
+        if (!subs.isEmpty()) s += QStringLiteral(" ") + subs.join(u' ');
         if (plain) *plain << s;
         parts.emplace_back(s, axisColor(k));
       }
@@ -223,21 +259,21 @@ Picture meshPicture(const MeshTensor& t) {
     p.setFont(font(12, true));
     for (int64_t c = 0; c < g.cols; ++c) {
       const auto parts = coordLabel(c, g.rowAxes, n, nullptr);
-      qreal x = Geometry::rowHeaderW + c * (Geometry::cellW + Geometry::gap);
+      qreal x = G.rowHeaderW + c * (G.cellW + G.gap);
       qreal ly = 4;
       for (const auto& [s, col] : parts) {
         p.setPen(col);
-        p.drawText(QRectF(x, ly, Geometry::cellW, 16), Qt::AlignCenter, s);
+        p.drawText(QRectF(x, ly, G.cellW, 16), Qt::AlignCenter, s);
         ly += 16;
       }
     }
     for (int64_t r = 0; r < g.rows; ++r) {
       const auto parts = coordLabel(r, 0, g.rowAxes, nullptr);
-      qreal ry = Geometry::colHeaderH + r * (Geometry::cellH + Geometry::gap);
-      qreal ly = ry + Geometry::cellH / 2 - 8 * static_cast<qreal>(parts.size());
+      qreal ry = G.colHeaderH + r * (G.cellH + G.gap);
+      qreal ly = ry + G.cellH / 2 - 8 * static_cast<qreal>(parts.size());
       for (const auto& [s, col] : parts) {
         p.setPen(col);
-        p.drawText(QRectF(0, ly, Geometry::rowHeaderW - 8, 16), Qt::AlignRight | Qt::AlignVCenter, s);
+        p.drawText(QRectF(0, ly, G.rowHeaderW - 8, 16), Qt::AlignRight | Qt::AlignVCenter, s);
         ly += 16;
       }
     }
@@ -245,8 +281,8 @@ Picture meshPicture(const MeshTensor& t) {
     const QFont cellBold = font(12, true), cellFont = font(11, false, true);
     for (const api::DeviceShard& d : t.layout.devices) {
       const int64_t r = d.linearIndex / g.cols, c = d.linearIndex % g.cols;
-      const QRectF cell(Geometry::rowHeaderW + c * (Geometry::cellW + Geometry::gap),
-                        Geometry::colHeaderH + r * (Geometry::cellH + Geometry::gap), Geometry::cellW, Geometry::cellH);
+      const QRectF cell(G.rowHeaderW + c * (G.cellW + G.gap),
+                        G.colHeaderH + r * (G.cellH + G.gap), G.cellW, G.cellH);
       const QColor fill = groupColor(d.replicaGroup);
       p.setPen(QPen(fill.darker(160), 1.2));
       p.setBrush(fill);

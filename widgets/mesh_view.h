@@ -22,6 +22,7 @@ struct MeshTensor {
   QString meshName;    // "mesh" (or "inline")
   Mesh mesh;
   bool hasSharding = false;
+  TensorSharding sharding;
   api::ShardLayout layout;
   QString note;        // explanation shown under the title (e.g. errors)
   bool valid() const { return hasSharding && layout.error.empty(); }

@@ -45,8 +45,8 @@ MlirHighlighter::MlirHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
   };
   add(R"(\b(func\.func|func\.return|return|module|private|cond|do|reducer|across|dimensions|init|in_shardings|out_shardings|manual_axes|group_id|allowed_direction|sharding|dims|contracting_dims|batching_dims)\b)",
       fmt(QColor(0x7b, 0x1f, 0xa2), true));
-  add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)", fmt(QColor(0x1a, 0x4f, 0xa0), true));
   add(R"(\b(tensor|mesh|i1|i8|i32|i64|f16|bf16|f32|f64|index)\b)", fmt(QColor(0x00, 0x70, 0x70)));
+  add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)", fmt(QColor(0x1a, 0x4f, 0xa0), true));
   add(R"(#sdy\.[A-Za-z_]+|#stablehlo(\.[A-Za-z_]+)?)", fmt(QColor(0xa0, 0x50, 0x00)));
   add(R"(@[A-Za-z_][A-Za-z0-9_$.]*)", fmt(QColor(0x8a, 0x3a, 0x00), true));
   add(R"(%[A-Za-z0-9_$.#:]+)", fmt(QColor(0x2e, 0x6b, 0x2e)));

@@ -275,9 +275,11 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   }
 
   if (name == "func.return" || name == "stablehlo.return" || name == "sdy.return") {
-    if (!parseValueUseList(uses)) return nullptr;
+    // The attribute dictionary may come before or after the operands.
     std::vector<NamedAttribute> attrs;
     if (!parseOptionalAttrDict(attrs)) return nullptr;
+    if (!parseValueUseList(uses)) return nullptr;
+    if (attrs.empty() && !parseOptionalAttrDict(attrs)) return nullptr;
     setAttrs(*op, attrs);
     if (!uses.empty()) {
       if (!expect(':') || !parseTypeList(operandTypes)) return nullptr;
@@ -301,6 +303,19 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return finish();
   }
 
+  if ((name == "stablehlo.constant" || name == "sdy.constant") && peek() == '(') {
+    // `stablehlo.constant() {value = ...} : () -> T`: the generic-looking spelling.
+    if (!expect('(') || !expect(')')) return nullptr;
+    std::vector<NamedAttribute> attrs;
+    if (peekStr("<{")) {
+      ++p_;
+      if (!parseAttrDict(attrs) || !expect('>')) return nullptr;
+    }
+    if (!parseOptionalAttrDict(attrs)) return nullptr;
+    setAttrs(*op, attrs);
+    if (!expect(':') || !parseFunctionType(operandTypes, resultTypes)) return nullptr;
+    return finish();
+  }
   if (name == "stablehlo.constant" || name == "sdy.constant") {
     std::vector<NamedAttribute> attrs;
     if (!parseOptionalAttrDict(attrs)) return nullptr;
@@ -673,6 +688,11 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   }
 
   if (name == "stablehlo.optimization_barrier") {
+    {
+      std::vector<NamedAttribute> attrs;
+      if (!parseOptionalAttrDict(attrs)) return nullptr;
+      setAttrs(*op, attrs);
+    }
     if (consume('(')) {
       if (!expect(')')) return nullptr;
     } else if (!parseValueUseList(uses)) {

@@ -790,7 +790,8 @@ bool Parser::parseAxisList(AxisRefList& out) {
   if (consume('}')) return true;
   do {
     AxisRef a;
-    if (!parseAxisRef(a)) return false;
+    if (!parseAxisRef(a))
+      return error("failed to parse axis list which is expected to be an `ArrayRef<AxisRefAttr>`");
     out.push_back(std::move(a));
   } while (consume(','));
   return expect('}');
@@ -855,17 +856,25 @@ bool Parser::parseTensorShardingBody(TensorSharding& out) {
     } while (consume(','));
     if (!expect(']')) return failDims();
   }
+  bool seenReplicated = false, seenUnreduced = false;
   while (consume(',')) {
     skipWs();
     const char* kp = p_;
-    bool replicated = consumeKeyword("replicated");
-    bool unreduced = !replicated && consumeKeyword("unreduced");
+    bool replicated = !seenReplicated && !seenUnreduced && consumeKeyword("replicated");
+    bool unreduced = !replicated && !seenUnreduced && consumeKeyword("unreduced");
     if (!replicated && !unreduced) {
       return error(kp, "failed to parse Sdy_TensorSharding, expected valid named axis list after comma");
     }
+    (replicated ? seenReplicated : seenUnreduced) = true;
     std::string param = replicated ? "replicated_axes" : "unreduced_axes";
     AxisRefList& list = replicated ? out.replicated : out.unreduced;
-    if (!expect('=') || !parseAxisList(list))
+    bool ok = expect('=');
+    if (ok && unreduced && peek() != '{') {
+      // `unreduced=max{"a"}`: the reduction kind comes first.
+      std::string_view kind = parseBareId();
+      if (!kind.empty()) out.unreducedReduction = std::string(kind);
+    }
+    if (!ok || !parseAxisList(list))
       return error(kp, "failed to parse Sdy_TensorSharding parameter '" + param +
                            "' which is to be a `::llvm::ArrayRef<AxisRefAttr>`");
   }
@@ -915,30 +924,35 @@ bool Parser::parseFactorIndex(int64_t& out) {
   if (digits[0] == '0') return error(ds, "expecting positive integer without leading zeros. Received: '" + digits + "'");
   errno = 0;
   unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
-  if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX) - 17)
-    return error(ds, "expecting symbol index <=2^63-1. Received: '" + digits + "'");
-  out = static_cast<int64_t>(v) + ('z' - 'i');
+  if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX)) {
+    // Reported, but parsing goes on so the iota check can report too.
+    error(ds, "expecting symbol index <=2^63-1. Received: '" + digits + "'");
+    out = LLONG_MAX;
+    return true;
+  }
+  out = v > static_cast<unsigned long long>(LLONG_MAX - 17) ? LLONG_MAX : static_cast<int64_t>(v) + ('z' - 'i');
   return true;
 }
 
 bool Parser::parseFactorMappings(std::vector<TensorFactorMapping>& out,
                                  std::vector<std::pair<const char*, int64_t>>& used) {
   if (!expect('(')) return false;
-  if (consume(')')) return true;
   do {
     TensorFactorMapping tm;
     if (!expect('[')) return false;
     if (!consume(']')) {
+      auto failDims = [&] { return error("failed to parse Sdy_TensorMapping parameter 'dim_mappings'"); };
       do {
         std::vector<int64_t> factors;
         skipWs();
-        do {
+        // A dimension is a run of factor symbols (`ij`, `iz_1`); `[i,]` has an empty one.
+        while (p_ < end_ && *p_ != ',' && *p_ != ']' && *p_ != ' ' && *p_ != '\n') {
           const char* fp = p_;
           int64_t f;
-          if (!parseFactorIndex(f)) return false;
+          if (!parseFactorIndex(f)) return failDims();
           used.emplace_back(fp, f);
           factors.push_back(f);
-        } while (p_ < end_ && *p_ >= 'i' && *p_ <= 'z');
+        }
         tm.dims.push_back(std::move(factors));
       } while (consume(','));
       if (!expect(']')) return false;
@@ -992,10 +1006,7 @@ bool Parser::parseOpShardingRuleBody(OpShardingRule& out) {
       if (!expect('}')) return false;
     }
   }
-  for (const auto& [fp, f] : used) {
-    if (f >= out.numFactors())
-      return error(fp, "expecting factor indices to be ordered like an iota ([0,1,2,...], e.g. {i=#, j=#, ...})");
-  }
+  (void)used;  // range checks belong to the verifier
   // Optional factor groups, in any order, then `, custom`.
   while (true) {
     skipWs();

@@ -369,9 +369,10 @@ class Writer {
     }
     if (n == "func.return" || n == "stablehlo.return" || n == "sdy.return") {
       os_ << (n == "func.return" && insideFunc(op) ? "return" : n);
+      if (n != "stablehlo.return") printOptionalAttrDict(op, {});
       if (op.numOperands()) os_ << ' ';
       printOperands(op);
-      printOptionalAttrDict(op, {});
+      if (n == "stablehlo.return") printOptionalAttrDict(op, {});
       if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
       return true;
     }
@@ -389,6 +390,15 @@ class Writer {
     if (n == "stablehlo.constant" || n == "sdy.constant") {
       const Attribute* value = op.attr("value");
       if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
+      const std::string& text = value->as<OpaqueAttr>()->text;
+      auto colon = text.rfind(" : ");
+      if (colon == std::string::npos || text.substr(colon + 3) != op.result(0)->type.str()) {
+        // The value's type differs from the result (e.g. quantized): spelled generically.
+        os_ << n << "() <{value = " << text << "}>";
+        printOptionalAttrDict(op, {"value"});
+        os_ << " : () -> " << op.result(0)->type.str();
+        return true;
+      }
       os_ << n;
       printOptionalAttrDict(op, {"value"});
       os_ << ' ' << value->as<OpaqueAttr>()->text;

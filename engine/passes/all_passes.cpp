@@ -8,6 +8,7 @@ namespace shardscope::passes {
 void registerImportPasses(std::vector<PassInfo>& out);
 void registerPropagationPasses(std::vector<PassInfo>& out);
 void registerRulePasses(std::vector<PassInfo>& out);
+void registerPipelinePasses(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -15,6 +16,7 @@ const std::vector<PassInfo>& allPasses() {
     registerRulePasses(out);
     registerImportPasses(out);
     registerPropagationPasses(out);
+    registerPipelinePasses(out);
     return out;
   }();
   return passes;

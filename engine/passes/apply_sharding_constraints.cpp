@@ -16,6 +16,9 @@
 
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
+#include "propagation/sharding_debug_info.h"
+#include "propagation/sharding_projection.h"
+#include "rules/op_sharding_rule_builder.h"
 
 namespace shardscope::passes {
 
@@ -77,13 +80,21 @@ void moveAfterValue(ir::Op* op, ir::Value* value) {
   }
 }
 
+// Called around the sharding update of a constraint's input, to record it
+// as a propagation step (`debug-propagation-edge-sharding`).
+using ApplyFn = std::function<void(const std::function<void()>& update)>;
+
 void applyConstraint(ir::Value* input, const TensorSharding& sharding,
-                     const std::function<ir::Op*()>& constraintAfterValue) {
+                     const std::function<ir::Op*()>& constraintAfterValue, const ApplyFn& observe) {
   if (!shouldApply(input, sharding)) return;
   bool edge = (input->definingOp && input->definingOp->is("sdy.data_flow_edge")) ||
               util::lookupDataFlowEdge(input) != nullptr;
   if (!edge) {
-    util::setSharding(input, sharding);
+    auto update = [&] { util::setSharding(input, sharding); };
+    if (observe)
+      observe(update);
+    else
+      update();
     return;
   }
   ir::Op* constraint = constraintAfterValue();
@@ -122,12 +133,47 @@ void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
   if (op.is("sdy.sharding_constraint") || op.is("sdy.manual_computation")) out.push_back(&op);
 }
 
+// Records the update of `constraint`'s input as one step, the way sdy's
+// source-sharding handler does: the constraint's result is the source of the
+// axes its operand gains. (Origins are seeded by the propagation passes from
+// the constraints themselves, so only edges are recorded here.)
+void recordConstraintStep(propagation::ShardingDebugInfo& debug, ir::Module& module, ir::Op* constraint,
+                          const std::function<void()>& update) {
+  ir::Value* input = constraint->operand(0);
+  ir::Value* result = constraint->result(0);
+  std::optional<TensorSharding> resultSharding = util::getSharding(result);
+  const Mesh* mesh = resultSharding ? module.meshOf(*resultSharding) : nullptr;
+  if (!mesh || !input->type.isRankedTensor()) {
+    update();
+    return;
+  }
+  OpShardingRule rule = rules::createIdentityShardingRule(input->type.shape);
+  auto project = [&] {
+    return propagation::ShardingProjection::build({util::getSharding(input)}, {util::getSharding(result)}, rule,
+                                                  *mesh);
+  };
+  propagation::ShardingProjection before = project();
+  update();
+  propagation::ShardingProjection after = project();
+  if (before == after) return;
+  propagation::StepEvent event;
+  event.op = constraint;
+  event.operands = {input};
+  event.results = {result};
+  event.rule = &rule;
+  event.mesh = mesh;
+  event.before = &before;
+  event.after = &after;
+  debug.onStep(event);
+}
+
 }  // namespace
 
 bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
                               const ApplyShardingConstraintsOptions& options) {
   (void)diags;
-  (void)options;  // Origins/edges of these seeds are recorded by propagation.
+  propagation::ShardingDebugInfo debug(module, /*origins=*/false, options.debugPropagationEdgeSharding);
+  debug.prepare();
   std::vector<ir::Op*> ops;
   collectPostOrder(*module.op, ops);
   for (ir::Op* op : ops) {
@@ -145,10 +191,16 @@ bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
         });
       }
       ir::Value* input = op->operand(0);
-      applyConstraint(input, *sharding, [&]() {
-        moveAfterValue(op, input);
-        return op;
-      });
+      ApplyFn observe;
+      if (debug.enabled())
+        observe = [&](const std::function<void()>& update) { recordConstraintStep(debug, module, op, update); };
+      applyConstraint(
+          input, *sharding,
+          [&]() {
+            moveAfterValue(op, input);
+            return op;
+          },
+          observe);
     } else {
       std::vector<TensorSharding> in = util::inShardingsOf(*op);
       for (unsigned i = 0; i < op->numOperands() && i < in.size(); ++i) {
@@ -164,10 +216,11 @@ bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
           ir::Block* block = operand->ownerBlock;
           ir::Op* first = block->empty() ? nullptr : block->ops().front().get();
           return block->insertBefore(first, std::move(c));
-        });
+        }, nullptr);
       }
     }
   }
+  if (debug.enabled()) debug.save();
   return true;
 }
 

@@ -28,10 +28,16 @@ bool removeSizeOneAxes(ir::Module& module, ir::DiagnosticSink& diags) {
       dim.axes.erase(std::remove_if(dim.axes.begin(), dim.axes.end(), sizeOne), dim.axes.end());
       if (dim.axes.empty() && dim.closed) dim.priority.reset();
     }
+    auto sameAxes = [&] {
+      for (size_t i = 0; i < s.dims.size(); ++i)
+        if (s.dims[i].axes != out.dims[i].axes) return false;
+      return true;
+    };
     out.replicated.erase(std::remove_if(out.replicated.begin(), out.replicated.end(), sizeOne),
                          out.replicated.end());
     out.unreduced.erase(std::remove_if(out.unreduced.begin(), out.unreduced.end(), sizeOne),
                         out.unreduced.end());
+    if (sameAxes() && out.replicated == s.replicated && out.unreduced == s.unreduced) return s;
     return out;
   });
   return true;

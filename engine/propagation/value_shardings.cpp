@@ -172,7 +172,7 @@ std::vector<ir::Value*> nonOwnerTargets(ir::Value* owner) {
   if (!op || !op->is("stablehlo.while") || owner->isBlockArgument()) return out;
   for (const auto& region : op->regions()) {
     if (region->empty()) continue;
-    Block& b = region->front();
+    ir::Block& b = region->front();
     if (owner->index < b.numArguments()) out.push_back(b.argument(owner->index));
   }
   return out;

@@ -1,5 +1,6 @@
 #include "sparsecore/id_generator.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sparsecore/errors.h"
@@ -83,6 +84,10 @@ IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchS
     throw InputError("generator: exponent must be positive");
   if (spec.hotFraction < 0 || spec.hotFraction > 1) throw InputError("generator: hot_fraction must be in [0, 1]");
   if (spec.hotIds < 0 || spec.hotIds > vocab) throw InputError("generator: hot_ids must be in [0, vocab_size]");
+
+  const int64_t longest = std::max(spec.idsPerSample, spec.idsPerSampleMax);
+  if (longest > 0 && batch > kMaxGeneratedIds / longest)
+    throw InputError("generator: batch_size x ids_per_sample exceeds " + std::to_string(kMaxGeneratedIds) + " ids");
 
   Random rng(spec.seed);
   ZipfSampler zipf(static_cast<uint64_t>(vocab), spec.exponent > 0 ? spec.exponent : 1.0);

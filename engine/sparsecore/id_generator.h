@@ -38,6 +38,9 @@ class ZipfSampler {
   double hLow_, hHigh_, threshold_;
 };
 
+// Upper bound on the ids one generator may produce (4 GB of ids).
+inline constexpr int64_t kMaxGeneratedIds = int64_t{1} << 30;
+
 // Generates `batchSize` samples (spec.batchSize wins when set) with ids in
 // [0, vocab) (spec.vocabSize wins when set). Throws InputError on a bad spec.
 IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchSize);

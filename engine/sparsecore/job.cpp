@@ -33,6 +33,10 @@ void validateJob(const Job& job, const std::string& source) {
          "total SparseCores (devices x sparse_cores_per_device = " +
              std::to_string(int64_t{job.devices} * job.sparseCoresPerDevice) +
              ") must be a power of two");
+  // The model keeps (source x partition) matrices per stack: N^2 counters.
+  if (int64_t{job.devices} * job.sparseCoresPerDevice > kMaxTotalSparseCores)
+    fail("devices", "total SparseCores (" + std::to_string(int64_t{job.devices} * job.sparseCoresPerDevice) +
+                        ") above this model's limit of " + std::to_string(kMaxTotalSparseCores));
   if (job.chip.tilesPerSparseCore < 1) fail("chip.tiles_per_sparse_core", "must be at least 1");
   if (job.chip.tileSpmemBytes < 1) fail("chip.tile_spmem_bytes", "must be positive");
   if (job.stackedMaxIdsPerPartition < 1 || job.stackedMaxUniqueIdsPerPartition < 1)

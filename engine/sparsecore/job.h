@@ -21,6 +21,8 @@ namespace shardscope::sc {
 inline constexpr int kDefaultMaxIdsPerPartition = 256;
 inline constexpr int kDefaultMaxUniqueIdsPerPartition = 256;
 inline constexpr int kDefaultMaxIdsPerChipPerSample = 64;
+// Largest devices x SparseCores the model accepts (1024 chips of 4).
+inline constexpr int64_t kMaxTotalSparseCores = 4096;
 
 struct TableSpec {
   std::string name;
@@ -53,7 +55,7 @@ struct FeatureSpec {
   std::string name;
   std::string table;
   IdBatch ids;
-  std::optional<GeneratorSpec> generator;  // filled into `ids` on load
+  std::optional<GeneratorSpec> generator = std::nullopt;  // filled into `ids` on load
   bool operator==(const FeatureSpec&) const = default;
 };
 

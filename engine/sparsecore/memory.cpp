@@ -56,10 +56,11 @@ MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre) {
   for (const TableSpec& t : job.tables) {
     TableMemory m = tableMemory(t, n, job.devices);
     r.hbmTablesPerChip += m.bytesPerChip;
-    if (m.paddedWidth != m.width && m.wasteFraction >= 0.5)
-      r.warnings.push_back("table '" + t.name + "': width " + std::to_string(t.width) + " is padded to " +
-                           std::to_string(m.paddedWidth) + " floats; " +
-                           std::to_string(int(m.wasteFraction * 100 + 0.5)) + "% of its HBM is padding");
+    if (m.wasteFraction >= 0.5 && m.allocatedBytes >= (int64_t{1} << 20))
+      r.warnings.push_back("table '" + t.name + "': " + std::to_string(t.vocabSize) + " x " + std::to_string(t.width) +
+                           " pads to " + std::to_string(m.paddedVocab) + " x " + std::to_string(m.paddedWidth) +
+                           " (32-byte rows); " + std::to_string(int(m.wasteFraction * 100 + 0.5)) +
+                           "% of its HBM is padding");
     r.tables.push_back(std::move(m));
   }
   int64_t heapEntries = 0;

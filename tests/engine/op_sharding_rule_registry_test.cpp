@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "passes/pass.h"
+#include "rules/stablehlo_attrs.h"
 
 namespace shardscope::rules {
 namespace {
@@ -367,6 +368,31 @@ TEST_F(RegistryTest, ExistingRuleWins) {
   ASSERT_TRUE(got);
   EXPECT_EQ(got->str(), "#sdy.op_sharding_rule<([i, j])->([j, i]) {i=4, j=2}, custom>");
   EXPECT_TRUE(diags.all().empty());
+}
+
+TEST(StablehloAttrs, ReadsEveryForm) {
+  EXPECT_EQ(intsOf(opaque("dense<[[0, 1], [2, -2]]> : tensor<2x2xi64>")), (Shape{0, 1, 2, -2}));
+  EXPECT_EQ(intsOf(opaque("dense<0> : tensor<2x2xi64>")), (Shape{0, 0, 0, 0}));
+  EXPECT_EQ(intsOf(opaque("array<i64: 3, 1>")), (Shape{3, 1}));
+  EXPECT_EQ(intsOf(intArray({4, 5})), (Shape{4, 5}));
+  EXPECT_EQ(intsOf(denseArray({})), Shape{});
+
+  auto params = StructParams::from(opaque("#stablehlo.scatter<update_window_dims = [2, 3], index_vector_dim = 2>"));
+  ASSERT_TRUE(params);
+  EXPECT_EQ(params->list("update_window_dims"), (Shape{2, 3}));
+  EXPECT_EQ(params->integer("index_vector_dim"), 2);
+  EXPECT_EQ(params->list("inserted_window_dims"), Shape{});
+
+  auto conv = parseConvDimensionNumbers(opaque("[f, 1, b, 0]x[o, i, 1, 0]->[0, b, f, 1]"));
+  ASSERT_TRUE(conv);
+  EXPECT_EQ(conv->inputBatch, 2);
+  EXPECT_EQ(conv->inputFeature, 0);
+  EXPECT_EQ(conv->inputSpatial, (Shape{3, 1}));
+  EXPECT_EQ(conv->kernelOutputFeature, 0);
+  EXPECT_EQ(conv->kernelInputFeature, 1);
+  EXPECT_EQ(conv->kernelSpatial, (Shape{3, 2}));
+  EXPECT_EQ(conv->outputSpatial, (Shape{0, 3}));
+  EXPECT_FALSE(parseConvDimensionNumbers(opaque("[b, 0, x]x[0, i, o]->[b, 0, f]")));
 }
 
 TEST_F(RegistryTest, PopulatePassSetsRules) {

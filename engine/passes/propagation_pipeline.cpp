@@ -1,0 +1,78 @@
+// `-sdy-propagation-pipeline`: import, user-priority propagation and export,
+// in the order of the reference pipeline, composed from the registered
+// passes so that each step stays testable on its own.
+#include <string>
+#include <vector>
+
+#include "passes/pass.h"
+
+namespace shardscope::passes {
+
+namespace {
+
+// One step of the pipeline: a registered pass and how its options derive
+// from the pipeline's own.
+struct Step {
+  const char* pass;
+  std::vector<std::pair<const char*, const char*>> forwarded;  // pipeline option -> pass option
+};
+
+const std::vector<Step>& pipelineSteps() {
+  static const std::vector<Step> steps = {
+      {"symbol-dce", {}},
+      {"sdy-lift-inlined-meshes", {}},
+      {"sdy-remove-size-one-axes", {}},
+      {"sdy-constant-or-scalar-splitter", {}},
+      {"sdy-manual-axes-cleanup", {}},
+      {"sdy-add-data-flow-edges", {}},
+      {"sdy-apply-sharding-constraints",
+       {{"debug-sharding-origins", "debug-sharding-origins"},
+        {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"}}},
+      {"sdy-sharding-group-import", {}},
+      {"sdy-user-priority-propagate",
+       {{"conservative-propagation", "conservative-propagation"},
+        {"debug-sharding-origins", "debug-sharding-origins"},
+        {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"},
+        {"propagation-strategy", "propagation-strategy"}}},
+      {"sdy-constant-or-scalar-merger", {}},
+      {"sdy-sink-data-flow-edges",
+       {{"debug-sharding-origins", "sink-debug-sharding-origins"},
+        {"debug-propagation-edge-sharding", "sink-debug-propagation-edge-sharding"}}},
+      {"sdy-remove-sharding-groups", {}},
+      {"sdy-sharding-constraint-to-reshard", {}},
+      {"sdy-update-non-divisible-input-output-shardings", {}},
+      {"sdy-remove-sub-axes-in-input-output-shardings", {}},
+      {"sdy-close-shardings", {}},
+      {"sdy-drop-sharding-rules", {}},
+  };
+  return steps;
+}
+
+bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ctx) {
+  bool keepRules = options.getBool("keep-sharding-rules", false);
+  for (const Step& step : pipelineSteps()) {
+    std::string name = step.pass;
+    if (name == "sdy-drop-sharding-rules" && keepRules) continue;
+    const PassInfo* info = lookupPass(name);
+    if (!info) continue;  // a step this build does not provide yet
+    PassOptions stepOptions;
+    for (const auto& [from, to] : step.forwarded)
+      if (options.has(from)) stepOptions.values[to] = options.get(from);
+    if (name == "sdy-user-priority-propagate") stepOptions.values["keep-sharding-rules"] = "true";
+    if (!info->run(module, stepOptions, ctx) || ctx.diags.hasErrors()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void registerPipelinePasses(std::vector<PassInfo>& out) {
+  out.push_back(PassInfo{"sdy-propagation-pipeline",
+                         "Import, propagate (user priority > op priority > aggressive) and export",
+                         {"keep-sharding-rules", "conservative-propagation", "debug-sharding-origins",
+                          "debug-propagation-edge-sharding", "propagation-strategy", "module-dump-directory",
+                          "skip-inline", "enable-inserting-explicit-collectives"},
+                         runPipeline});
+}
+
+}  // namespace shardscope::passes

@@ -1,0 +1,137 @@
+// The shardscope executable: headless export, clear errors on bad
+// arguments, and the main window opening every sample (offscreen).
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "test_util.h"
+
+namespace {
+struct Run {
+  int code = -1;
+  QString out, err;
+};
+Run run(const QStringList& args) {
+  QProcess p;
+  p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
+  p.setArguments(args);
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/shardscope-test-config"));
+  p.setProcessEnvironment(env);
+  p.start();
+  Run r;
+  if (!p.waitForFinished(120000)) {
+    p.kill();
+    return r;
+  }
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+  r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
+  r.err = QString::fromLocal8Bit(p.readAllStandardError());
+  return r;
+}
+QString sample(const char* name) { return QDir(shardscope::test::sampleDir()).filePath(QLatin1String(name)); }
+}  // namespace
+
+class ShardscopeCliTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void exportOk_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("out");
+    QTest::newRow("graph png") << QStringList{QStringLiteral("--view"), QStringLiteral("graph"), sample("matmul_chain.mlir")}
+                               << "g.png";
+    QTest::newRow("mesh svg value") << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"), QStringLiteral("--value"),
+                                                   QStringLiteral("%arg1"), sample("mlp_megatron.mlir")}
+                                    << "m.svg";
+    QTest::newRow("source pdf op") << QStringList{QStringLiteral("--view"), QStringLiteral("source"), QStringLiteral("--op"),
+                                                  QStringLiteral("stablehlo.while"), sample("while_loop.mlir")}
+                                   << "s.pdf";
+    QTest::newRow("graph op function") << QStringList{QStringLiteral("--op"), QStringLiteral("@explicit"),
+                                                      sample("reshape_subaxes.mlir")}
+                                       << "f.png";
+  }
+  void exportOk() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, out);
+    const QString path = dir_.filePath(out);
+    const Run r = run(QStringList{QStringLiteral("--export"), path} + args);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo(path).size() > 1000);
+    QVERIFY(r.out.startsWith(QLatin1String("wrote ")));
+  }
+
+  void badArguments_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString out = dir_.filePath(QStringLiteral("x.png"));
+    QTest::newRow("bad view") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("pie"),
+                                             sample("matmul_chain.mlir")}
+                              << "unknown --view 'pie'";
+    QTest::newRow("bad suffix") << QStringList{QStringLiteral("--export"), dir_.filePath(QStringLiteral("x.gif")),
+                                               sample("matmul_chain.mlir")}
+                                << "must end in .png, .svg or .pdf";
+    QTest::newRow("missing file") << QStringList{QStringLiteral("--export"), out, QStringLiteral("/no/such.mlir")}
+                                  << "no such file";
+    QTest::newRow("no file") << QStringList{QStringLiteral("--export"), out} << "exactly one input FILE";
+    QTest::newRow("unknown op") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--op"),
+                                               QStringLiteral("frobnicate"), sample("matmul_chain.mlir")}
+                                << "no op, value or function named 'frobnicate'";
+    QTest::newRow("unknown value") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"),
+                                                  QStringLiteral("mesh"), QStringLiteral("--value"), QStringLiteral("%42"),
+                                                  sample("matmul_chain.mlir")}
+                                   << "no value named '%42'";
+    QTest::newRow("view without export") << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
+                                                        sample("matmul_chain.mlir")}
+                                         << "only valid with --export";
+  }
+  void badArguments() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = run(args);
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+  }
+
+  void badFile() {
+    const QString bad = dir_.filePath(QStringLiteral("bad.mlir"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(shardscope::test::kBadInputs[1].text);
+    f.close();
+    const Run src = run({QStringLiteral("--export"), dir_.filePath(QStringLiteral("bad.png")), QStringLiteral("--view"),
+                         QStringLiteral("source"), bad});
+    QVERIFY2(src.code == 0, qPrintable(src.err));
+    QVERIFY(src.err.contains(QLatin1String("bad.mlir:3:")));
+    // The window opens it too (diagnostics + underlined source).
+    const QString shot = dir_.filePath(QStringLiteral("bad_window.png"));
+    const Run win = run({QStringLiteral("--screenshot"), shot, bad});
+    QVERIFY2(win.code == 0, qPrintable(win.err));
+    QVERIFY(!QImage(shot).isNull());
+  }
+
+  void windowOpensEverySample_data() { shardscope::test::addSampleRows(); }
+  void windowOpensEverySample() {
+    QFETCH(QString, path);
+    const QString shot = dir_.filePath(QFileInfo(path).completeBaseName() + QStringLiteral("_window.png"));
+    const Run r = run({QStringLiteral("--screenshot"), shot, path});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QImage img(shot);
+    QVERIFY(!img.isNull());
+    QVERIFY(img.width() >= 800);
+  }
+
+  void defaultSample() {
+    const QString shot = dir_.filePath(QStringLiteral("default.png"));
+    const Run r = run({QStringLiteral("--screenshot"), shot});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!QImage(shot).isNull());
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(ShardscopeCliTest)
+#include "shardscope_cli_test.moc"

@@ -1,0 +1,61 @@
+// Helpers shared by the widgets tests.
+#pragma once
+#include <QDir>
+#include <QFileInfo>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+#include <memory>
+
+#include "api/document.h"
+
+namespace shardscope::test {
+
+inline QString sampleDir() { return QStringLiteral(SHARDSCOPE_SAMPLE_DIR); }
+
+inline QStringList samplePaths() {
+  QStringList out;
+  const QDir dir(sampleDir());
+  for (const QString& f : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name)) out << dir.filePath(f);
+  return out;
+}
+
+// Adds one row per sample: column "path".
+inline void addSampleRows() {
+  QTest::addColumn<QString>("path");
+  for (const QString& p : samplePaths()) QTest::newRow(qPrintable(QFileInfo(p).fileName())) << p;
+}
+
+inline std::shared_ptr<api::Document> loadSample(const QString& name) {
+  return api::loadDocument(QDir(sampleDir()).filePath(name).toStdString());
+}
+
+// Bad inputs: name, text, expected 1-based line of the first error.
+struct BadInput {
+  const char* name;
+  const char* text;
+  int line;
+};
+inline const BadInput kBadInputs[] = {
+    {"unknown_axis",
+     "sdy.mesh @mesh = <[\"x\"=2]>\n"
+     "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"z\"}]>}) -> tensor<8xf32> {\n"
+     "  return %arg0 : tensor<8xf32>\n"
+     "}\n",
+     2},
+    {"syntax_error",
+     "sdy.mesh @mesh = <[\"x\"=2]>\n"
+     "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+     "  %0 = stablehlo.negate %arg0 tensor<8xf32>\n"
+     "  return %0 : tensor<8xf32>\n"
+     "}\n",
+     3},
+    {"undefined_value",
+     "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+     "  %0 = stablehlo.negate %arg7 : tensor<8xf32>\n"
+     "  return %0 : tensor<8xf32>\n"
+     "}\n",
+     2},
+};
+
+}  // namespace shardscope::test
