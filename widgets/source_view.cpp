@@ -259,6 +259,7 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
   doc->setDefaultFont(sourceFont());
   doc->setDocumentMargin(0);
   QString text = sourceText;
+  if (text.endsWith(u'\n')) text.chop(1);
   const QStringList all = text.split(u'\n');
   const int first = firstLine > 0 ? std::min<int>(firstLine, static_cast<int>(all.size())) : 1;
   const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size())) : static_cast<int>(all.size());

@@ -1055,12 +1055,18 @@ bool Parser::parseValueUse(ValueUse& out) {
 
 bool Parser::parseValueUseList(std::vector<ValueUse>& out) {
   if (peek() != '%') return true;
-  do {
+  while (true) {
     ValueUse u;
     if (!parseValueUse(u)) return false;
     out.push_back(std::move(u));
-  } while (peek() == ',' && (++p_, peek() == '%' || (--p_, false)));
-  return true;
+    // A comma continues the list only when another value follows it
+    // (`%a, dims = [..]` ends it).
+    const char* save = pos();
+    if (!consume(',') || peek() != '%') {
+      p_ = save;
+      return true;
+    }
+  }
 }
 
 Value* Parser::resolve(const ValueUse& use, const Type* type) {

@@ -51,8 +51,11 @@ bool overlaps(const AxisRef& a, const AxisRef& b) {
 
 bool canCoexist(const AxisRef& a, const AxisRef& b) {
   if (a.name != b.name || !a.subAxis || !b.subAxis) return true;
-  auto [minPre, maxPre] = std::minmax(a.subAxis->preSize, b.subAxis->preSize);
-  auto [minNext, maxNext] = std::minmax(a.subAxis->nextPreSize(), b.subAxis->nextPreSize());
+  // Copies: std::minmax returns references, which must not bind temporaries.
+  int64_t aPre = a.subAxis->preSize, bPre = b.subAxis->preSize;
+  int64_t aNext = a.subAxis->nextPreSize(), bNext = b.subAxis->nextPreSize();
+  int64_t minPre = std::min(aPre, bPre), maxPre = std::max(aPre, bPre);
+  int64_t minNext = std::min(aNext, bNext), maxNext = std::max(aNext, bNext);
   return rangesCompatible(minPre, maxPre, minNext, maxNext);
 }
 

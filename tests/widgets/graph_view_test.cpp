@@ -44,6 +44,7 @@ class GraphViewTest : public QObject {
 
   void chipsAndColours() {
     auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
+    QVERIFY(doc->module);
     const ir::Op* main = doc->module->functions().front();
     const GraphModel g = buildGraph(*doc->module, *main);
     QStringList chips;
@@ -66,6 +67,7 @@ class GraphViewTest : public QObject {
 
   void clusters() {
     auto doc = test::loadSample(QStringLiteral("while_loop.mlir"));
+    QVERIFY(doc->module);
     const GraphModel g = buildGraph(*doc->module, *doc->module->functions().front());
     QCOMPARE(g.input.clusters.size(), size_t(2));
     QVERIFY(g.input.clusters[0].label.endsWith(QLatin1String("cond")));
@@ -81,6 +83,7 @@ class GraphViewTest : public QObject {
   void staleResultsDropped() {
     auto a = test::loadSample(QStringLiteral("attention_block.mlir"));
     auto b = test::loadSample(QStringLiteral("matmul_chain.mlir"));
+    QVERIFY(a->module && b->module);
     DocumentState state;
     GraphView view(&state);
     QSignalSpy spy(&view, &GraphView::layoutFinished);
@@ -96,6 +99,7 @@ class GraphViewTest : public QObject {
 
   void cancel() {
     auto doc = test::loadSample(QStringLiteral("attention_block.mlir"));
+    QVERIFY(doc->module);
     DocumentState state;
     GraphView view(&state);
     state.setDocument(doc);

@@ -137,6 +137,7 @@ class MeshViewTest : public QObject {
 
   void unshardedValue() {
     auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
+    QVERIFY(doc->module);
     DocumentState state;
     state.setDocument(doc);
     const ir::Value* v = state.findValue(QStringLiteral("%arg2"));
@@ -149,6 +150,7 @@ class MeshViewTest : public QObject {
 
   void defaultSelection() {
     auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
+    QVERIFY(doc->module);
     DocumentState state;
     MeshView view(&state);
     state.setDocument(doc);

@@ -1,0 +1,71 @@
+#include "sparsecore_plot.h"
+
+#include <QFileInfo>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+namespace shardscope::plots {
+
+SparseCorePlot::SparseCorePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->plotLayout()->insertRow(0);
+  title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
+  plot_->plotLayout()->addElement(0, 0, title_);
+  setMinimumSize(320, 200);
+}
+
+SparseCorePlot::~SparseCorePlot() = default;
+
+void SparseCorePlot::setTitle(const QString& title) { title_->setText(title); }
+
+void SparseCorePlot::reset() {
+  plot_->clearPlottables();
+  plot_->clearItems();
+  plot_->legend->clearItems();
+  plot_->legend->setVisible(false);
+}
+
+void SparseCorePlot::finish(bool hasData) {
+  hasData_ = hasData;
+  plot_->replot();
+}
+
+int SparseCorePlot::elementCount() const { return plot_->plottableCount() + plot_->itemCount(); }
+
+bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) const {
+  auto fail = [&](const QString& why) {
+    if (error) *error = why;
+    return false;
+  };
+  if (size.isEmpty()) size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  bool ok = false;
+  if (suffix == QLatin1String("png")) {
+    ok = plot_->savePng(path, size.width(), size.height(), 2.0);
+  } else if (suffix == QLatin1String("pdf")) {
+    ok = plot_->savePdf(path, size.width(), size.height());
+  } else if (suffix == QLatin1String("svg")) {
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(QStringLiteral("Shardscope SparseCore plot"));
+    QCPPainter painter;
+    ok = painter.begin(&generator);
+    if (ok) {
+      plot_->toPainter(&painter, size.width(), size.height());
+      ok = painter.end();
+    }
+  } else {
+    return fail(QStringLiteral("unknown picture format '%1' (use .png, .svg or .pdf)").arg(suffix));
+  }
+  if (!ok) return fail(QStringLiteral("cannot write %1").arg(path));
+  return QFileInfo(path).size() > 0 ? true : fail(QStringLiteral("%1 is empty").arg(path));
+}
+
+}  // namespace shardscope::plots

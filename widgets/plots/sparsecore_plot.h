@@ -1,0 +1,44 @@
+// Base of the SparseCore plots: a QWidget owning one QCustomPlot (kept out
+// of the headers, whose bare `signals` keyword clashes with other code) and
+// the export of what it shows to PNG, SVG or PDF.
+#pragma once
+#include <QSize>
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPTextElement;
+
+namespace shardscope::plots {
+
+class SparseCorePlot : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SparseCorePlot(QWidget* parent = nullptr);
+  ~SparseCorePlot() override;
+
+  // Writes the plot to `path`; the format follows the suffix (.png, .svg,
+  // .pdf). `size` empty: the widget's size, or 900 x 500 when not shown.
+  // On failure returns false and sets `error`.
+  bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) const;
+
+  // True when the last set...() call had something to draw.
+  bool hasData() const { return hasData_; }
+
+  // Number of plottables + items (bars, markers, rectangles), for tests.
+  int elementCount() const;
+
+ protected:
+  QCustomPlot* plot() const { return plot_; }
+  void setTitle(const QString& title);
+  // Clears plottables, items and the legend before a new result.
+  void reset();
+  void finish(bool hasData);  // replot and remember whether data was drawn
+
+ private:
+  QCustomPlot* plot_ = nullptr;
+  QCPTextElement* title_ = nullptr;
+  bool hasData_ = false;
+};
+
+}  // namespace shardscope::plots
