@@ -3,6 +3,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -17,6 +19,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -71,8 +74,31 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   tabs_ = new QTabWidget(this);
   graph_ = new GraphView(state_, tabs_);
   mesh_ = new MeshView(state_, tabs_);
+  auto* meshPane = new QWidget(tabs_);
+  auto* ml = new QVBoxLayout(meshPane);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(0);
+  auto* meshBar = new QWidget(meshPane);
+  auto* mbl = new QHBoxLayout(meshBar);
+  mbl->setContentsMargins(6, 3, 6, 3);
+  mbl->addWidget(new QLabel(tr("Tensor:"), meshBar));
+  valueCombo_ = new QComboBox(meshBar);
+  valueCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  valueCombo_->setToolTip(tr("The value whose shards the mesh view shows (or click a value in the graph)"));
+  mbl->addWidget(valueCombo_);
+  mbl->addStretch(1);
+  auto* meshScroll = new QScrollArea(meshPane);
+  meshScroll->setWidget(mesh_);
+  meshScroll->setWidgetResizable(true);
+  meshScroll->setFrameShape(QFrame::NoFrame);
+  ml->addWidget(meshBar);
+  ml->addWidget(meshScroll, 1);
   tabs_->addTab(graph_, tr("Dataflow graph"));
-  tabs_->addTab(mesh_, tr("Mesh"));
+  tabs_->addTab(meshPane, tr("Mesh"));
+  connect(valueCombo_, &QComboBox::activated, this, [this](int i) {
+    state_->selectValue(reinterpret_cast<const ir::Value*>(valueCombo_->itemData(i).value<quintptr>()));
+  });
+  connect(state_, &DocumentState::functionChanged, this, &MainWindow::fillValueCombo);
   setCentralWidget(tabs_);
 
   // Left: op tree with a filter.
@@ -139,7 +165,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, traceDock);
   tabifyDockWidget(diagDock, traceDock);
   diagDock->raise();
-  resizeDocks({treeDock, sourceDock}, {380, 440}, Qt::Horizontal);
+  resizeDocks({treeDock, sourceDock}, {340, 400}, Qt::Horizontal);
   resizeDocks({diagDock}, {150}, Qt::Vertical);
 
   statusLabel_ = new QLabel(this);
@@ -148,6 +174,8 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   createActions();
 
   connect(state_, &DocumentState::selectionChanged, this, [this] {
+    const int vi = valueCombo_->findData(QVariant::fromValue(reinterpret_cast<quintptr>(state_->selectedValue())));
+    if (vi >= 0) valueCombo_->setCurrentIndex(vi);
     const QModelIndex src = treeModel_->indexOfOp(state_->selectedOp());
     const QModelIndex idx = treeProxy_->mapFromSource(src);
     if (idx.isValid() && tree_->currentIndex() != idx) {
@@ -280,12 +308,34 @@ void MainWindow::updateStatus() {
     return;
   }
   int ops = 0;
-  if (doc->module) doc->module->op->walk([&](ir::Op&) { ++ops; });
+  if (doc->module)
+    for (ir::Op* f : doc->module->functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
   const int errors = doc->errorCount();
   QString text = tr("%1 — %2 function(s), %3 ops").arg(toQString(doc->name)).arg(state_->functions().size()).arg(ops);
   if (errors) text += tr(" — <span style='color:#c01c28'><b>%1 error(s)</b></span>").arg(errors);
   else if (!doc->diagnostics.empty()) text += tr(" — %1 diagnostic(s)").arg(doc->diagnostics.size());
   statusLabel_->setText(text);
+}
+
+void MainWindow::fillValueCombo() {
+  valueCombo_->clear();
+  const ir::Op* func = state_->function();
+  if (!func) return;
+  auto add = [this](const ir::Value* v) {
+    if (!v->type.isRankedTensor()) return;
+    const auto s = api::valueSharding(*v);
+    QString text = toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
+    if (s) text += QStringLiteral("   ") + shardingText(*s);
+    valueCombo_->addItem(text, QVariant::fromValue(reinterpret_cast<quintptr>(v)));
+  };
+  const_cast<ir::Op*>(func)->walkPreOrder([&](ir::Op& op) {
+    for (const auto& region : op.regions())
+      for (const auto& block : region->blocks())
+        for (ir::Value* a : block->arguments()) add(a);
+    if (&op != func)
+      for (ir::Value* r : op.results()) add(r);
+    return true;
+  });
 }
 
 void MainWindow::onTreeActivated(const QModelIndex& index) {
@@ -324,7 +374,7 @@ void MainWindow::exportDialog() {
   const auto& doc = state_->document();
   if (!doc) return;
   ExportRequest req;
-  if (tabs_->currentWidget() == mesh_) req.view = ExportView::Mesh;
+  if (tabs_->currentIndex() == 1) req.view = ExportView::Mesh;
   if (source_->hasFocus()) req.view = ExportView::Source;
   req.op = state_->selectedOp() ? state_->selectedOp() : state_->function();
   req.value = state_->selectedValue();
@@ -381,7 +431,7 @@ void MainWindow::screenshotAndQuit(const QString& path, const QString& tab) {
   screenshotPath_ = path;
   screenshotTab_ = tab;
   auto grabLater = [this] {
-    if (screenshotTab_ == QLatin1String("mesh")) tabs_->setCurrentWidget(mesh_);
+    if (screenshotTab_ == QLatin1String("mesh")) tabs_->setCurrentIndex(1);
     QTimer::singleShot(300, this, [this] {
       const QPixmap pm = grab();
       const bool ok = pm.save(screenshotPath_);

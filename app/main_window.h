@@ -9,6 +9,7 @@
 
 #include "api/document.h"
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void onTreeActivated(const QModelIndex& index);
   void onDiagnosticActivated(const QModelIndex& index);
+  void fillValueCombo();
 
   QString sampleDir_;
   widgets::DocumentState* state_;
@@ -79,6 +81,7 @@ class MainWindow : public QMainWindow {
   widgets::SourceView* source_;
   widgets::TracePanel* trace_;
   QLabel* statusLabel_;
+  QComboBox* valueCombo_;
   QMenu* recentMenu_ = nullptr;
   QMenu* sampleMenu_ = nullptr;
   QFutureWatcher<std::shared_ptr<api::Document>> loader_;

@@ -114,7 +114,8 @@ QFont legendFont() {
 
 QStringList notationRows() {
   return {QStringLiteral("closed dimension: solid edge"), QStringLiteral("open dimension {…, ?}: dashed edge"),
-          QStringLiteral("replicated axis: struck through"), QStringLiteral("no sharding: thin grey edge")};
+          QStringLiteral("replicated axis: struck through"), QStringLiteral("no sharding: thin grey edge"),
+          QStringLiteral("several axes: nested stripes")};
 }
 }  // namespace
 
@@ -172,7 +173,14 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
       QPen pen(i == 3 ? QColor(0x99, 0x99, 0x99) : QColor(0x33, 0x33, 0x33), i == 3 ? 1 : 2.2);
       if (i == 1) pen.setStyle(Qt::DashLine);
       p.setPen(pen);
-      if (i == 2) {
+      if (i == 4) {
+        QPen outer(axisColor(0), 5);
+        QPen inner(axisColor(1), 2);
+        p.setPen(outer);
+        p.drawLine(QPointF(x, my), QPointF(x + kSwatch, my));
+        p.setPen(inner);
+        p.drawLine(QPointF(x, my), QPointF(x + kSwatch, my));
+      } else if (i == 2) {
         QFont f = legendFont();
         f.setStrikeOut(true);
         f.setBold(true);

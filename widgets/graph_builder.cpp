@@ -4,6 +4,7 @@
 #include <QTextDocument>
 #include <QTextOption>
 #include <map>
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -67,10 +68,8 @@ class Builder {
     region.dotted = true;
     region.width = 1.2;
     for (const auto& [from, to, arrow] : regionEdges_) addEdge(from, to, region, arrow);
-    for (const auto& [term, owner] : regionExits_) {
-      auto it = opNode_.find(term);
-      if (it != opNode_.end()) addEdge(it->second, owner, region, true, 0, false);
-    }
+    // Exits (terminator -> op) are not drawn: as back edges they cross the
+    // whole picture and say little the cluster does not already say.
   }
 
  private:
@@ -180,8 +179,6 @@ class Builder {
           regionEdges_.push_back({node, valueNode_[arg], true});
         }
         for (const auto& child : block->ops()) addOp(*child, ci);
-        if (const ir::Op* term = block->terminator(); term && term->numRegions() == 0 && term != &op)
-          regionExits_.push_back({term, node});
       }
     }
   }
@@ -218,6 +215,11 @@ class Builder {
     const QString axis = primaryAxis(*sharding);
     info.color = axis.isEmpty() ? QColor(0x44, 0x44, 0x44) : axisColor(&mesh_, axis);
     info.dashed = hasOpenDim(*sharding);
+    for (const AxisRef& a : sharding->dimAxes()) {
+      const QColor c = axisColor(&mesh_, toQString(a.name));
+      if (std::find(info.axisColors.begin(), info.axisColors.end(), c) == info.axisColors.end())
+        info.axisColors.push_back(c);
+    }
     info.width = axis.isEmpty() ? 1.6 : 2.4;
     // The chip: value name + sharding.
     GraphNodeInfo chip;
@@ -243,7 +245,6 @@ class Builder {
   std::map<const ir::Value*, int> valueNode_;
   std::vector<const ir::Value*> values_;
   std::vector<std::tuple<int, int, bool>> regionEdges_;
-  std::vector<std::pair<const ir::Op*, int>> regionExits_;
 };
 
 }  // namespace

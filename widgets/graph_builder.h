@@ -31,6 +31,9 @@ struct GraphNodeInfo {
 struct GraphEdgeInfo {
   const ir::Value* value = nullptr;
   QColor color = QColor(0x99, 0x99, 0x99);
+  // One colour per sharding axis, major first (drawn as nested stripes when
+  // there is more than one).
+  std::vector<QColor> axisColors;
   bool dashed = false;
   bool dotted = false;  // region entry/exit
   double width = 1.2;

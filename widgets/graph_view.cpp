@@ -125,7 +125,21 @@ class EdgeItem : public QGraphicsPathItem {
   }
   QRectF boundingRect() const override { return QGraphicsPathItem::boundingRect().united(arrowRect()).adjusted(-4, -4, 4, 4); }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override {
-    QGraphicsPathItem::paint(p, o, w);
+    if (info_.axisColors.size() > 1) {
+      // Nested stripes, one per axis: the major axis outermost.
+      const size_t n = info_.axisColors.size();
+      const qreal base = pen().widthF() + 1.4;
+      p->setBrush(Qt::NoBrush);
+      for (size_t i = 0; i < n; ++i) {
+        QPen stripe = pen();
+        stripe.setColor(highlighted_ ? info_.axisColors[i].darker(130) : info_.axisColors[i]);
+        stripe.setWidthF(base * qreal(n - i) / qreal(n) * 1.5);
+        p->setPen(stripe);
+        p->drawPath(path());
+      }
+    } else {
+      QGraphicsPathItem::paint(p, o, w);
+    }
     if (!hasArrow_) return;
     const QLineF line(arrowTip_, arrowBase_);
     const qreal len = std::max<qreal>(line.length(), 6);
@@ -200,12 +214,12 @@ class Canvas : public QGraphicsView {
   }
   bool fullLegend = false;
   bool userZoomed = false;  // the user zoomed: do not refit on resize
-  // Width of the legend overlay in viewport pixels (0 without one).
-  qreal legendWidth() const {
-    if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return 0;
+  // Size of the legend overlay with its margins in viewport pixels (empty without one).
+  QSizeF legendSize() const {
+    if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return {0, 0};
     Legend legend = scene_->model().legend;
     legend.showNotation = fullLegend;
-    return legend.size().width() + 24;
+    return legend.size() + QSizeF(24, 24);
   }
   void zoomBy(qreal f) {
     const qreal current = transform().m11();
@@ -559,17 +573,20 @@ void GraphView::zoomOut() { static_cast<Canvas*>(view_)->zoomBy(0.8); }
 
 void GraphView::zoomFit() {
   if (!scene_->hasGraph()) return;
-  // Fit the graph into the viewport minus the legend overlay on the right.
+  // Fit the graph into the viewport next to (or below) the legend overlay
+  // in the top-right corner, whichever leaves the graph larger.
   auto* canvas = static_cast<Canvas*>(view_);
   const QRectF r = scene_->sceneRect();
-  const qreal vw = std::max(50.0, view_->viewport()->width() - canvas->legendWidth());
-  const qreal vh = std::max(50.0, double(view_->viewport()->height()));
-  const qreal s = std::min({vw / r.width(), vh / r.height(), 1.5});  // never magnify beyond 1.5x
+  const QSizeF legend = canvas->legendSize();
+  const qreal vw = std::max(50, view_->viewport()->width());
+  const qreal vh = std::max(50, view_->viewport()->height());
+  const qreal sRight = std::min(std::max(20.0, vw - legend.width()) / r.width(), vh / r.height());
+  const qreal sBelow = std::min(vw / r.width(), std::max(20.0, vh - legend.height()) / r.height());
+  const qreal s = std::min(std::max(sRight, sBelow), 1.5);  // never magnify beyond 1.5x
   view_->setTransform(QTransform::fromScale(s, s));
   canvas->userZoomed = false;
-  // Centre so that the graph sits left of the legend.
-  const qreal shift = canvas->legendWidth() / 2 / s;
-  view_->centerOn(r.center() + QPointF(shift, 0));
+  const QPointF shift = sRight >= sBelow ? QPointF(legend.width() / 2 / s, 0) : QPointF(0, -legend.height() / 2 / s);
+  view_->centerOn(r.center() + shift);
 }
 
 void GraphView::resizeEvent(QResizeEvent* e) {

@@ -134,12 +134,10 @@ QStringList headerLines(const MeshTensor& t) {
   if (t.valid()) {
     int64_t shards = 1;
     for (int64_t s : t.layout.shardsPerDim) shards *= s;
-    QString summary = QStringLiteral("mesh @%1 %2 · %3 shards · local shape %4")
-                          .arg(t.meshName, toQString(t.mesh.str()))
-                          .arg(shards)
-                          .arg(t.localShapeText());
+    lines << QStringLiteral("mesh @%1 %2").arg(t.meshName, toQString(t.mesh.str()));
+    QString summary = QStringLiteral("%1 shards · local shape %2").arg(shards).arg(t.localShapeText());
     if (t.layout.replicaCount > 1)
-      summary += QStringLiteral(" · each shard on %1 devices (replicated copies hatched)").arg(t.layout.replicaCount);
+      summary += QStringLiteral(" · each shard on %1 devices (copies hatched)").arg(t.layout.replicaCount);
     lines << summary;
   }
   if (!t.note.isEmpty()) lines << t.note;
@@ -148,7 +146,7 @@ QStringList headerLines(const MeshTensor& t) {
 
 }  // namespace
 
-Picture meshPicture(const MeshTensor& t) {
+Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
   Picture pic;
   const QStringList header = headerLines(t);
   const QFont headerFont = font(13, false, true);
@@ -209,9 +207,13 @@ Picture meshPicture(const MeshTensor& t) {
   }
   const qreal sideW = std::max(ls.width(), sketch ? sketchW : 0.0);
   const qreal sideH = ls.height() + (sketch ? sketchH + 40 : 0);
-  pic.size = QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
+  // Legend and sketch right of the grid, or below it when that is too wide.
+  const bool below = maxWidth > 0 && gridW + 24 + sideW > maxWidth;
+  const QPointF side = below ? QPointF(G.rowHeaderW, gridH + 16) : QPointF(gridW + 24, 0);
+  pic.size = below ? QSizeF(std::max({headerW, gridW, G.rowHeaderW + sideW}), headerH + gridH + 16 + sideH)
+                   : QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
 
-  pic.paint = [t, g, G, header, headerFont, hfm, headerH, gridW, legend, ls, sketch, sketchW, sketchH, rank](QPainter& p) {
+  pic.paint = [t, g, G, header, headerFont, hfm, headerH, side, legend, ls, sketch, sketchW, sketchH, rank](QPainter& p) {
     p.save();
     // Header.
     p.setFont(headerFont);
@@ -310,10 +312,10 @@ Picture meshPicture(const MeshTensor& t) {
       }
     }
     // Legend and tensor sketch on the right.
-    const qreal sx = gridW + 24;
-    legend.paint(p, QPointF(sx, 0));
+    const qreal sx = side.x();
+    legend.paint(p, side);
     if (sketch) {
-      qreal ty = ls.height() + 16;
+      qreal ty = side.y() + ls.height() + 16;
       p.setFont(font(12, true));
       p.setPen(QColor(0x22, 0x22, 0x22));
       p.drawText(QRectF(sx, ty, sketchW, 18), Qt::AlignLeft | Qt::AlignVCenter,
@@ -363,6 +365,14 @@ void MeshView::showValue(const ir::Value* value) {
     tensor_.note = state_->module() ? tr("Select a value (a graph chip, a tree row) to see its shards.")
                                     : tr("No module loaded.");
   }
+  // Below kMinScale the picture scrolls (the view sits in a scroll area).
+  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale);
+  setMinimumSize(pic.isNull() ? QSize(200, 100) : (pic.size * kMinScale + QSizeF(32, 32)).toSize());
+  update();
+}
+
+void MeshView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
   update();
 }
 
@@ -370,16 +380,17 @@ void MeshView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   p.fillRect(rect(), Qt::white);
-  const Picture pic = picture();
+  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale);
   if (pic.isNull()) {
     p.setPen(QColor(0x66, 0x66, 0x66));
     p.drawText(rect(), Qt::AlignCenter, tensor_.note);
     return;
   }
   const qreal margin = 16;
-  const qreal s = std::min<qreal>({1.0, (width() - 2 * margin) / pic.size.width(), (height() - 2 * margin) / pic.size.height()});
+  const qreal fit = std::min<qreal>({1.0, (width() - 2 * margin) / pic.size.width(), (height() - 2 * margin) / pic.size.height()});
+  const qreal s = std::max<qreal>(fit, kMinScale);
   p.translate(margin, margin);
-  p.scale(std::max<qreal>(s, 0.2), std::max<qreal>(s, 0.2));
+  p.scale(s, s);
   pic.paint(p);
 }
 

@@ -35,8 +35,10 @@ struct MeshTensor {
 // Describe `value` of `module` for the mesh view. For a manual_computation
 // body argument the global operand's shape is used.
 MeshTensor describeValue(const ir::Module& module, const ir::Value& value);
-// The picture of `t` (header, tensor sketch, device grid, legend).
-Picture meshPicture(const MeshTensor& t);
+// The picture of `t` (header, device grid, legend, tensor sketch). The
+// legend and sketch go right of the grid, or below it when that would be
+// wider than `maxWidth` (0: no limit).
+Picture meshPicture(const MeshTensor& t, qreal maxWidth = 0);
 
 class MeshView : public QWidget {
   Q_OBJECT
@@ -51,8 +53,10 @@ class MeshView : public QWidget {
 
  protected:
   void paintEvent(QPaintEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
+  static constexpr double kMinScale = 0.75;
   DocumentState* state_;
   MeshTensor tensor_;
 };

@@ -73,7 +73,7 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       Picture keep = inner;
       keep.paint = [scene, inner](QPainter& p) { inner.paint(p); };  // keeps the scene alive
       return withTitle(keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
-                       QStringLiteral("ops as boxes, sharded values as chips; edge colour = first sharding axis") + errorsNote);
+                       QStringLiteral("ops as boxes, sharded values as chips; edge colours = sharding axes (see legend)") + errorsNote);
     }
     case ExportView::Mesh: {
       if (!module)

@@ -1,7 +1,7 @@
 #include "ir/op_traits.h"
 
-#include <array>
-#include <utility>
+#include <string>
+#include <unordered_set>
 
 namespace shardscope::ir {
 
@@ -59,9 +59,16 @@ constexpr InherentEntry kInherent[] = {
 }  // namespace
 
 bool isInherentAttr(std::string_view opName, std::string_view attr) {
-  for (const InherentEntry& e : kInherent)
-    if (e.op == opName && e.attr == attr) return true;
-  return false;
+  // Keyed by "op attr"; built once.
+  static const std::unordered_set<std::string> table = [] {
+    std::unordered_set<std::string> t;
+    for (const InherentEntry& e : kInherent) t.insert(std::string(e.op) + ' ' + std::string(e.attr));
+    return t;
+  }();
+  std::string key;
+  key.reserve(opName.size() + attr.size() + 1);
+  key.append(opName).append(1, ' ').append(attr);
+  return table.count(key) != 0;
 }
 
 bool isIsolatedFromAbove(std::string_view opName) {

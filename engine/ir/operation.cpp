@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <mutex>
+#include <unordered_set>
 
 namespace shardscope::ir {
 
@@ -25,15 +27,29 @@ Op* Value::ownerOp() const {
 
 // ---- Op -------------------------------------------------------------------
 
+namespace {
+// Set while a whole module is destroyed: every value dies with it, so use
+// lists need not be kept up to date op by op (that is quadratic for values
+// with many uses).
+thread_local bool tearingDown = false;
+}  // namespace
+
+const std::string& Op::internOpName(std::string_view name) {
+  static std::mutex mutex;
+  static std::unordered_set<std::string> names;
+  std::lock_guard<std::mutex> lock(mutex);
+  return *names.emplace(name).first;
+}
+
 Op::~Op() {
   // Regions go first so nested ops release their uses of our values' peers.
   regions_.clear();
-  dropAllReferences();
+  if (!tearingDown) dropAllReferences();
 }
 
 std::string Op::dialect() const {
-  auto dot = name_.find('.');
-  return dot == std::string::npos ? std::string() : name_.substr(0, dot);
+  auto dot = name_->find('.');
+  return dot == std::string::npos ? std::string() : name_->substr(0, dot);
 }
 
 static void removeUse(std::vector<Use>& uses, Op* user, unsigned index) {
@@ -116,7 +132,7 @@ Op* Op::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
 
 Op* Op::parentOfName(const char* n) const {
   for (Op* p = parentOp(); p; p = p->parentOp())
-    if (p->name_ == n) return p;
+    if (*p->name_ == n) return p;
   return nullptr;
 }
 
@@ -221,6 +237,13 @@ Block& Region::addBlock() {
 }
 
 // ---- Module ---------------------------------------------------------------
+
+Module::~Module() {
+  bool outer = tearingDown;
+  tearingDown = true;
+  op.reset();
+  tearingDown = outer;
+}
 
 Op* Module::lookupSymbol(const std::string& name) const {
   for (auto& op : body().ops()) {

@@ -54,14 +54,16 @@ class Value {
 
 class Op {
  public:
-  Op(std::string name, SourceLoc loc = {}) : name_(std::move(name)), loc_(loc) {}
+  Op(std::string_view name, SourceLoc loc = {}) : name_(&internOpName(name)), loc_(loc) {}
   ~Op();
   Op(const Op&) = delete;
   Op& operator=(const Op&) = delete;
 
-  const std::string& name() const { return name_; }
-  void setName(std::string n) { name_ = std::move(n); }
-  bool is(const char* n) const { return name_ == n; }
+  const std::string& name() const { return *name_; }
+  void setName(std::string_view n) { name_ = &internOpName(n); }
+  bool is(const char* n) const { return *name_ == n; }
+  // Op names are few and repeated: each is stored once for the process.
+  static const std::string& internOpName(std::string_view name);
   // "stablehlo" for "stablehlo.add".
   std::string dialect() const;
   SourceLoc loc() const { return loc_; }
@@ -118,7 +120,7 @@ class Op {
 
  private:
   friend class Block;
-  std::string name_;
+  const std::string* name_;
   SourceLoc loc_;
   std::vector<Value*> operands_;
   std::vector<std::unique_ptr<Value>> results_;
@@ -185,6 +187,12 @@ struct Module {
   std::vector<std::pair<std::string, Attribute>> attributeAliases;
   // Whether the source spelled `module { ... }` explicitly.
   bool explicitModule = false;
+
+  Module() = default;
+  Module(Module&&) = default;
+  Module& operator=(Module&&) = default;
+  // Tears the whole tree down at once, without unlinking each use.
+  ~Module();
 
   Block& body() const { return op->region(0).front(); }
   // `sdy.mesh` op named `name` at the top level, or nullptr.

@@ -193,13 +193,62 @@ void Parser::warning(const char* pos, std::string msg) { diags_.warning(locOf(po
 
 // ---- types ----------------------------------------------------------------
 
+const char* Parser::scanBalanced(const char* from) const {
+  int depth = 0;
+  for (const char* c = from; c < end_; ++c) {
+    switch (*c) {
+      case '<': case '(': case '[': case '{': ++depth; break;
+      case '>': case ')': case ']': case '}':
+        if (--depth == 0) return c + 1;
+        break;
+      case '-':
+        if (c + 1 < end_ && c[1] == '>') ++c;
+        break;
+      case '"':
+        for (++c; c < end_ && *c != '"'; ++c)
+          if (*c == '\\') ++c;
+        break;
+      case '\n':
+        break;
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+
 bool Parser::parseType(Type& out) {
   DepthGuard guard(*this);
   if (!guard.ok) return false;
   skipWs();
   const char* start = p_;
+  if (peekStr("tensor<")) {
+    const char* end = scanBalanced(p_ + 6);
+    if (end) {
+      std::string_view key(p_, static_cast<size_t>(end - p_));
+      auto it = typeCache_.find(key);
+      if (it != typeCache_.end()) {
+        out = it->second;
+        p_ = end;
+        return true;
+      }
+      Type parsed;
+      const char* save = p_;
+      p_ += 7;
+      if (!parseTensorTypeBody(parsed)) return false;
+      if (p_ == end) typeCache_.emplace(key, parsed);
+      (void)save;
+      out = std::move(parsed);
+      return true;
+    }
+  }
   out = Type();
-  if (consumeStr("tensor<")) {
+  if (consumeStr("tensor<")) return parseTensorTypeBody(out);
+  return parseNonTensorType(out, start);
+}
+
+bool Parser::parseTensorTypeBody(Type& out) {
+  {
     out.kind = Type::Kind::Tensor;
     if (consume('*')) {
       out.unranked = true;
@@ -253,6 +302,9 @@ bool Parser::parseType(Type& out) {
     }
     return expect('>');
   }
+}
+
+bool Parser::parseNonTensorType(Type& out, const char* start) {
   if (consumeStr("tuple<")) {
     out.kind = Type::Kind::Tuple;
     if (consume('>')) return true;
@@ -600,6 +652,24 @@ bool Parser::parseDialectAttribute(Attribute& out) {
   ++p_;  // '#'
   std::string_view id = parseSuffixId();
   if (id.empty()) return error(start, "expected attribute alias or dialect attribute name after '#'");
+  // Seen before with the same spelling: share it.
+  const char* end = (p_ < end_ && *p_ == '<') ? scanBalanced(p_) : nullptr;
+  if (end) {
+    std::string_view key(start, static_cast<size_t>(end - start));
+    auto it = attrCache_.find(key);
+    if (it != attrCache_.end()) {
+      out = it->second;
+      p_ = end;
+      return true;
+    }
+    if (!parseDialectAttributeBody(out, start, id)) return false;
+    if (p_ == end) attrCache_.emplace(key, out);
+    return true;
+  }
+  return parseDialectAttributeBody(out, start, id);
+}
+
+bool Parser::parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id) {
   std::string name(id);
   if (p_ >= end_ || *p_ != '<') {
     auto it = attrAliases_.find(name);
@@ -1094,6 +1164,7 @@ Value* Parser::resolve(const ValueUse& use, const Type* type) {
 void Parser::define(const std::string& name, std::vector<Value*> values) {
   for (size_t i = 0; i < values.size(); ++i) {
     values[i]->sourceName = "%" + name + (values.size() > 1 ? "#" + std::to_string(i) : "");
+    if (forwardRefs_.empty()) continue;
     std::string key = name + "#" + std::to_string(i);
     auto it = forwardRefs_.find(key);
     if (it != forwardRefs_.end()) {

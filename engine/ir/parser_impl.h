@@ -51,6 +51,8 @@ class Parser {
 
   // ---- types ------------------------------------------------------------
   bool parseType(Type& out);
+  bool parseTensorTypeBody(Type& out);  // after `tensor<`
+  bool parseNonTensorType(Type& out, const char* start);
   bool parseTypeList(std::vector<Type>& out);  // without parens, at least one
   bool parseFunctionType(std::vector<Type>& ins, std::vector<Type>& outs);
   // `(T, ...)` or a single type: the results of a function type.
@@ -63,6 +65,7 @@ class Parser {
   // Raw text from an opening bracket at p_ to its match (inclusive).
   bool captureBalanced(std::string& out);
   bool parseDialectAttribute(Attribute& out);
+  bool parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id);
 
   // sdy attributes (bodies start at '<' unless noted).
   bool parseMeshBody(Mesh& out);
@@ -128,6 +131,14 @@ class Parser {
   bool failed_ = false;
   bool errorEmitted_ = false;
   int depth_ = 0;  // nesting guard against stack exhaustion
+
+  // Attributes and types are immutable values: identical spellings share one
+  // object, as MLIR's context uniques them (a large module repeats the same
+  // shardings and tensor types thousands of times).
+  std::unordered_map<std::string_view, Attribute> attrCache_;
+  std::unordered_map<std::string_view, Type> typeCache_;
+  // End of the bracketed text starting at `from` ('<'), or nullptr.
+  const char* scanBalanced(const char* from) const;
 
   std::unordered_map<std::string, Attribute> attrAliases_;
   std::unordered_map<std::string, Type> typeAliases_;

@@ -238,7 +238,51 @@ class Writer {
     return ts;
   }
 
-  void printFunctionalType(const Op& op) { os_ << Type::function(operandTypes(op), resultTypes(op)).str(); }
+  // `(T, T) -> R` / `-> (R, S)`, streamed without building a function type.
+  void printFunctionalType(const Op& op) {
+    os_ << '(';
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.operand(i)->type);
+    }
+    os_ << ") -> ";
+    bool parens = op.numResults() != 1 || op.result(0)->type.kind == Type::Kind::Function;
+    if (parens) os_ << '(';
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.result(i)->type);
+    }
+    if (parens) os_ << ')';
+  }
+
+  void writeType(const Type& t) {
+    if (t.kind != Type::Kind::Tensor || t.unranked || !t.encoding.empty()) {
+      os_ << t.str();
+      return;
+    }
+    os_ << "tensor<";
+    for (int64_t d : t.shape) {
+      if (d < 0) os_ << '?';
+      else os_ << d;
+      os_ << 'x';
+    }
+    os_ << t.elementType << '>';
+  }
+
+  void writeIntList(const Attribute* a) {
+    os_ << '[';
+    if (a) {
+      if (const ArrayAttr* arr = a->array()) {
+        for (size_t i = 0; i < arr->elems.size(); ++i) {
+          if (i) os_ << ", ";
+          os_ << arr->elems[i].integer().value_or(0);
+        }
+      } else if (auto list = intListOf(*a)) {
+        for (size_t i = 0; i < list->size(); ++i) os_ << (i ? ", " : "") << (*list)[i];
+      }
+    }
+    os_ << ']';
+  }
 
   void printTypes(const Op& op, TypeStyle style) {
     os_ << " : ";
@@ -251,7 +295,7 @@ class Writer {
       bool same = true;
       for (const Value* o : op.operands()) same &= (o->type == r);
       if (same) {
-        os_ << r.str();
+        writeType(r);
         return;
       }
     }
@@ -596,16 +640,21 @@ class Writer {
     const Attribute* dn = op.attr("dot_dimension_numbers");
     const StructAttr* s = dn ? dn->structAttr() : nullptr;
     if (!s || op.numOperands() != 2) return false;
-    auto list = [&](const char* key) {
-      const Attribute* a = s->get(key);
-      return a ? intListOf(*a).value_or(std::vector<int64_t>{}) : std::vector<int64_t>{};
-    };
     os_ << op.name() << ' ';
     printOperands(op);
-    auto lb = list("lhs_batching_dimensions"), rb = list("rhs_batching_dimensions");
-    if (!lb.empty() || !rb.empty()) os_ << ", batching_dims = " << strIntList(lb) << " x " << strIntList(rb);
-    os_ << ", contracting_dims = " << strIntList(list("lhs_contracting_dimensions")) << " x "
-        << strIntList(list("rhs_contracting_dimensions"));
+    const Attribute* lb = s->get("lhs_batching_dimensions");
+    const Attribute* rb = s->get("rhs_batching_dimensions");
+    auto nonEmpty = [](const Attribute* a) { return a && intListOf(*a) && !intListOf(*a)->empty(); };
+    if (nonEmpty(lb) || nonEmpty(rb)) {
+      os_ << ", batching_dims = ";
+      writeIntList(lb);
+      os_ << " x ";
+      writeIntList(rb);
+    }
+    os_ << ", contracting_dims = ";
+    writeIntList(s->get("lhs_contracting_dimensions"));
+    os_ << " x ";
+    writeIntList(s->get("rhs_contracting_dimensions"));
     if (const Attribute* p = op.attr("precision_config")) printPrecision(*p);
     if (const Attribute* a = op.attr("algorithm"); a && a->as<OpaqueAttr>()) {
       std::string t = a->as<OpaqueAttr>()->text;

@@ -56,11 +56,7 @@ class Splitter {
     if (op.is("sdy.named_computation")) out.push_back(&op);
   }
 
-  std::string originalFuncName(const ir::Op& func) const {
-    if (const ir::Attribute* a = func.attr(util::kOriginalFuncNameAttr))
-      if (const std::string* s = a->string()) return *s;
-    return util::symNameOf(func);
-  }
+  static std::string originalFuncName(const ir::Op& func) { return util::originalFuncName(func); }
 
   static std::string namedComputationName(const ir::Op& nc) {
     if (const ir::Attribute* a = nc.attr("name"))
@@ -93,23 +89,6 @@ class Splitter {
     return op.is("stablehlo.broadcast_in_dim") && op.numOperands() == 1 && util::isScalar(op.operand(0));
   }
 
-  // A copy of `func` (and, recursively, of every function it calls).
-  std::unique_ptr<ir::Op> cloneFuncRecursively(const ir::Op& func) {
-    util::ValueMap map;
-    std::unique_ptr<ir::Op> clone = util::cloneOp(func, map);
-    clone->setAttr(util::kOriginalFuncNameAttr, ir::StringAttr{originalFuncName(func)});
-    std::vector<ir::Op*> calls;
-    clone->walk([&](ir::Op& op) {
-      if (util::isCallOp(op)) calls.push_back(&op);
-    });
-    for (ir::Op* call : calls) {
-      ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*call));
-      if (!callee) continue;
-      util::setCallee(*call, symbols_.insert(cloneFuncRecursively(*callee)));
-    }
-    return clone;
-  }
-
   // Clones the operands of `result`'s op (unless already in `map`), then the
   // op itself right before the original, along with its sharding groups.
   void cloneSubComputation(ir::Value* result, util::ValueMap& map) {
@@ -121,7 +100,7 @@ class Splitter {
     ir::Op* cloned = block->insertBefore(op, util::cloneOp(*op, map));
     if (util::isCallOp(*cloned)) {
       if (ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*cloned)))
-        util::setCallee(*cloned, symbols_.insert(cloneFuncRecursively(*callee)));
+        util::setCallee(*cloned, symbols_.insert(util::cloneFuncRecursively(*callee, symbols_)));
     }
     std::vector<ir::Op*> groups;
     for (const ir::Use& use : result->uses())

@@ -45,6 +45,24 @@ void registerImportPasses(std::vector<PassInfo>& out) {
   out.push_back(simple("sdy-sharding-group-import", "Merge, renumber and check sharding groups",
                        shardingGroupImport));
 
+  // Calls.
+  out.push_back(simple("sdy-propagate-sharding-from-func-to-call",
+                       "Give calls without result shardings their callee's result shardings",
+                       propagateShardingFromFuncToCall));
+  out.push_back(simple("sdy-flatten-call-graph", "Clone functions so that each is called once",
+                       flattenCallGraph));
+  out.push_back(simple("sdy-import-func-calls", "Turn calls into named computations", importFuncCalls));
+  out.push_back(simple("sdy-pre-order-funcs", "Order functions callers first", preOrderFuncs));
+  out.push_back(simple("sdy-export-named-computations", "Turn named computations into functions and calls",
+                       exportNamedComputations));
+  out.push_back(simple("sdy-propagate-to-func-results",
+                       "Set result shardings of non-main functions from their returned values",
+                       propagateToFuncResults));
+  out.push_back(simple("sdy-unflatten-call-graph", "Merge identical copies of functions", unflattenCallGraph));
+  out.push_back(simple("sdy-insert-func-call-reshards",
+                       "Reshard call results that differ from their callee's result shardings",
+                       insertFuncCallReshards));
+
   // Export.
   out.push_back(simple("sdy-constant-or-scalar-merger",
                        "Merge identical constants and scalar broadcasts within a region",

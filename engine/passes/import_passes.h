@@ -54,6 +54,39 @@ bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
 // computation boundaries and that its values have one shape.
 bool shardingGroupImport(ir::Module& module, ir::DiagnosticSink& diags);
 
+// ---- Calls (conservative mode of the propagation pipeline) -------------------
+
+// `-sdy-propagate-sharding-from-func-to-call`: calls without result shardings
+// take their callee's result shardings.
+bool propagateShardingFromFuncToCall(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-flatten-call-graph`: each function is called once (later calls get
+// copies `@foo_0`, ... marked with `sdy.original_func_name`).
+bool flattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-import-func-calls`: calls become named computations holding the
+// callee's body (with data-flow edges); imported functions are erased.
+bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-pre-order-funcs`: order functions callers first.
+bool preOrderFuncs(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-export-named-computations`: named computations become private
+// functions and calls, carrying the shardings of their data-flow edges.
+bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-propagate-to-func-results`: non-main functions get result shardings
+// from the values they return.
+bool propagateToFuncResults(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-unflatten-call-graph`: calls to identical copies of a function go to
+// one copy; `sdy.original_func_name` is dropped.
+bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-insert-func-call-reshards`: reshard call results whose sharding
+// differs from the callee's result sharding.
+bool insertFuncCallReshards(ir::Module& module, ir::DiagnosticSink& diags);
+
 // ---- Export -----------------------------------------------------------------
 
 // `-sdy-constant-or-scalar-merger`: dedupe identical constants and identical

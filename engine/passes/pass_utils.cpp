@@ -333,6 +333,9 @@ static std::optional<TensorSharding> dictSharding(const Op& func, const char* at
 }
 
 unsigned numFuncResults(const Op& func) {
+  if (const Attribute* ft = func.attr("function_type"))
+    if (auto* t = ft->as<ir::TypeAttr>(); t && t->type.kind == ir::Type::Kind::Function)
+      return static_cast<unsigned>(t->type.results.size());
   if (func.numRegions() > 0 && !func.region(0).empty()) {
     const Op* term = func.region(0).front().terminator();
     if (term && isReturnOp(*term)) return term->numOperands();
@@ -343,6 +346,9 @@ unsigned numFuncResults(const Op& func) {
 }
 
 static unsigned numFuncArgs(const Op& func) {
+  if (const Attribute* ft = func.attr("function_type"))
+    if (auto* t = ft->as<ir::TypeAttr>(); t && t->type.kind == ir::Type::Kind::Function)
+      return static_cast<unsigned>(t->type.elements.size());
   if (func.numRegions() > 0 && !func.region(0).empty()) return func.region(0).front().numArguments();
   const Attribute* a = func.attr("arg_attrs");
   if (a && a->array()) return static_cast<unsigned>(a->array()->elems.size());
@@ -557,6 +563,182 @@ std::vector<Op*> funcsInPostOrder(ir::Module& module) {
     }
   }
   return order;
+}
+
+void walkCalls(ir::Module& module, const std::function<void(Op& call)>& fn) {
+  for (Op* func : funcsInPostOrder(module)) {
+    std::vector<Op*> calls;
+    func->walk([&](Op& op) {
+      if (isCallOp(op)) calls.push_back(&op);
+    });
+    for (Op* call : calls) fn(*call);
+  }
+}
+
+std::string originalFuncName(const Op& func) {
+  if (const Attribute* a = func.attr(kOriginalFuncNameAttr))
+    if (const std::string* s = a->string()) return *s;
+  return symNameOf(func);
+}
+
+std::unique_ptr<Op> cloneFuncRecursively(const Op& func, SymbolTable& symbols) {
+  ValueMap map;
+  std::unique_ptr<Op> clone = cloneOp(func, map);
+  clone->setAttr(kOriginalFuncNameAttr, ir::StringAttr{originalFuncName(func)});
+  std::vector<Op*> calls;
+  clone->walk([&](Op& op) {
+    if (isCallOp(op)) calls.push_back(&op);
+  });
+  for (Op* call : calls) {
+    Op* callee = symbols.lookupFunc(calleeOf(*call));
+    if (!callee) continue;
+    setCallee(*call, symbols.insert(cloneFuncRecursively(*callee, symbols)));
+  }
+  return clone;
+}
+
+static const ir::Type* functionType(const Op& func) {
+  if (const Attribute* ft = func.attr("function_type"))
+    if (auto* t = ft->as<ir::TypeAttr>(); t && t->type.kind == ir::Type::Kind::Function) return &t->type;
+  return nullptr;
+}
+
+std::vector<ir::Type> funcArgTypes(const Op& func) {
+  if (const ir::Type* t = functionType(func)) return t->elements;
+  std::vector<ir::Type> out;
+  if (func.numRegions() && !func.region(0).empty())
+    for (Value* a : func.region(0).front().arguments()) out.push_back(a->type);
+  return out;
+}
+
+std::vector<ir::Type> funcResultTypes(const Op& func) {
+  if (const ir::Type* t = functionType(func)) return t->results;
+  std::vector<ir::Type> out;
+  if (func.numRegions() && !func.region(0).empty())
+    if (const Op* term = func.region(0).front().terminator())
+      for (Value* v : term->operands()) out.push_back(v->type);
+  return out;
+}
+
+static std::optional<std::vector<TensorSharding>> shardingsWithOpenDefaults(
+    const ir::Module& module, const std::vector<std::optional<TensorSharding>>& found,
+    const std::vector<ir::Type>& types) {
+  std::optional<MeshRef> mesh;
+  for (const auto& s : found) {
+    if (!s) continue;
+    const Mesh* m = module.meshOf(*s);
+    if (m && m->isMaximal()) continue;
+    mesh = s->mesh;
+    break;
+  }
+  if (!mesh) return std::nullopt;
+  std::vector<TensorSharding> out;
+  for (size_t i = 0; i < found.size(); ++i) {
+    int64_t rank = i < types.size() && types[i].isRankedTensor() ? types[i].rank() : 0;
+    out.push_back(found[i] ? *found[i] : fullyOpen(*mesh, rank));
+  }
+  return out;
+}
+
+std::optional<std::vector<TensorSharding>> funcArgShardings(const ir::Module& module, const Op& func) {
+  std::vector<ir::Type> types = funcArgTypes(func);
+  std::vector<std::optional<TensorSharding>> found;
+  for (unsigned i = 0; i < types.size(); ++i) found.push_back(funcArgSharding(func, i));
+  return shardingsWithOpenDefaults(module, found, types);
+}
+
+std::optional<std::vector<TensorSharding>> funcResultShardings(const ir::Module& module, const Op& func) {
+  std::vector<ir::Type> types = funcResultTypes(func);
+  std::vector<std::optional<TensorSharding>> found;
+  for (unsigned i = 0; i < types.size(); ++i) found.push_back(funcResultSharding(func, i));
+  return shardingsWithOpenDefaults(module, found, types);
+}
+
+void removeFuncResultSharding(Op& func, unsigned i) {
+  const Attribute* a = func.attr("res_attrs");
+  if (!a || !a->array() || i >= a->array()->elems.size()) return;
+  std::vector<Attribute> elems = a->array()->elems;
+  const ir::DictionaryAttr* d = elems[i].dict();
+  if (!d) return;
+  std::vector<ir::NamedAttribute> entries;
+  for (const auto& e : d->entries)
+    if (e.first != kShardingAttr) entries.push_back(e);
+  if (entries.size() == d->entries.size()) return;
+  elems[i] = Attribute::makeDict(std::move(entries));
+  func.setAttr("res_attrs", Attribute::makeArray(std::move(elems)), isInherentAttr(func, "res_attrs", true));
+}
+
+std::optional<std::vector<TensorSharding>> shardingPerValue(const Op& op) {
+  if (const Attribute* a = op.attr(kShardingAttr))
+    if (auto* p = a->as<TensorShardingPerValue>()) return p->shardings;
+  return std::nullopt;
+}
+
+bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b) {
+  auto replicated = [](const std::optional<TensorSharding>& s) {
+    if (!s) return true;
+    if (!s->unreduced.empty()) return false;
+    for (const DimensionSharding& d : s->dims)
+      if (!d.axes.empty()) return false;
+    return true;
+  };
+  if (replicated(a)) return replicated(b);
+  if (!b) return false;
+  if (!(a->mesh == b->mesh)) return false;
+  if (a->unreduced != b->unreduced) return false;
+  if (a->dims.size() != b->dims.size()) return false;
+  for (size_t i = 0; i < a->dims.size(); ++i)
+    if (a->dims[i].axes != b->dims[i].axes) return false;
+  return true;
+}
+
+TensorSharding closedLike(const TensorSharding& s) {
+  TensorSharding out = s;
+  for (DimensionSharding& d : out.dims) d.closed = true;
+  out.replicated.clear();
+  return out;
+}
+
+Op* mainFunction(ir::Module& module) {
+  std::vector<Op*> funcs = module.functions();
+  if (funcs.size() == 1) return funcs.front();
+  for (Op* f : funcs)
+    if (symNameOf(*f) == "main") return f;
+  return nullptr;
+}
+
+void moveBody(ir::Region& from, ir::Region& to) {
+  ir::Block& nb = to.addBlock();
+  if (from.empty()) return;
+  ir::Block& old = from.front();
+  for (Value* arg : old.arguments()) {
+    Value* n = nb.addArgument(arg->type);
+    n->sourceName = arg->sourceName;
+    arg->replaceAllUsesWith(n);
+  }
+  while (!old.empty()) nb.append(old.take(old.ops().front().get()));
+}
+
+void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
+  for (auto it = owners.rbegin(); it != owners.rend(); ++it) {
+    Value* owner = *it;
+    if (!isStaticShaped(owner->type)) continue;
+    Op* ownerOp = owningOp(owner);
+    auto edge = std::make_unique<Op>("sdy.data_flow_edge", ownerOp ? ownerOp->loc() : ir::SourceLoc{});
+    edge->addOperand(owner);
+    edge->addResult(owner->type);
+    if (auto sharding = getSharding(owner)) edge->setAttr("sharding", *sharding, true);
+    Op* inserted = nullptr;
+    if (owner->definingOp) {
+      inserted = owner->definingOp->parentBlock()->insertAfter(owner->definingOp, std::move(edge));
+    } else {
+      ir::Block* block = owner->ownerBlock;
+      Op* first = block->empty() ? nullptr : block->ops().front().get();
+      inserted = block->insertBefore(first, std::move(edge));
+    }
+    Value* result = inserted->result(0);
+    owner->replaceUsesWithIf(result, [&](const ir::Use& use) { return use.user != inserted; });
+  }
 }
 
 }  // namespace shardscope::passes::util

@@ -149,5 +149,38 @@ class SymbolTable {
 // Functions in post-order of the call graph (callees before callers), as
 // sdy's iterateFuncs does by default.
 std::vector<ir::Op*> funcsInPostOrder(ir::Module& module);
+// Calls `fn` on every func.call, functions in post-order of the call graph
+// (computed once, up front), calls of each function in program order as the
+// function is reached (so rewrites of earlier functions are seen).
+void walkCalls(ir::Module& module, const std::function<void(ir::Op& call)>& fn);
+
+// `sdy.original_func_name` of a function, else its name.
+std::string originalFuncName(const ir::Op& func);
+// A copy of `func` marked with its original name, whose calls go to fresh
+// copies of their callees (inserted into `symbols`).
+std::unique_ptr<ir::Op> cloneFuncRecursively(const ir::Op& func, SymbolTable& symbols);
+// Argument / result types from `function_type`.
+std::vector<ir::Type> funcArgTypes(const ir::Op& func);
+std::vector<ir::Type> funcResultTypes(const ir::Op& func);
+// sdy's getFuncArgShardings / getFuncResultShardings: nullopt unless some
+// argument (result) has a sharding on a non-maximal mesh; otherwise one per
+// argument (result), fully open on that mesh where missing.
+std::optional<std::vector<TensorSharding>> funcArgShardings(const ir::Module& module, const ir::Op& func);
+std::optional<std::vector<TensorSharding>> funcResultShardings(const ir::Module& module, const ir::Op& func);
+void removeFuncResultSharding(ir::Op& func, unsigned i);
+// The op's `sdy.sharding` list, if any.
+std::optional<std::vector<TensorSharding>> shardingPerValue(const ir::Op& op);
+// TensorShardingAttr::isEquivalent: same dimension axes (and unreduced axes),
+// open/closed ignored; a missing sharding is fully replicated.
+bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b);
+// Fully closed copy (`getFullyClosedLike`).
+TensorSharding closedLike(const TensorSharding& s);
+// The only function, else `@main` (nullptr if neither).
+ir::Op* mainFunction(ir::Module& module);
+// Move the ops and block arguments of `from`'s first block into a new block
+// of `to` (uses of the old arguments go to the new ones).
+void moveBody(ir::Region& from, ir::Region& to);
+// Adds `sdy.data_flow_edge`s after `owners` (see add-data-flow-edges).
+void addDataFlowEdgesFor(const std::vector<ir::Value*>& owners);
 
 }  // namespace shardscope::passes::util

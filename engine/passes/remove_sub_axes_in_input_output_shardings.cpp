@@ -23,19 +23,10 @@ TensorSharding cutAtSubAxes(const TensorSharding& s) {
   return out;
 }
 
-// The only function, else `@main`.
-ir::Op* mainFunction(ir::Module& module) {
-  std::vector<ir::Op*> funcs = module.functions();
-  if (funcs.size() == 1) return funcs.front();
-  for (ir::Op* f : funcs)
-    if (util::symNameOf(*f) == "main") return f;
-  return nullptr;
-}
-
 }  // namespace
 
 bool removeSubAxesInInputOutputShardings(ir::Module& module, ir::DiagnosticSink& diags) {
-  ir::Op* func = mainFunction(module);
+  ir::Op* func = util::mainFunction(module);
   if (!func) {
     diags.error(module.op->loc(), "Failed to lookup function: main");
     return false;

@@ -13,8 +13,12 @@
 // updated) factors, and expand. For elementwise ops an operand's candidate
 // is capped at a result's axes when those are a strict prefix of it.
 //
-// Example: `add(%a [{"a"}], %b [{"b"}])` gives nothing with basic (conflict),
-// but aggressive gives the result `[{"a", ?}]` (operand 0 wins the tie).
+// Example: rule `([i], [j, k])->([i, j]) {i=8, j=8, k=2}` with operand 0
+// `[{"a"}]` and operand 1 `[{"a"}, {}]`: both factors want "a" on the result.
+// Basic resolves factor i first and gives the result `[{"a"}, {}]`;
+// aggressive prefers j, whose source (operand 1, size 16) is larger, and
+// gives `[{}, {"a"}]`. Disagreement within one factor is not resolved by
+// either strategy.
 #pragma once
 #include "propagation/factor_propagation.h"
 

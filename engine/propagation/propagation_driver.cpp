@@ -473,9 +473,51 @@ struct PropagationDriver::Impl {
     return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, false, std::move(ev));
   }
 
+  // `sdy.func_data_flow_edge %x`: %x is an argument of a called function
+  // (sources: the callers' operands) or a call result (source: the callee's
+  // returned value).
+  bool processFuncEdge(ir::Op* op) {
+    if (op->numOperands() != 1 || op->numResults() != 1) return false;
+    ir::Value* result = op->result(0);
+    if (!result->type.isRankedTensor() || !result->type.hasStaticShape()) return false;
+    ir::Value* in = op->operand(0);
+    std::vector<ir::Value*> sources;
+    if (in->isBlockArgument()) {
+      ir::Op* func = op->parentOfName("func.func");
+      if (!func) return false;
+      auto it = callers.find(symbolName(*func));
+      if (it != callers.end())
+        for (ir::Op* call : it->second)
+          if (in->index < call->numOperands()) sources.push_back(call->operand(in->index));
+      if (sources.empty()) return true;
+    } else if (in->definingOp && in->definingOp->is("func.call")) {
+      const ir::Attribute* a = in->definingOp->attr("callee");
+      const auto* r = a ? a->as<ir::SymbolRefAttr>() : nullptr;
+      auto it = r && !r->path.empty() ? funcs.find(r->root()) : funcs.end();
+      if (it == funcs.end()) return false;
+      ir::Op* ret = funcReturn(*it->second);
+      if (ret && in->index < ret->numOperands()) sources.push_back(ret->operand(in->index));
+    } else {
+      return false;
+    }
+    std::vector<Slot> operands;
+    StepEvent ev;
+    ev.op = op;
+    for (ir::Value* s : sources) {
+      operands.push_back(valueSlot(s));
+      ev.operands.push_back(s);
+    }
+    std::vector<Slot> results{valueSlot(result)};
+    ev.results = {result};
+    OpShardingRule rule = identityRule(result->type, sources.size());
+    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
+    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, false, std::move(ev));
+  }
+
   void processOp(ir::Op* op) {
     if (op->is("sdy.propagation_barrier") && processBarrier(op)) return;
     if (op->is("sdy.data_flow_edge") && processEdge(op)) return;
+    if (op->is("sdy.func_data_flow_edge") && processFuncEdge(op)) return;
     processRegistered(op);
   }
 

@@ -39,7 +39,7 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   paddingBars->moveAbove(usefulBars);
 
   // Chip total: tables + stack + heap.
-  const double total = k + 0.5;
+  const double total = k + 1;  // one empty slot before the total
   ticker->addTick(total, QStringLiteral("chip total"));
   const std::pair<double, QColor> parts[] = {
       {double(report.memory.hbmTablesPerChip) / kMiB, QColor(0x4e, 0x79, 0xa7)},
@@ -73,6 +73,7 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   p->xAxis->setRange(-0.6, total + 0.6);
   p->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   p->legend->setVisible(true);
+  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
   setTitle(QStringLiteral("HBM use per chip"));
   finish(k > 0);
 }

@@ -1,0 +1,133 @@
+// The SparseCore plots: they draw what the analysis reports and export
+// non-blank PNG, SVG and PDF files.
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "hbm_usage_plot.h"
+#include "partition_load_plot.h"
+#include "pipeline_gantt_plot.h"
+#include "sparsecore/analysis.h"
+#include "sparsecore/job_io.h"
+#include "sparsecore/pipeline.h"
+#include "spmem_occupancy_plot.h"
+
+using namespace shardscope;
+
+namespace {
+
+sc::AnalysisReport sampleReport(const char* file) {
+  const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/") + QString::fromLatin1(file);
+  return sc::analyze(sc::loadJobFile(path.toStdString()));
+}
+
+// A PNG is "drawn" when it has more than a handful of distinct colours.
+bool pngHasContent(const QString& path) {
+  QImage image(path);
+  if (image.isNull()) return false;
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 7)
+    for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+  return colours.size() > 4;
+}
+
+QByteArray head(const QString& path, int n) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+std::unique_ptr<plots::SparseCorePlot> makePlot(const QString& kind) {
+  if (kind == QLatin1String("partition_load")) {
+    auto plot = std::make_unique<plots::PartitionLoadPlot>();
+    plot->setStats(sampleReport("stacked_tables.json").tables[0].stats,
+                   plots::PartitionLoadPlot::Measure::TotalPerTable);
+    return plot;
+  }
+  if (kind == QLatin1String("partition_max")) {
+    auto plot = std::make_unique<plots::PartitionLoadPlot>();
+    plot->setStats(sampleReport("zipf_dropping.json").tables[0].stats);
+    return plot;
+  }
+  if (kind == QLatin1String("spmem")) {
+    auto plot = std::make_unique<plots::SpmemOccupancyPlot>();
+    plot->setReport(sampleReport("dlrm_like.json"));
+    return plot;
+  }
+  if (kind == QLatin1String("hbm")) {
+    auto plot = std::make_unique<plots::HbmUsagePlot>();
+    plot->setReport(sampleReport("dlrm_like.json"));
+    return plot;
+  }
+  auto plot = std::make_unique<plots::PipelineGanttPlot>();
+  plot->setComparison(sc::comparePipelines({1, 2, 2, 1}, 6));
+  return plot;
+}
+
+}  // namespace
+
+class SparseCorePlotsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void exports_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("suffix");
+    for (const char* kind : {"partition_load", "partition_max", "spmem", "hbm", "gantt"})
+      for (const char* suffix : {"png", "svg", "pdf"})
+        QTest::newRow(qPrintable(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(suffix))))
+            << QString::fromLatin1(kind) << QString::fromLatin1(suffix);
+  }
+  void exports() {
+    QFETCH(QString, kind);
+    QFETCH(QString, suffix);
+    auto plot = makePlot(kind);
+    QVERIFY(plot->hasData());
+    QVERIFY(plot->elementCount() > 0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(kind + QStringLiteral(".") + suffix);
+    QString error;
+    QVERIFY2(plot->exportTo(path, QSize(800, 450), &error), qPrintable(error));
+    if (suffix == QLatin1String("png")) QVERIFY(pngHasContent(path));
+    if (suffix == QLatin1String("svg")) QVERIFY(head(path, 400).contains("<svg"));
+    if (suffix == QLatin1String("pdf")) QVERIFY(head(path, 5).startsWith("%PDF"));
+  }
+
+  void partitionBarsFollowTheStats() {
+    sc::AnalysisReport report = sampleReport("stacked_tables.json");
+    plots::PartitionLoadPlot plot;
+    plot.setStats(report.tables[0].stats, plots::PartitionLoadPlot::Measure::TotalPerTable);
+    // One bar series per member table.
+    QCOMPARE(plot.elementCount(), int(report.tables[0].stats.tables.size()));
+    plot.setStats(report.tables[0].stats);
+    // Bars + unique markers + 2 limit lines with labels.
+    QCOMPARE(plot.elementCount(), 2 + 4);
+  }
+
+  void ganttDrawsEveryStage() {
+    plots::PipelineGanttPlot plot;
+    sc::PipelineComparison c = sc::comparePipelines({1, 2, 2, 1}, 3);
+    plot.setComparison(c);
+    // 12 serial + 12 pipelined stages, each a box and a label.
+    QCOMPARE(plot.elementCount(), 2 * 24);
+    plot.setComparison(c, 1);
+    QCOMPARE(plot.elementCount(), 2 * 8);
+  }
+
+  void badSuffixFails() {
+    plots::HbmUsagePlot plot;
+    plot.setReport(sampleReport("stacked_tables.json"));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!plot.exportTo(dir.filePath(QStringLiteral("x.bmpx")), {}, &error));
+    QVERIFY(error.contains(QLatin1String("unknown picture format")));
+  }
+
+  void emptyPlotHasNoData() {
+    plots::PartitionLoadPlot plot;
+    plot.clear();
+    QVERIFY(!plot.hasData());
+  }
+};
+
+QTEST_MAIN(SparseCorePlotsTest)
+#include "sparsecore_plots_test.moc"
