@@ -165,6 +165,18 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, traceDock);
   tabifyDockWidget(diagDock, traceDock);
   diagDock->raise();
+  connect(trace_, &TracePanel::propagateRequested, this, &MainWindow::startPropagation);
+  connect(trace_, &TracePanel::stepRequested, this, &MainWindow::showStep);
+  connect(&propagator_, &QFutureWatcher<std::shared_ptr<api::PropagationRun>>::finished, this, [this] {
+    const quint64 req = propagator_.property("request").toULongLong();
+    if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
+    run_ = propagator_.result();
+    trace_->setRun(run_);
+    if (run_->ok && run_->result) showStep(static_cast<int>(run_->trace.steps.size()));
+    statusBar()->showMessage(run_->ok ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
+                                      : tr("Propagation failed"),
+                             5000);
+  });
   resizeDocks({treeDock, sourceDock}, {340, 400}, Qt::Horizontal);
   resizeDocks({diagDock}, {150}, Qt::Vertical);
 
@@ -193,7 +205,9 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
 
 MainWindow::~MainWindow() {
   loader_.disconnect(this);
+  propagator_.disconnect(this);
   loader_.waitForFinished();
+  propagator_.waitForFinished();
 }
 
 void MainWindow::createActions() {
@@ -224,6 +238,18 @@ void MainWindow::createActions() {
   find->setShortcut(QKeySequence::Find);
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* prop = menuBar()->addMenu(tr("&Propagation"));
+  QAction* propagateAct = prop->addAction(tr("&Propagate"), this, [this] {
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("traceDock"))) d->raise();
+    startPropagation(trace_->options());
+  });
+  propagateAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+  prop->addAction(tr("Step &Forward"), this, [this] { trace_->setStep(trace_->currentStep() + 1); })
+      ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+  prop->addAction(tr("Step &Back"), this, [this] { trace_->setStep(trace_->currentStep() - 1); })
+      ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+  prop->addAction(tr("&Replay"), trace_, &TracePanel::play);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Shardscope"), this, [this] {
@@ -281,12 +307,57 @@ void MainWindow::reload() {
   if (state_->document() && !state_->document()->path.empty()) openFile(toQString(state_->document()->path));
 }
 
+void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
+  if (!original_ || !original_->module || original_->hasErrors()) return;
+  const quint64 req = ++propagateRequest_;
+  trace_->setBusy(tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level))));
+  propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  propagator_.setFuture(QtConcurrent::run([doc = original_, options] { return api::propagateDocument(*doc, options); }));
+}
+
+void MainWindow::showStep(int stepsApplied) {
+  if (!run_ || !original_) return;
+  const size_t n = run_->trace.steps.size();
+  std::shared_ptr<const api::Document> doc;
+  if (static_cast<size_t>(stepsApplied) >= n && run_->result) {
+    doc = run_->result;
+  } else {
+    std::string error;
+    doc = api::documentAtStep(*original_, *run_, static_cast<size_t>(std::max(0, stepsApplied)), &error);
+    if (!doc) {
+      statusBar()->showMessage(tr("Cannot replay the trace: %1").arg(toQString(error)), 5000);
+      return;
+    }
+  }
+  treeModel_->setDocument(doc);
+  tree_->expandToDepth(0);
+  state_->setDocumentKeepingSelection(doc);
+  // Select the op of the step just done.
+  if (stepsApplied > 0 && doc->module) {
+    const auto& step = run_->trace.steps[static_cast<size_t>(stepsApplied - 1)];
+    std::vector<const ir::Op*> ops;
+    for (const auto& op : doc->module->body().ops()) op->walk([&](ir::Op& o) { ops.push_back(&o); });
+    if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size()) state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
+  }
+  setWindowTitle(tr("%1 — %2 — Shardscope")
+                     .arg(toQString(doc->name),
+                          stepsApplied == 0 ? tr("input")
+                                            : tr("after step %1/%2 (%3)")
+                                                  .arg(stepsApplied - 1)
+                                                  .arg(n)
+                                                  .arg(QString::fromLatin1(api::levelName(run_->options.level)))));
+}
+
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   const bool readable = doc->module || !doc->text.empty();
+  original_ = doc;
+  run_.reset();
+  ++propagateRequest_;
   treeModel_->setDocument(doc);
   diagModel_->setDiagnostics(doc->diagnostics);
   diagView_->resizeColumnsToContents();
   state_->setDocument(doc);
+  trace_->setRun(nullptr);
   tree_->expandToDepth(0);
   for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
   setWindowTitle(tr("%1 — Shardscope").arg(toQString(doc->name)));

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "api/document.h"
+#include "api/propagate.h"
 
 class QComboBox;
 class QLabel;
@@ -65,6 +66,8 @@ class MainWindow : public QMainWindow {
   void onTreeActivated(const QModelIndex& index);
   void onDiagnosticActivated(const QModelIndex& index);
   void fillValueCombo();
+  void startPropagation(const propagation::PropagationOptions& options);
+  void showStep(int stepsApplied);
 
   QString sampleDir_;
   widgets::DocumentState* state_;
@@ -85,6 +88,11 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QMenu* sampleMenu_ = nullptr;
   QFutureWatcher<std::shared_ptr<api::Document>> loader_;
+  QFutureWatcher<std::shared_ptr<api::PropagationRun>> propagator_;
+  quint64 propagateRequest_ = 0;
+  // The document as loaded (propagation steps are shown as other versions).
+  std::shared_ptr<const api::Document> original_;
+  std::shared_ptr<const api::PropagationRun> run_;
   quint64 loadRequest_ = 0;
   QString loadingPath_;
   QString screenshotPath_;

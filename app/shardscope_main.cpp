@@ -1,7 +1,7 @@
 // shardscope: the GUI explorer.
 //   shardscope [FILE]                  open FILE (default: the matmul_chain sample)
 //   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source
-//              [--op NAME] [--value NAME] FILE
+//              [--op NAME] [--value NAME] [--propagate LEVEL] FILE
 //                                      write the picture and exit, no window
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "api/document.h"
+#include "api/propagate.h"
 #include "axis_style.h"
 #include "document_state.h"
 #include "main_window.h"
@@ -45,6 +46,23 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+
+  if (args.isSet(QStringLiteral("propagate"))) {
+    const QString level = args.value(QStringLiteral("propagate"));
+    propagation::PropagationOptions opts;
+    if (level == QLatin1String("basic")) opts.level = propagation::PropagationLevel::Basic;
+    else if (level == QLatin1String("aggressive")) opts.level = propagation::PropagationLevel::Aggressive;
+    else if (level == QLatin1String("op-priority")) opts.level = propagation::PropagationLevel::OpPriority;
+    else if (level == QLatin1String("user-priority")) opts.level = propagation::PropagationLevel::UserPriority;
+    else
+      return fail(QStringLiteral("unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)").arg(level));
+    if (!doc->module || doc->hasErrors()) return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
+    const auto run = api::propagateDocument(*doc, opts);
+    for (const auto& d : run->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+    if (!run->ok || !run->result) return fail(QStringLiteral("propagation failed on %1").arg(file));
+    doc = run->result;
+    std::fprintf(stderr, "propagated (%s): %zu step(s)\n", api::levelName(opts.level), run->trace.steps.size());
+  }
 
   DocumentState state;
   state.setDocument(doc);
@@ -99,6 +117,9 @@ int main(int argc, char** argv) {
                   QStringLiteral("NAME")});
   args.addOption({QStringLiteral("value"), QStringLiteral("Value whose shards the mesh view shows (e.g. %arg0)."),
                   QStringLiteral("NAME")});
+  args.addOption({QStringLiteral("propagate"),
+                  QStringLiteral("With --export: propagate first (basic, aggressive, op-priority, user-priority)."),
+                  QStringLiteral("LEVEL")});
   args.addOption({QStringLiteral("screenshot"), QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
                   QStringLiteral("PNG")});
   args.addOption({QStringLiteral("tab"), QStringLiteral("With --screenshot: the centre tab (graph or mesh)."),
@@ -108,7 +129,7 @@ int main(int argc, char** argv) {
   if (args.isSet(QStringLiteral("version"))) args.showVersion();
 
   if (args.isSet(QStringLiteral("export"))) return runExport(args, args.value(QStringLiteral("export")));
-  for (const char* opt : {"view", "op", "value"})
+  for (const char* opt : {"view", "op", "value", "propagate"})
     if (args.isSet(QLatin1String(opt))) return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
   if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));
 

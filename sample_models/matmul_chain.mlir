@@ -10,7 +10,7 @@
 //   - Mesh view of %arg0: 2 shards of 4x16, each held by 2 devices (a copy on
 //     each "y" coordinate, drawn hatched).
 //   - Mesh view of %arg1: 2 column shards of 16x16, replicated over "x".
-//   - Propagation gives %0 the sharding [{"x"}, {"y"}] (rows from %arg0,
+//   - Propagation gives %0 the sharding [{"x", ?}, {"y", ?}] (rows from %arg0,
 //     columns from %arg1) and carries "x" down to the result.
 // Run: shardscope-opt matmul_chain.mlir -sdy-basic-propagate
 sdy.mesh @mesh = <["x"=2, "y"=2]>

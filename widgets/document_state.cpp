@@ -1,6 +1,7 @@
 #include "document_state.h"
 
 #include <QFileInfo>
+#include <algorithm>
 
 #include "axis_style.h"
 
@@ -116,6 +117,62 @@ void DocumentState::setDocument(std::shared_ptr<const api::Document> doc) {
   emit documentChanged();
   emit functionChanged();
   value_ = defaultValue();
+  emit selectionChanged();
+}
+
+namespace {
+// Pre-order position of every op of a module (module op excluded).
+std::vector<const ir::Op*> preOrder(const ir::Module* m) {
+  std::vector<const ir::Op*> out;
+  if (!m) return out;
+  for (const auto& op : m->body().ops()) op->walk([&](ir::Op& o) { out.push_back(&o); });
+  return out;
+}
+int positionOf(const std::vector<const ir::Op*>& ops, const ir::Op* op) {
+  auto it = std::find(ops.begin(), ops.end(), op);
+  return it == ops.end() ? -1 : static_cast<int>(it - ops.begin());
+}
+}  // namespace
+
+void DocumentState::setDocumentKeepingSelection(std::shared_ptr<const api::Document> doc) {
+  const auto before = preOrder(module());
+  const int funcPos = positionOf(before, function_);
+  const int opPos = positionOf(before, op_);
+  // The value: (owner op position, block argument?, region, index).
+  int valueOwner = -1, valueRegion = 0;
+  unsigned valueIndex = 0;
+  bool valueIsArg = false;
+  if (value_) {
+    valueIsArg = value_->isBlockArgument();
+    const ir::Op* owner = valueIsArg ? value_->ownerBlock->parentOp() : value_->definingOp;
+    valueOwner = positionOf(before, owner);
+    valueIndex = value_->index;
+    if (valueIsArg && owner)
+      for (unsigned r = 0; r < owner->numRegions(); ++r)
+        if (!owner->region(r).empty() && &owner->region(r).front() == value_->ownerBlock) valueRegion = static_cast<int>(r);
+  }
+  doc_ = std::move(doc);
+  const auto after = preOrder(module());
+  auto at = [&](int pos) -> const ir::Op* { return pos >= 0 && pos < static_cast<int>(after.size()) ? after[static_cast<size_t>(pos)] : nullptr; };
+  function_ = at(funcPos);
+  if (!function_ || !function_->is("func.func")) {
+    const auto funcs = functions();
+    function_ = funcs.empty() ? nullptr : funcs.front();
+  }
+  op_ = at(opPos);
+  value_ = nullptr;
+  if (const ir::Op* owner = at(valueOwner)) {
+    if (valueIsArg) {
+      if (static_cast<unsigned>(valueRegion) < owner->numRegions() && !owner->region(static_cast<unsigned>(valueRegion)).empty()) {
+        const ir::Block& b = owner->region(static_cast<unsigned>(valueRegion)).front();
+        if (valueIndex < b.numArguments()) value_ = b.argument(valueIndex);
+      }
+    } else if (valueIndex < owner->numResults()) {
+      value_ = owner->result(valueIndex);
+    }
+  }
+  emit documentChanged();
+  emit functionChanged();
   emit selectionChanged();
 }
 

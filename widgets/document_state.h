@@ -41,6 +41,10 @@ class DocumentState : public QObject {
  public slots:
   // Replace the document; selects the first function (or `main`).
   void setDocument(std::shared_ptr<const api::Document> doc);
+  // Replace the document by another version of the same module (e.g. after
+  // a propagation step): the function, op and value at the same positions
+  // stay selected.
+  void setDocumentKeepingSelection(std::shared_ptr<const api::Document> doc);
   void setFunction(const ir::Op* func);
   // Selecting an op also selects its first result (and its function).
   void selectOp(const ir::Op* op);

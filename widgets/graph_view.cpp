@@ -265,12 +265,14 @@ void GraphScene::clearGraph() {
   nodeItems_.clear();
   edgeItems_.clear();
   model_ = GraphModel();
+  keepAlive_.reset();
   graphRect_ = QRectF();
 }
 
-void GraphScene::setGraph(GraphModel model, const GraphLayout& layout) {
+void GraphScene::setGraph(GraphModel model, const GraphLayout& layout, std::shared_ptr<const void> keepAlive) {
   clearGraph();
   model_ = std::move(model);
+  keepAlive_ = std::move(keepAlive);
   const size_t nNodes = std::min(model_.nodes.size(), layout.nodes.size());
   // Cluster depth for shading.
   std::vector<int> depth(model_.input.clusters.size(), 0);
@@ -472,10 +474,8 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   connect(scene_, &GraphScene::opActivated, state_, &DocumentState::selectOp);
   connect(scene_, &GraphScene::valueActivated, state_, &DocumentState::selectValue);
   connect(state_, &DocumentState::functionChanged, this, &GraphView::relayout);
-  connect(state_, &DocumentState::documentChanged, this, [this] {
-    // The old scene points into the old document: drop it at once.
-    scene_->clearGraph();
-  });
+  // The scene keeps the document it shows alive, so on a document change it
+  // stays up until the new layout replaces it (no flicker when stepping).
   connect(state_, &DocumentState::selectionChanged, this, &GraphView::updateHighlight);
 }
 
@@ -511,11 +511,17 @@ void GraphView::relayout() {
   if (!module || !func) {
     scene_->clearGraph();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
-    setOverlay(QString(), false);
+    if (state_->document() && !module)
+      setOverlay(tr("%1 could not be parsed.\nThe errors are listed under Diagnostics and underlined in the source.")
+                     .arg(state_->fileName()),
+                 false);
+    else
+      setOverlay(module ? tr("This module has no func.func to draw.") : QString(), false);
     emit layoutFinished(false);
     return;
   }
   pending_ = buildGraph(*module, *func);
+  pendingDoc_ = state_->document();
   title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
                       .arg(pending_.title.toHtmlEscaped())
                       .arg(std::count_if(pending_.nodes.begin(), pending_.nodes.end(),
@@ -548,10 +554,11 @@ void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
     emit layoutFinished(false);
     return;
   }
-  scene_->setGraph(std::move(pending_), layout);
+  scene_->setGraph(std::move(pending_), layout, std::move(pendingDoc_));
   pending_ = GraphModel();
+  pendingDoc_.reset();
   updateHighlight();
-  zoomFit();
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
   if (searchBar_->isVisible()) runSearch(false);
   emit layoutFinished(true);
 }

@@ -28,7 +28,9 @@ class GraphScene : public QGraphicsScene {
  public:
   explicit GraphScene(QObject* parent = nullptr);
   // Replace the contents (node and edge infos must match the layout).
-  void setGraph(GraphModel model, const GraphLayout& layout);
+  // `keepAlive` (the document the model points into) is held as long as
+  // the contents are shown.
+  void setGraph(GraphModel model, const GraphLayout& layout, std::shared_ptr<const void> keepAlive = {});
   void clearGraph();
   const GraphModel& model() const { return model_; }
   bool hasGraph() const { return !model_.empty(); }
@@ -51,6 +53,7 @@ class GraphScene : public QGraphicsScene {
  private:
   void onSelectionChanged();
   GraphModel model_;
+  std::shared_ptr<const void> keepAlive_;
   std::vector<QGraphicsItem*> nodeItems_;
   std::vector<QGraphicsItem*> edgeItems_;
   QRectF graphRect_;
@@ -105,6 +108,7 @@ class GraphView : public QWidget {
   QFutureWatcher<GraphLayout> watcher_;
   quint64 request_ = 0;
   GraphModel pending_;
+  std::shared_ptr<const void> pendingDoc_;
   bool sync_ = false;
   std::vector<int> matches_;
   int matchPos_ = -1;

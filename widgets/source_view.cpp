@@ -121,7 +121,8 @@ SourceView::SourceView(DocumentState* state, QWidget* parent)
 void SourceView::onDocumentChanged() {
   const auto& doc = state_->document();
   currentOpLine_ = 0;
-  setPlainText(doc ? toQString(doc->text) : QString());
+  const QString text = doc ? toQString(doc->text) : QString();
+  if (text != toPlainText()) setPlainText(text);  // same text (a propagation step): keep the scroll position
   setDiagnostics(doc ? doc->diagnostics : std::vector<ir::Diagnostic>{});
 }
 

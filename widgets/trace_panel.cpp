@@ -1,23 +1,166 @@
 #include "trace_panel.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "document_state.h"
+#include "trace_model.h"
 
 namespace shardscope::widgets {
 
-TracePanel::TracePanel(DocumentState* state, QWidget* parent) : QWidget(parent), state_(state) {
+TracePanel::TracePanel(DocumentState* state, QWidget* parent)
+    : QWidget(parent), state_(state), model_(new TraceModel(this)), timer_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
-  label_ = new QLabel(tr("<b>Propagation trace</b><br>When the propagation engine records its steps, "
-                         "this panel will replay them: which op moved which axis to which value, "
-                         "step by step, with the graph and the mesh view following."),
-                      this);
-  label_->setWordWrap(true);
-  label_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  label_->setEnabled(false);
-  layout->addWidget(label_);
-  layout->addStretch(1);
+  layout->setContentsMargins(4, 4, 4, 4);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Level:"), this));
+  level_ = new QComboBox(this);
+  level_->addItem(tr("basic"), int(propagation::PropagationLevel::Basic));
+  level_->addItem(tr("aggressive"), int(propagation::PropagationLevel::Aggressive));
+  level_->addItem(tr("op priority"), int(propagation::PropagationLevel::OpPriority));
+  level_->addItem(tr("user priority (full pipeline)"), int(propagation::PropagationLevel::UserPriority));
+  level_->setCurrentIndex(3);
+  top->addWidget(level_);
+  propagate_ = new QPushButton(tr("Propagate"), this);
+  propagate_->setToolTip(tr("Run sharding propagation and record every step (Ctrl+P)"));
+  top->addWidget(propagate_);
+  status_ = new QLabel(this);
+  top->addWidget(status_, 1);
+  layout->addLayout(top);
+
+  auto* steps = new QHBoxLayout;
+  auto button = [&](const QString& text, const QString& tip) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    b->setToolTip(tip);
+    steps->addWidget(b);
+    return b;
+  };
+  first_ = button(QStringLiteral("⏮"), tr("Before the first step (the input)"));
+  prev_ = button(QStringLiteral("◀"), tr("Previous step"));
+  slider_ = new QSlider(Qt::Horizontal, this);
+  slider_->setRange(0, 0);
+  steps->addWidget(slider_, 1);
+  next_ = button(QStringLiteral("▶"), tr("Next step"));
+  last_ = button(QStringLiteral("⏭"), tr("After the last step (the result)"));
+  play_ = button(tr("Play"), tr("Replay the steps one by one"));
+  play_->setCheckable(true);
+  stepLabel_ = new QLabel(this);
+  stepLabel_->setMinimumWidth(160);
+  steps->addWidget(stepLabel_);
+  layout->addLayout(steps);
+
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  layout->addWidget(table_, 1);
+
+  connect(propagate_, &QPushButton::clicked, this, [this] { emit propagateRequested(options()); });
+  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+    updateLabel();
+    if (v > 0) {
+      QSignalBlocker block(table_->selectionModel());
+      table_->selectRow(v - 1);
+      table_->scrollTo(model_->index(v - 1, 0));
+    } else {
+      table_->clearSelection();
+    }
+    emit stepRequested(v);
+  });
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) { setStep(i.row() + 1); });
+  connect(first_, &QToolButton::clicked, this, [this] { setStep(0); });
+  connect(prev_, &QToolButton::clicked, this, [this] { setStep(slider_->value() - 1); });
+  connect(next_, &QToolButton::clicked, this, [this] { setStep(slider_->value() + 1); });
+  connect(last_, &QToolButton::clicked, this, [this] { setStep(slider_->maximum()); });
+  connect(play_, &QToolButton::toggled, this, [this](bool on) {
+    if (!on) {
+      timer_->stop();
+      return;
+    }
+    if (slider_->value() >= slider_->maximum()) setStep(0);
+    timer_->start(900);
+  });
+  connect(timer_, &QTimer::timeout, this, [this] {
+    if (slider_->value() >= slider_->maximum()) {
+      play_->setChecked(false);
+      return;
+    }
+    setStep(slider_->value() + 1);
+  });
+  connect(state_, &DocumentState::documentChanged, this, [this] {
+    // A freshly loaded document (not a step of the current run) clears the run.
+    const auto& run = model_->run();
+    if (!run) propagate_->setEnabled(state_->module() && !state_->document()->hasErrors());
+  });
+  setRun(nullptr);
+}
+
+propagation::PropagationOptions TracePanel::options() const {
+  propagation::PropagationOptions o;
+  o.level = static_cast<propagation::PropagationLevel>(level_->currentData().toInt());
+  return o;
+}
+
+void TracePanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
+  timer_->stop();
+  play_->setChecked(false);
+  model_->setRun(run);
+  const int n = run ? static_cast<int>(run->trace.steps.size()) : 0;
+  for (QWidget* w : {static_cast<QWidget*>(slider_), static_cast<QWidget*>(first_), static_cast<QWidget*>(prev_),
+                     static_cast<QWidget*>(next_), static_cast<QWidget*>(last_), static_cast<QWidget*>(play_)})
+    w->setEnabled(n > 0);
+  propagate_->setEnabled(state_->module() && state_->document() && !state_->document()->hasErrors());
+  level_->setEnabled(true);
+  if (!run) {
+    status_->setText(tr("Propagate to record a trace, then step through it."));
+  } else if (!run->ok) {
+    QStringList msgs;
+    for (const auto& d : run->diagnostics) msgs << QString::fromStdString(d.message);
+    status_->setText(tr("<span style='color:#c01c28'>Propagation failed:</span> %1").arg(msgs.join(QStringLiteral("; ")).toHtmlEscaped()));
+  } else {
+    status_->setText(tr("%1 propagation: %2 step(s)").arg(QString::fromLatin1(api::levelName(run->options.level))).arg(n));
+  }
+  {
+    QSignalBlocker block(slider_);
+    slider_->setRange(0, n);
+    slider_->setValue(n);
+  }
+  if (n > 0) table_->selectRow(n - 1);
+  table_->resizeColumnsToContents();
+  updateLabel();
+}
+
+void TracePanel::setBusy(const QString& message) {
+  propagate_->setEnabled(false);
+  level_->setEnabled(false);
+  status_->setText(message);
+}
+
+int TracePanel::currentStep() const { return slider_->value(); }
+
+void TracePanel::setStep(int stepsApplied) { slider_->setValue(std::clamp(stepsApplied, 0, slider_->maximum())); }
+
+void TracePanel::play() { play_->setChecked(true); }
+
+void TracePanel::updateLabel() {
+  const int n = slider_->maximum();
+  const int v = slider_->value();
+  if (!model_->run()) stepLabel_->clear();
+  else if (v == 0) stepLabel_->setText(tr("input (before step 0)"));
+  else stepLabel_->setText(tr("after step %1 of %2").arg(v - 1).arg(n));
 }
 
 }  // namespace shardscope::widgets

@@ -1,29 +1,67 @@
-// Placeholder for the propagation trace / animation panel.
-//
-// engine/propagation will provide a step trace (each step: the op, the
-// factor, the values whose shardings changed, before/after). This panel will
-// own a TraceModel (QAbstractItemModel: Columns Step, Op, Value, Before,
-// After) and a step slider; selecting a step will call
-// DocumentState::selectOp/selectValue so the graph and mesh views follow,
-// and the graph view will tint the edges changed by that step. Until the
-// trace API exists the panel explains what it will show.
+// The propagation trace panel: run propagation (level chooser + Propagate),
+// then step through the recorded steps with a slider, buttons or Play; the
+// table lists every step (op, axes moved, new shardings). The panel only
+// asks: the main window runs propagation off the UI thread and shows the
+// module as it was after the chosen step; graph, tree and mesh views follow.
 #pragma once
 #include <QWidget>
+#include <memory>
 
+#include "api/propagate.h"
+
+class QComboBox;
 class QLabel;
+class QPushButton;
+class QSlider;
+class QTableView;
+class QTimer;
+class QToolButton;
 
 namespace shardscope::widgets {
 
 class DocumentState;
+class TraceModel;
 
 class TracePanel : public QWidget {
   Q_OBJECT
  public:
   explicit TracePanel(DocumentState* state, QWidget* parent = nullptr);
 
+  TraceModel* model() const { return model_; }
+  // Show a finished run (nullptr clears) and move to its last step.
+  void setRun(std::shared_ptr<const api::PropagationRun> run);
+  // While propagation runs: disable the controls and say so.
+  void setBusy(const QString& message);
+  // Steps applied in the current view (0..steps).
+  int currentStep() const;
+  propagation::PropagationOptions options() const;
+
+ public slots:
+  void setStep(int stepsApplied);
+  void play();
+
+ signals:
+  void propagateRequested(const shardscope::propagation::PropagationOptions& options);
+  // Show the module after `stepsApplied` steps (step `stepsApplied - 1` is the one just done).
+  void stepRequested(int stepsApplied);
+
  private:
+  void updateLabel();
+
   DocumentState* state_;
-  QLabel* label_;
+  TraceModel* model_;
+  QComboBox* level_;
+  QPushButton* propagate_;
+  QLabel* status_;
+  QSlider* slider_;
+  QToolButton* first_;
+  QToolButton* prev_;
+  QToolButton* next_;
+  QToolButton* last_;
+  QToolButton* play_;
+  QLabel* stepLabel_;
+  QTableView* table_;
+  QTimer* timer_;
 };
 
 }  // namespace shardscope::widgets

@@ -1193,7 +1193,8 @@ bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Typ
     const Type* t = types ? &(*types)[i] : nullptr;
     Value* v = resolve(uses[i], t);
     if (!v) return false;
-    if (t && v->type != *t && v->definingOp && v->definingOp->name() != "builtin.unrealized_forward_ref") {
+    bool placeholder = v->definingOp && v->definingOp->name() == "builtin.unrealized_forward_ref";
+    if (t && !placeholder && v->type != *t) {
       return error(uses[i].pos, "use of value '%" + uses[i].name + "' expects different type than prior uses: '" +
                                     t->str() + "' vs '" + v->type.str() + "'");
     }

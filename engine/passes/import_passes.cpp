@@ -87,6 +87,11 @@ void registerImportPasses(std::vector<PassInfo>& out) {
                        "Remove sub-axes from the open dimensions of main's input/output shardings",
                        removeSubAxesInInputOutputShardings));
   out.push_back(simple("sdy-close-shardings", "Close all shardings and drop replicated axes", closeShardings));
+  out.push_back(simple("canonicalize",
+                       "Erase unused side-effect-free ops (the subset of MLIR's canonicalizer the pipeline needs)",
+                       eraseTriviallyDeadOps));
+  out.push_back(simple("sdy-remove-propagation-debug-info",
+                       "Remove sharding origins and propagation edges attributes", removePropagationDebugInfo));
   out.push_back(simple("sdy-drop-sharding-rules", "Remove non-custom sdy.sharding_rule attributes",
                        dropShardingRules));
 }

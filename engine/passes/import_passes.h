@@ -108,6 +108,14 @@ bool removeShardingGroups(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-sharding-constraint-to-reshard`: sdy.sharding_constraint -> sdy.reshard.
 bool shardingConstraintToReshard(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-remove-propagation-debug-info`: drop sharding origins and propagation
+// edges attributes everywhere.
+bool removePropagationDebugInfo(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-canonicalize` (the part the pipeline needs): erase side-effect-free ops
+// whose results are unused, repeatedly. No rewrite patterns, no folding.
+bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags);
+
 // `-sdy-close-shardings`: close every dimension, drop replicated axes.
 bool closeShardings(ir::Module& module, ir::DiagnosticSink& diags);
 

@@ -28,8 +28,11 @@ AxisRefList subtract(const AxisRef& a, const AxisRefList& b, const Mesh& mesh) {
     return {1, axisSize};
   };
   std::vector<Range> pieces = {rangeOf(a)};
+  bool touched = false;
   for (const AxisRef& other : b) {
     if (other.name != a.name) continue;
+    if (other == a) return {};
+    touched = true;
     Range cut = rangeOf(other);
     std::vector<Range> next;
     for (const Range& p : pieces) {
@@ -42,6 +45,7 @@ AxisRefList subtract(const AxisRef& a, const AxisRefList& b, const Mesh& mesh) {
     }
     pieces = std::move(next);
   }
+  if (!touched) return {a};  // (size-1 axes have an empty range but still count)
   AxisRefList out;
   for (const Range& p : pieces) {
     if (p.last <= p.first || p.last % p.first != 0) continue;

@@ -15,9 +15,9 @@
 //
 // Example: rule `([i], [j, k])->([i, j]) {i=8, j=8, k=2}` with operand 0
 // `[{"a"}]` and operand 1 `[{"a"}, {}]`: both factors want "a" on the result.
-// Basic resolves factor i first and gives the result `[{"a"}, {}]`;
+// Basic gives up (each factor's "a" overlaps the other factor somewhere);
 // aggressive prefers j, whose source (operand 1, size 16) is larger, and
-// gives `[{}, {"a"}]`. Disagreement within one factor is not resolved by
+// gives the result `[{}, {"a"}]`. Disagreement within one factor is not resolved by
 // either strategy.
 #pragma once
 #include "propagation/factor_propagation.h"

@@ -68,6 +68,7 @@ bool AxisRef::canMerge(const AxisRef& other) const {
 }
 
 AxisRef AxisRef::merge(const AxisRef& other, const Mesh& mesh) const {
+  if (!canMerge(other)) return *this;  // callers check canMerge first
   AxisRef merged{name, SubAxisInfo{subAxis->preSize, subAxis->size * other.subAxis->size}};
   return merged.canonical(mesh);
 }

@@ -94,6 +94,19 @@ json analysisToJson(const AnalysisReport& r) {
           {"required_entries_per_device", t.memory.requiredEntriesPerDevice}}},
         {"warnings", t.warnings},
     });
+    // Full (source SparseCore x partition) matrices for small systems.
+    if (s.partitions <= 64) {
+      json ids = json::array(), uniq = json::array();
+      for (int g = 0; g < s.partitions; ++g) {
+        auto row = [&](const std::vector<int64_t>& m) {
+          return std::vector<int64_t>(m.begin() + size_t(g) * s.partitions, m.begin() + size_t(g + 1) * s.partitions);
+        };
+        ids.push_back(row(s.idsPerSourcePartition));
+        uniq.push_back(row(s.uniqueIdsPerSourcePartition));
+      }
+      out["tables"].back()["ids_per_source_partition"] = std::move(ids);
+      out["tables"].back()["unique_ids_per_source_partition"] = std::move(uniq);
+    }
   }
   out["hbm"] = {{"tables_per_chip", r.memory.hbmTablesPerChip},
                 {"stack_per_chip", r.memory.hbmStackPerChip},

@@ -49,7 +49,12 @@ struct Scratch {
   std::vector<uint64_t> seen;
   std::vector<uint32_t> touched;
   std::vector<uint32_t> sample;
+  std::vector<uint32_t> columnSlot;  // dropping: column -> aggregate, ~0 = none
 };
+
+// Stacks up to this many rows aggregate dropped columns in a dense array
+// (4 bytes per row and thread); larger ones use a hash map.
+constexpr int64_t kDenseColumnLimit = int64_t{1} << 24;
 
 void sortSmall(uint32_t* b, size_t n) {
   if (n > 16) {
@@ -230,17 +235,34 @@ int64_t dropTask(const Job& job, const StackPlan& plan, int source, const std::v
     uint64_t key;
     int64_t merged = 0, raw = 0;
   };
-  KeyIndex index(1024);
   std::vector<Column> columns;
-  walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
-    if (!flagged[col & mask]) return;
-    const uint64_t key = keyOf(col);
-    bool inserted = false;
-    const uint32_t i = index.find(key, true, &inserted);
-    if (inserted) columns.push_back({key});
-    ++columns[i].merged;
-    columns[i].raw += repeats;
-  });
+  if (plan.stackVocab <= kDenseColumnLimit) {
+    if (scratch.columnSlot.size() < static_cast<size_t>(plan.stackVocab))
+      scratch.columnSlot.assign(static_cast<size_t>(plan.stackVocab), ~uint32_t{0});
+    uint32_t* slot = scratch.columnSlot.data();
+    walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
+      if (!flagged[col & mask]) return;
+      uint32_t& i = slot[col];
+      if (i == ~uint32_t{0}) {
+        i = static_cast<uint32_t>(columns.size());
+        columns.push_back({keyOf(col)});
+      }
+      ++columns[i].merged;
+      columns[i].raw += repeats;
+    });
+    for (const Column& c : columns) slot[static_cast<uint32_t>(c.key)] = ~uint32_t{0};
+  } else {
+    KeyIndex index(1024);
+    walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
+      if (!flagged[col & mask]) return;
+      const uint64_t key = keyOf(col);
+      bool inserted = false;
+      const uint32_t i = index.find(key, true, &inserted);
+      if (inserted) columns.push_back({key});
+      ++columns[i].merged;
+      columns[i].raw += repeats;
+    });
+  }
   std::sort(columns.begin(), columns.end(), [](const Column& a, const Column& b) { return a.key < b.key; });
 
   int64_t dropped = 0;

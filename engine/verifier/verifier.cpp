@@ -563,6 +563,7 @@ class Verifier {
   bool verifySymbolUser(const Op& op) {
     if (op.is("sdy.sharding_constraint") || op.is("sdy.reshard")) return verifyConstraint(op);
     if (op.is("sdy.data_flow_edge")) return verifyDataFlowEdge(op);
+    if (op.is("sdy.func_data_flow_edge")) return verifyFuncDataFlowEdge(op);
     if (op.is("sdy.manual_computation")) return verifyManualComputation(op);
     if (op.is("sdy.named_computation")) return verifyNamedComputation(op);
     return true;
@@ -636,6 +637,40 @@ class Verifier {
         emitOpError(op, "", *r);
         return false;
       }
+    }
+    return true;
+  }
+
+  // `sdy.func_data_flow_edge`: static shape, and its operand is a function
+  // argument or a call result used only here.
+  bool verifyFuncDataFlowEdge(const Op& op) {
+    if (op.numResults() == 0) return true;
+    const Type& type = op.result(0)->type;
+    if (!type.hasStaticShape() || (type.isTensor() && type.unranked)) {
+      emitOpError(op, "", problem("expected sdy.func_data_flow_edge to have a static-shaped "
+                                  "result. type: " + quoted(type)));
+      return false;
+    }
+    if (op.numOperands() == 0 || !op.operand(0)) {
+      emitOpError(op, "", problem("expected operand of sdy.func_data_flow_edge should be non-null."));
+      return false;
+    }
+    const ir::Value* input = op.operand(0);
+    if (!input->hasOneUse()) {
+      emitOpError(op, "", problem("expected operand of sdy.func_data_flow_edge to have a single user"));
+      return false;
+    }
+    if (input->isBlockArgument()) {
+      const Op* owner = input->ownerOp();
+      if (!owner || !owner->is("func.func")) {
+        emitOpError(op, "", problem("expected operand of sdy.func_data_flow_edge to be a block "
+                                    "argument of a func op."));
+        return false;
+      }
+    } else if (!input->definingOp || !input->definingOp->is("func.call")) {
+      emitOpError(op, "", problem("expected operand of sdy.func_data_flow_edge to be a result of "
+                                  "call op."));
+      return false;
     }
     return true;
   }

@@ -129,13 +129,22 @@ TEST(BasicFactorPropagationTest, AxisUsedByAnotherFactorIsCut) {
   EXPECT_TRUE(p.operands[1].factors.at(0).axes.empty());
 }
 
-TEST(BasicFactorPropagationTest, LaterFactorsSeeEarlierUpdates) {
-  // Factor 0 gets "a" first; factor 1 then cannot take "a" on the result.
+TEST(BasicFactorPropagationTest, AxisHeldForAnotherFactorBlocksEveryTensor) {
+  // Operand 1 holds "a" for factor 1, so factor 0 cannot take "a" anywhere,
+  // and the result cannot take it for factor 1 either (operand 0 uses it
+  // for factor 0): basic leaves both factors alone.
   ShardingProjection p{.operands = {row({{0, open({ax("a")})}}), row({{1, open({ax("a")})}})},
                        .results = {row({{0, open({})}, {1, open({})}})}};
-  run(p, {8, 8});
-  EXPECT_EQ(p.results[0].factors.at(0).axes, (AxisRefList{ax("a")}));
-  EXPECT_TRUE(p.results[0].factors.at(1).axes.empty());
+  EXPECT_FALSE(run(p, {8, 8}).any());
+}
+
+TEST(BasicFactorPropagationTest, FactorsUpdateIndependently) {
+  // ([i], [j])->([i, j]): each factor brings its own axes to the result.
+  ShardingProjection p{.operands = {row({{0, open({ax("a")})}}), row({{1, open({ax("b")})}})},
+                       .results = {row({{0, open({})}, {1, open({})}})}};
+  UpdateTensorShardings u = run(p, {8, 8});
+  EXPECT_EQ(u.results, (std::vector<bool>{true}));
+  EXPECT_EQ(p.results[0], row({{0, open({ax("a")})}, {1, open({ax("b")})}}));
 }
 
 TEST(BasicFactorPropagationTest, CompatibleMajorAxesFold) {

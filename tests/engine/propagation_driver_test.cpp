@@ -20,7 +20,7 @@ std::unique_ptr<ir::Module> parse(const std::string& text) {
 
 const char* kChain = R"mlir(
 sdy.mesh @mesh = <["a"=2, "b"=2]>
-func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {?}]>},
                 %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) -> tensor<8x16xf32> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<8x8xf32>
   %1 = stablehlo.dot_general %0, %arg1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
@@ -101,14 +101,13 @@ TEST(PropagationDriverTest, MovesNameSourceAndTarget) {
 }
 
 TEST(PropagationDriverTest, ConflictsAreReported) {
+  // Dimension 0 disagrees ("a" vs "b"); dimension 1 propagates "c".
   auto m = parse(R"mlir(
-sdy.mesh @mesh = <["a"=2, "b"=2]>
-func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>},
-                %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}]>},
-                %arg2: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<8xf32> {
-  %0 = stablehlo.add %arg0, %arg2 : tensor<8xf32>
-  %1 = stablehlo.add %0, %arg1 : tensor<8xf32>
-  return %1 : tensor<8xf32>
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {?}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {"c"}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
 }
 )mlir");
   ASSERT_TRUE(m);
@@ -116,8 +115,12 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
   PropagationTrace trace;
   ASSERT_TRUE(basicPropagate(*m, PropagationOptions{}, diags, &trace));
   ASSERT_FALSE(trace.steps.empty());
-  // The first add resolves; no step on the second add (it cannot change).
-  for (const TraceStep& s : trace.steps) EXPECT_TRUE(s.conflicts.empty()) << traceToJson(trace);
+  const TraceStep& s = trace.steps.front();
+  EXPECT_EQ(s.op, "stablehlo.add");
+  ASSERT_EQ(s.conflicts.size(), 1u) << traceToJson(trace);
+  EXPECT_EQ(s.conflicts[0].factor, 0);
+  EXPECT_EQ(s.conflicts[0].reason, "tensors hold incompatible axes for this factor");
+  EXPECT_EQ(s.directions, (std::vector<std::string>{"BOTH", "BOTH"}));
 }
 
 TEST(PropagationDriverTest, RejectsDynamicShapes) {

@@ -1,8 +1,6 @@
 // Tests for engine/verifier/verifier.cpp.
 #include "verifier/verifier.h"
 
-#include "verifier/import_checks.h"
-
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -357,53 +355,62 @@ TEST(VerifierModuleTest, BadMeshStopsEverything) {
                 "1: custom op 'sdy.mesh' sorted device ids must be iota(product(axes)), got: 1, 1"});
 }
 
-TEST(ImportChecksTest, ShardingGroupsCannotCrossManualComputations) {
-  ModuleBuilder b;
-  b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
-  const Type t = Type::tensor({8, 8}, "f32");
-  ir::Block& body = b.func("main", {t}, 2);
-  ir::Op* mc = b.op(body, "sdy.manual_computation", {body.argument(0)}, {t}, 3);
-  ir::Block& inner = mc->addRegion().addBlock();
-  inner.addArgument(t);
-  ir::Op* inGroup = b.op(inner, "sdy.sharding_group", {inner.argument(0)}, {}, 4);
-  inGroup->setAttr("group_id", ir::IntegerAttr{7, "i64"}, true);
-  b.op(inner, "sdy.return", {inner.argument(0)}, {}, 5);
-  ir::Op* outGroup = b.op(body, "sdy.sharding_group", {mc->result(0)}, {}, 6);
-  outGroup->setAttr("group_id", ir::IntegerAttr{7, "i64"}, true);
-  b.op(body, "func.return", {mc->result(0)}, {}, 7);
-
-  ir::DiagnosticSink sink;
-  EXPECT_FALSE(verifyShardingGroupsForImport(b.module(), sink));
-  ASSERT_EQ(sink.all().size(), 1u);
-  EXPECT_EQ(sink.all()[0].loc.line, 6u);
-  EXPECT_EQ(sink.all()[0].message,
-            "ShardingGroupOps values cannot cross ManualComputationOp boundaries for groupId: 7");
-
-  // Same group id, same level: fine.
-  outGroup->setAttr("group_id", ir::IntegerAttr{8, "i64"}, true);
-  sink.clear();
-  EXPECT_TRUE(verifyShardingGroupsForImport(b.module(), sink));
-  EXPECT_TRUE(sink.all().empty());
+TEST(VerifierModuleTest, OpSpecificChecks) {
+  const Type t = Type::tensor({8}, "f32");
+  {  // a barrier must block some direction
+    ModuleBuilder b;
+    ir::Block& body = b.func("main", {t}, 1);
+    ir::Op* barrier = b.op(body, "sdy.propagation_barrier", {body.argument(0)}, {t}, 2);
+    barrier->setAttr("allowed_direction", ir::EnumAttr{"sdy", "propagation_direction", "BOTH"}, true);
+    b.op(body, "func.return", {barrier->result(0)}, {}, 3);
+    EXPECT_EQ(errorsOf(b.module()),
+              std::vector<std::string>{"2: 'sdy.propagation_barrier' op cannot specify `BOTH` as the "
+                                       "direction. Not blocking propagation direction makes the op "
+                                       "redundant."});
+  }
+  {  // a constraint may only introduce `sum` unreduced axes
+    ModuleBuilder b;
+    b.mesh("mesh", Mesh{{{"x", 2}}, {}}, 1);
+    ir::Block& body = b.func("main", {t}, 2,
+                             {ir::Attribute::makeDict({{"sdy.sharding", sharding({closed({full("x")})})}})});
+    ir::Op* constraint = b.op(body, "sdy.sharding_constraint", {body.argument(0)}, {t}, 3);
+    TensorSharding withMax = sharding({closed({})}, {}, {full("x")});
+    withMax.unreducedReduction = "max";
+    constraint->setAttr("sharding", withMax, true);
+    b.op(body, "func.return", {constraint->result(0)}, {}, 4);
+    EXPECT_EQ(errorsOf(b.module()),
+              std::vector<std::string>{"3: 'sdy.sharding_constraint' op cannot introduce 'max' "
+                                       "unreduced axes. Expected 'sum'."});
+  }
+  {  // a func data-flow edge must sit on a function argument or a call result
+    ModuleBuilder b;
+    ir::Block& body = b.func("main", {t}, 1);
+    ir::Op* add = b.op(body, "stablehlo.add", {body.argument(0), body.argument(0)}, {t}, 2);
+    ir::Op* edge = b.op(body, "sdy.func_data_flow_edge", {add->result(0)}, {t}, 3);
+    b.op(body, "func.return", {edge->result(0)}, {}, 4);
+    EXPECT_EQ(errorsOf(b.module()),
+              std::vector<std::string>{"3: 'sdy.func_data_flow_edge' op expected operand of "
+                                       "sdy.func_data_flow_edge to be a result of call op."});
+  }
 }
 
-TEST(ImportChecksTest, ManualAxesWithoutShardings) {
+TEST(VerifierModuleTest, IsolatedRegionsUseOnlyTheirOwnValues) {
   ModuleBuilder b;
-  ir::Block& body = b.func("main", {}, 1);
-  ir::Op* mc = b.op(body, "sdy.manual_computation", {}, {}, 2);
-  mc->setAttr("in_shardings", TensorShardingPerValue{}, true);
-  mc->setAttr("out_shardings", TensorShardingPerValue{}, true);
-  mc->setAttr("manual_axes", ir::ManualAxesAttr{{"a"}}, true);
+  b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
+  const Type t = Type::tensor({16, 32}, "f32");
+  ir::Block& body = b.func("main", {t}, 2);
+  ir::Op* mc = b.op(body, "sdy.manual_computation", {body.argument(0)}, {t}, 3);
+  mc->setAttr("in_shardings", TensorShardingPerValue{{sharding({closed({}), closed({})})}}, true);
+  mc->setAttr("out_shardings", TensorShardingPerValue{{sharding({closed({}), closed({})})}}, true);
+  mc->setAttr("manual_axes", ir::ManualAxesAttr{}, true);
   ir::Block& inner = mc->addRegion().addBlock();
-  b.op(inner, "sdy.constant", {}, {Type::tensor({8}, "f32")}, 3);
-  b.op(inner, "sdy.return", {}, {}, 4);
-  b.op(body, "func.return", {}, {}, 5);
-  ir::DiagnosticSink sink;
-  EXPECT_FALSE(verifyManualAxesCleanupInput(b.module(), sink));
-  ASSERT_EQ(sink.all().size(), 1u);
-  EXPECT_EQ(sink.all()[0].loc.line, 2u);
-  EXPECT_EQ(sink.all()[0].message.rfind("op has manual_axes when there are no in/out shardings and "
-                                        "the body is not empty", 0),
-            0u);
+  inner.addArgument(t);
+  ir::Op* add = b.op(inner, "stablehlo.add", {body.argument(0), inner.argument(0)}, {t}, 4);
+  b.op(inner, "sdy.return", {add->result(0)}, {}, 5);
+  b.op(body, "func.return", {mc->result(0)}, {}, 6);
+  EXPECT_EQ(errorsOf(b.module()),
+            (std::vector<std::string>{"4: 'stablehlo.add' op using value defined outside the region",
+                                      "3 note: required by region isolation constraints"}));
 }
 
 }  // namespace
