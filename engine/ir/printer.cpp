@@ -400,8 +400,27 @@ class Writer {
     os_ << ']';
   }
 
+  // Ops with no custom format skip the comparisons below: op names are
+  // interned, so the answer is cached per name.
+  static bool mayHaveCustomFormat(const std::string& n) {
+    static thread_local std::unordered_map<const std::string*, bool> cache;
+    auto it = cache.find(&n);
+    if (it != cache.end()) return it->second;
+    bool known = lookupSimpleSyntax(n) != nullptr || n.rfind("sdy.", 0) == 0 || n.rfind("func.", 0) == 0 ||
+                 n == "stablehlo.return" || n == "stablehlo.constant" || n == "stablehlo.compare" ||
+                 n == "stablehlo.select" || n == "stablehlo.slice" || n == "stablehlo.dot_general" ||
+                 n == "stablehlo.custom_call" || n == "stablehlo.while" || n == "stablehlo.reduce" ||
+                 n == "stablehlo.optimization_barrier" || n == "stablehlo.get_tuple_element" ||
+                 n == "stablehlo.tuple" || n == "stablehlo.convolution";
+    cache.emplace(&n, known);
+    return known;
+  }
+
   bool printCustom(const Op& op) {
     const std::string& n = op.name();
+    if (!mayHaveCustomFormat(n)) return false;
+    // The element-wise and keyword ops are the common case: try them first.
+    if (const SimpleOpSyntax* syntax = lookupSimpleSyntax(n)) return printSimple(op, *syntax);
     if (n == "func.func") return printFunc(op);
     if (n == "sdy.mesh") {
       const Attribute* sym = op.attr("sym_name");
@@ -566,7 +585,6 @@ class Writer {
       return true;
     }
     if (n == "stablehlo.convolution") return printConvolution(op);
-    if (const SimpleOpSyntax* syntax = lookupSimpleSyntax(n)) return printSimple(op, *syntax);
     return false;
   }
 

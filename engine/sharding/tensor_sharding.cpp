@@ -60,7 +60,7 @@ std::string TensorShardingPerValue::str() const {
 int64_t localDimSize(int64_t dimSize, int64_t shards, int64_t* padding) {
   if (padding) *padding = 0;
   if (dimSize < 0 || shards <= 1) return dimSize;
-  int64_t local = (dimSize + shards - 1) / shards;
+  int64_t local = dimSize / shards + (dimSize % shards != 0 ? 1 : 0);
   if (padding) *padding = local * shards - dimSize;
   return local;
 }

@@ -114,8 +114,10 @@ VerifyResult verifySubAxesOf(const std::string& name, std::vector<AxisRef> subAx
     const SubAxisInfo& info = *axis.subAxis;
     if (info.preSize < 1) return problem("sub-axis pre-size must be at least 1: " + axis.str());
     if (info.size <= 1) return problem("sub-axis sizes must be greater than 1: " + axis.str());
-    if (axisSize % info.nextPreSize() != 0)
-      return problem("sub-axis next pre-size " + std::to_string(info.nextPreSize()) +
+    int64_t next = 0;
+    const bool overflow = __builtin_mul_overflow(info.preSize, info.size, &next);
+    if (overflow || next <= 0 || axisSize % next != 0)
+      return problem("sub-axis next pre-size " + std::to_string(next) +
                      " doesn't divide the size of the full axis " + std::to_string(axisSize) +
                      ": " + axis.str());
     if (info.size == axisSize)
@@ -145,8 +147,10 @@ VerifyProblem boundAxisProblem(const std::string& axis, const Op& owner) {
                        {{owner.loc(), kBoundAxisNote}}};
 }
 
-// Shardings of the values of one op (results, operands, block arguments).
-// `prefixOf(i)` is prepended to value i's messages.
+// Shardings of the values of one op (results, operands, block arguments),
+// one per value. Messages about value i start with `- ` when there is a
+// single value and with `i - ` otherwise. An op without values may carry one
+// maximal or replicated sharding.
 VerifyResult verifyShardingsPerValue(const std::vector<TensorSharding>& shardings,
                                      const std::vector<Type>& types, const MeshTable& meshes,
                                      const BoundManualAxes& bound) {
@@ -352,7 +356,7 @@ class Verifier {
     return ok;
   }
 
-  // Meshes of every sharding an op holds (inline meshes are checked where written).
+  // Calls `fn` on every sharding an op's attributes hold, nested ones included.
   static void forEachSharding(const Op& op, const std::function<void(const TensorSharding&)>& fn) {
     auto visit = [&](const ir::Attribute& attr, auto& self) -> void {
       if (const auto* s = attr.as<TensorSharding>()) fn(*s);

@@ -76,6 +76,7 @@ TEST(TensorShardingTest, LocalDimSize) {
     EXPECT_EQ(padding, c.padding) << c.dim << "/" << c.shards;
   }
   EXPECT_EQ(localDimSize(-1, 4), -1);  // dynamic stays dynamic
+  EXPECT_EQ(localDimSize(INT64_MAX, INT64_MAX), 1);  // no overflow in the rounding
 }
 
 TEST(TensorShardingTest, LocalShape) {

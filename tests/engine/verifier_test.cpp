@@ -87,6 +87,9 @@ TEST(VerifierTest, TensorShardings) {
        "sub-axis next pre-size 6 doesn't divide the size of the full axis 8: \"a\":(3)2"},
       {"beyond axis", sharding({closed({}), closed({sub("a", 4, 4)})}), t88,
        "sub-axis next pre-size 16 doesn't divide the size of the full axis 8: \"a\":(4)4"},
+      {"overflowing sub-axis", sharding({closed({}), closed({sub("a", 4294967296, 4294967296)})}), t88,
+       "sub-axis next pre-size 0 doesn't divide the size of the full axis 8: "
+       "\"a\":(4294967296)4294967296"},
       {"whole axis", sharding({closed({}), closed({sub("a", 1, 8)})}), t88,
        "sub-axis size is equal to the full axis size: \"a\":(1)8"},
       {"overlap", sharding({closed({sub("a", 2, 4)}), closed({})}, {sub("a", 1, 4)}), tDyn,
