@@ -332,8 +332,13 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     if (!captureBalanced(body)) return nullptr;
     text += body;
     if (!expect(':')) return nullptr;
+    const char* typePos = pos();
     Type t;
     if (!parseType(t)) return nullptr;
+    if (t.isTensor() && !t.hasStaticShape()) {
+      error(typePos, "elements literal type must have static shape");
+      return nullptr;
+    }
     op->setAttr("value", OpaqueAttr{text + " : " + t.str()}, true);
     resultTypes.push_back(t);
     return finish();

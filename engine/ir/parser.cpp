@@ -185,7 +185,12 @@ SourceLoc Parser::locOf(const char* pos) const {
 
 bool Parser::error(const char* pos, std::string msg) {
   failed_ = true;
-  diags_.error(locOf(std::min(pos, end_)), std::move(msg));
+  SourceLoc loc = locOf(std::min(pos, end_));
+  // The same complaint twice on one line (a bad symbol used in several
+  // places of one attribute) says nothing new.
+  for (const Diagnostic& d : diags_.all())
+    if (d.severity == Severity::Error && d.loc.line == loc.line && d.message == msg) return false;
+  diags_.error(loc, std::move(msg));
   return false;
 }
 
@@ -630,8 +635,11 @@ bool Parser::parseAttribute(Attribute& out) {
     if (id != "loc" && id != "affine_map" && id != "affine_set" && peek() == ':' &&
         !(p_ + 1 < end_ && p_[1] == ':')) {
       ++p_;
+      const char* typePos = pos();
       Type t;
       if (!parseType(t)) return false;
+      if ((id == "dense" || id == "sparse") && t.isTensor() && !t.hasStaticShape())
+        return error(typePos, "elements literal type must have static shape");
       text += " : " + t.str();
     }
     out = OpaqueAttr{std::move(text)};
