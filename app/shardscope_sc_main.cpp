@@ -13,10 +13,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sparsecore/analysis.h"
 #include "sparsecore/analysis_format.h"
@@ -74,16 +73,26 @@ Args parseArgs(int argc, char** argv, int from) {
       if (i + 1 >= argc) throw UsageError(s + ": missing value");
       return argv[++i];
     };
-    if (s == "--json") a.json = true;
-    else if (s == "--csv") a.csv = value();
-    else if (s == "--threads") a.threads = parseInt(s, value());
-    else if (s == "--sc-fwd") a.scFwd = parseNumber(s, value());
-    else if (s == "--tc-fwd") a.tcFwd = parseNumber(s, value());
-    else if (s == "--tc-bwd") a.tcBwd = parseNumber(s, value());
-    else if (s == "--sc-bwd") a.scBwd = parseNumber(s, value());
-    else if (s == "--steps") a.steps = parseInt(s, value());
-    else if (s.rfind("--", 0) == 0) throw UsageError("unknown option " + s);
-    else a.positional.push_back(s);
+    if (s == "--json")
+      a.json = true;
+    else if (s == "--csv")
+      a.csv = value();
+    else if (s == "--threads")
+      a.threads = parseInt(s, value());
+    else if (s == "--sc-fwd")
+      a.scFwd = parseNumber(s, value());
+    else if (s == "--tc-fwd")
+      a.tcFwd = parseNumber(s, value());
+    else if (s == "--tc-bwd")
+      a.tcBwd = parseNumber(s, value());
+    else if (s == "--sc-bwd")
+      a.scBwd = parseNumber(s, value());
+    else if (s == "--steps")
+      a.steps = parseInt(s, value());
+    else if (s.rfind("--", 0) == 0)
+      throw UsageError("unknown option " + s);
+    else
+      a.positional.push_back(s);
   }
   return a;
 }
@@ -96,8 +105,10 @@ int analyzeCommand(const Args& a) {
   options.threads = a.threads;
   AnalysisReport report = analyze(job, options);
   for (const std::string& w : warnings) report.warnings.insert(report.warnings.begin(), w);
-  if (a.json) std::cout << analysisToJson(report).dump(2) << "\n";
-  else std::cout << analysisToText(report);
+  if (a.json)
+    std::cout << analysisToJson(report).dump(2) << "\n";
+  else
+    std::cout << analysisToText(report);
   if (report.error) {
     std::cerr << "shardscope-sc: " << a.positional[0] << ": " << *report.error << "\n";
     return 1;
@@ -113,19 +124,24 @@ int pipelineCommand(const Args& a) {
     c = pipelineFromJson(parseJsonText(readTextFile(path), path), path);
   } else {
     if (a.scFwd < 0 || a.tcFwd < 0 || a.tcBwd < 0 || a.scBwd < 0)
-      throw UsageError("pipeline needs a file or all of --sc-fwd --tc-fwd --tc-bwd --sc-bwd (non-negative)");
+      throw UsageError(
+          "pipeline needs a file or all of --sc-fwd --tc-fwd --tc-bwd --sc-bwd (non-negative)");
     c = comparePipelines({a.scFwd, a.tcFwd, a.tcBwd, a.scBwd}, a.steps);
   }
-  if (a.json) std::cout << pipelineToJson(c).dump(2) << "\n";
-  else std::cout << pipelineToText(c);
+  if (a.json)
+    std::cout << pipelineToJson(c).dump(2) << "\n";
+  else
+    std::cout << pipelineToText(c);
   return 0;
 }
 
 int traceCommand(const Args& a) {
   if (a.positional.size() != 1) throw UsageError("trace takes one trace file");
   TraceSummary s = importTraceFile(a.positional[0]);
-  if (a.json) std::cout << traceSummaryToJson(s).dump(2) << "\n";
-  else std::cout << traceSummaryToText(s);
+  if (a.json)
+    std::cout << traceSummaryToJson(s).dump(2) << "\n";
+  else
+    std::cout << traceSummaryToText(s);
   return 0;
 }
 
@@ -141,9 +157,10 @@ int chipsCommand(const Args& a) {
                      {"tile_spmem_bytes", c.tileSpmemBytes},
                      {"hbm_bytes", c.hbmBytes}});
     } else {
-      std::printf("%-6s %d SparseCores x %d tiles, SIMD %d f32 / %d bf16, TileSpmem %s, HBM %s\n", c.name.c_str(),
-                  c.sparseCoresPerChip, c.tilesPerSparseCore, c.simdLanesF32, c.simdLanesBf16,
-                  formatBytes(c.tileSpmemBytes).c_str(), formatBytes(c.hbmBytes).c_str());
+      std::printf("%-6s %d SparseCores x %d tiles, SIMD %d f32 / %d bf16, TileSpmem %s, HBM %s\n",
+                  c.name.c_str(), c.sparseCoresPerChip, c.tilesPerSparseCore, c.simdLanesF32,
+                  c.simdLanesBf16, formatBytes(c.tileSpmemBytes).c_str(),
+                  formatBytes(c.hbmBytes).c_str());
     }
   }
   if (a.json) std::cout << out.dump(2) << "\n";

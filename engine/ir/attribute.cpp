@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cctype>
 #include <cstdlib>
 
 namespace shardscope::ir {
@@ -102,7 +103,43 @@ std::string quoteString(const std::string& s) {
 
 // MLIR prints floats in scientific notation with six digits when that
 // round-trips, and with full precision otherwise.
-static std::string formatFloat(double v) {
+std::string formatMlirFloat(double v);
+static std::string formatFloat(double v) { return formatMlirFloat(v); }
+
+std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
+  // Strings, complex tuples and hex payloads stay as written.
+  if (body.find_first_of("\"(x") != std::string::npos) return body;
+  bool isFloat = !elementType.empty() && (elementType[0] == 'f' || elementType == "bf16" || elementType == "tf32");
+  std::string out;
+  std::vector<std::string> scalars;
+  size_t i = 0, n = body.size();
+  while (i < n) {
+    char c = body[i];
+    bool startsNumber = std::isdigit(static_cast<unsigned char>(c)) ||
+                        ((c == '-' || c == '+' || c == '.') && i + 1 < n &&
+                         (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
+    if (startsNumber || std::isalpha(static_cast<unsigned char>(c))) {
+      size_t j = i + 1;
+      while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
+                       ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
+        ++j;
+      std::string tok = body.substr(i, j - i);
+      if (isFloat && startsNumber) tok = formatMlirFloat(std::strtod(tok.c_str(), nullptr));
+      scalars.push_back(tok);
+      out += tok;
+      i = j;
+    } else {
+      if (c != ' ' || (!out.empty() && out.back() == ',')) out += c;
+      ++i;
+    }
+  }
+  if (scalars.size() > 1 && out.size() > 2 && out[1] == '[' &&
+      std::all_of(scalars.begin(), scalars.end(), [&](const std::string& s) { return s == scalars[0]; }))
+    return "<" + scalars[0] + ">";
+  return out;
+}
+
+std::string formatMlirFloat(double v) {
   if (std::isnan(v)) return "0x7FC00000";
   if (std::isinf(v)) return v > 0 ? "0x7F800000" : "0xFF800000";
   char buf[64];

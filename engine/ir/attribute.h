@@ -127,6 +127,13 @@ struct StructAttr {
 std::string strIntList(const std::vector<int64_t>& values);
 // Integer list from an ArrayAttr of integers, a DenseArrayAttr or an opaque `dense<[..]>`.
 std::optional<std::vector<int64_t>> intListOf(const Attribute& attr);
+// A float as MLIR prints it: `1.000000e+00`, or full precision when six
+// digits do not round-trip.
+std::string formatMlirFloat(double v);
+// The canonical spelling of a `dense<...>` body (angle brackets included) for
+// elements of `elementType`: floats in MLIR's form, and a list whose elements
+// are all equal folded to its splat (`<[1.0, 1.0]>` -> `<1.000000e+00>`).
+std::string canonicalDenseBody(const std::string& body, const std::string& elementType);
 // MLIR string literal with escapes: `"a\"b"`.
 std::string quoteString(const std::string& s);
 

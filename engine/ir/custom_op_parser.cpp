@@ -339,6 +339,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
       error(typePos, "elements literal type must have static shape");
       return nullptr;
     }
+    if (kw == "dense" && t.isTensor()) text = "dense" + canonicalDenseBody(body, t.elementType);
     op->setAttr("value", OpaqueAttr{text + " : " + t.str()}, true);
     resultTypes.push_back(t);
     return finish();

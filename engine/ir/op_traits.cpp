@@ -55,6 +55,28 @@ constexpr InherentEntry kInherent[] = {
     {"stablehlo.reduce_window", "padding"}, {"stablehlo.sort", "dimension"},
     {"stablehlo.sort", "is_stable"}, {"stablehlo.reduce_precision", "exponent_bits"},
     {"stablehlo.reduce_precision", "mantissa_bits"},
+    // Collectives.
+    {"stablehlo.all_reduce", "replica_groups"}, {"stablehlo.all_reduce", "channel_handle"},
+    {"stablehlo.all_reduce", "use_global_device_ids"}, {"stablehlo.all_gather", "all_gather_dim"},
+    {"stablehlo.all_gather", "replica_groups"}, {"stablehlo.all_gather", "channel_handle"},
+    {"stablehlo.all_gather", "use_global_device_ids"}, {"stablehlo.reduce_scatter", "scatter_dimension"},
+    {"stablehlo.reduce_scatter", "replica_groups"}, {"stablehlo.reduce_scatter", "channel_handle"},
+    {"stablehlo.reduce_scatter", "use_global_device_ids"}, {"stablehlo.all_to_all", "split_dimension"},
+    {"stablehlo.all_to_all", "concat_dimension"}, {"stablehlo.all_to_all", "split_count"},
+    {"stablehlo.all_to_all", "replica_groups"}, {"stablehlo.all_to_all", "channel_handle"},
+    {"stablehlo.collective_permute", "source_target_pairs"}, {"stablehlo.collective_permute", "channel_handle"},
+    {"stablehlo.collective_broadcast", "replica_groups"}, {"stablehlo.collective_broadcast", "channel_handle"},
+    // Other ops usually written in generic form.
+    {"stablehlo.scatter", "dimension_numbers"}, {"stablehlo.select_and_scatter", "window_dimensions"},
+    {"stablehlo.select_and_scatter", "window_strides"}, {"stablehlo.select_and_scatter", "padding"},
+    {"stablehlo.triangular_solve", "left_side"}, {"stablehlo.triangular_solve", "lower"},
+    {"stablehlo.triangular_solve", "unit_diagonal"}, {"stablehlo.triangular_solve", "transpose_a"},
+    {"stablehlo.batch_norm_inference", "epsilon"}, {"stablehlo.batch_norm_inference", "feature_index"},
+    {"stablehlo.batch_norm_training", "epsilon"}, {"stablehlo.batch_norm_training", "feature_index"},
+    {"stablehlo.batch_norm_grad", "epsilon"}, {"stablehlo.batch_norm_grad", "feature_index"},
+    {"stablehlo.dynamic_iota", "iota_dimension"}, {"stablehlo.map", "dimensions"},
+    {"stablehlo.composite", "name"}, {"stablehlo.composite", "composite_attributes"},
+    {"stablehlo.composite", "decomposition"}, {"stablehlo.composite", "version"},
 };
 }  // namespace
 

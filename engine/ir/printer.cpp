@@ -91,7 +91,6 @@ class NameState {
       bool integer = !et.empty() && (et[0] == 'i' || et.rfind("ui", 0) == 0 || et.rfind("si", 0) == 0);
       return integer ? "c" : "cst";
     }
-    if (op.name() == "sdy.reshard") return "reshard";
     return nullptr;
   }
 

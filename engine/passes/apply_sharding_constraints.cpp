@@ -18,7 +18,7 @@
 #include "passes/pass_utils.h"
 #include "propagation/sharding_debug_info.h"
 #include "propagation/sharding_projection.h"
-#include "rules/op_sharding_rule_builder.h"
+#include "rules/op_sharding_rule_registry.h"
 
 namespace shardscope::passes {
 
@@ -138,7 +138,7 @@ void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
 // axes its operand gains. (Origins are seeded by the propagation passes from
 // the constraints themselves, so only edges are recorded here.)
 void recordConstraintStep(propagation::ShardingDebugInfo& debug, ir::Module& module, ir::Op* constraint,
-                          const std::function<void()>& update) {
+                          const OpShardingRule& rule, const std::function<void()>& update) {
   ir::Value* input = constraint->operand(0);
   ir::Value* result = constraint->result(0);
   std::optional<TensorSharding> resultSharding = util::getSharding(result);
@@ -147,7 +147,6 @@ void recordConstraintStep(propagation::ShardingDebugInfo& debug, ir::Module& mod
     update();
     return;
   }
-  OpShardingRule rule = rules::createIdentityShardingRule(input->type.shape);
   auto project = [&] {
     return propagation::ShardingProjection::build({util::getSharding(input)}, {util::getSharding(result)}, rule,
                                                   *mesh);
@@ -191,9 +190,15 @@ bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
         });
       }
       ir::Value* input = op->operand(0);
-      ApplyFn observe;
-      if (debug.enabled())
-        observe = [&](const std::function<void()>& update) { recordConstraintStep(debug, module, op, update); };
+      // As in sdy, the constraint gets its (pointwise) sharding rule when its
+      // input is updated directly; with debugging the update is a step.
+      ApplyFn observe = [&](const std::function<void()>& update) {
+        std::optional<OpShardingRule> rule = rules::getOrCreateOpShardingRule(*op, false, nullptr, true);
+        if (debug.enabled() && rule)
+          recordConstraintStep(debug, module, op, *rule, update);
+        else
+          update();
+      };
       applyConstraint(
           input, *sharding,
           [&]() {

@@ -23,7 +23,8 @@ AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
     t.stats = pre.stats[s];
     t.memory = mem.stacks[s];
     t.paddedWidth = pre.stacks[s].paddedWidth;
-    for (const StackMember& m : pre.stacks[s].members) t.memberMemory.push_back(mem.tables[m.tableIndex]);
+    for (const StackMember& m : pre.stacks[s].members)
+      t.memberMemory.push_back(mem.tables[m.tableIndex]);
     t.suggested = suggestLimits(t.stats.maxIdsPerPartition, t.stats.maxUniqueIdsPerPartition);
     t.minibatches = pre.minibatches;
     t.warnings = t.stats.warnings;
@@ -33,7 +34,9 @@ AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
     }
     if (t.suggested.maxIdsPerPartition < t.stats.maxIdsLimit / 4 &&
         t.suggested.maxUniqueIdsPerPartition < t.stats.maxUniqueIdsLimit / 4)
-      t.warnings.push_back("limits are over 4x the observed maxima; lower limits shrink SPMEM buffers and the HBM stack");
+      t.warnings.push_back(
+          "limits are over 4x the observed maxima; lower limits shrink SPMEM buffers and the HBM "
+          "stack");
     r.tables.push_back(std::move(t));
   }
   for (const std::string& w : mem.warnings) r.warnings.push_back(w);

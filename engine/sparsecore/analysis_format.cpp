@@ -1,9 +1,8 @@
 #include "sparsecore/analysis_format.h"
 
 #include <cstdio>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace shardscope::sc {
 
@@ -18,8 +17,10 @@ std::string formatBytes(int64_t bytes) {
     ++u;
   }
   char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
-  else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
 
@@ -70,7 +71,9 @@ json analysisToJson(const AnalysisReport& r) {
         {"tables", s.tables},
         {"members", members},
         {"padded_width", t.paddedWidth},
-        {"limits", {{"max_ids_per_partition", s.maxIdsLimit}, {"max_unique_ids_per_partition", s.maxUniqueIdsLimit}}},
+        {"limits",
+         {{"max_ids_per_partition", s.maxIdsLimit},
+          {"max_unique_ids_per_partition", s.maxUniqueIdsLimit}}},
         {"max_ids_per_partition", s.maxIdsPerPartition},
         {"max_unique_ids_per_partition", s.maxUniqueIdsPerPartition},
         {"required_buffer_per_sparse_core", s.requiredBufferPerSparseCore},
@@ -99,7 +102,8 @@ json analysisToJson(const AnalysisReport& r) {
       json ids = json::array(), uniq = json::array();
       for (int g = 0; g < s.partitions; ++g) {
         auto row = [&](const std::vector<int64_t>& m) {
-          return std::vector<int64_t>(m.begin() + size_t(g) * s.partitions, m.begin() + size_t(g + 1) * s.partitions);
+          return std::vector<int64_t>(m.begin() + size_t(g) * s.partitions,
+                                      m.begin() + size_t(g + 1) * s.partitions);
         };
         ids.push_back(row(s.idsPerSourcePartition));
         uniq.push_back(row(s.uniqueIdsPerSourcePartition));
@@ -129,8 +133,8 @@ static std::string list(const std::vector<int64_t>& v) {
 
 std::string analysisToText(const AnalysisReport& r) {
   std::ostringstream o;
-  o << "SparseCore analysis: chip " << r.chip << ", " << r.devices << " device(s) x " << r.sparseCoresPerDevice
-    << " SparseCores = " << r.totalSparseCores << " partitions\n";
+  o << "SparseCore analysis: chip " << r.chip << ", " << r.devices << " device(s) x "
+    << r.sparseCoresPerDevice << " SparseCores = " << r.totalSparseCores << " partitions\n";
   for (const TableReport& t : r.tables) {
     const StackStats& s = t.stats;
     o << "\ntable " << s.name;
@@ -144,7 +148,8 @@ std::string analysisToText(const AnalysisReport& r) {
     o << "  max_ids_per_partition:           " << list(s.maxIdsPerPartition) << "\n";
     o << "  max_unique_ids_per_partition:    " << list(s.maxUniqueIdsPerPartition) << "\n";
     o << "  required_buffer_per_sparse_core: " << list(s.requiredBufferPerSparseCore) << "\n";
-    o << "  ids: " << s.inputIds << " in, " << s.idsAfterMerge << " after in-sample merge; dropped_ids: " << s.droppedIds
+    o << "  ids: " << s.inputIds << " in, " << s.idsAfterMerge
+      << " after in-sample merge; dropped_ids: " << s.droppedIds
       << "; minibatches: " << t.minibatches << "\n";
     o << "  suggested limits: max_ids_per_partition " << t.suggested.maxIdsPerPartition
       << ", max_unique_ids_per_partition " << t.suggested.maxUniqueIdsPerPartition << "\n";
@@ -152,21 +157,24 @@ std::string analysisToText(const AnalysisReport& r) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", sp.occupancy * 100.0);
     o << "  SPMEM per tile: fixed " << formatBytes(sp.fixedBytesPerTile) << " + gather "
-      << formatBytes(sp.gatherBytesPerTile) << " of " << formatBytes(sp.capacityPerTile) << " (" << pct << ")\n";
+      << formatBytes(sp.gatherBytesPerTile) << " of " << formatBytes(sp.capacityPerTile) << " ("
+      << pct << ")\n";
     for (const TableMemory& tm : t.memberMemory)
-      o << "  HBM " << tm.name << ": " << tm.vocabSize << " x " << tm.width << " padded to " << tm.paddedVocab << " x "
-        << tm.paddedWidth << " = " << formatBytes(tm.allocatedBytes) << " (" << formatBytes(tm.bytesPerChip)
-        << " per chip, padding " << formatBytes(tm.wasteBytes) << ")\n";
+      o << "  HBM " << tm.name << ": " << tm.vocabSize << " x " << tm.width << " padded to "
+        << tm.paddedVocab << " x " << tm.paddedWidth << " = " << formatBytes(tm.allocatedBytes)
+        << " (" << formatBytes(tm.bytesPerChip) << " per chip, padding "
+        << formatBytes(tm.wasteBytes) << ")\n";
     o << "  HBM stack: forward " << formatBytes(t.memory.hbmStackForwardBytes) << ", backward "
       << formatBytes(t.memory.hbmStackBackwardBytes) << "\n";
     for (const std::string& w : t.warnings) o << "  warning: " << w << "\n";
   }
   o << "\nHBM per chip: tables " << formatBytes(r.memory.hbmTablesPerChip) << ", stack "
-    << formatBytes(r.memory.hbmStackPerChip) << ", heap " << formatBytes(r.memory.hbmHeapPerChip) << ", total "
-    << formatBytes(r.memory.hbmTotalPerChip()) << " of " << formatBytes(r.memory.hbmCapacityPerChip) << "\n";
+    << formatBytes(r.memory.hbmStackPerChip) << ", heap " << formatBytes(r.memory.hbmHeapPerChip)
+    << ", total " << formatBytes(r.memory.hbmTotalPerChip()) << " of "
+    << formatBytes(r.memory.hbmCapacityPerChip) << "\n";
   if (r.enableMinibatching)
-    o << "mini-batching: " << (r.minibatchingRequired ? "required" : "not required") << ", " << r.minibatches
-      << " mini-batch(es)\n";
+    o << "mini-batching: " << (r.minibatchingRequired ? "required" : "not required") << ", "
+      << r.minibatches << " mini-batch(es)\n";
   for (const std::string& w : r.warnings) o << "warning: " << w << "\n";
   if (r.error) o << "error: " << *r.error << "\n";
   return o.str();

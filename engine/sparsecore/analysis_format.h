@@ -6,9 +6,8 @@
 //     "minibatches": 1, "suggested_limits": {...}, "spmem": {...},
 //     "hbm": {...}, "warnings": [...]}], ...}
 #pragma once
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "sparsecore/analysis.h"
 

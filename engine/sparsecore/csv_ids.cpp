@@ -87,7 +87,8 @@ struct Builder {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -116,7 +117,8 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
     for (;;) {
       size_t comma = line.find(',', start);
       if (nf == 5) fail("too many fields; expected sample,feature,id[,weight]");
-      fields[nf++] = trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      fields[nf++] = trim(line.substr(
+          start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
@@ -125,17 +127,20 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
       if (fields[0] == "sample") return;  // header
     }
     if (nf < 3 || nf > 4)
-      fail("expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got " + std::to_string(nf));
+      fail("expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got " +
+           std::to_string(nf));
     uint64_t sample = 0;
     auto r1 = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), sample);
     if (fields[0].empty() || r1.ec != std::errc() || r1.ptr != fields[0].data() + fields[0].size())
       fail("sample '" + std::string(fields[0]) + "' is not a non-negative integer");
-    if (sample >= (uint64_t{1} << 40)) fail("sample index " + std::to_string(sample) + " is too large");
+    if (sample >= (uint64_t{1} << 40))
+      fail("sample index " + std::to_string(sample) + " is too large");
     if (fields[1] != lastName || lastFeature < 0) {
       lastFeature = -1;
       for (size_t f = 0; f < job.features.size(); ++f)
         if (job.features[f].name == fields[1]) lastFeature = static_cast<int>(f);
-      if (lastFeature < 0) fail("unknown feature '" + std::string(fields[1]) + "' (not in the job's \"features\")");
+      if (lastFeature < 0)
+        fail("unknown feature '" + std::string(fields[1]) + "' (not in the job's \"features\")");
       lastNameStorage = std::string(fields[1]);
       lastName = lastNameStorage;
       Builder& b = builders[lastFeature];
@@ -151,7 +156,8 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
     float weight = 1.0f;
     if (nf == 4) {
       auto r3 = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), weight);
-      if (fields[3].empty() || r3.ec != std::errc() || r3.ptr != fields[3].data() + fields[3].size())
+      if (fields[3].empty() || r3.ec != std::errc() ||
+          r3.ptr != fields[3].data() + fields[3].size())
         fail("weight '" + std::string(fields[3]) + "' is not a number");
     }
     builders[lastFeature].add(sample, static_cast<uint32_t>(id), weight, nf == 4);

@@ -76,18 +76,23 @@ IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchS
   const int64_t vocab = spec.vocabSize > 0 ? spec.vocabSize : vocabSize;
   const int64_t batch = spec.batchSize > 0 ? spec.batchSize : batchSize;
   if (vocab < 1) throw InputError("generator: vocab_size must be positive");
-  if (batch < 1) throw InputError("generator: batch_size must be positive (set \"batch_size\" in the job or generator)");
+  if (batch < 1)
+    throw InputError(
+        "generator: batch_size must be positive (set \"batch_size\" in the job or generator)");
   if (spec.idsPerSample < 0) throw InputError("generator: ids_per_sample must not be negative");
   if (spec.idsPerSampleMax != 0 && spec.idsPerSampleMax < spec.idsPerSample)
     throw InputError("generator: ids_per_sample_max must be at least ids_per_sample");
   if (spec.distribution == GeneratorSpec::Distribution::Zipf && !(spec.exponent > 0))
     throw InputError("generator: exponent must be positive");
-  if (spec.hotFraction < 0 || spec.hotFraction > 1) throw InputError("generator: hot_fraction must be in [0, 1]");
-  if (spec.hotIds < 0 || spec.hotIds > vocab) throw InputError("generator: hot_ids must be in [0, vocab_size]");
+  if (spec.hotFraction < 0 || spec.hotFraction > 1)
+    throw InputError("generator: hot_fraction must be in [0, 1]");
+  if (spec.hotIds < 0 || spec.hotIds > vocab)
+    throw InputError("generator: hot_ids must be in [0, vocab_size]");
 
   const int64_t longest = std::max(spec.idsPerSample, spec.idsPerSampleMax);
   if (longest > 0 && batch > kMaxGeneratedIds / longest)
-    throw InputError("generator: batch_size x ids_per_sample exceeds " + std::to_string(kMaxGeneratedIds) + " ids");
+    throw InputError("generator: batch_size x ids_per_sample exceeds " +
+                     std::to_string(kMaxGeneratedIds) + " ids");
 
   Random rng(spec.seed);
   ZipfSampler zipf(static_cast<uint64_t>(vocab), spec.exponent > 0 ? spec.exponent : 1.0);
@@ -97,7 +102,8 @@ IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchS
 
   IdBatch out;
   out.rowStarts.reserve(static_cast<size_t>(batch) + 1);
-  out.ids.reserve(static_cast<size_t>(batch) * static_cast<size_t>(spec.idsPerSample + (span - 1) / 2));
+  out.ids.reserve(static_cast<size_t>(batch) *
+                  static_cast<size_t>(spec.idsPerSample + (span - 1) / 2));
   for (int64_t i = 0; i < batch; ++i) {
     const int len = spec.idsPerSample + (span > 1 ? static_cast<int>(rng.below(span)) : 0);
     for (int k = 0; k < len; ++k) {

@@ -18,8 +18,8 @@ class Random {
  public:
   explicit Random(uint64_t seed);
   uint64_t next();
-  double uniform01();                  // [0, 1)
-  uint64_t below(uint64_t bound);      // [0, bound)
+  double uniform01();              // [0, 1)
+  uint64_t below(uint64_t bound);  // [0, bound)
  private:
   uint64_t s_[4];
 };
@@ -30,8 +30,9 @@ class ZipfSampler {
  public:
   ZipfSampler(uint64_t n, double exponent);
   uint64_t sample(Random& rng) const;
+
  private:
-  double h(double x) const;         // integral of x^-s
+  double h(double x) const;  // integral of x^-s
   double hInverse(double y) const;
   uint64_t n_;
   double s_;

@@ -26,7 +26,8 @@ void validateJob(const Job& job, const std::string& source) {
   };
   if (job.devices < 1) fail("devices", "must be at least 1, got " + std::to_string(job.devices));
   if (job.sparseCoresPerDevice < 1)
-    fail("sparse_cores_per_device", "must be at least 1, got " + std::to_string(job.sparseCoresPerDevice));
+    fail("sparse_cores_per_device",
+         "must be at least 1, got " + std::to_string(job.sparseCoresPerDevice));
   // Mod sharding masks the low bits of the column id: the count must be 2^k.
   if (!isPowerOfTwo(int64_t{job.devices} * job.sparseCoresPerDevice))
     fail("sparse_cores_per_device",
@@ -35,13 +36,15 @@ void validateJob(const Job& job, const std::string& source) {
              ") must be a power of two");
   // The model keeps (source x partition) matrices per stack: N^2 counters.
   if (int64_t{job.devices} * job.sparseCoresPerDevice > kMaxTotalSparseCores)
-    fail("devices", "total SparseCores (" + std::to_string(int64_t{job.devices} * job.sparseCoresPerDevice) +
+    fail("devices", "total SparseCores (" +
+                        std::to_string(int64_t{job.devices} * job.sparseCoresPerDevice) +
                         ") above this model's limit of " + std::to_string(kMaxTotalSparseCores));
   if (job.chip.tilesPerSparseCore < 1) fail("chip.tiles_per_sparse_core", "must be at least 1");
   if (job.chip.tileSpmemBytes < 1) fail("chip.tile_spmem_bytes", "must be positive");
   if (job.stackedMaxIdsPerPartition < 1 || job.stackedMaxUniqueIdsPerPartition < 1)
     fail("stacked_limits", "limits must be positive");
-  if (job.maximumParallelIterations < 0) fail("maximum_parallel_iterations", "must not be negative");
+  if (job.maximumParallelIterations < 0)
+    fail("maximum_parallel_iterations", "must not be negative");
   if (job.tables.empty()) fail("tables", "at least one table is required");
   if (job.features.empty()) fail("features", "at least one feature is required");
   std::set<std::string> names;
@@ -56,14 +59,16 @@ void validateJob(const Job& job, const std::string& source) {
       fail(at + ".vocab_size", "must be below 2^31 for table '" + t.name + "'");
     if (t.width < 1) fail(at + ".width", "must be positive for table '" + t.name + "'");
     if (t.maxIdsPerPartition < 1) fail(at + ".max_ids_per_partition", "must be positive");
-    if (t.maxUniqueIdsPerPartition < 1) fail(at + ".max_unique_ids_per_partition", "must be positive");
+    if (t.maxUniqueIdsPerPartition < 1)
+      fail(at + ".max_unique_ids_per_partition", "must be positive");
   }
   std::set<std::string> featureNames;
   for (size_t i = 0; i < job.features.size(); ++i) {
     const FeatureSpec& f = job.features[i];
     std::string at = "features[" + std::to_string(i) + "]";
     if (f.name.empty()) fail(at + ".name", "must not be empty");
-    if (!featureNames.insert(f.name).second) fail(at + ".name", "duplicate feature name '" + f.name + "'");
+    if (!featureNames.insert(f.name).second)
+      fail(at + ".name", "duplicate feature name '" + f.name + "'");
     const TableSpec* t = job.table(f.table);
     if (!t) fail(at + ".table", "unknown table '" + f.table + "' for feature '" + f.name + "'");
     if (job.batchSize > 0 && static_cast<int64_t>(f.ids.sampleCount()) > job.batchSize)
@@ -74,8 +79,8 @@ void validateJob(const Job& job, const std::string& source) {
         size_t sample = 0;
         while (f.ids.rowStarts[sample + 1] <= k) ++sample;
         fail(at + ".samples[" + std::to_string(sample) + "]",
-             "id " + std::to_string(f.ids.ids[k]) + " is outside the vocabulary of table '" + t->name +
-                 "' (vocab_size " + std::to_string(t->vocabSize) + ")");
+             "id " + std::to_string(f.ids.ids[k]) + " is outside the vocabulary of table '" +
+                 t->name + "' (vocab_size " + std::to_string(t->vocabSize) + ")");
       }
   }
 }

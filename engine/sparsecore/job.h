@@ -40,14 +40,14 @@ struct TableSpec {
 struct GeneratorSpec {
   enum class Distribution { Uniform, Zipf };
   Distribution distribution = Distribution::Uniform;
-  double exponent = 1.1;        // Zipf exponent s > 0
-  int idsPerSample = 1;         // fixed length, or the minimum when max is set
-  int idsPerSampleMax = 0;      // 0: fixed length; else uniform in [min, max]
+  double exponent = 1.1;    // Zipf exponent s > 0
+  int idsPerSample = 1;     // fixed length, or the minimum when max is set
+  int idsPerSampleMax = 0;  // 0: fixed length; else uniform in [min, max]
   uint64_t seed = 1;
-  int64_t hotIds = 0;           // ids 0..hotIds-1 are "hot"
-  double hotFraction = 0.0;     // share of lookups that hit a hot id
-  int64_t vocabSize = 0;        // 0: the table's vocabulary
-  int64_t batchSize = 0;        // 0: the job's batch size
+  int64_t hotIds = 0;        // ids 0..hotIds-1 are "hot"
+  double hotFraction = 0.0;  // share of lookups that hit a hot id
+  int64_t vocabSize = 0;     // 0: the table's vocabulary
+  int64_t batchSize = 0;     // 0: the job's batch size
   bool operator==(const GeneratorSpec&) const = default;
 };
 

@@ -2,10 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "sparsecore/csv_ids.h"
 #include "sparsecore/errors.h"
@@ -53,7 +52,8 @@ namespace {
 // Typed access to JSON fields with errors naming the field.
 class Reader {
  public:
-  Reader(std::string source, std::vector<std::string>* warnings) : source_(std::move(source)), warnings_(warnings) {}
+  Reader(std::string source, std::vector<std::string>* warnings)
+      : source_(std::move(source)), warnings_(warnings) {}
 
   [[noreturn]] void fail(const std::string& field, const std::string& cause) const {
     throw InputError(source_ + ": " + field + ": " + cause);
@@ -69,15 +69,18 @@ class Reader {
     if (!v.is_object()) fail(field, "expected an object, got " + typeName(v));
   }
 
-  void checkKeys(const json& obj, const std::string& field, std::initializer_list<const char*> known) {
+  void checkKeys(const json& obj, const std::string& field,
+                 std::initializer_list<const char*> known) {
     std::set<std::string> k;
     for (const char* s : known) k.insert(s);
     for (auto it = obj.begin(); it != obj.end(); ++it)
       if (!k.count(it.key()) && warnings_)
-        warnings_->push_back(source_ + ": " + (field.empty() ? "" : field + ".") + it.key() + ": unknown field, ignored");
+        warnings_->push_back(source_ + ": " + (field.empty() ? "" : field + ".") + it.key() +
+                             ": unknown field, ignored");
   }
 
-  int64_t integer(const json& obj, const char* key, const std::string& field, int64_t fallback, bool required = false) {
+  int64_t integer(const json& obj, const char* key, const std::string& field, int64_t fallback,
+                  bool required = false) {
     auto it = obj.find(key);
     if (it == obj.end()) {
       if (required) fail(join(field, key), "missing required field");
@@ -85,13 +88,16 @@ class Reader {
     }
     if (!it->is_number_integer() && !it->is_number_unsigned())
       fail(join(field, key), "expected an integer, got " + typeName(*it));
-    if (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(INT64_MAX)) fail(join(field, key), "value too large");
+    if (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(INT64_MAX))
+      fail(join(field, key), "value too large");
     return it->get<int64_t>();
   }
 
-  int int32(const json& obj, const char* key, const std::string& field, int fallback, bool required = false) {
+  int int32(const json& obj, const char* key, const std::string& field, int fallback,
+            bool required = false) {
     int64_t v = integer(obj, key, field, fallback, required);
-    if (v < INT32_MIN || v > INT32_MAX) fail(join(field, key), "value " + std::to_string(v) + " out of range");
+    if (v < INT32_MIN || v > INT32_MAX)
+      fail(join(field, key), "value " + std::to_string(v) + " out of range");
     return static_cast<int>(v);
   }
 
@@ -109,8 +115,8 @@ class Reader {
     return it->get<bool>();
   }
 
-  std::string string(const json& obj, const char* key, const std::string& field, const std::string& fallback,
-                     bool required = false) {
+  std::string string(const json& obj, const char* key, const std::string& field,
+                     const std::string& fallback, bool required = false) {
     auto it = obj.find(key);
     if (it == obj.end()) {
       if (required) fail(join(field, key), "missing required field");
@@ -132,16 +138,21 @@ class Reader {
 ChipSpec readChip(Reader& r, const json& v) {
   if (v.is_string()) {
     auto spec = chipSpecByName(v.get<std::string>());
-    if (!spec) r.fail("chip", "unknown chip '" + v.get<std::string>() + "' (known: " + knownChipNames() + ")");
+    if (!spec)
+      r.fail("chip",
+             "unknown chip '" + v.get<std::string>() + "' (known: " + knownChipNames() + ")");
     return *spec;
   }
   r.expectObject(v, "chip");
-  r.checkKeys(v, "chip", {"name", "sparse_cores_per_chip", "tiles_per_sparse_core", "simd_lanes_f32",
-                          "simd_lanes_bf16", "tile_spmem_bytes", "hbm_bytes"});
+  r.checkKeys(v, "chip",
+              {"name", "sparse_cores_per_chip", "tiles_per_sparse_core", "simd_lanes_f32",
+               "simd_lanes_bf16", "tile_spmem_bytes", "hbm_bytes"});
   ChipSpec c;
   std::string name = r.string(v, "name", "chip", "v5p");
-  if (auto spec = chipSpecByName(name)) c = *spec;
-  else c.name = name;  // a custom chip: v5p numbers unless overridden
+  if (auto spec = chipSpecByName(name))
+    c = *spec;
+  else
+    c.name = name;  // a custom chip: v5p numbers unless overridden
   c.sparseCoresPerChip = r.int32(v, "sparse_cores_per_chip", "chip", c.sparseCoresPerChip);
   c.tilesPerSparseCore = r.int32(v, "tiles_per_sparse_core", "chip", c.tilesPerSparseCore);
   c.simdLanesF32 = r.int32(v, "simd_lanes_f32", "chip", c.simdLanesF32);
@@ -153,13 +164,17 @@ ChipSpec readChip(Reader& r, const json& v) {
 
 GeneratorSpec readGenerator(Reader& r, const json& v, const std::string& field) {
   r.expectObject(v, field);
-  r.checkKeys(v, field, {"distribution", "exponent", "ids_per_sample", "ids_per_sample_max", "seed", "hot_ids",
-                         "hot_fraction", "vocab_size", "batch_size"});
+  r.checkKeys(v, field,
+              {"distribution", "exponent", "ids_per_sample", "ids_per_sample_max", "seed",
+               "hot_ids", "hot_fraction", "vocab_size", "batch_size"});
   GeneratorSpec g;
   std::string d = r.string(v, "distribution", field, "uniform");
-  if (d == "uniform") g.distribution = GeneratorSpec::Distribution::Uniform;
-  else if (d == "zipf") g.distribution = GeneratorSpec::Distribution::Zipf;
-  else r.fail(field + ".distribution", "expected \"uniform\" or \"zipf\", got \"" + d + "\"");
+  if (d == "uniform")
+    g.distribution = GeneratorSpec::Distribution::Uniform;
+  else if (d == "zipf")
+    g.distribution = GeneratorSpec::Distribution::Zipf;
+  else
+    r.fail(field + ".distribution", "expected \"uniform\" or \"zipf\", got \"" + d + "\"");
   g.exponent = r.number(v, "exponent", field, g.exponent);
   g.idsPerSample = r.int32(v, "ids_per_sample", field, g.idsPerSample);
   g.idsPerSampleMax = r.int32(v, "ids_per_sample_max", field, g.idsPerSampleMax);
@@ -172,7 +187,9 @@ GeneratorSpec readGenerator(Reader& r, const json& v, const std::string& field) 
 }
 
 IdBatch readSamples(Reader& r, const json& samples, const json* weights, const std::string& field) {
-  if (!samples.is_array()) r.fail(field + ".samples", "expected an array of samples (arrays of ids), got " + Reader::typeName(samples));
+  if (!samples.is_array())
+    r.fail(field + ".samples",
+           "expected an array of samples (arrays of ids), got " + Reader::typeName(samples));
   if (weights && (!weights->is_array() || weights->size() != samples.size()))
     r.fail(field + ".weights", "expected an array with one list of weights per sample");
   IdBatch b;
@@ -184,18 +201,23 @@ IdBatch readSamples(Reader& r, const json& samples, const json* weights, const s
     for (size_t k = 0; k < s.size(); ++k) {
       const json& id = s[k];
       if (!id.is_number_integer() && !id.is_number_unsigned())
-        r.fail(at + "[" + std::to_string(k) + "]", "expected a non-negative integer id, got " + Reader::typeName(id));
+        r.fail(at + "[" + std::to_string(k) + "]",
+               "expected a non-negative integer id, got " + Reader::typeName(id));
       if (id.is_number_integer() && id.get<int64_t>() < 0)
-        r.fail(at + "[" + std::to_string(k) + "]", "id " + std::to_string(id.get<int64_t>()) + " is negative");
-      if (id.get<uint64_t>() > UINT32_MAX) r.fail(at + "[" + std::to_string(k) + "]", "id does not fit 32 bits");
+        r.fail(at + "[" + std::to_string(k) + "]",
+               "id " + std::to_string(id.get<int64_t>()) + " is negative");
+      if (id.get<uint64_t>() > UINT32_MAX)
+        r.fail(at + "[" + std::to_string(k) + "]", "id does not fit 32 bits");
       b.ids.push_back(id.get<uint32_t>());
     }
     if (weights) {
       const json& w = (*weights)[i];
       if (!w.is_array() || w.size() != s.size())
-        r.fail(field + ".weights[" + std::to_string(i) + "]", "expected " + std::to_string(s.size()) + " weights");
+        r.fail(field + ".weights[" + std::to_string(i) + "]",
+               "expected " + std::to_string(s.size()) + " weights");
       for (const json& x : w) {
-        if (!x.is_number()) r.fail(field + ".weights[" + std::to_string(i) + "]", "expected numbers");
+        if (!x.is_number())
+          r.fail(field + ".weights[" + std::to_string(i) + "]", "expected numbers");
         b.weights.push_back(x.get<float>());
       }
     }
@@ -210,22 +232,42 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
              std::vector<std::string>* warnings, const std::string& csvOverride) {
   json doc = parseJsonText(text, source);
   Reader r(source, warnings);
-  if (!doc.is_object()) r.fail("(top level)", "expected a JSON object, got " + Reader::typeName(doc));
-  r.checkKeys(doc, "", {"chip", "devices", "sparse_cores_per_device", "table_stacking", "stacking", "allow_id_dropping",
-                        "enable_minibatching", "batch_size", "max_ids_per_chip_per_sample", "stack_rotation",
-                        "stacked_limits", "logical_replica_count", "maximum_parallel_iterations", "spmem_model",
-                        "csv", "tables", "features", "description", "name", "pipeline"});
+  if (!doc.is_object())
+    r.fail("(top level)", "expected a JSON object, got " + Reader::typeName(doc));
+  r.checkKeys(doc, "",
+              {"chip",
+               "devices",
+               "sparse_cores_per_device",
+               "table_stacking",
+               "stacking",
+               "allow_id_dropping",
+               "enable_minibatching",
+               "batch_size",
+               "max_ids_per_chip_per_sample",
+               "stack_rotation",
+               "stacked_limits",
+               "logical_replica_count",
+               "maximum_parallel_iterations",
+               "spmem_model",
+               "csv",
+               "tables",
+               "features",
+               "description",
+               "name",
+               "pipeline"});
   Job job;
   if (auto it = doc.find("chip"); it != doc.end()) job.chip = readChip(r, *it);
   job.devices = r.int32(doc, "devices", "", 1);
-  job.sparseCoresPerDevice = r.int32(doc, "sparse_cores_per_device", "", job.chip.sparseCoresPerChip);
+  job.sparseCoresPerDevice =
+      r.int32(doc, "sparse_cores_per_device", "", job.chip.sparseCoresPerChip);
   job.tableStacking = r.boolean(doc, "stacking", "", true);
   job.tableStacking = r.boolean(doc, "table_stacking", "", job.tableStacking);
   job.allowIdDropping = r.boolean(doc, "allow_id_dropping", "", false);
   job.enableMinibatching = r.boolean(doc, "enable_minibatching", "", false);
   job.batchSize = r.integer(doc, "batch_size", "", 0);
   if (job.batchSize < 0) r.fail("batch_size", "must not be negative");
-  job.maxIdsPerChipPerSample = r.int32(doc, "max_ids_per_chip_per_sample", "", kDefaultMaxIdsPerChipPerSample);
+  job.maxIdsPerChipPerSample =
+      r.int32(doc, "max_ids_per_chip_per_sample", "", kDefaultMaxIdsPerChipPerSample);
   if (doc.contains("stack_rotation")) {
     job.stackRotation = r.int32(doc, "stack_rotation", "", 0);
     if (*job.stackRotation < 0) r.fail("stack_rotation", "must not be negative");
@@ -233,43 +275,51 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
   if (auto it = doc.find("stacked_limits"); it != doc.end()) {
     r.expectObject(*it, "stacked_limits");
     r.checkKeys(*it, "stacked_limits", {"max_ids_per_partition", "max_unique_ids_per_partition"});
-    job.stackedMaxIdsPerPartition = r.int32(*it, "max_ids_per_partition", "stacked_limits", job.stackedMaxIdsPerPartition);
-    job.stackedMaxUniqueIdsPerPartition =
-        r.int32(*it, "max_unique_ids_per_partition", "stacked_limits", job.stackedMaxUniqueIdsPerPartition);
+    job.stackedMaxIdsPerPartition =
+        r.int32(*it, "max_ids_per_partition", "stacked_limits", job.stackedMaxIdsPerPartition);
+    job.stackedMaxUniqueIdsPerPartition = r.int32(
+        *it, "max_unique_ids_per_partition", "stacked_limits", job.stackedMaxUniqueIdsPerPartition);
   }
   job.logicalReplicaCount = r.int32(doc, "logical_replica_count", "", 0);
   job.maximumParallelIterations = r.int32(doc, "maximum_parallel_iterations", "", 1);
   if (auto it = doc.find("spmem_model"); it != doc.end()) {
     r.expectObject(*it, "spmem_model");
     r.checkKeys(*it, "spmem_model", {"coo_entry_bytes", "buffering"});
-    job.spmem.cooEntryBytes = r.int32(*it, "coo_entry_bytes", "spmem_model", job.spmem.cooEntryBytes);
+    job.spmem.cooEntryBytes =
+        r.int32(*it, "coo_entry_bytes", "spmem_model", job.spmem.cooEntryBytes);
     job.spmem.buffering = r.int32(*it, "buffering", "spmem_model", job.spmem.buffering);
-    if (job.spmem.cooEntryBytes < 1 || job.spmem.buffering < 1) r.fail("spmem_model", "values must be positive");
+    if (job.spmem.cooEntryBytes < 1 || job.spmem.buffering < 1)
+      r.fail("spmem_model", "values must be positive");
   }
 
   auto tables = doc.find("tables");
   if (tables == doc.end()) r.fail("tables", "missing required field");
-  if (!tables->is_array()) r.fail("tables", "expected an array of tables, got " + Reader::typeName(*tables));
+  if (!tables->is_array())
+    r.fail("tables", "expected an array of tables, got " + Reader::typeName(*tables));
   for (size_t i = 0; i < tables->size(); ++i) {
     const json& t = (*tables)[i];
     const std::string at = "tables[" + std::to_string(i) + "]";
     r.expectObject(t, at);
-    r.checkKeys(t, at, {"name", "vocab_size", "width", "max_ids_per_partition", "max_unique_ids_per_partition",
-                        "optimizer", "embedding_dim", "vocabulary_size"});
+    r.checkKeys(t, at,
+                {"name", "vocab_size", "width", "max_ids_per_partition",
+                 "max_unique_ids_per_partition", "optimizer", "embedding_dim", "vocabulary_size"});
     TableSpec spec;
     spec.name = r.string(t, "name", at, "", true);
     spec.vocabSize = t.contains("vocabulary_size") ? r.integer(t, "vocabulary_size", at, 0)
                                                    : r.integer(t, "vocab_size", at, 0, true);
-    spec.width = t.contains("embedding_dim") ? r.int32(t, "embedding_dim", at, 0) : r.int32(t, "width", at, 0, true);
+    spec.width = t.contains("embedding_dim") ? r.int32(t, "embedding_dim", at, 0)
+                                             : r.int32(t, "width", at, 0, true);
     spec.maxIdsPerPartition = r.int32(t, "max_ids_per_partition", at, kDefaultMaxIdsPerPartition);
-    spec.maxUniqueIdsPerPartition = r.int32(t, "max_unique_ids_per_partition", at, kDefaultMaxUniqueIdsPerPartition);
+    spec.maxUniqueIdsPerPartition =
+        r.int32(t, "max_unique_ids_per_partition", at, kDefaultMaxUniqueIdsPerPartition);
     spec.optimizer = r.string(t, "optimizer", at, "sgd");
     job.tables.push_back(std::move(spec));
   }
 
   auto features = doc.find("features");
   if (features == doc.end()) r.fail("features", "missing required field");
-  if (!features->is_array()) r.fail("features", "expected an array of features, got " + Reader::typeName(*features));
+  if (!features->is_array())
+    r.fail("features", "expected an array of features, got " + Reader::typeName(*features));
   std::vector<bool> hasSource;
   for (size_t i = 0; i < features->size(); ++i) {
     const json& f = (*features)[i];
@@ -279,11 +329,14 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     FeatureSpec spec;
     spec.name = r.string(f, "name", at, "", true);
     spec.table = r.string(f, "table", at, "", true);
-    if (!job.table(spec.table)) r.fail(at + ".table", "unknown table '" + spec.table + "' for feature '" + spec.name + "'");
+    if (!job.table(spec.table))
+      r.fail(at + ".table", "unknown table '" + spec.table + "' for feature '" + spec.name + "'");
     const bool hasSamples = f.contains("samples");
     const bool hasGenerator = f.contains("generator");
-    if (hasSamples && hasGenerator) r.fail(at, "give either \"samples\" or \"generator\", not both");
-    if (hasSamples) spec.ids = readSamples(r, f["samples"], f.contains("weights") ? &f["weights"] : nullptr, at);
+    if (hasSamples && hasGenerator)
+      r.fail(at, "give either \"samples\" or \"generator\", not both");
+    if (hasSamples)
+      spec.ids = readSamples(r, f["samples"], f.contains("weights") ? &f["weights"] : nullptr, at);
     if (hasGenerator) spec.generator = readGenerator(r, f["generator"], at + ".generator");
     hasSource.push_back(hasSamples || hasGenerator);
     job.features.push_back(std::move(spec));
@@ -307,18 +360,21 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
       if (csv.is_relative() && !baseDir.empty()) csv = std::filesystem::path(baseDir) / csv;
     }
     loadIdsCsvFile(job, csv.string());
-    for (size_t i = 0; i < hasSource.size(); ++i) hasSource[i] = hasSource[i] || job.features[i].ids.sampleCount() > 0;
+    for (size_t i = 0; i < hasSource.size(); ++i)
+      hasSource[i] = hasSource[i] || job.features[i].ids.sampleCount() > 0;
   }
   for (size_t i = 0; i < hasSource.size(); ++i)
     if (!hasSource[i])
       r.fail("features[" + std::to_string(i) + "]",
-             "feature '" + job.features[i].name + "' has no \"samples\", no \"generator\" and no ids in a \"csv\" file");
+             "feature '" + job.features[i].name +
+                 "' has no \"samples\", no \"generator\" and no ids in a \"csv\" file");
 
   validateJob(job, source);
   return job;
 }
 
-Job loadJobFile(const std::string& path, std::vector<std::string>* warnings, const std::string& csvOverride) {
+Job loadJobFile(const std::string& path, std::vector<std::string>* warnings,
+                const std::string& csvOverride) {
   const std::string text = readTextFile(path);
   const std::string dir = std::filesystem::path(path).parent_path().string();
   return parseJob(text, path, dir, warnings, csvOverride);
@@ -345,7 +401,8 @@ json jobToJson(const Job& job, bool withSamples) {
                          {"max_unique_ids_per_partition", job.stackedMaxUniqueIdsPerPartition}};
   j["logical_replica_count"] = job.logicalReplicaCount;
   j["maximum_parallel_iterations"] = job.maximumParallelIterations;
-  j["spmem_model"] = {{"coo_entry_bytes", job.spmem.cooEntryBytes}, {"buffering", job.spmem.buffering}};
+  j["spmem_model"] = {{"coo_entry_bytes", job.spmem.cooEntryBytes},
+                      {"buffering", job.spmem.buffering}};
   j["tables"] = json::array();
   for (const TableSpec& t : job.tables)
     j["tables"].push_back({{"name", t.name},
@@ -366,7 +423,8 @@ json jobToJson(const Job& job, bool withSamples) {
       fj["samples"] = std::move(samples);
     } else {
       const GeneratorSpec& g = *f.generator;
-      fj["generator"] = {{"distribution", g.distribution == GeneratorSpec::Distribution::Zipf ? "zipf" : "uniform"},
+      fj["generator"] = {{"distribution",
+                          g.distribution == GeneratorSpec::Distribution::Zipf ? "zipf" : "uniform"},
                          {"exponent", g.exponent},
                          {"ids_per_sample", g.idsPerSample},
                          {"ids_per_sample_max", g.idsPerSampleMax},

@@ -19,11 +19,10 @@
 // Errors are InputError "<file>: <field>: <cause>" or, for broken JSON,
 // "<file>:<line>:<column>: JSON parse error: <cause>".
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "sparsecore/job.h"
 

@@ -15,7 +15,8 @@ std::string maxUniqueIdsExceededMessage(int64_t observed, const std::string& tab
 
 // "Allowing ID dropping for table: T observed max ids per partition: X is
 // greater than the set max ids per partition: Y" (a warning).
-std::string idDroppingWarning(int64_t observed, const std::string& table, int64_t limit, bool unique);
+std::string idDroppingWarning(int64_t observed, const std::string& table, int64_t limit,
+                              bool unique);
 
 struct SuggestedLimits {
   int64_t maxIdsPerPartition = 0;

@@ -23,8 +23,9 @@ TableMemory tableMemory(const TableSpec& table, int totalSparseCores, int device
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-SpmemEstimate spmemEstimate(const ChipSpec& chip, const SpmemModel& model, const std::string& stackName,
-                            int64_t maxIds, int64_t maxUniqueIds, int paddedWidth, int64_t samplesPerSparseCore) {
+SpmemEstimate spmemEstimate(const ChipSpec& chip, const SpmemModel& model,
+                            const std::string& stackName, int64_t maxIds, int64_t maxUniqueIds,
+                            int paddedWidth, int64_t samplesPerSparseCore) {
   SpmemEstimate e;
   const int64_t tiles = chip.tilesPerSparseCore;
   e.capacityPerTile = chip.tileSpmemBytes;
@@ -36,14 +37,18 @@ SpmemEstimate spmemEstimate(const ChipSpec& chip, const SpmemModel& model, const
   if (e.fixedBytesPerTile > e.capacityPerTile) {
     e.error = "Fixed size allocations (" + std::to_string(e.fixedBytesPerTile) +
               " bytes per tile) do not fit in TileSpmem (" + std::to_string(e.capacityPerTile) +
-              " bytes) for table " + stackName + ": max_ids_per_partition " + std::to_string(maxIds) +
-              ", max_unique_ids_per_partition " + std::to_string(maxUniqueIds) + ", padded width " +
-              std::to_string(paddedWidth) + "; lower the limits";
+              " bytes) for table " + stackName + ": max_ids_per_partition " +
+              std::to_string(maxIds) + ", max_unique_ids_per_partition " +
+              std::to_string(maxUniqueIds) + ", padded width " + std::to_string(paddedWidth) +
+              "; lower the limits";
   } else if (e.fixedBytesPerTile + e.gatherBytesPerTile > e.capacityPerTile) {
-    e.error = "Gather operand too large for table " + stackName + ": (sample_count * feature_width) / tiles = (" +
-              std::to_string(samplesPerSparseCore) + " * " + std::to_string(paddedWidth) + " * 4 B) / " +
-              std::to_string(tiles) + " = " + std::to_string(e.gatherBytesPerTile) + " bytes per tile, but only " +
-              std::to_string(e.capacityPerTile - e.fixedBytesPerTile) + " of " + std::to_string(e.capacityPerTile) +
+    e.error = "Gather operand too large for table " + stackName +
+              ": (sample_count * feature_width) / tiles = (" +
+              std::to_string(samplesPerSparseCore) + " * " + std::to_string(paddedWidth) +
+              " * 4 B) / " + std::to_string(tiles) + " = " + std::to_string(e.gatherBytesPerTile) +
+              " bytes per tile, but only " +
+              std::to_string(e.capacityPerTile - e.fixedBytesPerTile) + " of " +
+              std::to_string(e.capacityPerTile) +
               " bytes of TileSpmem are free; reduce the batch size or use more chips";
   }
   return e;
@@ -57,9 +62,10 @@ MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre) {
     TableMemory m = tableMemory(t, n, job.devices);
     r.hbmTablesPerChip += m.bytesPerChip;
     if (m.wasteFraction >= 0.5 && m.allocatedBytes >= (int64_t{1} << 20))
-      r.warnings.push_back("table '" + t.name + "': " + std::to_string(t.vocabSize) + " x " + std::to_string(t.width) +
-                           " pads to " + std::to_string(m.paddedVocab) + " x " + std::to_string(m.paddedWidth) +
-                           " (32-byte rows); " + std::to_string(int(m.wasteFraction * 100 + 0.5)) +
+      r.warnings.push_back("table '" + t.name + "': " + std::to_string(t.vocabSize) + " x " +
+                           std::to_string(t.width) + " pads to " + std::to_string(m.paddedVocab) +
+                           " x " + std::to_string(m.paddedWidth) + " (32-byte rows); " +
+                           std::to_string(int(m.wasteFraction * 100 + 0.5)) +
                            "% of its HBM is padding");
     r.tables.push_back(std::move(m));
   }
@@ -69,8 +75,8 @@ MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre) {
     const StackPlan& plan = pre.stacks[s];
     StackMemory sm;
     sm.name = st.name;
-    sm.spmem = spmemEstimate(job.chip, job.spmem, st.name, st.maxIdsLimit, st.maxUniqueIdsLimit, plan.paddedWidth,
-                             st.samplesPerSparseCore);
+    sm.spmem = spmemEstimate(job.chip, job.spmem, st.name, st.maxIdsLimit, st.maxUniqueIdsLimit,
+                             plan.paddedWidth, st.samplesPerSparseCore);
     const int64_t w = plan.paddedWidth;
     const int64_t nz = st.maxUniqueIdsPerSample;
     sm.hbmStackForwardBytes = (2 * w + 1) * nz * job.replicas() * 4;
@@ -84,9 +90,10 @@ MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre) {
   }
   r.hbmHeapPerChip = int64_t{job.maximumParallelIterations} * heapEntries * job.spmem.cooEntryBytes;
   if (r.hbmTotalPerChip() > r.hbmCapacityPerChip)
-    r.warnings.push_back("HBM per chip (" + std::to_string(r.hbmTotalPerChip()) + " bytes: tables " +
-                         std::to_string(r.hbmTablesPerChip) + ", stack " + std::to_string(r.hbmStackPerChip) +
-                         ", heap " + std::to_string(r.hbmHeapPerChip) + ") exceeds the chip's " +
+    r.warnings.push_back("HBM per chip (" + std::to_string(r.hbmTotalPerChip()) +
+                         " bytes: tables " + std::to_string(r.hbmTablesPerChip) + ", stack " +
+                         std::to_string(r.hbmStackPerChip) + ", heap " +
+                         std::to_string(r.hbmHeapPerChip) + ") exceeds the chip's " +
                          std::to_string(r.hbmCapacityPerChip) + " bytes");
   return r;
 }

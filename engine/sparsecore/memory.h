@@ -81,8 +81,9 @@ struct MemoryReport {
 TableMemory tableMemory(const TableSpec& table, int totalSparseCores, int devices);
 
 // SPMEM estimate for a stack with the given limits and per-SparseCore samples.
-SpmemEstimate spmemEstimate(const ChipSpec& chip, const SpmemModel& model, const std::string& stackName,
-                            int64_t maxIds, int64_t maxUniqueIds, int paddedWidth, int64_t samplesPerSparseCore);
+SpmemEstimate spmemEstimate(const ChipSpec& chip, const SpmemModel& model,
+                            const std::string& stackName, int64_t maxIds, int64_t maxUniqueIds,
+                            int paddedWidth, int64_t samplesPerSparseCore);
 
 MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre);
 

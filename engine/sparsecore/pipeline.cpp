@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sparsecore/errors.h"
 
@@ -13,7 +12,8 @@ namespace shardscope::sc {
 
 static void check(const StageTimes& t, int batches) {
   for (double v : {t.scForward, t.tcForward, t.tcBackward, t.scBackward})
-    if (!(v >= 0) || !std::isfinite(v)) throw InputError("pipeline: stage times must be finite and non-negative");
+    if (!(v >= 0) || !std::isfinite(v))
+      throw InputError("pipeline: stage times must be finite and non-negative");
   if (batches < 1) throw InputError("pipeline: steps must be at least 1");
 }
 
@@ -80,8 +80,8 @@ PipelineComparison comparePipelines(const StageTimes& t, int batches) {
 }
 
 std::string stageLabel(const ScheduledStage& s) {
-  return std::string(s.unit == Unit::SparseCore ? "SC/" : "TC/") + (s.phase == Phase::Forward ? "F" : "B") +
-         std::to_string(s.batch);
+  return std::string(s.unit == Unit::SparseCore ? "SC/" : "TC/") +
+         (s.phase == Phase::Forward ? "F" : "B") + std::to_string(s.batch);
 }
 
 static nlohmann::json scheduleJson(const Schedule& s) {
@@ -118,19 +118,21 @@ nlohmann::json pipelineToJson(const PipelineComparison& c) {
 std::string pipelineToText(const PipelineComparison& c) {
   std::ostringstream o;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "stage times: SC fwd %g, TC fwd %g, TC bwd %g, SC bwd %g; %d batches\n",
-                c.times.scForward, c.times.tcForward, c.times.tcBackward, c.times.scBackward, c.batches);
+  std::snprintf(
+      buf, sizeof buf, "stage times: SC fwd %g, TC fwd %g, TC bwd %g, SC bwd %g; %d batches\n",
+      c.times.scForward, c.times.tcForward, c.times.tcBackward, c.times.scBackward, c.batches);
   o << buf;
   auto line = [&](const char* name, const Schedule& s) {
     const double d = s.total > 0 ? s.total : 1;
-    std::snprintf(buf, sizeof buf, "%-20s %3d steps, total %g (SparseCore busy %.0f%%, TensorCore busy %.0f%%)\n", name,
-                  s.steps, s.total, 100 * s.sparseCoreBusy / d, 100 * s.tensorCoreBusy / d);
+    std::snprintf(buf, sizeof buf,
+                  "%-20s %3d steps, total %g (SparseCore busy %.0f%%, TensorCore busy %.0f%%)\n",
+                  name, s.steps, s.total, 100 * s.sparseCoreBusy / d, 100 * s.tensorCoreBusy / d);
     o << buf;
   };
   line("without pipelining:", c.serial);
   line("with pipelining:", c.pipelined);
-  std::snprintf(buf, sizeof buf, "speed-up: %.3fx; SparseCore updates are %d steps stale\n", c.speedup,
-                c.stalenessSteps);
+  std::snprintf(buf, sizeof buf, "speed-up: %.3fx; SparseCore updates are %d steps stale\n",
+                c.speedup, c.stalenessSteps);
   o << buf;
   // A compact step table of the pipelined schedule (first steps only).
   o << "pipelined steps (SparseCores | TensorCores):\n";
@@ -143,7 +145,8 @@ std::string pipelineToText(const PipelineComparison& c) {
       if (!dst.empty()) dst += " ";
       dst += stageLabel(st);
     }
-    std::snprintf(buf, sizeof buf, "  step %2d: %-14s | %s\n", k, sc.empty() ? "-" : sc.c_str(), tc.empty() ? "-" : tc.c_str());
+    std::snprintf(buf, sizeof buf, "  step %2d: %-14s | %s\n", k, sc.empty() ? "-" : sc.c_str(),
+                  tc.empty() ? "-" : tc.c_str());
     o << buf;
   }
   if (shown < c.pipelined.steps) o << "  ...\n";
@@ -164,7 +167,8 @@ PipelineComparison pipelineFromJson(const nlohmann::json& doc, const std::string
   StageTimes t{num("sc_forward"), num("tc_forward"), num("tc_backward"), num("sc_backward")};
   int steps = 10;
   if (auto it = j.find("steps"); it != j.end()) {
-    if (!it->is_number_integer()) throw InputError(source + ": pipeline.steps: expected an integer");
+    if (!it->is_number_integer())
+      throw InputError(source + ": pipeline.steps: expected an integer");
     steps = it->get<int>();
     if (steps < 1) throw InputError(source + ": pipeline.steps: must be at least 1");
   }

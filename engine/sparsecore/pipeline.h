@@ -8,10 +8,9 @@
 // Example: SC 1+1, TC 2+2, 10 batches: serial 10 x 6 = 60; pipelined
 // 1 (F0) + 4 (F1 | step 0) + 8 x 4 + 4 + 1 (B9) = 42, speed-up 60/42 = 1.43.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace shardscope::sc {
 

@@ -10,7 +10,9 @@
 namespace shardscope::sc {
 
 int64_t StackStats::observedMaxIds() const {
-  return maxIdsPerPartition.empty() ? 0 : *std::max_element(maxIdsPerPartition.begin(), maxIdsPerPartition.end());
+  return maxIdsPerPartition.empty()
+             ? 0
+             : *std::max_element(maxIdsPerPartition.begin(), maxIdsPerPartition.end());
 }
 int64_t StackStats::observedMaxUniqueIds() const {
   return maxUniqueIdsPerPartition.empty()
@@ -49,12 +51,7 @@ struct Scratch {
   std::vector<uint64_t> seen;
   std::vector<uint32_t> touched;
   std::vector<uint32_t> sample;
-  std::vector<uint32_t> columnSlot;  // dropping: column -> aggregate, ~0 = none
 };
-
-// Stacks up to this many rows aggregate dropped columns in a dense array
-// (4 bytes per row and thread); larger ones use a hash map.
-constexpr int64_t kDenseColumnLimit = int64_t{1} << 24;
 
 void sortSmall(uint32_t* b, size_t n) {
   if (n > 16) {
@@ -83,8 +80,8 @@ std::pair<size_t, size_t> sliceOf(const IdBatch& ids, int source, const Job& job
 // Calls visit(col, memberIndex, sampleKey) for every distinct column of every
 // sample of the slice (after the in-sample merge), and raw(count) per sample.
 template <class Visit>
-void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scratch, TaskCounts* counts,
-               Visit&& visit) {
+void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scratch,
+               TaskCounts* counts, Visit&& visit) {
   const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
   for (const StackFeature& sf : plan.features) {
     const IdBatch& batch = job.features[sf.featureIndex].ids;
@@ -105,27 +102,77 @@ void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scrat
         if (counts) counts->maxUniquePerSample = std::max(counts->maxUniquePerSample, 1);
         continue;
       }
-      scratch.sample.resize(len);
-      uint32_t* buf = scratch.sample.data();
+      uint32_t small[8];
+      uint32_t* buf = small;
+      if (len > 8) {
+        scratch.sample.resize(len);
+        buf = scratch.sample.data();
+      }
       for (size_t k = 0; k < len; ++k) buf[k] = stackedColumn(ids[a + k], shift, offset, mask);
-      sortSmall(buf, len);
       int distinct = 0;
-      for (size_t k = 0; k < len;) {
-        size_t e = k + 1;
-        while (e < len && buf[e] == buf[k]) ++e;
-        visit(buf[k], sf.memberIndex, sampleKey, static_cast<int64_t>(e - k));
-        ++distinct;
-        k = e;
+      if (len <= 8) {
+        // Short samples: pairwise checks beat sorting. The first occurrence
+        // of a column carries the count of its repeats.
+        for (size_t k = 0; k < len; ++k) {
+          bool earlier = false;
+          for (size_t j = 0; j < k; ++j) earlier |= buf[j] == buf[k];
+          if (earlier) continue;
+          int64_t repeats = 1;
+          for (size_t j = k + 1; j < len; ++j) repeats += buf[j] == buf[k];
+          visit(buf[k], sf.memberIndex, sampleKey, repeats);
+          ++distinct;
+        }
+      } else {
+        sortSmall(buf, len);
+        for (size_t k = 0; k < len;) {
+          size_t e = k + 1;
+          while (e < len && buf[e] == buf[k]) ++e;
+          visit(buf[k], sf.memberIndex, sampleKey, static_cast<int64_t>(e - k));
+          ++distinct;
+          k = e;
+        }
       }
       if (counts) counts->maxUniquePerSample = std::max(counts->maxUniquePerSample, distinct);
     }
   }
 }
 
-TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch& scratch) {
+// The per-id flags are template parameters so the hot loop has no
+// loop-invariant branches.
+template <bool kWithBuckets, bool kPerMember>
+void countInto(const Job& job, const StackPlan& plan, int source, Scratch& scratch, TaskCounts& c) {
   const int n = job.totalSparseCores();
   const uint32_t mask = static_cast<uint32_t>(n - 1);
+  uint64_t* seen = scratch.seen.data();
+  int64_t* ids = c.ids.data();
+  int64_t* unique = c.unique.data();
+  int64_t* member = c.memberIds.data();
+  int64_t* bucketIds = c.bucketIds.data();
+  int64_t* bucketUnique = c.bucketUnique.data();
+  walkSlice(job, plan, source, scratch, &c, [&](uint32_t col, int m, uint64_t, int64_t) {
+    const uint32_t p = col & mask;
+    ++ids[p];
+    if constexpr (kPerMember) ++member[size_t(m) * n + p];
+    uint64_t& word = seen[col >> 6];
+    const uint64_t bit = uint64_t{1} << (col & 63);
+    const bool fresh = !(word & bit);
+    if (fresh) {
+      if (!word) scratch.touched.push_back(col >> 6);
+      word |= bit;
+      ++unique[p];
+    }
+    if constexpr (kWithBuckets) {
+      const size_t cell = size_t(p) * kBuckets + minibatchingBucket(col);
+      ++bucketIds[cell];
+      if (fresh) ++bucketUnique[cell];
+    }
+  });
+}
+
+TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch& scratch) {
+  const int n = job.totalSparseCores();
   const bool buckets = job.enableMinibatching;
+  const bool perMember = plan.members.size() > 1;
   TaskCounts c;
   c.ids.assign(n, 0);
   c.unique.assign(n, 0);
@@ -136,31 +183,19 @@ TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch&
   }
   const size_t words = static_cast<size_t>(plan.stackVocab / 64 + 1);
   if (scratch.seen.size() < words) scratch.seen.assign(words, 0);
-  uint64_t* seen = scratch.seen.data();
-  int64_t* ids = c.ids.data();
-  int64_t* unique = c.unique.data();
-  int64_t* member = c.memberIds.data();
   scratch.touched.clear();
-  const bool perMember = plan.members.size() > 1;
-  walkSlice(job, plan, source, scratch, &c, [&](uint32_t col, int m, uint64_t, int64_t) {
-    const uint32_t p = col & mask;
-    ++ids[p];
-    if (perMember) ++member[size_t(m) * n + p];
-    uint64_t& word = seen[col >> 6];
-    const uint64_t bit = uint64_t{1} << (col & 63);
-    const bool fresh = !(word & bit);
-    if (fresh) {
-      if (!word) scratch.touched.push_back(col >> 6);
-      word |= bit;
-      ++unique[p];
-    }
-    if (buckets) {
-      const size_t cell = size_t(p) * kBuckets + minibatchingBucket(col);
-      ++c.bucketIds[cell];
-      if (fresh) ++c.bucketUnique[cell];
-    }
-  });
-  for (uint32_t w : scratch.touched) seen[w] = 0;
+  if (buckets) {
+    if (perMember)
+      countInto<true, true>(job, plan, source, scratch, c);
+    else
+      countInto<true, false>(job, plan, source, scratch, c);
+  } else {
+    if (perMember)
+      countInto<false, true>(job, plan, source, scratch, c);
+    else
+      countInto<false, false>(job, plan, source, scratch, c);
+  }
+  for (uint32_t w : scratch.touched) scratch.seen[w] = 0;
   if (!perMember) std::copy(c.ids.begin(), c.ids.end(), c.memberIds.begin());
   return c;
 }
@@ -215,83 +250,100 @@ class KeyIndex {
   uint32_t size_ = 0;
 };
 
+// LSD radix sort of 64-bit keys, one pass per byte that varies.
+void radixSort(std::vector<uint64_t>& keys, std::vector<uint64_t>& tmp) {
+  if (keys.size() < 2) return;
+  uint64_t orBits = 0, andBits = ~uint64_t{0};
+  for (uint64_t k : keys) {
+    orBits |= k;
+    andBits &= k;
+  }
+  const uint64_t varying = orBits ^ andBits;
+  tmp.resize(keys.size());
+  for (int shift = 0; shift < 64; shift += 8) {
+    if (((varying >> shift) & 0xFF) == 0) continue;
+    size_t count[257] = {0};
+    for (uint64_t k : keys) ++count[((k >> shift) & 0xFF) + 1];
+    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    for (uint64_t k : keys) tmp[count[(k >> shift) & 0xFF]++] = k;
+    keys.swap(tmp);
+  }
+}
+
 // Dropped ids of one source SparseCore, for its flagged partitions. The
 // reference sorts entries by (bucket, column, sample) and drops every entry
 // past the ids limit and every entry of a column past the unique limit;
 // both counters advance over dropped entries too, so what survives is a
-// prefix. Hence per column only its merged and raw counts matter, except
-// for the one column per partition that straddles the ids limit, whose
-// entries are ordered by sample in a second walk. A dropped entry counts
-// all its in-sample repeats (the reference drops each repeat).
-int64_t dropTask(const Job& job, const StackPlan& plan, int source, const std::vector<char>& flagged,
-                 bool buckets, Scratch& scratch) {
+// prefix. Hence per column only its merged and raw counts matter (one
+// radix-sorted key per merged entry gives them), except for the one column
+// per (partition, bucket) that straddles the ids limit, whose entries are
+// ordered by sample in a second walk. A dropped entry counts all its
+// in-sample repeats (the reference drops each repeat).
+int64_t dropTask(const Job& job, const StackPlan& plan, int source,
+                 const std::vector<char>& flagged, bool buckets, Scratch& scratch) {
   const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
+  // Sort key: partition, bucket, column; key >> 32 is the (partition,
+  // bucket) group.
   auto keyOf = [&](uint32_t col) -> uint64_t {
     const uint64_t p = col & mask;
     const uint64_t bucket = buckets ? minibatchingBucket(col) : 0;
     return (p << 38) | (bucket << 32) | col;
   };
-  struct Column {
-    uint64_t key;
-    int64_t merged = 0, raw = 0;
-  };
-  std::vector<Column> columns;
-  if (plan.stackVocab <= kDenseColumnLimit) {
-    if (scratch.columnSlot.size() < static_cast<size_t>(plan.stackVocab))
-      scratch.columnSlot.assign(static_cast<size_t>(plan.stackVocab), ~uint32_t{0});
-    uint32_t* slot = scratch.columnSlot.data();
-    walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
-      if (!flagged[col & mask]) return;
-      uint32_t& i = slot[col];
-      if (i == ~uint32_t{0}) {
-        i = static_cast<uint32_t>(columns.size());
-        columns.push_back({keyOf(col)});
-      }
-      ++columns[i].merged;
-      columns[i].raw += repeats;
-    });
-    for (const Column& c : columns) slot[static_cast<uint32_t>(c.key)] = ~uint32_t{0};
-  } else {
-    KeyIndex index(1024);
-    walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
-      if (!flagged[col & mask]) return;
-      const uint64_t key = keyOf(col);
-      bool inserted = false;
-      const uint32_t i = index.find(key, true, &inserted);
-      if (inserted) columns.push_back({key});
-      ++columns[i].merged;
-      columns[i].raw += repeats;
-    });
-  }
-  std::sort(columns.begin(), columns.end(), [](const Column& a, const Column& b) { return a.key < b.key; });
+  std::vector<uint64_t> keys;
+  std::vector<std::pair<uint64_t, int64_t>> extraRepeats;  // key, repeats - 1
+  walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t, int64_t repeats) {
+    if (!flagged[col & mask]) return;
+    const uint64_t key = keyOf(col);
+    keys.push_back(key);
+    if (repeats > 1) extraRepeats.push_back({key, repeats - 1});
+  });
+  std::vector<uint64_t> tmp;
+  radixSort(keys, tmp);
+  std::sort(extraRepeats.begin(), extraRepeats.end());
 
   int64_t dropped = 0;
   std::vector<std::pair<uint64_t, int64_t>> straddling;  // key, entries kept
   uint64_t group = ~uint64_t{0};
   int64_t before = 0, rank = 0;
-  for (const Column& c : columns) {
-    if ((c.key >> 32) != group) {
-      group = c.key >> 32;  // (partition, bucket)
+  size_t extra = 0;
+  for (size_t i = 0; i < keys.size();) {
+    const uint64_t key = keys[i];
+    size_t e = i + 1;
+    while (e < keys.size() && keys[e] == key) ++e;
+    const int64_t merged = static_cast<int64_t>(e - i);
+    int64_t raw = merged;
+    while (extra < extraRepeats.size() && extraRepeats[extra].first < key) ++extra;
+    while (extra < extraRepeats.size() && extraRepeats[extra].first == key)
+      raw += extraRepeats[extra++].second;
+    if ((key >> 32) != group) {
+      group = key >> 32;
       before = rank = 0;
     }
     ++rank;
-    if (rank > plan.maxUniqueIdsPerPartition || before >= plan.maxIdsPerPartition) dropped += c.raw;
-    else if (before + c.merged > plan.maxIdsPerPartition) straddling.push_back({c.key, plan.maxIdsPerPartition - before});
-    before += c.merged;
+    if (rank > plan.maxUniqueIdsPerPartition || before >= plan.maxIdsPerPartition)
+      dropped += raw;
+    else if (before + merged > plan.maxIdsPerPartition)
+      straddling.push_back({key, plan.maxIdsPerPartition - before});
+    before += merged;
+    i = e;
   }
   if (straddling.empty()) return dropped;
 
+  // Few straddling columns: a small hash map stays in cache.
   KeyIndex straddle(straddling.size());
-  for (const auto& s : straddling) straddle.find(s.first, true);
-  std::vector<std::vector<std::pair<uint64_t, int64_t>>> entries(straddling.size());  // sample, repeats
-  walkSlice(job, plan, source, scratch, nullptr, [&](uint32_t col, int, uint64_t sample, int64_t repeats) {
-    if (!flagged[col & mask]) return;
-    const uint32_t i = straddle.find(keyOf(col), false);
-    if (i != KeyIndex::kMissing) entries[i].push_back({sample, repeats});
-  });
+  for (const auto& st : straddling) straddle.find(st.first, true);
+  std::vector<std::vector<std::pair<uint64_t, int64_t>>> entries(
+      straddling.size());  // sample, repeats
+  walkSlice(job, plan, source, scratch, nullptr,
+            [&](uint32_t col, int, uint64_t sample, int64_t repeats) {
+              if (!flagged[col & mask]) return;
+              const uint32_t i = straddle.find(keyOf(col), false);
+              if (i != KeyIndex::kMissing) entries[i].push_back({sample, repeats});
+            });
   for (size_t i = 0; i < straddling.size(); ++i) {
     std::sort(entries[i].begin(), entries[i].end());
-    for (size_t k = static_cast<size_t>(straddling[i].second); k < entries[i].size(); ++k) dropped += entries[i][k].second;
+    for (size_t k = static_cast<size_t>(straddling[i].second); k < entries[i].size(); ++k)
+      dropped += entries[i][k].second;
   }
   return dropped;
 }
@@ -321,7 +373,8 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
 
   for (const StackPlan& plan : result.stacks)
     if (plan.stackVocab > (int64_t{1} << 31) - 1)
-      throw InputError("stack '" + plan.name + "': padded stacked vocabulary " + std::to_string(plan.stackVocab) +
+      throw InputError("stack '" + plan.name + "': padded stacked vocabulary " +
+                       std::to_string(plan.stackVocab) +
                        " does not fit 32-bit column ids; disable table_stacking or shrink tables");
 
   for (const FeatureSpec& f : job.features) {
@@ -360,7 +413,8 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
     st.memberIdsPerPartition.assign(plan.members.size(), std::vector<int64_t>(n, 0));
     st.warnings = plan.warnings;
     for (const StackFeature& sf : plan.features)
-      st.samplesPerSparseCore += samplesPerSparseCore(job.features[sf.featureIndex].ids.sampleCount(), job);
+      st.samplesPerSparseCore +=
+          samplesPerSparseCore(job.features[sf.featureIndex].ids.sampleCount(), job);
     for (int g = 0; g < n; ++g) {
       const TaskCounts& c = counts[s * n + g];
       int64_t buffer = 0;
@@ -374,12 +428,14 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
         for (size_t m = 0; m < plan.members.size(); ++m)
           st.memberIdsPerPartition[m][p] += c.memberIds[m * n + p];
       }
-      st.requiredBufferPerSparseCore[g % cores] = std::max(st.requiredBufferPerSparseCore[g % cores], buffer);
+      st.requiredBufferPerSparseCore[g % cores] =
+          std::max(st.requiredBufferPerSparseCore[g % cores], buffer);
       st.inputIds += c.inputIds;
       st.maxUniqueIdsPerSample = std::max(st.maxUniqueIdsPerSample, c.maxUniquePerSample);
       if (job.enableMinibatching) {
         for (int64_t v : c.bucketIds) st.maxIdsPerBucket = std::max(st.maxIdsPerBucket, v);
-        for (int64_t v : c.bucketUnique) st.maxUniqueIdsPerBucket = std::max(st.maxUniqueIdsPerBucket, v);
+        for (int64_t v : c.bucketUnique)
+          st.maxUniqueIdsPerBucket = std::max(st.maxUniqueIdsPerBucket, v);
       }
     }
     result.stats.push_back(std::move(st));
@@ -424,12 +480,14 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
     if (!idsOver && !uniqueOver) continue;
     if (!job.allowIdDropping) {
       if (!result.limitError)
-        result.limitError = idsOver ? maxIdsExceededMessage(obsIds, st.name, st.maxIdsLimit)
-                                    : maxUniqueIdsExceededMessage(obsUnique, st.name, st.maxUniqueIdsLimit);
+        result.limitError =
+            idsOver ? maxIdsExceededMessage(obsIds, st.name, st.maxIdsLimit)
+                    : maxUniqueIdsExceededMessage(obsUnique, st.name, st.maxUniqueIdsLimit);
       continue;
     }
     if (idsOver) st.warnings.push_back(idDroppingWarning(obsIds, st.name, st.maxIdsLimit, false));
-    if (uniqueOver) st.warnings.push_back(idDroppingWarning(obsUnique, st.name, st.maxUniqueIdsLimit, true));
+    if (uniqueOver)
+      st.warnings.push_back(idDroppingWarning(obsUnique, st.name, st.maxUniqueIdsLimit, true));
     for (int g = 0; g < n; ++g) {
       const size_t t = s * n + g;
       const TaskCounts& c = counts[t];
@@ -457,7 +515,8 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
   std::vector<int64_t> dropped(tasks.size(), 0);
   runParallel(dropTasks.size(), options.threads, [&](size_t i, Scratch& scratch) {
     const size_t t = dropTasks[i];
-    dropped[t] = dropTask(job, result.stacks[tasks[t].stack], tasks[t].source, flagged[t], perBucket, scratch);
+    dropped[t] = dropTask(job, result.stacks[tasks[t].stack], tasks[t].source, flagged[t],
+                          perBucket, scratch);
   });
   for (size_t t = 0; t < tasks.size(); ++t) result.stats[tasks[t].stack].droppedIds += dropped[t];
 
@@ -471,16 +530,18 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
   if (sameBatch) {
     std::vector<int64_t> perSample(batch, 0);
     for (const FeatureSpec& f : job.features)
-      for (size_t i = 0; i < batch; ++i) perSample[i] += static_cast<int64_t>(f.ids.rowStarts[i + 1] - f.ids.rowStarts[i]);
+      for (size_t i = 0; i < batch; ++i)
+        perSample[i] += static_cast<int64_t>(f.ids.rowStarts[i + 1] - f.ids.rowStarts[i]);
     for (int64_t v : perSample) {
       result.maxIdsPerSample = std::max(result.maxIdsPerSample, v);
       if (v > job.maxIdsPerChipPerSample) ++result.samplesOverChipLimit;
     }
     if (result.samplesOverChipLimit > 0)
-      result.warnings.push_back(std::to_string(result.samplesOverChipLimit) +
-                                " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
-                                std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
-                                std::to_string(result.maxIdsPerSample));
+      result.warnings.push_back(
+          std::to_string(result.samplesOverChipLimit) +
+          " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
+          std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
+          std::to_string(result.maxIdsPerSample));
   }
   return result;
 }

@@ -38,12 +38,12 @@ struct StackStats {
   // Row-major N x N: [source SparseCore (d x cores + c)][partition].
   std::vector<int64_t> idsPerSourcePartition;
   std::vector<int64_t> uniqueIdsPerSourcePartition;
-  std::vector<int64_t> maxIdsPerPartition;        // size N, max over sources
-  std::vector<int64_t> maxUniqueIdsPerPartition;  // size N
+  std::vector<int64_t> maxIdsPerPartition;           // size N, max over sources
+  std::vector<int64_t> maxUniqueIdsPerPartition;     // size N
   std::vector<int64_t> requiredBufferPerSparseCore;  // size cores per device
   // [member][partition]: merged ids summed over sources (load bars by table).
   std::vector<std::vector<int64_t>> memberIdsPerPartition;
-  int64_t inputIds = 0;       // before the in-sample merge
+  int64_t inputIds = 0;  // before the in-sample merge
   int64_t idsAfterMerge = 0;
   int64_t droppedIds = 0;
   int64_t samplesPerSparseCore = 0;  // all features of the stack

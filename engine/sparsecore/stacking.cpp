@@ -75,10 +75,10 @@ std::vector<StackPlan> planStacks(const Job& job) {
         plan.warnings.push_back("stacking " + std::to_string(plan.members.size()) +
                                 " tables: per-table limits are ignored, the stack uses max_ids=" +
                                 std::to_string(plan.maxIdsPerPartition) + ", max_unique_ids=" +
-                                std::to_string(plan.maxUniqueIdsPerPartition) + " (set \"stacked_limits\")");
+                                std::to_string(plan.maxUniqueIdsPerPartition) +
+                                " (set \"stacked_limits\")");
     }
-    if (plan.features.empty())
-      plan.warnings.push_back("no feature looks up " + plan.name);
+    if (plan.features.empty()) plan.warnings.push_back("no feature looks up " + plan.name);
     plans.push_back(std::move(plan));
   }
   return plans;

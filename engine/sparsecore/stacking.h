@@ -18,12 +18,12 @@ namespace shardscope::sc {
 
 // One table inside a stack.
 struct StackMember {
-  int tableIndex = 0;         // into Job::tables
-  int64_t paddedVocab = 0;    // multiple of 8 x N
-  int paddedWidth = 0;        // multiple of 8
+  int tableIndex = 0;       // into Job::tables
+  int64_t paddedVocab = 0;  // multiple of 8 x N
+  int paddedWidth = 0;      // multiple of 8
   int64_t rowOffsetInShard = 0;
-  int shardRotation = 0;      // col_shift
-  int64_t colOffset = 0;      // rowOffsetInShard x N
+  int shardRotation = 0;  // col_shift
+  int64_t colOffset = 0;  // rowOffsetInShard x N
   bool operator==(const StackMember&) const = default;
 };
 
@@ -38,8 +38,8 @@ struct StackPlan {
   std::string name;  // member names joined by "_"
   std::vector<StackMember> members;
   std::vector<StackFeature> features;
-  int paddedWidth = 0;       // widest member
-  int64_t stackVocab = 0;    // sum of padded vocabularies
+  int paddedWidth = 0;     // widest member
+  int64_t stackVocab = 0;  // sum of padded vocabularies
   int maxIdsPerPartition = 0;
   int maxUniqueIdsPerPartition = 0;
   std::vector<std::string> warnings;

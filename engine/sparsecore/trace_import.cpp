@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
-
-#include <nlohmann/json.hpp>
 
 #include "sparsecore/errors.h"
 
@@ -16,7 +15,8 @@ using nlohmann::json;
 
 RowKind classifyRow(const std::string& name) {
   if (name.find("SparseCore") != std::string::npos) return RowKind::SparseCore;
-  if (name.find("TensorCore") != std::string::npos || name.rfind("/device:TPU", 0) == 0 || name.rfind("TPU:", 0) == 0)
+  if (name.find("TensorCore") != std::string::npos || name.rfind("/device:TPU", 0) == 0 ||
+      name.rfind("TPU:", 0) == 0)
     return RowKind::TensorCore;
   if (name.find("Host") != std::string::npos || name.find("host") != std::string::npos ||
       name.find("CPU") != std::string::npos)
@@ -32,7 +32,8 @@ struct Interval {
 
 // Total length of the union of intervals (sorted in place).
 double unionLength(std::vector<Interval>& v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::sort(v.begin(), v.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
   double total = 0, curStart = 0, curEnd = 0;
   bool open = false;
   for (const Interval& i : v) {
@@ -51,11 +52,14 @@ double unionLength(std::vector<Interval>& v) {
 
 // Merged (disjoint, sorted) copy of intervals.
 std::vector<Interval> merged(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::sort(v.begin(), v.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
   std::vector<Interval> out;
   for (const Interval& i : v) {
-    if (out.empty() || i.start > out.back().end) out.push_back(i);
-    else out.back().end = std::max(out.back().end, i.end);
+    if (out.empty() || i.start > out.back().end)
+      out.push_back(i);
+    else
+      out.back().end = std::max(out.back().end, i.end);
   }
   return out;
 }
@@ -97,13 +101,20 @@ class TraceSax : public json::json_sax_t {
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
   bool number_integer(number_integer_t v) override { return number(double(v), v); }
-  bool number_unsigned(number_unsigned_t v) override { return number(double(v), static_cast<int64_t>(v)); }
-  bool number_float(number_float_t v, const string_t&) override { return number(v, static_cast<int64_t>(v)); }
+  bool number_unsigned(number_unsigned_t v) override {
+    return number(double(v), static_cast<int64_t>(v));
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    return number(v, static_cast<int64_t>(v));
+  }
   bool string(string_t& v) override {
     if (inEvent()) {
-      if (key_ == "ph") ev_.ph = v;
-      else if (key_ == "name") ev_.name = v;
-      else if (key_ == "pid") ev_.pid = std::atoll(v.c_str());
+      if (key_ == "ph")
+        ev_.ph = v;
+      else if (key_ == "name")
+        ev_.name = v;
+      else if (key_ == "pid")
+        ev_.pid = std::atoll(v.c_str());
     } else if (inArgs() && key_ == "name") {
       ev_.argsName = v;
     }
@@ -145,7 +156,8 @@ class TraceSax : public json::json_sax_t {
     key_ = k;
     return true;
   }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& e) override {
     error_ = e.what();
     errorByte_ = position;
     return false;
@@ -166,12 +178,15 @@ class TraceSax : public json::json_sax_t {
 
   bool number(double d, int64_t i) {
     if (!inEvent()) return true;
-    if (key_ == "pid") ev_.pid = i;
-    else if (key_ == "tid") ev_.tid = i;
+    if (key_ == "pid")
+      ev_.pid = i;
+    else if (key_ == "tid")
+      ev_.tid = i;
     else if (key_ == "ts") {
       ev_.ts = d;
       ev_.hasTs = true;
-    } else if (key_ == "dur") ev_.dur = d;
+    } else if (key_ == "dur")
+      ev_.dur = d;
     return true;
   }
 
@@ -228,7 +243,8 @@ TraceSummary importTrace(std::istream& in, const std::string& source) {
     throw InputError(source + where + ": JSON parse error: " + cause);
   }
   if (!sax.sawEvents)
-    throw InputError(source + ": not a Chrome trace: expected {\"traceEvents\": [...]} or an array of events");
+    throw InputError(
+        source + ": not a Chrome trace: expected {\"traceEvents\": [...]} or an array of events");
 
   TraceSummary s;
   s.events = sax.events;
@@ -241,7 +257,8 @@ TraceSummary importTrace(std::istream& in, const std::string& source) {
     row.pid = pid;
     row.name = data.name.empty() ? "pid " + std::to_string(pid) : data.name;
     row.kind = classifyRow(row.name);
-    if (size_t p = row.name.find("TPU:"); p != std::string::npos) row.device = std::atoi(row.name.c_str() + p + 4);
+    if (size_t p = row.name.find("TPU:"); p != std::string::npos)
+      row.device = std::atoi(row.name.c_str() + p + 4);
     row.events = data.events;
     if (!data.intervals.empty()) {
       row.first = data.intervals.front().start;
@@ -258,9 +275,11 @@ TraceSummary importTrace(std::istream& in, const std::string& source) {
       lo = std::min(lo, row.first);
       hi = std::max(hi, row.last);
       if (row.device >= 0 && row.kind == RowKind::SparseCore)
-        scByDevice[row.device].insert(scByDevice[row.device].end(), data.intervals.begin(), data.intervals.end());
+        scByDevice[row.device].insert(scByDevice[row.device].end(), data.intervals.begin(),
+                                      data.intervals.end());
       if (row.device >= 0 && row.kind == RowKind::TensorCore)
-        tcByDevice[row.device].insert(tcByDevice[row.device].end(), data.intervals.begin(), data.intervals.end());
+        tcByDevice[row.device].insert(tcByDevice[row.device].end(), data.intervals.begin(),
+                                      data.intervals.end());
       row.busy = unionLength(data.intervals);
     }
     std::vector<OpTotal> ops;
@@ -296,10 +315,14 @@ TraceSummary importTraceFile(const std::string& path) {
 
 static const char* kindName(RowKind k) {
   switch (k) {
-    case RowKind::SparseCore: return "SparseCore";
-    case RowKind::TensorCore: return "TensorCore";
-    case RowKind::Host: return "Host";
-    case RowKind::Other: return "Other";
+    case RowKind::SparseCore:
+      return "SparseCore";
+    case RowKind::TensorCore:
+      return "TensorCore";
+    case RowKind::Host:
+      return "Host";
+    case RowKind::Other:
+      return "Other";
   }
   return "Other";
 }
@@ -308,7 +331,8 @@ json traceSummaryToJson(const TraceSummary& s) {
   json rows = json::array();
   for (const TraceRow& r : s.rows) {
     json ops = json::array();
-    for (const OpTotal& op : r.topOps) ops.push_back({{"name", op.name}, {"count", op.count}, {"duration_us", op.duration}});
+    for (const OpTotal& op : r.topOps)
+      ops.push_back({{"name", op.name}, {"count", op.count}, {"duration_us", op.duration}});
     rows.push_back({{"pid", r.pid},
                     {"name", r.name},
                     {"kind", kindName(r.kind)},
@@ -331,24 +355,28 @@ json traceSummaryToJson(const TraceSummary& s) {
 std::string traceSummaryToText(const TraceSummary& s) {
   std::ostringstream o;
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%lld events over %.1f us\n", static_cast<long long>(s.events), s.span);
+  std::snprintf(buf, sizeof buf, "%lld events over %.1f us\n", static_cast<long long>(s.events),
+                s.span);
   o << buf;
   for (const TraceRow& r : s.rows) {
     const double share = s.span > 0 ? 100.0 * r.busy / s.span : 0;
-    std::snprintf(buf, sizeof buf, "  %-28s %-10s %8lld events, busy %.1f us (%.0f%%)\n", r.name.c_str(),
-                  kindName(r.kind), static_cast<long long>(r.events), r.busy, share);
+    std::snprintf(buf, sizeof buf, "  %-28s %-10s %8lld events, busy %.1f us (%.0f%%)\n",
+                  r.name.c_str(), kindName(r.kind), static_cast<long long>(r.events), r.busy,
+                  share);
     o << buf;
     for (const OpTotal& op : r.topOps) {
-      std::snprintf(buf, sizeof buf, "      %-40s x%-6lld %.1f us\n", op.name.c_str(), static_cast<long long>(op.count),
-                    op.duration);
+      std::snprintf(buf, sizeof buf, "      %-40s x%-6lld %.1f us\n", op.name.c_str(),
+                    static_cast<long long>(op.count), op.duration);
       o << buf;
     }
   }
   for (const DeviceOverlap& d : s.devices) {
     const double base = std::min(d.sparseCoreBusy, d.tensorCoreBusy);
     std::snprintf(buf, sizeof buf,
-                  "TPU:%d SparseCore busy %.1f us, TensorCore busy %.1f us, overlap %.1f us (%.0f%% of the shorter)\n",
-                  d.device, d.sparseCoreBusy, d.tensorCoreBusy, d.overlap, base > 0 ? 100 * d.overlap / base : 0.0);
+                  "TPU:%d SparseCore busy %.1f us, TensorCore busy %.1f us, overlap %.1f us "
+                  "(%.0f%% of the shorter)\n",
+                  d.device, d.sparseCoreBusy, d.tensorCoreBusy, d.overlap,
+                  base > 0 ? 100 * d.overlap / base : 0.0);
     o << buf;
   }
   return o.str();

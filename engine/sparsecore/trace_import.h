@@ -12,10 +12,9 @@
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace shardscope::sc {
 
@@ -32,9 +31,9 @@ struct TraceRow {
   int64_t pid = 0;
   std::string name;  // process name, or "pid N"
   RowKind kind = RowKind::Other;
-  int device = -1;   // N of "TPU:N", else -1
+  int device = -1;  // N of "TPU:N", else -1
   int64_t events = 0;
-  double busy = 0;   // union of intervals, microseconds
+  double busy = 0;  // union of intervals, microseconds
   double first = 0, last = 0;
   std::vector<OpTotal> topOps;  // by total duration, at most 5
   bool operator==(const TraceRow&) const = default;
@@ -44,7 +43,7 @@ struct DeviceOverlap {
   int device = 0;
   double sparseCoreBusy = 0;  // union over the device's SparseCore rows
   double tensorCoreBusy = 0;
-  double overlap = 0;         // both busy at once
+  double overlap = 0;  // both busy at once
   bool operator==(const DeviceOverlap&) const = default;
 };
 

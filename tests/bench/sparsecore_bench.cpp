@@ -60,7 +60,13 @@ void BM_Analyze100M_Uniform(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 100'000'000);
 }
-BENCHMARK(BM_Analyze100M_Uniform)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Analyze100M_Uniform)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(3);
 
 void BM_Analyze100M_Zipf(benchmark::State& state) {
   const Job& job = job100M(GeneratorSpec::Distribution::Zipf);
@@ -72,7 +78,12 @@ void BM_Analyze100M_Zipf(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 100'000'000);
 }
-BENCHMARK(BM_Analyze100M_Zipf)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Analyze100M_Zipf)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(3);
 
 // Dropping path: a Zipf batch against tight limits (sorting the flagged
 // partitions dominates).
@@ -92,7 +103,11 @@ void BM_Analyze10M_ZipfDropping(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 10'000'000);
 }
-BENCHMARK(BM_Analyze10M_ZipfDropping)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Analyze10M_ZipfDropping)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(3);
 
 void BM_GenerateZipf1M(benchmark::State& state) {
   GeneratorSpec g;

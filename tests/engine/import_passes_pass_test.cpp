@@ -75,6 +75,7 @@ func.func @f(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
 }
 )";
 
+// The applied constraint keeps the (pointwise) rule sdy computes for it.
 TEST(ImportPassesTest, SplitterCopiesConstantsAndConstraintsApplyToInputs) {
   PassFn apply = [](ir::Module& m, ir::DiagnosticSink& d) { return applyShardingConstraints(m, d); };
   EXPECT_EQ(run(kConstantAndConstraint, {constantOrScalarSplitter, apply}), R"(module {
@@ -83,11 +84,70 @@ TEST(ImportPassesTest, SplitterCopiesConstantsAndConstraintsApplyToInputs) {
     %0 = sdy.constant dense<1.000000e+00> : tensor<8x8xf32>
     %1 = sdy.constant dense<1.000000e+00> : tensor<8x8xf32>
     %2 = stablehlo.add %arg0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : tensor<8x8xf32>
-    %3 = sdy.sharding_constraint %2 <@mesh, [{}, {"b"}]> : tensor<8x8xf32>
+    %3 = sdy.sharding_constraint %2 <@mesh, [{}, {"b"}]> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
     return %1, %3 : tensor<8x8xf32>, tensor<8x8xf32>
   }
 }
 )");
+}
+
+TEST(ImportPassesTest, SplitterCopiesConstantCallsWithTheirCallee) {
+  const char* input = R"(func.func @main() -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = call @foo() : () -> tensor<8xf32>
+  %1 = stablehlo.abs %0 : tensor<8xf32>
+  %2 = stablehlo.abs %0 : tensor<8xf32>
+  return %1, %2 : tensor<8xf32>, tensor<8xf32>
+}
+func.func private @foo() -> tensor<8xf32> {
+  %0 = stablehlo.iota dim = 0 : tensor<8xf32>
+  %1 = stablehlo.negate %0 : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+)";
+  // @foo only computes a constant, so each user of the call gets its own
+  // call to its own copy of @foo (the original is left for symbol-dce).
+  EXPECT_EQ(run(input, {constantOrScalarSplitter}), R"(module {
+  func.func @main() -> (tensor<8xf32>, tensor<8xf32>) {
+    %0 = call @foo_0() : () -> tensor<8xf32>
+    %1 = call @foo_1() : () -> tensor<8xf32>
+    %2 = stablehlo.abs %0 : tensor<8xf32>
+    %3 = stablehlo.abs %1 : tensor<8xf32>
+    return %2, %3 : tensor<8xf32>, tensor<8xf32>
+  }
+  func.func private @foo() -> tensor<8xf32> {
+    %0 = stablehlo.iota dim = 0 : tensor<8xf32>
+    %1 = stablehlo.negate %0 : tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+  func.func private @foo_0() -> tensor<8xf32> attributes {sdy.original_func_name = "foo"} {
+    %0 = stablehlo.iota dim = 0 : tensor<8xf32>
+    %1 = stablehlo.negate %0 : tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+  func.func private @foo_1() -> tensor<8xf32> attributes {sdy.original_func_name = "foo"} {
+    %0 = stablehlo.iota dim = 0 : tensor<8xf32>
+    %1 = stablehlo.negate %0 : tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}
+)");
+}
+
+TEST(ImportPassesTest, ManualAxesCleanupSplitsPartlyUsedAxes) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=8, "y"=8]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"y":(2)2}]>] out_shardings=[<@mesh, [{"y":(1)2}], replicated={"x":(2)2}>] manual_axes={"x", "y"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, {manualAxesCleanup});
+  EXPECT_NE(out.find(R"(in_shardings=[<@mesh, [{"y":(2)2}], replicated={"x", "y":(1)2, "y":(4)2}>])"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"(out_shardings=[<@mesh, [{"y":(1)2}], replicated={"x", "y":(2)4}>])"), std::string::npos)
+      << out;
 }
 
 TEST(ImportPassesTest, MergerUndoesTheSplitterAndConstraintsBecomeReshards) {

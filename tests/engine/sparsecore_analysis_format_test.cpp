@@ -1,13 +1,13 @@
 // CLI renderings of the analysis: the JSON key names the tools rely on, and
 // a golden text file for the minimal job. Regenerate the golden file with
 // SHARDSCOPE_REGENERATE_GOLDEN=1.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sparsecore/analysis_format.h"
 #include "sparsecore/errors.h"
@@ -42,7 +42,8 @@ TEST(SparseCoreAnalysisFormat, JsonKeys) {
 
 TEST(SparseCoreAnalysisFormat, GoldenText) {
   const std::string text = analysisToText(analyze(parseJob(kMinimal, "min.json", "")));
-  const std::string path = std::string(SHARDSCOPE_TEST_DATA_DIR) + "/sparsecore/minimal_analysis.expected";
+  const std::string path =
+      std::string(SHARDSCOPE_TEST_DATA_DIR) + "/sparsecore/minimal_analysis.expected";
   if (std::getenv("SHARDSCOPE_REGENERATE_GOLDEN")) std::ofstream(path) << text;
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << path << " missing; run with SHARDSCOPE_REGENERATE_GOLDEN=1";
@@ -62,5 +63,6 @@ TEST(SparseCoreAnalysisFormat, ErrorIsReported) {
   ASSERT_TRUE(r.error.has_value());
   nlohmann::json j = analysisToJson(r);
   EXPECT_EQ(j["error"], *r.error);
-  EXPECT_NE(analysisToText(r).find("error: Observed max ids per partition: 2 for table: t"), std::string::npos);
+  EXPECT_NE(analysisToText(r).find("error: Observed max ids per partition: 2 for table: t"),
+            std::string::npos);
 }

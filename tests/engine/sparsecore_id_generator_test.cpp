@@ -1,7 +1,7 @@
 // Synthetic ids: determinism, ranges, skew.
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "sparsecore/errors.h"
 #include "sparsecore/id_generator.h"
@@ -30,7 +30,8 @@ TEST(SparseCoreIdGenerator, IdsStayInVocabulary) {
 }
 
 TEST(SparseCoreIdGenerator, ZipfIsSkewedTowardsLowIds) {
-  GeneratorSpec g{.distribution = GeneratorSpec::Distribution::Zipf, .exponent = 1.2, .idsPerSample = 1};
+  GeneratorSpec g{
+      .distribution = GeneratorSpec::Distribution::Zipf, .exponent = 1.2, .idsPerSample = 1};
   IdBatch b = generateIds(g, 100000, 20000);
   const auto zeros = std::count(b.ids.begin(), b.ids.end(), 0u);
   const auto ones = std::count(b.ids.begin(), b.ids.end(), 1u);

@@ -1,11 +1,11 @@
 // Job files and CSV ids: defaults, sources, and errors that name the file,
 // the field or line, and the cause.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sparsecore/csv_ids.h"
 #include "sparsecore/errors.h"
@@ -87,11 +87,13 @@ TEST(SparseCoreJobIo, MissingAndWrongFields) {
 
   j = nlohmann::json::parse(kMinimal);
   j["tables"][0]["vocab_size"] = "big";
-  EXPECT_EQ(parseError(j.dump()), "job.json: tables[0].vocab_size: expected an integer, got a string");
+  EXPECT_EQ(parseError(j.dump()),
+            "job.json: tables[0].vocab_size: expected an integer, got a string");
 
   j = nlohmann::json::parse(kMinimal);
   j["allow_id_dropping"] = 1;
-  EXPECT_EQ(parseError(j.dump()), "job.json: allow_id_dropping: expected true or false, got an integer");
+  EXPECT_EQ(parseError(j.dump()),
+            "job.json: allow_id_dropping: expected true or false, got an integer");
 
   j = nlohmann::json::parse(kMinimal);
   j.erase("tables");
@@ -111,7 +113,8 @@ TEST(SparseCoreJobIo, MissingAndWrongFields) {
 TEST(SparseCoreJobIo, UnknownTable) {
   nlohmann::json j = nlohmann::json::parse(kMinimal);
   j["features"][0]["table"] = "nope";
-  EXPECT_EQ(parseError(j.dump()), "job.json: features[0].table: unknown table 'nope' for feature 'f'");
+  EXPECT_EQ(parseError(j.dump()),
+            "job.json: features[0].table: unknown table 'nope' for feature 'f'");
 }
 
 TEST(SparseCoreJobIo, NonPowerOfTwoSparseCores) {
@@ -135,19 +138,22 @@ TEST(SparseCoreJobIo, GeneratorFillsIds) {
   nlohmann::json j = nlohmann::json::parse(kMinimal);
   j["batch_size"] = 64;
   j["features"][0].erase("samples");
-  j["features"][0]["generator"] = {{"distribution", "zipf"}, {"exponent", 1.2}, {"ids_per_sample", 3}, {"seed", 5}};
+  j["features"][0]["generator"] = {
+      {"distribution", "zipf"}, {"exponent", 1.2}, {"ids_per_sample", 3}, {"seed", 5}};
   Job job = parseJob(j.dump(), "job.json", "");
   EXPECT_EQ(job.features[0].ids.sampleCount(), 64u);
   EXPECT_EQ(job.features[0].ids.idCount(), 192u);
   j["features"][0]["generator"]["distribution"] = "normal";
   EXPECT_EQ(parseError(j.dump()),
-            "job.json: features[0].generator.distribution: expected \"uniform\" or \"zipf\", got \"normal\"");
+            "job.json: features[0].generator.distribution: expected \"uniform\" or \"zipf\", got "
+            "\"normal\"");
 }
 
 TEST(SparseCoreJobIo, FeatureWithoutIdsIsAnError) {
   nlohmann::json j = nlohmann::json::parse(kMinimal);
   j["features"][0].erase("samples");
-  EXPECT_NE(parseError(j.dump()).find("features[0]: feature 'f' has no \"samples\""), std::string::npos);
+  EXPECT_NE(parseError(j.dump()).find("features[0]: feature 'f' has no \"samples\""),
+            std::string::npos);
 }
 
 TEST(SparseCoreJobIo, CsvIdsFromJobFile) {
@@ -180,8 +186,9 @@ TEST(SparseCoreJobIo, MalformedCsvLinesNameTheLine) {
     std::istringstream in(text);
     return errorOf([&] { loadIdsCsv(job, in, "ids.csv"); });
   };
-  EXPECT_EQ(csvError("sample,feature,id\n0,f\n"),
-            "ids.csv:2: expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got 2");
+  EXPECT_EQ(
+      csvError("sample,feature,id\n0,f\n"),
+      "ids.csv:2: expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got 2");
   EXPECT_EQ(csvError("0,f,x\n"), "ids.csv:1: id 'x' is not a non-negative integer");
   EXPECT_EQ(csvError("0,f,1\n-1,f,2\n"), "ids.csv:2: sample '-1' is not a non-negative integer");
   EXPECT_EQ(csvError("0,g,1\n"), "ids.csv:1: unknown feature 'g' (not in the job's \"features\")");
@@ -189,7 +196,8 @@ TEST(SparseCoreJobIo, MalformedCsvLinesNameTheLine) {
 }
 
 TEST(SparseCoreJobIo, MissingFiles) {
-  EXPECT_EQ(errorOf([] { loadJobFile("/nonexistent/job.json"); }), "/nonexistent/job.json: cannot open file");
+  EXPECT_EQ(errorOf([] { loadJobFile("/nonexistent/job.json"); }),
+            "/nonexistent/job.json: cannot open file");
 }
 
 TEST(SparseCoreJobIo, RoundTripThroughJson) {

@@ -25,7 +25,8 @@ TEST(SparseCoreMemory, WidthOneWastesSevenEighths) {
 
 TEST(SparseCoreMemory, OptimizerSlotsMultiplyTables) {
   TableMemory sgd = tableMemory({.name = "a", .vocabSize = 64, .width = 8}, 1, 1);
-  TableMemory adam = tableMemory({.name = "a", .vocabSize = 64, .width = 8, .optimizer = "adam"}, 1, 1);
+  TableMemory adam =
+      tableMemory({.name = "a", .vocabSize = 64, .width = 8, .optimizer = "adam"}, 1, 1);
   EXPECT_EQ(adam.allocatedBytes, 3 * sgd.allocatedBytes);
 }
 
@@ -70,7 +71,10 @@ TEST(SparseCoreMemory, SpmemErrorStopsAnalysis) {
   Job job;
   job.devices = 1;
   job.sparseCoresPerDevice = 1;
-  job.tables.push_back({.name = "t", .vocabSize = 100, .width = 512, .maxIdsPerPartition = 100000,
+  job.tables.push_back({.name = "t",
+                        .vocabSize = 100,
+                        .width = 512,
+                        .maxIdsPerPartition = 100000,
                         .maxUniqueIdsPerPartition = 100000});
   IdBatch b;
   b.addSample(std::vector<uint32_t>{1});

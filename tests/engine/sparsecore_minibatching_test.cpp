@@ -46,7 +46,10 @@ TEST(SparseCoreMinibatching, PreprocessingSplitsInsteadOfFailing) {
   Job job;
   job.devices = 1;
   job.sparseCoresPerDevice = 1;
-  job.tables.push_back({.name = "t", .vocabSize = 4096, .width = 8, .maxIdsPerPartition = 64,
+  job.tables.push_back({.name = "t",
+                        .vocabSize = 4096,
+                        .width = 8,
+                        .maxIdsPerPartition = 64,
                         .maxUniqueIdsPerPartition = 64});
   IdBatch b;
   for (uint32_t i = 0; i < 256; ++i) b.addSample(std::vector<uint32_t>{i});
@@ -89,7 +92,10 @@ TEST(SparseCoreMinibatching, SplitIsSharedByAllTables) {
   job.sparseCoresPerDevice = 1;
   job.enableMinibatching = true;
   job.tableStacking = false;
-  job.tables.push_back({.name = "hot", .vocabSize = 4096, .width = 8, .maxIdsPerPartition = 32,
+  job.tables.push_back({.name = "hot",
+                        .vocabSize = 4096,
+                        .width = 8,
+                        .maxIdsPerPartition = 32,
                         .maxUniqueIdsPerPartition = 32});
   job.tables.push_back({.name = "cold", .vocabSize = 64, .width = 8});
   IdBatch hot, cold;
@@ -104,4 +110,31 @@ TEST(SparseCoreMinibatching, SplitIsSharedByAllTables) {
   EXPECT_EQ(r.stats[1].split, 0u);
   EXPECT_NE(r.stats[0].split, 0u);
   EXPECT_EQ(r.split, r.stats[0].split);
+}
+
+TEST(SparseCoreMinibatching, SingleHotBucketStillFailsOrDrops) {
+  // 100 samples all look up id 0: one column, one bucket, 100 ids against a
+  // limit of 64. Splitting buckets cannot help; the reference reports the
+  // per-bucket maximum, or drops the excess when allowed.
+  Job job;
+  job.devices = 1;
+  job.sparseCoresPerDevice = 1;
+  job.enableMinibatching = true;
+  job.tables.push_back({.name = "t",
+                        .vocabSize = 64,
+                        .width = 8,
+                        .maxIdsPerPartition = 64,
+                        .maxUniqueIdsPerPartition = 64});
+  IdBatch b;
+  for (int i = 0; i < 100; ++i) b.addSample(std::vector<uint32_t>{0});
+  job.features.push_back({.name = "f", .table = "t", .ids = b});
+  PreprocessResult r = preprocess(job);
+  EXPECT_TRUE(r.minibatchingRequired);
+  ASSERT_TRUE(r.limitError.has_value());
+  EXPECT_EQ(r.limitError->rfind("Observed max ids per partition: 100 for table: t", 0), 0u)
+      << *r.limitError;
+  job.allowIdDropping = true;
+  r = preprocess(job);
+  EXPECT_FALSE(r.limitError.has_value());
+  EXPECT_EQ(r.stats[0].droppedIds, 36);
 }

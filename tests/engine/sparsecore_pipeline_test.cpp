@@ -1,5 +1,6 @@
 // Pipeline model: schedules with and without pipelining.
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "sparsecore/errors.h"
@@ -24,9 +25,12 @@ TEST(SparseCorePipeline, PipelinedTakesNPlusTwoSteps) {
   EXPECT_DOUBLE_EQ(p.total, 1 + 4 + 8 * 4 + 4 + 1);
   // In step k the SparseCores run B(k-2) then F(k); TensorCores run k-1.
   for (const ScheduledStage& st : p.stages) {
-    if (st.unit == Unit::TensorCore) EXPECT_EQ(st.batch, st.step - 1);
-    else if (st.phase == Phase::Backward) EXPECT_EQ(st.batch, st.step - 2);
-    else EXPECT_EQ(st.batch, st.step);
+    if (st.unit == Unit::TensorCore)
+      EXPECT_EQ(st.batch, st.step - 1);
+    else if (st.phase == Phase::Backward)
+      EXPECT_EQ(st.batch, st.step - 2);
+    else
+      EXPECT_EQ(st.batch, st.step);
   }
 }
 
@@ -56,7 +60,8 @@ TEST(SparseCorePipeline, StagesNeverOverlapOnAUnit) {
 }
 
 TEST(SparseCorePipeline, JsonInputAndErrors) {
-  auto j = nlohmann::json::parse(R"({"pipeline": {"sc_forward": 1, "tc_forward": 2, "tc_backward": 2,
+  auto j =
+      nlohmann::json::parse(R"({"pipeline": {"sc_forward": 1, "tc_forward": 2, "tc_backward": 2,
                                     "sc_backward": 1, "steps": 10}})");
   PipelineComparison c = pipelineFromJson(j, "p.json");
   EXPECT_NEAR(c.speedup, 60.0 / 42.0, 1e-12);

@@ -19,7 +19,10 @@ Job oneTable(int devices, int cores, IdBatch ids, int maxIds = 256, int maxUniqu
   Job job;
   job.devices = devices;
   job.sparseCoresPerDevice = cores;
-  job.tables.push_back({.name = "t", .vocabSize = 1024, .width = 8, .maxIdsPerPartition = maxIds,
+  job.tables.push_back({.name = "t",
+                        .vocabSize = 1024,
+                        .width = 8,
+                        .maxIdsPerPartition = maxIds,
                         .maxUniqueIdsPerPartition = maxUnique});
   job.features.push_back({.name = "f", .table = "t", .ids = std::move(ids)});
   return job;
@@ -77,8 +80,10 @@ TEST(SparseCorePreprocessing, ExceedingWithoutDroppingGivesReferenceError) {
   ASSERT_TRUE(r.limitError.has_value());
   EXPECT_EQ(*r.limitError, maxIdsExceededMessage(5, "t", 4));
   EXPECT_EQ(*r.limitError,
-            "Observed max ids per partition: 5 for table: t is greater than the set max ids per partition: 4. "
-            "Use `allow_id_dropping` or increase the `max_ids_per_partition`. You could also try to reduce the "
+            "Observed max ids per partition: 5 for table: t is greater than the set max ids per "
+            "partition: 4. "
+            "Use `allow_id_dropping` or increase the `max_ids_per_partition`. You could also try "
+            "to reduce the "
             "batch size.");
 }
 
@@ -86,7 +91,8 @@ TEST(SparseCorePreprocessing, ExceedingUniqueWithoutDropping) {
   Job job = oneTable(1, 1, batchOf({{0, 1, 2}}), /*maxIds=*/8, /*maxUnique=*/2);
   PreprocessResult r = preprocess(job);
   ASSERT_TRUE(r.limitError.has_value());
-  EXPECT_EQ(r.limitError->rfind("Observed max unique ids per partition: 3 for table: t", 0), 0u) << *r.limitError;
+  EXPECT_EQ(r.limitError->rfind("Observed max unique ids per partition: 3 for table: t", 0), 0u)
+      << *r.limitError;
 }
 
 TEST(SparseCorePreprocessing, DropsInSortedOrderPastIdsLimit) {
@@ -100,7 +106,8 @@ TEST(SparseCorePreprocessing, DropsInSortedOrderPastIdsLimit) {
   // Stats are the observed ones, before dropping.
   EXPECT_EQ(r.stats[0].maxIdsPerPartition, (std::vector<int64_t>{5}));
   ASSERT_FALSE(r.stats[0].warnings.empty());
-  EXPECT_NE(r.stats[0].warnings.back().find("Allowing ID dropping for table: t"), std::string::npos);
+  EXPECT_NE(r.stats[0].warnings.back().find("Allowing ID dropping for table: t"),
+            std::string::npos);
 }
 
 TEST(SparseCorePreprocessing, DropsWholeColumnsPastUniqueLimit) {
@@ -178,7 +185,8 @@ TEST(SparseCorePreprocessing, StackingOffKeepsTablesApart) {
 
 TEST(SparseCorePreprocessing, ThreadCountDoesNotChangeResults) {
   IdBatch b;
-  for (uint32_t i = 0; i < 4096; ++i) b.addSample(std::vector<uint32_t>{i % 97, (i * 7) % 1000, i % 5});
+  for (uint32_t i = 0; i < 4096; ++i)
+    b.addSample(std::vector<uint32_t>{i % 97, (i * 7) % 1000, i % 5});
   Job job = oneTable(2, 4, b, 64, 64);
   job.allowIdDropping = true;
   PreprocessOptions one{.threads = 1}, two{.threads = 2};
@@ -196,4 +204,20 @@ TEST(SparseCorePreprocessing, ChipPerSampleLimitWarns) {
   PreprocessResult r = preprocess(job);
   EXPECT_EQ(r.maxIdsPerSample, 70);
   EXPECT_EQ(r.samplesOverChipLimit, 1);
+}
+
+TEST(SparseCorePreprocessing, LongSamplesMergeAndDropLikeShortOnes) {
+  // 12 ids, 8 distinct (the > 8 path sorts, the short path compares pairs).
+  const std::vector<uint32_t> ids{0, 0, 4, 4, 4, 8, 1, 1, 2, 3, 5, 9};
+  Job job = oneTable(1, 1, batchOf({ids}), /*maxIds=*/1, /*maxUnique=*/64);
+  job.allowIdDropping = true;
+  PreprocessResult r = preprocess(job);
+  EXPECT_EQ(r.stats[0].inputIds, 12);
+  EXPECT_EQ(r.stats[0].idsAfterMerge, 8);
+  EXPECT_EQ(r.stats[0].maxUniqueIdsPerSample, 8);
+  // Column 0 is kept; 1 (x2), 2, 3, 4 (x3), 5, 8, 9 are dropped.
+  EXPECT_EQ(r.stats[0].droppedIds, 10);
+  // The same ids split into two short samples of one feature.
+  Job split = oneTable(1, 1, batchOf({{0, 0, 4, 4, 4, 8}, {1, 1, 2, 3, 5, 9}}), 64, 64);
+  EXPECT_EQ(preprocess(split).stats[0].idsAfterMerge, 8);
 }

@@ -11,7 +11,8 @@ Job tablesJob(std::vector<TableSpec> tables, int cores = 4) {
   job.devices = 1;
   job.sparseCoresPerDevice = cores;
   job.tables = std::move(tables);
-  for (const TableSpec& t : job.tables) job.features.push_back({.name = "f_" + t.name, .table = t.name, .ids = {}});
+  for (const TableSpec& t : job.tables)
+    job.features.push_back({.name = "f_" + t.name, .table = t.name, .ids = {}});
   return job;
 }
 }  // namespace
@@ -58,7 +59,10 @@ TEST(SparseCoreStacking, MultiTableStackUsesStackLimitsAndWarns) {
 }
 
 TEST(SparseCoreStacking, SingleTableKeepsItsLimits) {
-  Job job = tablesJob({{.name = "a", .vocabSize = 10, .width = 8, .maxIdsPerPartition = 32,
+  Job job = tablesJob({{.name = "a",
+                        .vocabSize = 10,
+                        .width = 8,
+                        .maxIdsPerPartition = 32,
                         .maxUniqueIdsPerPartition = 16}});
   StackPlan p = planStacks(job)[0];
   EXPECT_EQ(p.maxIdsPerPartition, 32);
@@ -66,7 +70,8 @@ TEST(SparseCoreStacking, SingleTableKeepsItsLimits) {
 }
 
 TEST(SparseCoreStacking, OffKeepsOneStackPerTable) {
-  Job job = tablesJob({{.name = "a", .vocabSize = 10, .width = 8}, {.name = "b", .vocabSize = 10, .width = 8}});
+  Job job = tablesJob(
+      {{.name = "a", .vocabSize = 10, .width = 8}, {.name = "b", .vocabSize = 10, .width = 8}});
   job.tableStacking = false;
   EXPECT_EQ(planStacks(job).size(), 2u);
 }

@@ -1,7 +1,7 @@
 // Chrome trace-event import: rows, busy time, overlap, errors.
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "sparsecore/errors.h"
 #include "sparsecore/trace_import.h"

@@ -1,9 +1,9 @@
 // Every case of docs/vectors.json, run through the job parser and the
 // analysis. The expected statistics are read from the file at test time.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "sparsecore/analysis.h"
@@ -74,10 +74,12 @@ TEST(SparseCoreVectors, EveryCaseMatches) {
         EXPECT_EQ(s.maxIdsPerPartition, e["max_ids_per_partition"].get<std::vector<int64_t>>());
       }
       if (e.contains("max_unique_ids_per_partition")) {
-        EXPECT_EQ(s.maxUniqueIdsPerPartition, e["max_unique_ids_per_partition"].get<std::vector<int64_t>>());
+        EXPECT_EQ(s.maxUniqueIdsPerPartition,
+                  e["max_unique_ids_per_partition"].get<std::vector<int64_t>>());
       }
       if (e.contains("required_buffer_per_sparse_core")) {
-        EXPECT_EQ(s.requiredBufferPerSparseCore, e["required_buffer_per_sparse_core"].get<std::vector<int64_t>>());
+        EXPECT_EQ(s.requiredBufferPerSparseCore,
+                  e["required_buffer_per_sparse_core"].get<std::vector<int64_t>>());
       }
       if (e.contains("dropped_ids")) {
         EXPECT_EQ(s.droppedIds, e["dropped_ids"].get<int64_t>());
@@ -99,7 +101,9 @@ TEST(SparseCoreVectors, DroppingCaseFailsWithoutDropping) {
     j["allow_id_dropping"] = false;
     AnalysisReport report = analyze(parseJob(j.dump(), "vector", ""));
     ASSERT_TRUE(report.error.has_value());
-    EXPECT_NE(report.error->find("Observed max ids per partition: "), std::string::npos) << *report.error;
-    EXPECT_NE(report.error->find("for table: t is greater than the set max ids per partition: "), std::string::npos);
+    EXPECT_NE(report.error->find("Observed max ids per partition: "), std::string::npos)
+        << *report.error;
+    EXPECT_NE(report.error->find("for table: t is greater than the set max ids per partition: "),
+              std::string::npos);
   }
 }

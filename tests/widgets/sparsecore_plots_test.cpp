@@ -18,7 +18,8 @@ using namespace shardscope;
 namespace {
 
 sc::AnalysisReport sampleReport(const char* file) {
-  const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/") + QString::fromLatin1(file);
+  const QString path =
+      QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/") + QString::fromLatin1(file);
   return sc::analyze(sc::loadJobFile(path.toStdString()));
 }
 
@@ -74,7 +75,8 @@ class SparseCorePlotsTest : public QObject {
     QTest::addColumn<QString>("suffix");
     for (const char* kind : {"partition_load", "partition_max", "spmem", "hbm", "gantt"})
       for (const char* suffix : {"png", "svg", "pdf"})
-        QTest::newRow(qPrintable(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(suffix))))
+        QTest::newRow(
+            qPrintable(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(suffix))))
             << QString::fromLatin1(kind) << QString::fromLatin1(suffix);
   }
   void exports() {

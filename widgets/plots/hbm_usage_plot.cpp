@@ -64,10 +64,12 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
   label->position->setType(QCPItemPosition::ptAxisRectRatio);
   label->position->setCoords(0.01, 0.01);
-  label->setText(QStringLiteral("per chip: %1 MiB of %2 MiB HBM (%3%)")
-                     .arg(double(report.memory.hbmTotalPerChip()) / kMiB, 0, 'f', 1)
-                     .arg(capacity, 0, 'f', 0)
-                     .arg(100.0 * double(report.memory.hbmTotalPerChip()) / std::max(1.0, capacity * kMiB), 0, 'f', 2));
+  label->setText(
+      QStringLiteral("per chip: %1 MiB of %2 MiB HBM (%3%)")
+          .arg(double(report.memory.hbmTotalPerChip()) / kMiB, 0, 'f', 1)
+          .arg(capacity, 0, 'f', 0)
+          .arg(100.0 * double(report.memory.hbmTotalPerChip()) / std::max(1.0, capacity * kMiB), 0,
+               'f', 2));
   p->xAxis->setTicker(ticker);
   p->xAxis->setTickLabelRotation(keys.size() > 6 ? 60 : 0);
   p->xAxis->setRange(-0.6, total + 0.6);

@@ -8,9 +8,10 @@ namespace shardscope::plots {
 
 namespace {
 QColor tableColor(int i) {
-  static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
-                                   QColor(0xb0, 0x7a, 0xa1), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2),
-                                   QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
+  static const QColor palette[] = {
+      QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
+      QColor(0xb0, 0x7a, 0xa1), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2),
+      QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
   return palette[i % 9];
 }
 
@@ -58,7 +59,8 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure) {
         sum[i] += values[i];
       }
       bars->setData(keys, values, true);
-      bars->setName(m < stats.tables.size() ? QString::fromStdString(stats.tables[m]) : QString::number(m));
+      bars->setName(m < stats.tables.size() ? QString::fromStdString(stats.tables[m])
+                                            : QString::number(m));
       bars->setBrush(tableColor(int(m)));
       bars->setPen(Qt::NoPen);
       bars->setWidth(0.8);
@@ -84,7 +86,8 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure) {
     marks->setData(keys, unique, true);
     marks->setName(QStringLiteral("max_unique_ids_per_partition"));
     marks->setLineStyle(QCPGraph::lsNone);
-    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xe1, 0x57, 0x59), QColor(0xe1, 0x57, 0x59), 7));
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xe1, 0x57, 0x59),
+                                           QColor(0xe1, 0x57, 0x59), 7));
     p->yAxis->setLabel(QStringLiteral("ids (max over source SparseCores)"));
     limitLine(p, double(stats.maxIdsLimit), QColor(0xc0, 0x39, 0x2b),
               QStringLiteral("max_ids_per_partition %1").arg(stats.maxIdsLimit));

@@ -53,12 +53,13 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
   p->yAxis->setTicker(ticker);
   p->yAxis->setRange(-0.6, 3.6);
   p->xAxis->setRange(0, end > 0 ? end * 1.02 : 1);
-  setTitle(QStringLiteral("Pipelining: %1 vs %2 (%3x, %4 batches; SparseCore updates %5 steps stale)")
-               .arg(c.serial.total)
-               .arg(c.pipelined.total)
-               .arg(c.speedup, 0, 'f', 2)
-               .arg(c.batches)
-               .arg(c.stalenessSteps));
+  setTitle(
+      QStringLiteral("Pipelining: %1 vs %2 (%3x, %4 batches; SparseCore updates %5 steps stale)")
+          .arg(c.serial.total)
+          .arg(c.pipelined.total)
+          .arg(c.speedup, 0, 'f', 2)
+          .arg(c.batches)
+          .arg(c.stalenessSteps));
   finish(drawn > 0);
 }
 

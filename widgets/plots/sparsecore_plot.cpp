@@ -1,10 +1,10 @@
 #include "sparsecore_plot.h"
 
+#include <qcustomplot.h>
+
 #include <QFileInfo>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
-
-#include <qcustomplot.h>
 
 namespace shardscope::plots {
 
@@ -42,7 +42,8 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
     if (error) *error = why;
     return false;
   };
-  if (size.isEmpty()) size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
+  if (size.isEmpty())
+    size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
   const QString suffix = QFileInfo(path).suffix().toLower();
   bool ok = false;
   if (suffix == QLatin1String("png")) {

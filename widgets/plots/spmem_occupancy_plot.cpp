@@ -58,7 +58,8 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
   p->xAxis->setRange(0, std::max(top, capacity) * 1.1);
   p->legend->setVisible(true);
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-  setTitle(QStringLiteral("SPMEM occupancy per tile (%1)").arg(QString::fromStdString(report.chip)));
+  setTitle(
+      QStringLiteral("SPMEM occupancy per tile (%1)").arg(QString::fromStdString(report.chip)));
   finish(n > 0);
 }
 

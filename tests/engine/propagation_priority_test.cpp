@@ -1,0 +1,117 @@
+// Tests for engine/propagation/op_priority_propagation.cpp and
+// user_priority_propagation.cpp.
+#include <gtest/gtest.h>
+
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "propagation/op_priority_propagation.h"
+#include "propagation/propagation.h"
+
+namespace shardscope::propagation {
+namespace {
+
+std::unique_ptr<ir::Module> parse(const std::string& text) {
+  ir::DiagnosticSink diags;
+  auto m = ir::parseModule(text, ir::ParseOptions{}, diags);
+  EXPECT_TRUE(m) << diags.formatAll("<test>");
+  return m;
+}
+
+// The first op named `name` in the module.
+ir::Op* find(ir::Module& m, const std::string& name) {
+  ir::Op* found = nullptr;
+  m.op->walk([&](ir::Op& op) {
+    if (!found && op.name() == name) found = &op;
+  });
+  return found;
+}
+
+const char* kOps = R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = stablehlo.broadcast_in_dim %arg1, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %3 = stablehlo.dot_general %1, %2, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1, %2, %3 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+)mlir";
+
+TEST(OpPriorityTest, StageDirections) {
+  auto m = parse(kOps);
+  ASSERT_TRUE(m);
+  ir::Op* add = find(*m, "stablehlo.add");
+  ir::Op* transpose = find(*m, "stablehlo.transpose");
+  ir::Op* broadcast = find(*m, "stablehlo.broadcast_in_dim");
+  ir::Op* dot = find(*m, "stablehlo.dot_general");
+  ASSERT_TRUE(add && transpose && broadcast && dot);
+  using D = PropagationDirection;
+  // Stage 0: %arg0 has two uses (both operands of the add): not single-use.
+  EXPECT_EQ(opPriorityStageDirection(0, *add, 0, nullptr), D::None);
+  EXPECT_EQ(opPriorityStageDirection(1, *add, 0, nullptr), D::Both);
+  // %0 has one use: the transpose is a single-use pass-through op.
+  EXPECT_EQ(opPriorityStageDirection(0, *transpose, 0, nullptr), D::Both);
+  EXPECT_EQ(opPriorityStageDirection(1, *dot, 0, nullptr), D::None);
+  EXPECT_EQ(opPriorityStageDirection(2, *broadcast, 0, nullptr), D::Backward);
+  EXPECT_EQ(opPriorityStageDirection(3, *broadcast, 0, nullptr), D::Backward);
+  EXPECT_EQ(opPriorityStageDirection(4, *broadcast, 0, nullptr), D::Both);
+  // Stage 2 closes non-pass-through factors.
+  OpShardingRule rule;
+  rule.factorSizes = {8, 8, 8};
+  rule.reductionFactors = {2};
+  EXPECT_EQ(opPriorityStageDirection(2, *dot, 2, &rule), D::None);
+  EXPECT_EQ(opPriorityStageDirection(2, *dot, 0, &rule), D::Both);
+  // The union over stages, intersected with the outer direction.
+  GetDirectionFn forwardOnly = [](const ir::Op&, int64_t, const OpShardingRule*) { return D::Forward; };
+  EXPECT_EQ(opPriorityDirection(1, forwardOnly)(*add, 0, nullptr), D::Forward);
+  EXPECT_EQ(opPriorityDirection(0, propagateAny)(*dot, 0, nullptr), D::None);
+  EXPECT_EQ(opPriorityDirection(3, propagateAny)(*broadcast, 0, nullptr), D::Backward);
+}
+
+TEST(OpPriorityTest, SingleUsePassThroughChainMovesAtStageZero) {
+  // transpose and abs are pass-through ops whose operands have one use each,
+  // so the argument's sharding flows through them in the first stage.
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.abs %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  PropagationTrace trace;
+  ASSERT_TRUE(opPriorityPropagate(*m, PropagationOptions{}, diags, &trace));
+  ASSERT_FALSE(trace.steps.empty());
+  // Everything here is single-use pass-through: all steps happen at stage 0.
+  for (const TraceStep& s : trace.steps)
+    if (s.op != "func.return") EXPECT_EQ(s.opPriority, 0) << s.op;
+  EXPECT_NE(ir::printModule(*m).find(R"(stablehlo.abs %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"a", ?}]>]>})"),
+            std::string::npos)
+      << ir::printModule(*m);
+}
+
+TEST(UserPriorityTest, HigherPriorityNumbersComeLater) {
+  // dim 0: "a" with p2 on %arg0, "b" with p1 on %arg1: p1 goes first.
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p2]>},
+                %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}p1]>}) -> tensor<8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  ASSERT_TRUE(userPriorityPropagate(*m, PropagationOptions{}, diags));
+  std::string out = ir::printModule(*m);
+  EXPECT_NE(out.find(R"(stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}]>]>})"),
+            std::string::npos)
+      << out;
+  // The user's shardings come back without priorities.
+  EXPECT_NE(out.find(R"(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>})"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace shardscope::propagation

@@ -1,0 +1,150 @@
+// shardscope-sc end to end: exit status, stdout and stderr for good and bad
+// inputs. The tool is looked up next to this test binary (both land in
+// <build>/bin); the test is skipped when it was not built.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ToolRun {
+  int status = -1;
+  std::string out, err;
+};
+
+fs::path tool() { return fs::read_symlink("/proc/self/exe").parent_path() / "shardscope-sc"; }
+
+ToolRun run(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path();
+  const std::string out = (dir / "sparsecore_cli_out.txt").string(),
+                    err = (dir / "sparsecore_cli_err.txt").string();
+  const std::string cmd = "'" + tool().string() + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  ToolRun r;
+  const int raw = std::system(cmd.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("sparsecore_cli_" + name);
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+const char kMinimal[] =
+    R"({"devices": 1, "sparse_cores_per_device": 4, "allow_id_dropping": false, "tables": [{"name": "t", "vocab_size": 1000, "width": 8, "max_ids_per_partition": 256, "max_unique_ids_per_partition": 256}], "features": [{"name": "f", "table": "t", "samples": [[0, 1, 2], [5]]}]})";
+
+class SparseCoreCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(tool())) GTEST_SKIP() << "shardscope-sc not built next to the test";
+  }
+};
+
+}  // namespace
+
+TEST_F(SparseCoreCli, MinimalJobText) {
+  ToolRun r = run("analyze " + write("min.json", kMinimal));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("max_ids_per_partition:           [1, 1, 1, 0]"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("required_buffer_per_sparse_core: [24, 8, 0, 0]"), std::string::npos);
+}
+
+TEST_F(SparseCoreCli, MinimalJobJson) {
+  ToolRun r = run("analyze " + write("min.json", kMinimal) + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  const auto& t = j["tables"][0];
+  EXPECT_EQ(t["name"], "t");
+  for (const char* key :
+       {"max_ids_per_partition", "max_unique_ids_per_partition", "required_buffer_per_sparse_core",
+        "dropped_ids", "minibatches", "suggested_limits", "spmem", "hbm", "warnings"})
+    EXPECT_TRUE(t.contains(key)) << key;
+}
+
+TEST_F(SparseCoreCli, LimitExceededExitsOne) {
+  nlohmann::json j = nlohmann::json::parse(kMinimal);
+  j["sparse_cores_per_device"] = 1;
+  j["tables"][0]["max_ids_per_partition"] = 2;
+  ToolRun r = run("analyze " + write("exceed.json", j.dump()));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(
+      r.err.find(
+          "Observed max ids per partition: 4 for table: t is greater than the set max ids per "
+          "partition: 2. Use `allow_id_dropping`"),
+      std::string::npos)
+      << r.err;
+}
+
+TEST_F(SparseCoreCli, BadInputsExitOneWithCause) {
+  struct Case {
+    std::string text, expect;
+  };
+  nlohmann::json np2 = nlohmann::json::parse(kMinimal);
+  np2["sparse_cores_per_device"] = 3;
+  nlohmann::json unknown = nlohmann::json::parse(kMinimal);
+  unknown["features"][0]["table"] = "nope";
+  nlohmann::json missing = nlohmann::json::parse(kMinimal);
+  missing["tables"][0].erase("vocab_size");
+  const Case cases[] = {
+      {np2.dump(), "sparse_cores_per_device: total SparseCores"},
+      {unknown.dump(), "features[0].table: unknown table 'nope'"},
+      {missing.dump(), "tables[0].vocab_size: missing required field"},
+      {"{\n \"devices\": 1,\n \"tables\": [}", "bad.json:3:"},
+  };
+  for (const Case& c : cases) {
+    ToolRun r = run("analyze " + write("bad.json", c.text));
+    EXPECT_EQ(r.status, 1) << c.text;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bad.json"), std::string::npos) << r.err;
+  }
+  ToolRun csv =
+      run("analyze " + write("min.json", kMinimal) + " --csv " + write("bad.csv", "0,f\n"));
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_NE(csv.err.find("bad.csv:1: expected 3 or 4 comma-separated fields"), std::string::npos)
+      << csv.err;
+  EXPECT_EQ(run("analyze /nonexistent.json").status, 1);
+  EXPECT_EQ(run("frobnicate").status, 1);
+  EXPECT_EQ(run("").status, 1);
+}
+
+TEST_F(SparseCoreCli, PipelineAndTrace) {
+  ToolRun p = run("pipeline --sc-fwd 1 --tc-fwd 2 --tc-bwd 2 --sc-bwd 1 --steps 10 --json");
+  ASSERT_EQ(p.status, 0) << p.err;
+  nlohmann::json j = nlohmann::json::parse(p.out);
+  EXPECT_EQ(j["with_pipelining"]["steps"], 12);
+  EXPECT_DOUBLE_EQ(j["without_pipelining"]["total"].get<double>(), 60);
+  EXPECT_EQ(run("pipeline --sc-fwd x").status, 1);
+
+  ToolRun t = run("trace " + std::string(SHARDSCOPE_SOURCE_DIR) +
+                  "/sample_models/sparsecore/sample_trace.json");
+  EXPECT_EQ(t.status, 0) << t.err;
+  EXPECT_NE(t.out.find("TPU:0 SparseCore 1"), std::string::npos);
+}
+
+TEST_F(SparseCoreCli, SampleJobs) {
+  const std::string dir = std::string(SHARDSCOPE_SOURCE_DIR) + "/sample_models/sparsecore/";
+  for (const char* job :
+       {"dlrm_like.json", "zipf_dropping.json", "zipf_minibatching.json", "stacked_tables.json"}) {
+    ToolRun r = run("analyze " + dir + job + " --json");
+    EXPECT_EQ(r.status, 0) << job << ": " << r.err;
+    EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << job;
+  }
+  ToolRun drop = run("analyze " + dir + "zipf_dropping.json --json");
+  EXPECT_GT(nlohmann::json::parse(drop.out)["tables"][0]["dropped_ids"].get<int64_t>(), 0);
+}
