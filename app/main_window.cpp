@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -12,6 +11,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -37,9 +37,12 @@
 #include "mesh_view.h"
 #include "op_tree_model.h"
 #include "picture_export.h"
+#include "propagation_panel.h"
 #include "source_view.h"
-#include "trace_panel.h"
 #include "view_export.h"
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/trace_panel.h"
+#endif
 
 #ifndef SHARDSCOPE_SOURCE_SAMPLE_DIR
 #define SHARDSCOPE_SOURCE_SAMPLE_DIR ""
@@ -55,7 +58,8 @@ QString findSampleDir() {
                                   exeDir + QStringLiteral("/../share/shardscope/sample_models"),
                                   QStringLiteral(SHARDSCOPE_SOURCE_SAMPLE_DIR)};
   for (const QString& c : candidates)
-    if (!c.isEmpty() && QFileInfo::exists(c + QStringLiteral("/matmul_chain.mlir"))) return QDir(c).canonicalPath();
+    if (!c.isEmpty() && QFileInfo::exists(c + QStringLiteral("/matmul_chain.mlir")))
+      return QDir(c).canonicalPath();
   return {};
 }
 
@@ -83,8 +87,10 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   mbl->setContentsMargins(6, 3, 6, 3);
   mbl->addWidget(new QLabel(tr("Tensor:"), meshBar));
   valueCombo_ = new QComboBox(meshBar);
+  valueCombo_->setObjectName(QStringLiteral("valueCombo"));
   valueCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  valueCombo_->setToolTip(tr("The value whose shards the mesh view shows (or click a value in the graph)"));
+  valueCombo_->setToolTip(
+      tr("The value whose shards the mesh view shows (or click a value in the graph)"));
   mbl->addWidget(valueCombo_);
   mbl->addStretch(1);
   auto* meshScroll = new QScrollArea(meshPane);
@@ -96,7 +102,8 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   tabs_->addTab(graph_, tr("Dataflow graph"));
   tabs_->addTab(meshPane, tr("Mesh"));
   connect(valueCombo_, &QComboBox::activated, this, [this](int i) {
-    state_->selectValue(reinterpret_cast<const ir::Value*>(valueCombo_->itemData(i).value<quintptr>()));
+    state_->selectValue(
+        reinterpret_cast<const ir::Value*>(valueCombo_->itemData(i).value<quintptr>()));
   });
   connect(state_, &DocumentState::functionChanged, this, &MainWindow::fillValueCombo);
   setCentralWidget(tabs_);
@@ -115,10 +122,12 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   treeFilter_->setPlaceholderText(tr("Filter ops, values, axes…"));
   treeFilter_->setClearButtonEnabled(true);
   tree_ = new QTreeView(treePane);
+  tree_->setObjectName(QStringLiteral("opTree"));
   tree_->setModel(treeProxy_);
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->header()->setStretchLastSection(true);
+  tree_->header()->setSectionResizeMode(OpTreeModel::OpColumn, QHeaderView::ResizeToContents);
   tl->addWidget(treeFilter_);
   tl->addWidget(tree_);
   auto* treeDock = new QDockWidget(tr("Functions and ops"), this);
@@ -145,6 +154,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   diagProxy_->setSourceModel(diagModel_);
   diagProxy_->setSortRole(DiagnosticsModel::SortRole);
   diagView_ = new QTableView(this);
+  diagView_->setObjectName(QStringLiteral("diagnosticsView"));
   diagView_->setModel(diagProxy_);
   diagView_->setSortingEnabled(true);
   diagView_->sortByColumn(DiagnosticsModel::LineColumn, Qt::AscendingOrder);
@@ -158,27 +168,59 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   connect(diagView_, &QTableView::activated, this, &MainWindow::onDiagnosticActivated);
   connect(diagView_, &QTableView::clicked, this, &MainWindow::onDiagnosticActivated);
 
-  trace_ = new TracePanel(state_, this);
+  trace_ = new PropagationPanel(state_, this);
   auto* traceDock = new QDockWidget(tr("Propagation trace"), this);
   traceDock->setObjectName(QStringLiteral("traceDock"));
   traceDock->setWidget(trace_);
   addDockWidget(Qt::BottomDockWidgetArea, traceDock);
   tabifyDockWidget(diagDock, traceDock);
   diagDock->raise();
-  connect(trace_, &TracePanel::propagateRequested, this, &MainWindow::startPropagation);
-  connect(trace_, &TracePanel::stepRequested, this, &MainWindow::showStep);
-  connect(&propagator_, &QFutureWatcher<std::shared_ptr<api::PropagationRun>>::finished, this, [this] {
-    const quint64 req = propagator_.property("request").toULongLong();
-    if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
-    run_ = propagator_.result();
-    trace_->setRun(run_);
-    if (run_->ok && run_->result) showStep(static_cast<int>(run_->trace.steps.size()));
-    statusBar()->showMessage(run_->ok ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
-                                      : tr("Propagation failed"),
-                             5000);
+  connect(trace_, &PropagationPanel::propagateRequested, this, &MainWindow::startPropagation);
+  connect(trace_, &PropagationPanel::stepRequested, this, &MainWindow::showStep);
+  connect(
+      &propagator_, &QFutureWatcher<std::shared_ptr<api::PropagationRun>>::finished, this, [this] {
+        const quint64 req = propagator_.property("request").toULongLong();
+        if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
+        run_ = propagator_.result();
+        trace_->setRun(run_);
+        if (auto* d = findChild<QDockWidget*>(QStringLiteral("traceDock"))) d->raise();
+        if (run_->ok && run_->result) showStep(static_cast<int>(run_->trace.steps.size()));
+        statusBar()->showMessage(run_->ok
+                                     ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
+                                     : tr("Propagation failed"),
+                                 5000);
+      });
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  // The full trace explorer (factor tables, narration, "why"), next to the
+  // stepping panel; its step selection moves the source and the selection.
+  auto* explorer = new trace::TracePanel(this);
+  explorer_ = explorer;
+  auto* explorerDock = new QDockWidget(tr("Trace explorer"), this);
+  explorerDock->setObjectName(QStringLiteral("traceExplorerDock"));
+  // In a scroll area: its minimum size must not squeeze the centre.
+  auto* explorerScroll = new QScrollArea(explorerDock);
+  explorerScroll->setWidget(explorer);
+  explorerScroll->setWidgetResizable(true);
+  explorerScroll->setFrameShape(QFrame::NoFrame);
+  explorerDock->setWidget(explorerScroll);
+  addDockWidget(Qt::BottomDockWidgetArea, explorerDock);
+  tabifyDockWidget(traceDock, explorerDock);
+  diagDock->raise();
+  connect(explorer, &trace::TracePanel::stepSelected, this, [this](int, int opIndex, int line) {
+    if (line > 0) source_->goToLine(line);
+    const ir::Module* m = state_->module();
+    if (!m || opIndex < 0) return;
+    int i = 0;
+    const ir::Op* found = nullptr;
+    for (const auto& top : m->body().ops())
+      top->walk([&](ir::Op& o) {
+        if (i++ == opIndex) found = &o;
+      });
+    if (found && !found->is("func.func")) state_->selectOp(found);
   });
+#endif
   resizeDocks({treeDock, sourceDock}, {340, 400}, Qt::Horizontal);
-  resizeDocks({diagDock}, {150}, Qt::Vertical);
+  resizeDocks({diagDock}, {170}, Qt::Vertical);
 
   statusLabel_ = new QLabel(this);
   statusBar()->addWidget(statusLabel_, 1);
@@ -186,7 +228,8 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   createActions();
 
   connect(state_, &DocumentState::selectionChanged, this, [this] {
-    const int vi = valueCombo_->findData(QVariant::fromValue(reinterpret_cast<quintptr>(state_->selectedValue())));
+    const int vi = valueCombo_->findData(
+        QVariant::fromValue(reinterpret_cast<quintptr>(state_->selectedValue())));
     if (vi >= 0) valueCombo_->setCurrentIndex(vi);
     const QModelIndex src = treeModel_->indexOfOp(state_->selectedOp());
     const QModelIndex idx = treeProxy_->mapFromSource(src);
@@ -216,10 +259,16 @@ void MainWindow::createActions() {
   open->setShortcut(QKeySequence::Open);
   sampleMenu_ = file->addMenu(tr("Open &Sample"));
   recentMenu_ = file->addMenu(tr("Open &Recent"));
+  recentMenu_->setObjectName(QStringLiteral("recentMenu"));
   QAction* reloadAct = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   reloadAct->setShortcut(QKeySequence::Refresh);
   file->addSeparator();
-  QAction* exp = file->addAction(tr("&Export Picture…"), this, &MainWindow::exportDialog);
+  QAction* exp = file->addAction(tr("&Export Picture…"), this, [this] { exportDialog(-1); });
+  QMenu* exportMenu = file->addMenu(tr("Export &View"));
+  exportMenu->addAction(tr("Dataflow &Graph…"), this,
+                        [this] { exportDialog(int(ExportView::Graph)); });
+  exportMenu->addAction(tr("&Mesh View…"), this, [this] { exportDialog(int(ExportView::Mesh)); });
+  exportMenu->addAction(tr("&Source…"), this, [this] { exportDialog(int(ExportView::Source)); });
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   QAction* saveAs = file->addAction(tr("Save Source &As…"), this, &MainWindow::saveSourceAs);
   saveAs->setShortcut(QKeySequence::SaveAs);
@@ -249,14 +298,15 @@ void MainWindow::createActions() {
       ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
   prop->addAction(tr("Step &Back"), this, [this] { trace_->setStep(trace_->currentStep() - 1); })
       ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
-  prop->addAction(tr("&Replay"), trace_, &TracePanel::play);
+  prop->addAction(tr("&Replay"), trace_, &PropagationPanel::play);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Shardscope"), this, [this] {
-    QMessageBox::about(this, tr("About Shardscope"),
-                       tr("<b>Shardscope</b> %1<br>An explorer for Shardy-style sharding propagation.<br>"
-                          "Graphs laid out with Graphviz.")
-                           .arg(QCoreApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About Shardscope"),
+        tr("<b>Shardscope</b> %1<br>An explorer for Shardy-style sharding propagation.<br>"
+           "Graphs laid out with Graphviz.")
+            .arg(QCoreApplication::applicationVersion()));
   });
   rebuildSampleMenu();
   rebuildRecentMenu();
@@ -265,8 +315,11 @@ void MainWindow::createActions() {
 void MainWindow::rebuildSampleMenu() {
   sampleMenu_->clear();
   const QDir dir(sampleDir_);
-  const QStringList files = sampleDir_.isEmpty() ? QStringList() : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name);
-  for (const QString& f : files) sampleMenu_->addAction(f, this, [this, path = dir.filePath(f)] { openFile(path); });
+  const QStringList files =
+      sampleDir_.isEmpty() ? QStringList()
+                           : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name);
+  for (const QString& f : files)
+    sampleMenu_->addAction(f, this, [this, path = dir.filePath(f)] { openFile(path); });
   sampleMenu_->setEnabled(!files.isEmpty());
 }
 
@@ -304,7 +357,8 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::reload() {
-  if (state_->document() && !state_->document()->path.empty()) openFile(toQString(state_->document()->path));
+  if (state_->document() && !state_->document()->path.empty())
+    openFile(toQString(state_->document()->path));
 }
 
 void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
@@ -312,7 +366,8 @@ void MainWindow::startPropagation(const propagation::PropagationOptions& options
   const quint64 req = ++propagateRequest_;
   trace_->setBusy(tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level))));
   propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  propagator_.setFuture(QtConcurrent::run([doc = original_, options] { return api::propagateDocument(*doc, options); }));
+  propagator_.setFuture(QtConcurrent::run(
+      [doc = original_, options] { return api::propagateDocument(*doc, options); }));
 }
 
 void MainWindow::showStep(int stepsApplied) {
@@ -323,7 +378,8 @@ void MainWindow::showStep(int stepsApplied) {
     doc = run_->result;
   } else {
     std::string error;
-    doc = api::documentAtStep(*original_, *run_, static_cast<size_t>(std::max(0, stepsApplied)), &error);
+    doc = api::documentAtStep(*original_, *run_, static_cast<size_t>(std::max(0, stepsApplied)),
+                              &error);
     if (!doc) {
       statusBar()->showMessage(tr("Cannot replay the trace: %1").arg(toQString(error)), 5000);
       return;
@@ -336,8 +392,10 @@ void MainWindow::showStep(int stepsApplied) {
   if (stepsApplied > 0 && doc->module) {
     const auto& step = run_->trace.steps[static_cast<size_t>(stepsApplied - 1)];
     std::vector<const ir::Op*> ops;
-    for (const auto& op : doc->module->body().ops()) op->walk([&](ir::Op& o) { ops.push_back(&o); });
-    if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size()) state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
+    for (const auto& op : doc->module->body().ops())
+      op->walk([&](ir::Op& o) { ops.push_back(&o); });
+    if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size())
+      state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
   }
   setWindowTitle(tr("%1 — %2 — Shardscope")
                      .arg(toQString(doc->name),
@@ -345,7 +403,8 @@ void MainWindow::showStep(int stepsApplied) {
                                             : tr("after step %1/%2 (%3)")
                                                   .arg(stepsApplied - 1)
                                                   .arg(n)
-                                                  .arg(QString::fromLatin1(api::levelName(run_->options.level)))));
+                                                  .arg(QString::fromLatin1(
+                                                      api::levelName(run_->options.level)))));
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
@@ -358,6 +417,10 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   diagView_->resizeColumnsToContents();
   state_->setDocument(doc);
   trace_->setRun(nullptr);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(doc->text),
+                                                            toQString(doc->name));
+#endif
   tree_->expandToDepth(0);
   for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
   setWindowTitle(tr("%1 — Shardscope").arg(toQString(doc->name)));
@@ -366,10 +429,12 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
     const auto& diags = doc->diagnostics;
     if (!diags.empty() && diags.front().loc.known())
-      source_->goToLine(static_cast<int>(diags.front().loc.line), static_cast<int>(diags.front().loc.col));
+      source_->goToLine(static_cast<int>(diags.front().loc.line),
+                        static_cast<int>(diags.front().loc.col));
   }
   updateStatus();
   emit loaded(doc->module != nullptr);
+  if (autoPropagate_ && doc->module && !doc->hasErrors()) startPropagation(*autoPropagate_);
 }
 
 void MainWindow::updateStatus() {
@@ -382,9 +447,14 @@ void MainWindow::updateStatus() {
   if (doc->module)
     for (ir::Op* f : doc->module->functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
   const int errors = doc->errorCount();
-  QString text = tr("%1 — %2 function(s), %3 ops").arg(toQString(doc->name)).arg(state_->functions().size()).arg(ops);
-  if (errors) text += tr(" — <span style='color:#c01c28'><b>%1 error(s)</b></span>").arg(errors);
-  else if (!doc->diagnostics.empty()) text += tr(" — %1 diagnostic(s)").arg(doc->diagnostics.size());
+  QString text = tr("%1 — %2 function(s), %3 ops")
+                     .arg(toQString(doc->name))
+                     .arg(state_->functions().size())
+                     .arg(ops);
+  if (errors)
+    text += tr(" — <span style='color:#c01c28'><b>%1 error(s)</b></span>").arg(errors);
+  else if (!doc->diagnostics.empty())
+    text += tr(" — %1 diagnostic(s)").arg(doc->diagnostics.size());
   statusLabel_->setText(text);
 }
 
@@ -395,7 +465,8 @@ void MainWindow::fillValueCombo() {
   auto add = [this](const ir::Value* v) {
     if (!v->type.isRankedTensor()) return;
     const auto s = api::valueSharding(*v);
-    QString text = toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
+    QString text =
+        toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
     if (s) text += QStringLiteral("   ") + shardingText(*s);
     valueCombo_->addItem(text, QVariant::fromValue(reinterpret_cast<quintptr>(v)));
   };
@@ -437,25 +508,41 @@ void MainWindow::openDialog() {
   const QString start = state_->document() && !state_->document()->path.empty()
                             ? QFileInfo(toQString(state_->document()->path)).absolutePath()
                             : sampleDir_;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start, tr("MLIR files (*.mlir);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start,
+                                                    tr("MLIR files (*.mlir);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 
-void MainWindow::exportDialog() {
+void MainWindow::exportDialog(int view) {
   const auto& doc = state_->document();
   if (!doc) return;
   ExportRequest req;
-  if (tabs_->currentIndex() == 1) req.view = ExportView::Mesh;
-  if (source_->hasFocus()) req.view = ExportView::Source;
+  if (view >= 0) {
+    req.view = static_cast<ExportView>(view);
+  } else {
+    req.view = tabs_->currentIndex() == 1 ? ExportView::Mesh : ExportView::Graph;
+    if (source_->hasFocus()) req.view = ExportView::Source;
+  }
   req.op = state_->selectedOp() ? state_->selectedOp() : state_->function();
   req.value = state_->selectedValue();
   if (req.view == ExportView::Source) req.op = nullptr;
+  static const char* const shortNames[] = {"graph", "mesh", "source"};
   const QString base = QFileInfo(toQString(doc->name)).completeBaseName();
-  const QString suggested = QDir(QFileInfo(toQString(doc->path)).absolutePath())
-                                .filePath(base + u'_' + exportViewName(req.view).section(u' ', -1) + QStringLiteral(".png"));
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(exportViewName(req.view)), suggested,
-                                                    tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+  const QString dir =
+      doc->path.empty() ? QDir::homePath() : QFileInfo(toQString(doc->path)).absolutePath();
+  const QString suggested = QDir(dir).filePath(
+      base + u'_' + QLatin1String(shortNames[static_cast<int>(req.view)]) + QStringLiteral(".png"));
+  QString filter;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export %1").arg(exportViewName(req.view)), suggested,
+      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
   if (path.isEmpty()) return;
+  if (pictureFormatForPath(path) == PictureFormat::Unknown) {
+    // No (known) suffix typed: take the one of the chosen filter.
+    path += filter.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+            : filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                    : QStringLiteral(".png");
+  }
   QString error;
   const Picture pic = exportPicture(*doc, req, &error);
   if (pic.isNull() || !writePicture(pic, path, &error)) {
@@ -468,12 +555,14 @@ void MainWindow::exportDialog() {
 void MainWindow::saveSourceAs() {
   const auto& doc = state_->document();
   if (!doc) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save Source As"), toQString(doc->path),
-                                                    tr("MLIR files (*.mlir)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Source As"), toQString(doc->path), tr("MLIR files (*.mlir)"));
   if (path.isEmpty()) return;
   QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || f.write(doc->text.data(), static_cast<qint64>(doc->text.size())) < 0 || !f.commit()) {
-    QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1: %2").arg(path, f.errorString()));
+  if (!f.open(QIODevice::WriteOnly) ||
+      f.write(doc->text.data(), static_cast<qint64>(doc->text.size())) < 0 || !f.commit()) {
+    QMessageBox::warning(this, tr("Save failed"),
+                         tr("Cannot save %1: %2").arg(path, f.errorString()));
     return;
   }
   statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
@@ -510,7 +599,15 @@ void MainWindow::screenshotAndQuit(const QString& path, const QString& tab) {
       QCoreApplication::exit(ok ? 0 : 1);
     });
   };
-  connect(graph_, &GraphView::layoutFinished, this, grabLater, Qt::SingleShotConnection);
+  // Grab once the graph is laid out (after propagation when it runs).
+  auto conn = std::make_shared<QMetaObject::Connection>();
+  *conn = connect(graph_, &GraphView::layoutFinished, this, [this, conn, grabLater] {
+    const bool waitingForRun =
+        autoPropagate_ && original_ && original_->module && !original_->hasErrors() && !run_;
+    if (waitingForRun) return;
+    disconnect(*conn);
+    grabLater();
+  });
 }
 
 }  // namespace shardscope::app

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 #include "api/document.h"
 #include "api/propagate.h"
@@ -26,7 +27,7 @@ class GraphView;
 class MeshView;
 class OpTreeModel;
 class SourceView;
-class TracePanel;
+class PropagationPanel;
 }  // namespace shardscope::widgets
 
 namespace shardscope::app {
@@ -43,6 +44,10 @@ class MainWindow : public QMainWindow {
   widgets::GraphView* graphView() const { return graph_; }
   // After the next load (and graph layout), grab the window to `path` and quit.
   void screenshotAndQuit(const QString& path, const QString& tab = {});
+  // Propagate every loaded document right away (and step to the end).
+  void setAutoPropagate(const propagation::PropagationOptions& options) {
+    autoPropagate_ = options;
+  }
 
  signals:
   void loaded(bool ok);
@@ -56,7 +61,8 @@ class MainWindow : public QMainWindow {
   void createActions();
   void showDocument(std::shared_ptr<const api::Document> doc);
   void openDialog();
-  void exportDialog();
+  // Export `view` (an ExportView), or the current one for -1.
+  void exportDialog(int view);
   void saveSourceAs();
   void reload();
   void addRecent(const QString& path);
@@ -82,7 +88,8 @@ class MainWindow : public QMainWindow {
   widgets::GraphView* graph_;
   widgets::MeshView* mesh_;
   widgets::SourceView* source_;
-  widgets::TracePanel* trace_;
+  widgets::PropagationPanel* trace_;
+  QWidget* explorer_ = nullptr;  // widgets/trace TracePanel when built with it
   QLabel* statusLabel_;
   QComboBox* valueCombo_;
   QMenu* recentMenu_ = nullptr;
@@ -95,6 +102,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const api::PropagationRun> run_;
   quint64 loadRequest_ = 0;
   QString loadingPath_;
+  std::optional<propagation::PropagationOptions> autoPropagate_;
   QString screenshotPath_;
   QString screenshotTab_;
 };

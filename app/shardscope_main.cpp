@@ -1,6 +1,6 @@
 // shardscope: the GUI explorer.
 //   shardscope [FILE]                  open FILE (default: the matmul_chain sample)
-//   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source
+//   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|factors|trace
 //              [--op NAME] [--value NAME] [--propagate LEVEL] FILE
 //                                      write the picture and exit, no window
 #include <QApplication>
@@ -17,6 +17,9 @@
 #include "main_window.h"
 #include "picture_export.h"
 #include "view_export.h"
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/trace_export.h"
+#endif
 
 using namespace shardscope;
 using namespace shardscope::widgets;
@@ -30,7 +33,20 @@ int fail(const QString& message) {
 
 bool hasArg(int argc, char** argv, const char* name) {
   for (int i = 1; i < argc; ++i)
-    if (qstrcmp(argv[i], name) == 0 || QByteArray(argv[i]).startsWith(QByteArray(QByteArray(name) + '='))) return true;
+    if (qstrcmp(argv[i], name) == 0 ||
+        QByteArray(argv[i]).startsWith(QByteArray(QByteArray(name) + '=')))
+      return true;
+  return false;
+}
+
+bool parseLevel(const QString& level, propagation::PropagationOptions* opts) {
+  for (auto l :
+       {propagation::PropagationLevel::Basic, propagation::PropagationLevel::Aggressive,
+        propagation::PropagationLevel::OpPriority, propagation::PropagationLevel::UserPriority})
+    if (level == QLatin1String(api::levelName(l))) {
+      opts->level = l;
+      return true;
+    }
   return false;
 }
 
@@ -38,11 +54,46 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   const QStringList files = args.positionalArguments();
   if (files.size() != 1) return fail(QStringLiteral("--export needs exactly one input FILE"));
   if (pictureFormatForPath(out) == PictureFormat::Unknown)
-    return fail(QStringLiteral("cannot export to '%1': the file name must end in .png, .svg or .pdf").arg(out));
-  ExportView view = ExportView::Graph;
-  if (args.isSet(QStringLiteral("view")) && !parseExportView(args.value(QStringLiteral("view")), &view))
-    return fail(QStringLiteral("unknown --view '%1' (use graph, mesh or source)").arg(args.value(QStringLiteral("view"))));
+    return fail(
+        QStringLiteral("cannot export to '%1': the file name must end in .png, .svg or .pdf")
+            .arg(out));
   const QString file = files.front();
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  // The trace explorer's views (widgets/trace): factor table / trace.
+  widgets::trace::TraceExportOptions traceOpts;
+  if (args.isSet(QStringLiteral("view")) &&
+      widgets::trace::parseTraceExportView(args.value(QStringLiteral("view")), &traceOpts.view)) {
+    if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+    if (args.isSet(QStringLiteral("strategy")) &&
+        !widgets::trace::parseStrategy(args.value(QStringLiteral("strategy")), &traceOpts.strategy))
+      return fail(
+          QStringLiteral(
+              "unknown --strategy '%1' (use basic, aggressive, op-priority or user-priority)")
+              .arg(args.value(QStringLiteral("strategy"))));
+    traceOpts.op = args.value(QStringLiteral("op"));
+    if (args.isSet(QStringLiteral("step"))) {
+      bool ok = false;
+      traceOpts.step = args.value(QStringLiteral("step")).toInt(&ok);
+      if (!ok || traceOpts.step < 0)
+        return fail(QStringLiteral("--step needs a step number (0, 1, ...), got '%1'")
+                        .arg(args.value(QStringLiteral("step"))));
+    }
+    const auto tdoc = api::loadDocument(file.toStdString());
+    QString error;
+    if (!widgets::trace::exportTracePanel(out, *tdoc, traceOpts, &error)) return fail(error);
+    std::fprintf(stdout, "wrote %s (%s)\n", qPrintable(out),
+                 qPrintable(args.value(QStringLiteral("view"))));
+    return 0;
+  }
+  const QString knownViews = QStringLiteral("graph, mesh, source, factors or trace");
+#else
+  const QString knownViews = QStringLiteral("graph, mesh or source");
+#endif
+  ExportView view = ExportView::Graph;
+  if (args.isSet(QStringLiteral("view")) &&
+      !parseExportView(args.value(QStringLiteral("view")), &view))
+    return fail(QStringLiteral("unknown --view '%1' (use %2)")
+                    .arg(args.value(QStringLiteral("view")), knownViews));
   if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
@@ -50,18 +101,20 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   if (args.isSet(QStringLiteral("propagate"))) {
     const QString level = args.value(QStringLiteral("propagate"));
     propagation::PropagationOptions opts;
-    if (level == QLatin1String("basic")) opts.level = propagation::PropagationLevel::Basic;
-    else if (level == QLatin1String("aggressive")) opts.level = propagation::PropagationLevel::Aggressive;
-    else if (level == QLatin1String("op-priority")) opts.level = propagation::PropagationLevel::OpPriority;
-    else if (level == QLatin1String("user-priority")) opts.level = propagation::PropagationLevel::UserPriority;
-    else
-      return fail(QStringLiteral("unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)").arg(level));
-    if (!doc->module || doc->hasErrors()) return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
+    if (!parseLevel(level, &opts))
+      return fail(
+          QStringLiteral(
+              "unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)")
+              .arg(level));
+    if (!doc->module || doc->hasErrors())
+      return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
     const auto run = api::propagateDocument(*doc, opts);
-    for (const auto& d : run->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+    for (const auto& d : run->diagnostics)
+      std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
     if (!run->ok || !run->result) return fail(QStringLiteral("propagation failed on %1").arg(file));
     doc = run->result;
-    std::fprintf(stderr, "propagated (%s): %zu step(s)\n", api::levelName(opts.level), run->trace.steps.size());
+    std::fprintf(stderr, "propagated (%s): %zu step(s)\n", api::levelName(opts.level),
+                 run->trace.steps.size());
   }
 
   DocumentState state;
@@ -71,7 +124,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   if (args.isSet(QStringLiteral("op"))) {
     const QString name = args.value(QStringLiteral("op"));
     req.op = state.findOp(name);
-    if (!req.op) return fail(QStringLiteral("no op, value or function named '%1' in %2").arg(name, file));
+    if (!req.op)
+      return fail(QStringLiteral("no op, value or function named '%1' in %2").arg(name, file));
     if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
   }
   if (args.isSet(QStringLiteral("value"))) {
@@ -79,7 +133,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     req.value = state.findValue(name);
     if (!req.value) return fail(QStringLiteral("no value named '%1' in %2").arg(name, file));
     if (!req.op) {
-      const ir::Op* owner = req.value->isBlockArgument() ? req.value->ownerBlock->parentOp() : req.value->definingOp;
+      const ir::Op* owner =
+          req.value->isBlockArgument() ? req.value->ownerBlock->parentOp() : req.value->definingOp;
       if (view == ExportView::Graph) req.op = enclosingFunction(owner);
     }
   }
@@ -107,30 +162,52 @@ int main(int argc, char** argv) {
   args.setApplicationDescription(QStringLiteral("Explore Shardy-style sharding propagation."));
   args.addHelpOption();
   args.addVersionOption();
-  args.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("MLIR file to open (default: the matmul_chain sample)."));
-  args.addOption({QStringLiteral("export"), QStringLiteral("Write a picture of --view to OUT (.png, .svg or .pdf) and exit."),
+  args.addPositionalArgument(
+      QStringLiteral("FILE"),
+      QStringLiteral("MLIR file to open (default: the matmul_chain sample)."));
+  args.addOption({QStringLiteral("export"),
+                  QStringLiteral("Write a picture of --view to OUT (.png, .svg or .pdf) and exit."),
                   QStringLiteral("OUT")});
-  args.addOption({QStringLiteral("view"), QStringLiteral("View to export: graph (default), mesh or source."),
-                  QStringLiteral("VIEW")});
-  args.addOption({QStringLiteral("op"),
-                  QStringLiteral("Function (@main), value (%3) or op name (dot_general) to show or highlight."),
+  args.addOption(
+      {QStringLiteral("view"),
+       QStringLiteral(
+           "View to export: graph (default), mesh, source; factors or trace (trace explorer)."),
+       QStringLiteral("VIEW")});
+  args.addOption(
+      {QStringLiteral("op"),
+       QStringLiteral(
+           "Function (@main), value (%3) or op name (dot_general) to show or highlight."),
+       QStringLiteral("NAME")});
+  args.addOption({QStringLiteral("value"),
+                  QStringLiteral("Value whose shards the mesh view shows (e.g. %arg0)."),
                   QStringLiteral("NAME")});
-  args.addOption({QStringLiteral("value"), QStringLiteral("Value whose shards the mesh view shows (e.g. %arg0)."),
-                  QStringLiteral("NAME")});
-  args.addOption({QStringLiteral("propagate"),
-                  QStringLiteral("With --export: propagate first (basic, aggressive, op-priority, user-priority)."),
-                  QStringLiteral("LEVEL")});
-  args.addOption({QStringLiteral("screenshot"), QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
+  args.addOption(
+      {QStringLiteral("propagate"),
+       QStringLiteral("Propagate first (basic, aggressive, op-priority, user-priority)."),
+       QStringLiteral("LEVEL")});
+  args.addOption({QStringLiteral("step"),
+                  QStringLiteral("With --view factors|trace: the step to show (0-based)."),
+                  QStringLiteral("N")});
+  args.addOption(
+      {QStringLiteral("strategy"),
+       QStringLiteral(
+           "With --view factors|trace: basic, aggressive, op-priority or user-priority."),
+       QStringLiteral("NAME")});
+  args.addOption({QStringLiteral("screenshot"),
+                  QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
                   QStringLiteral("PNG")});
-  args.addOption({QStringLiteral("tab"), QStringLiteral("With --screenshot: the centre tab (graph or mesh)."),
+  args.addOption({QStringLiteral("tab"),
+                  QStringLiteral("With --screenshot: the centre tab (graph or mesh)."),
                   QStringLiteral("TAB")});
   if (!args.parse(QCoreApplication::arguments())) return fail(args.errorText());
   if (args.isSet(QStringLiteral("help"))) args.showHelp(0);
   if (args.isSet(QStringLiteral("version"))) args.showVersion();
 
-  if (args.isSet(QStringLiteral("export"))) return runExport(args, args.value(QStringLiteral("export")));
-  for (const char* opt : {"view", "op", "value", "propagate"})
-    if (args.isSet(QLatin1String(opt))) return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
+  if (args.isSet(QStringLiteral("export")))
+    return runExport(args, args.value(QStringLiteral("export")));
+  for (const char* opt : {"view", "op", "value", "step", "strategy"})
+    if (args.isSet(QLatin1String(opt)))
+      return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
   if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));
 
   const QString sampleDir = app::findSampleDir();
@@ -141,8 +218,18 @@ int main(int argc, char** argv) {
     file = QDir(sampleDir).filePath(QStringLiteral("matmul_chain.mlir"));
   }
   app::MainWindow window(sampleDir);
+  if (args.isSet(QStringLiteral("propagate"))) {
+    propagation::PropagationOptions opts;
+    if (!parseLevel(args.value(QStringLiteral("propagate")), &opts))
+      return fail(
+          QStringLiteral(
+              "unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)")
+              .arg(args.value(QStringLiteral("propagate"))));
+    window.setAutoPropagate(opts);
+  }
   if (args.isSet(QStringLiteral("screenshot")))
-    window.screenshotAndQuit(args.value(QStringLiteral("screenshot")), args.value(QStringLiteral("tab")));
+    window.screenshotAndQuit(args.value(QStringLiteral("screenshot")),
+                             args.value(QStringLiteral("tab")));
   window.show();
   if (!file.isEmpty()) window.openFile(file);
   return app.exec();

@@ -50,6 +50,7 @@ log "build took $((SECONDS - t0)) s"
 
 # ---- CTest -----------------------------------------------------------------
 log "ctest"
+t1=$SECONDS
 # Qt tests need a platform plugin; without a display use the offscreen one.
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
@@ -75,6 +76,8 @@ elif [[ $ctest_rc -ne 0 ]]; then
   failed=$((failed + 1))
 fi
 
+log "ctest took $((SECONDS - t1)) s"
+
 # ---- Conformance ratchet ---------------------------------------------------
 shared="${SHARDSCOPE_SHARED:-$SHARDSCOPE_ROOT/../shared}"
 runpy="$shared/conformance/run.py"
@@ -94,6 +97,7 @@ if [[ -f "$runpy" ]]; then
     failed=$((failed + 1))
   else
     log "conformance suite (ratchet: $baseline)"
+    t2=$SECONDS
     report="$BUILD_DIR/conformance-report.json"
     rm -f "$report"
     # run.py's own closing line counts every case; reword it so that only
@@ -111,7 +115,7 @@ print(sum(c in ok for c in must), sum(c in bad for c in must),
       sum(c not in ok and c not in bad for c in must))
 PY
 )
-      log "conformance ratchet: $r_pass of $((r_pass + r_fail + r_missing)) listed cases pass"
+      log "conformance ratchet: $r_pass of $((r_pass + r_fail + r_missing)) listed cases pass ($((SECONDS - t2)) s)"
       [[ $r_missing -gt 0 ]] && echo "run-tests: $r_missing case(s) in $baseline no longer exist in the suite"
       passed=$((passed + r_pass))
       failed=$((failed + r_fail))

@@ -12,8 +12,9 @@ QString toQString(const std::string& s) { return QString::fromStdString(s); }
 QColor axisColor(int index) {
   // Okabe-Ito-like palette, readable on white, distinguishable for most
   // colour-blind viewers; repeats with darker shades after 8 axes.
-  static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-                                   QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+  static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
+                                   QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+                                   QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
                                    QColor(0x8B, 0x4C, 0xC4), QColor(0x99, 0x88, 0x22)};
   if (index < 0) return QColor(0x88, 0x88, 0x88);
   QColor c = palette[index % 8];
@@ -76,13 +77,17 @@ QString shardingHtml(const TensorSharding& s, const Mesh* mesh) {
   QString out = u'[' + dims.join(QStringLiteral(", ")) + u']';
   if (!s.replicated.empty()) {
     QStringList parts;
-    for (const AxisRef& a : s.replicated) parts << axisSpan(a, mesh, QStringLiteral("text-decoration:line-through;"));
-    out += QStringLiteral(" <span style=\"color:#555\">rep=</span>{") + parts.join(QStringLiteral(", ")) + u'}';
+    for (const AxisRef& a : s.replicated)
+      parts << axisSpan(a, mesh, QStringLiteral("text-decoration:line-through;"));
+    out += QStringLiteral(" <span style=\"color:#555\">rep=</span>{") +
+           parts.join(QStringLiteral(", ")) + u'}';
   }
   if (!s.unreduced.empty()) {
     QStringList parts;
-    for (const AxisRef& a : s.unreduced) parts << axisSpan(a, mesh, QStringLiteral("text-decoration:underline;"));
-    out += QStringLiteral(" <span style=\"color:#555\">unred=</span>{") + parts.join(QStringLiteral(", ")) + u'}';
+    for (const AxisRef& a : s.unreduced)
+      parts << axisSpan(a, mesh, QStringLiteral("text-decoration:underline;"));
+    out += QStringLiteral(" <span style=\"color:#555\">unred=</span>{") +
+           parts.join(QStringLiteral(", ")) + u'}';
   }
   return out;
 }
@@ -113,8 +118,10 @@ QFont legendFont() {
 }
 
 QStringList notationRows() {
-  return {QStringLiteral("closed dimension: solid edge"), QStringLiteral("open dimension {…, ?}: dashed edge"),
-          QStringLiteral("replicated axis: struck through"), QStringLiteral("no sharding: thin grey edge"),
+  return {QStringLiteral("closed dimension: solid edge"),
+          QStringLiteral("open dimension {…, ?}: dashed edge"),
+          QStringLiteral("replicated axis: struck through"),
+          QStringLiteral("no sharding: thin grey edge"),
           QStringLiteral("several axes: nested stripes")};
 }
 }  // namespace
@@ -127,9 +134,12 @@ QSizeF Legend::size() const {
       QStringLiteral("Mesh @%1  (%2 devices)").arg(meshName).arg(mesh.totalSize()));
   int rows = 1 + static_cast<int>(mesh.axes.size());
   if (mesh.hasCustomDeviceIds()) ++rows;
-  if (mesh.hasCustomDeviceIds()) w = std::max(w, fm.horizontalAdvance(QStringLiteral("custom device_ids")));
+  if (mesh.hasCustomDeviceIds())
+    w = std::max(w, fm.horizontalAdvance(QStringLiteral("custom device_ids")));
   for (const auto& a : mesh.axes)
-    w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(QStringLiteral("\"%1\" = %2").arg(toQString(a.name)).arg(a.size)));
+    w = std::max(w, kSwatch + 6 +
+                        fm.horizontalAdvance(
+                            QStringLiteral("\"%1\" = %2").arg(toQString(a.name)).arg(a.size)));
   if (showNotation) {
     rows += 1 + static_cast<int>(notationRows().size());
     for (const QString& r : notationRows()) w = std::max(w, kSwatch + 6 + fm.horizontalAdvance(r));
@@ -149,10 +159,12 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
   bold.setBold(true);
   qreal y = topLeft.y() + kPad;
   const qreal x = topLeft.x() + kPad;
-  auto textRow = [&](const QString& t, const QFont& f, const QColor& c = Qt::black, qreal indent = 0) {
+  auto textRow = [&](const QString& t, const QFont& f, const QColor& c = Qt::black,
+                     qreal indent = 0) {
     p.setFont(f);
     p.setPen(c);
-    p.drawText(QRectF(x + indent, y, sz.width() - 2 * kPad - indent, kRow), Qt::AlignVCenter | Qt::AlignLeft, t);
+    p.drawText(QRectF(x + indent, y, sz.width() - 2 * kPad - indent, kRow),
+               Qt::AlignVCenter | Qt::AlignLeft, t);
     y += kRow;
   };
   textRow(QStringLiteral("Mesh @%1  (%2 devices)").arg(meshName).arg(mesh.totalSize()), bold);
@@ -161,10 +173,11 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
     p.setPen(Qt::NoPen);
     p.setBrush(c);
     p.drawRoundedRect(QRectF(x, y + 4, kSwatch, kRow - 8), 2, 2);
-    textRow(QStringLiteral("\"%1\" = %2").arg(toQString(mesh.axes[i].name)).arg(mesh.axes[i].size), legendFont(), c.darker(110),
-            kSwatch + 6);
+    textRow(QStringLiteral("\"%1\" = %2").arg(toQString(mesh.axes[i].name)).arg(mesh.axes[i].size),
+            legendFont(), c.darker(110), kSwatch + 6);
   }
-  if (mesh.hasCustomDeviceIds()) textRow(QStringLiteral("custom device_ids"), legendFont(), QColor(0x55, 0x55, 0x55));
+  if (mesh.hasCustomDeviceIds())
+    textRow(QStringLiteral("custom device_ids"), legendFont(), QColor(0x55, 0x55, 0x55));
   if (showNotation) {
     textRow(QStringLiteral("Notation"), bold);
     const QStringList rows = notationRows();

@@ -96,7 +96,8 @@ const ir::Value* DocumentState::defaultValue() const {
   const ir::Value* found = nullptr;
   const_cast<ir::Op*>(f)->walk([&](ir::Op& op) {
     for (unsigned i = 0; i < op.numResults() && !found; ++i)
-      if (api::valueSharding(*op.result(i)) && op.result(i)->type.isRankedTensor()) found = op.result(i);
+      if (api::valueSharding(*op.result(i)) && op.result(i)->type.isRankedTensor())
+        found = op.result(i);
   });
   if (found) return found;
   for (ir::Value* arg : body.arguments())
@@ -149,11 +150,15 @@ void DocumentState::setDocumentKeepingSelection(std::shared_ptr<const api::Docum
     valueIndex = value_->index;
     if (valueIsArg && owner)
       for (unsigned r = 0; r < owner->numRegions(); ++r)
-        if (!owner->region(r).empty() && &owner->region(r).front() == value_->ownerBlock) valueRegion = static_cast<int>(r);
+        if (!owner->region(r).empty() && &owner->region(r).front() == value_->ownerBlock)
+          valueRegion = static_cast<int>(r);
   }
   doc_ = std::move(doc);
   const auto after = preOrder(module());
-  auto at = [&](int pos) -> const ir::Op* { return pos >= 0 && pos < static_cast<int>(after.size()) ? after[static_cast<size_t>(pos)] : nullptr; };
+  auto at = [&](int pos) -> const ir::Op* {
+    return pos >= 0 && pos < static_cast<int>(after.size()) ? after[static_cast<size_t>(pos)]
+                                                            : nullptr;
+  };
   function_ = at(funcPos);
   if (!function_ || !function_->is("func.func")) {
     const auto funcs = functions();
@@ -163,7 +168,8 @@ void DocumentState::setDocumentKeepingSelection(std::shared_ptr<const api::Docum
   value_ = nullptr;
   if (const ir::Op* owner = at(valueOwner)) {
     if (valueIsArg) {
-      if (static_cast<unsigned>(valueRegion) < owner->numRegions() && !owner->region(static_cast<unsigned>(valueRegion)).empty()) {
+      if (static_cast<unsigned>(valueRegion) < owner->numRegions() &&
+          !owner->region(static_cast<unsigned>(valueRegion)).empty()) {
         const ir::Block& b = owner->region(static_cast<unsigned>(valueRegion)).front();
         if (valueIndex < b.numArguments()) value_ = b.argument(valueIndex);
       }
@@ -196,7 +202,8 @@ void DocumentState::selectOp(const ir::Op* op) {
 void DocumentState::selectValue(const ir::Value* value) {
   value_ = value;
   if (value) {
-    const ir::Op* owner = value->isBlockArgument() ? value->ownerBlock->parentOp() : value->definingOp;
+    const ir::Op* owner =
+        value->isBlockArgument() ? value->ownerBlock->parentOp() : value->definingOp;
     if (const ir::Op* f = enclosingFunction(owner)) setFunction(f);
     if (!value->isBlockArgument()) op_ = value->definingOp;
   }

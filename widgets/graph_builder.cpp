@@ -3,8 +3,8 @@
 #include <QFont>
 #include <QTextDocument>
 #include <QTextOption>
-#include <map>
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -105,16 +105,22 @@ class Builder {
     const std::string dialect = dot == std::string::npos ? std::string() : full.substr(0, dot);
     const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
     const bool isReturn = op.is("func.return");
-    const bool isTerminator = !isReturn && (shortName == "return" || op.is("sdy.return") || op.is("stablehlo.return"));
-    info.kind = isReturn ? GraphNodeInfo::ReturnNode : isTerminator ? GraphNodeInfo::TerminatorNode : GraphNodeInfo::OpNode;
+    const bool isTerminator =
+        !isReturn && (shortName == "return" || op.is("sdy.return") || op.is("stablehlo.return"));
+    info.kind = isReturn       ? GraphNodeInfo::ReturnNode
+                : isTerminator ? GraphNodeInfo::TerminatorNode
+                               : GraphNodeInfo::OpNode;
     QString html = QStringLiteral("<b>%1</b>").arg(esc(shortName));
     if (!dialect.empty() && !isReturn && !isTerminator)
-      html += QStringLiteral(" <span style=\"color:#888;font-size:10px\">%1</span>").arg(esc(dialect));
+      html +=
+          QStringLiteral(" <span style=\"color:#888;font-size:10px\">%1</span>").arg(esc(dialect));
     info.searchText = toQString(full);
     QStringList shapes;
     for (ir::Value* r : op.results()) {
-      shapes << toQString(api::valueName(*r)).toHtmlEscaped() + QStringLiteral(": ") + esc(api::shortType(r->type));
-      info.searchText += u' ' + toQString(api::valueName(*r)) + u' ' + toQString(api::shortType(r->type));
+      shapes << toQString(api::valueName(*r)).toHtmlEscaped() + QStringLiteral(": ") +
+                    esc(api::shortType(r->type));
+      info.searchText +=
+          u' ' + toQString(api::valueName(*r)) + u' ' + toQString(api::shortType(r->type));
     }
     if (!shapes.isEmpty())
       html += QStringLiteral("<br><span style=\"%1color:#333\">%2</span>")
@@ -141,20 +147,23 @@ class Builder {
           for (const std::string& ax : m->axes)
             axes << QStringLiteral("<span style=\"color:%1\">\"%2\"</span>")
                         .arg(axisColor(&mesh_, toQString(ax)).name(), esc(ax));
-        html += QStringLiteral("<br><span style=\"color:#555;font-size:11px\">manual_axes={%1}</span>")
-                    .arg(axes.join(QStringLiteral(", ")));
+        html +=
+            QStringLiteral("<br><span style=\"color:#555;font-size:11px\">manual_axes={%1}</span>")
+                .arg(axes.join(QStringLiteral(", ")));
       }
     }
     if (op.is("sdy.sharding_group")) {
       if (const ir::Attribute* a = op.attr("group_id"))
         html += QStringLiteral(" <span style=\"color:#555\">group %1</span>")
-                    .arg(a->integer() ? QString::number(*a->integer()) : toQString(a->str()).toHtmlEscaped());
+                    .arg(a->integer() ? QString::number(*a->integer())
+                                      : toQString(a->str()).toHtmlEscaped());
     }
     if (op.is("sdy.propagation_barrier")) {
       if (const ir::Attribute* a = op.attr("allowed_direction")) {
         QString dir = toQString(a->str());
         if (const auto* e = a->as<ir::EnumAttr>()) dir = toQString(e->value);
-        html += QStringLiteral("<br><span style=\"color:#555;font-size:11px\">allowed_direction=%1</span>")
+        html += QStringLiteral(
+                    "<br><span style=\"color:#555;font-size:11px\">allowed_direction=%1</span>")
                     .arg(dir.toHtmlEscaped());
       }
     }
@@ -185,7 +194,8 @@ class Builder {
 
   int clusterOf(int node) const { return g_.input.nodes[static_cast<size_t>(node)].cluster; }
 
-  void addEdge(int from, int to, GraphEdgeInfo info, bool arrow, double weight = 1, bool constraint = true) {
+  void addEdge(int from, int to, GraphEdgeInfo info, bool arrow, double weight = 1,
+               bool constraint = true) {
     GraphInput::Edge e;
     e.constraint = constraint;
     e.from = from;
@@ -227,10 +237,12 @@ class Builder {
     chip.value = &v;
     chip.border = info.color;
     chip.dashed = info.dashed;
-    const QString meshName = sharding->mesh.isInline() ? QStringLiteral("mesh") : toQString(sharding->mesh.name);
-    chip.html = QStringLiteral("<span style=\"%1\"><span style=\"color:#666\">%2 @%3</span> %4</span>")
-                    .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(), meshName.toHtmlEscaped(),
-                         shardingHtml(*sharding, &mesh_));
+    const QString meshName =
+        sharding->mesh.isInline() ? QStringLiteral("mesh") : toQString(sharding->mesh.name);
+    chip.html =
+        QStringLiteral("<span style=\"%1\"><span style=\"color:#666\">%2 @%3</span> %4</span>")
+            .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(),
+                 meshName.toHtmlEscaped(), shardingHtml(*sharding, &mesh_));
     chip.searchText = toQString(api::valueName(v)) + u' ' + shardingText(*sharding);
     // Keep the chip next to its producer (same cluster).
     const int chipNode = addNode(std::move(chip), clusterOf(src->second));

@@ -20,8 +20,8 @@ namespace shardscope::widgets {
 struct GraphNodeInfo {
   enum Kind { OpNode, ArgumentNode, ValueNode, ReturnNode, TerminatorNode };
   Kind kind = OpNode;
-  QString html;        // the node's rich text
-  QString searchText;  // plain text searched by Ctrl+F
+  QString html;                      // the node's rich text
+  QString searchText;                // plain text searched by Ctrl+F
   const ir::Op* op = nullptr;        // op nodes, return/terminator nodes
   const ir::Value* value = nullptr;  // argument and value nodes
   QColor border = QColor(0x55, 0x55, 0x55);

@@ -68,7 +68,9 @@ GraphLayout layoutGraph(const GraphInput& input, const std::function<void(int)>&
   std::vector<Agraph_t*> clusters(input.clusters.size(), nullptr);
   for (size_t i = 0; i < input.clusters.size(); ++i) {
     const auto& c = input.clusters[i];
-    Agraph_t* parent = c.parent >= 0 && c.parent < static_cast<int>(i) ? clusters[static_cast<size_t>(c.parent)] : g;
+    Agraph_t* parent = c.parent >= 0 && c.parent < static_cast<int>(i)
+                           ? clusters[static_cast<size_t>(c.parent)]
+                           : g;
     std::string name = std::string("cluster_").append(std::to_string(i));
     Agraph_t* sub = agsubg(parent, const_cast<char*>(name.c_str()), 1);
     set(sub, "label", c.label.toStdString());
@@ -154,7 +156,8 @@ GraphLayout layoutGraph(const GraphInput& input, const std::function<void(int)>&
     out.clusters[i].rect = flipBox(GD_bb(clusters[i]));
     if (textlabel_t* lab = GD_label(clusters[i])) {
       const QPointF p = flip(lab->pos);
-      out.clusters[i].labelRect = QRectF(p.x() - lab->dimen.x / 2, p.y() - lab->dimen.y / 2, lab->dimen.x, lab->dimen.y);
+      out.clusters[i].labelRect =
+          QRectF(p.x() - lab->dimen.x / 2, p.y() - lab->dimen.y / 2, lab->dimen.x, lab->dimen.y);
     }
   }
   gvFreeLayout(gvc, g);

@@ -59,7 +59,8 @@ class NodeItem : public QGraphicsItem {
     qreal radius = 5;
     switch (info_.kind) {
       case GraphNodeInfo::OpNode:
-        fill = info_.op && info_.op->dialect() == "sdy" ? QColor(0xff, 0xf3, 0xe0) : QColor(0xe9, 0xf1, 0xfb);
+        fill = info_.op && info_.op->dialect() == "sdy" ? QColor(0xff, 0xf3, 0xe0)
+                                                        : QColor(0xe9, 0xf1, 0xfb);
         break;
       case GraphNodeInfo::ArgumentNode:
         fill = QColor(0xe8, 0xf5, 0xe9);
@@ -69,8 +70,12 @@ class NodeItem : public QGraphicsItem {
         fill = Qt::white;
         radius = 3;
         break;
-      case GraphNodeInfo::ReturnNode: fill = QColor(0xec, 0xec, 0xec); break;
-      case GraphNodeInfo::TerminatorNode: fill = QColor(0xf4, 0xf4, 0xf4); break;
+      case GraphNodeInfo::ReturnNode:
+        fill = QColor(0xec, 0xec, 0xec);
+        break;
+      case GraphNodeInfo::TerminatorNode:
+        fill = QColor(0xf4, 0xf4, 0xf4);
+        break;
     }
     if (matched_) fill = QColor(0xff, 0xf1, 0x76);
     QPen pen(info_.border, info_.kind == GraphNodeInfo::ValueNode ? 1.6 : 1.2);
@@ -107,7 +112,8 @@ class EdgeItem : public QGraphicsPathItem {
     QPainterPath path;
     if (!e.bezier.empty()) {
       path.moveTo(e.bezier[0]);
-      for (size_t i = 1; i + 2 < e.bezier.size(); i += 3) path.cubicTo(e.bezier[i], e.bezier[i + 1], e.bezier[i + 2]);
+      for (size_t i = 1; i + 2 < e.bezier.size(); i += 3)
+        path.cubicTo(e.bezier[i], e.bezier[i + 1], e.bezier[i + 2]);
       if (e.hasArrow) {
         hasArrow_ = true;
         arrowBase_ = e.bezier.back();
@@ -123,7 +129,9 @@ class EdgeItem : public QGraphicsPathItem {
     highlighted_ = on;
     applyPen();
   }
-  QRectF boundingRect() const override { return QGraphicsPathItem::boundingRect().united(arrowRect()).adjusted(-4, -4, 4, 4); }
+  QRectF boundingRect() const override {
+    return QGraphicsPathItem::boundingRect().united(arrowRect()).adjusted(-4, -4, 4, 4);
+  }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override {
     if (info_.axisColors.size() > 1) {
       // Nested stripes, one per axis: the major axis outermost.
@@ -134,6 +142,9 @@ class EdgeItem : public QGraphicsPathItem {
         QPen stripe = pen();
         stripe.setColor(highlighted_ ? info_.axisColors[i].darker(130) : info_.axisColors[i]);
         stripe.setWidthF(base * qreal(n - i) / qreal(n) * 1.5);
+        if (i > 0)
+          stripe.setStyle(
+              Qt::SolidLine);  // inner stripes solid: only the outer one shows open dims
         p->setPen(stripe);
         p->drawPath(path());
       }
@@ -147,14 +158,17 @@ class EdgeItem : public QGraphicsPathItem {
     const QPointF normal(-dir.y(), dir.x());
     const qreal width = highlighted_ ? 5 : 3.6;
     QPolygonF arrow;
-    arrow << arrowTip_ << arrowTip_ + dir * len + normal * width << arrowTip_ + dir * len - normal * width;
+    arrow << arrowTip_ << arrowTip_ + dir * len + normal * width
+          << arrowTip_ + dir * len - normal * width;
     p->setPen(Qt::NoPen);
     p->setBrush(pen().color());
     p->drawPolygon(arrow);
   }
 
  private:
-  QRectF arrowRect() const { return hasArrow_ ? QRectF(arrowTip_, arrowBase_).normalized().adjusted(-6, -6, 6, 6) : QRectF(); }
+  QRectF arrowRect() const {
+    return hasArrow_ ? QRectF(arrowTip_, arrowBase_).normalized().adjusted(-6, -6, 6, 6) : QRectF();
+  }
   void applyPen() {
     QColor c = info_.color;
     qreal w = info_.width;
@@ -177,7 +191,8 @@ class EdgeItem : public QGraphicsPathItem {
 
 class ClusterItem : public QGraphicsItem {
  public:
-  ClusterItem(const GraphLayout::Cluster& c, const QString& label, int depth) : c_(c), label_(label), depth_(depth) {
+  ClusterItem(const GraphLayout::Cluster& c, const QString& label, int depth)
+      : c_(c), label_(label), depth_(depth) {
     setZValue(-10 + depth);
   }
   QRectF boundingRect() const override { return c_.rect.adjusted(-2, -2, 2, 2); }
@@ -191,7 +206,8 @@ class ClusterItem : public QGraphicsItem {
     f.setItalic(true);
     p->setFont(f);
     p->setPen(QColor(0x44, 0x44, 0x66));
-    QRectF lr = c_.labelRect.isValid() ? c_.labelRect : QRectF(c_.rect.topLeft() + QPointF(8, 2), QSizeF(200, 16));
+    QRectF lr = c_.labelRect.isValid() ? c_.labelRect
+                                       : QRectF(c_.rect.topLeft() + QPointF(8, 2), QSizeF(200, 16));
     lr.setLeft(c_.rect.left() + 8);
     lr.setWidth(c_.rect.width() - 16);
     p->drawText(lr, Qt::AlignLeft | Qt::AlignVCenter, label_);
@@ -205,7 +221,8 @@ class ClusterItem : public QGraphicsItem {
 
 class Canvas : public QGraphicsView {
  public:
-  explicit Canvas(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, parent), scene_(scene) {
+  explicit Canvas(GraphScene* scene, QWidget* parent)
+      : QGraphicsView(scene, parent), scene_(scene) {
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
@@ -269,7 +286,8 @@ void GraphScene::clearGraph() {
   graphRect_ = QRectF();
 }
 
-void GraphScene::setGraph(GraphModel model, const GraphLayout& layout, std::shared_ptr<const void> keepAlive) {
+void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
+                          std::shared_ptr<const void> keepAlive) {
   clearGraph();
   model_ = std::move(model);
   keepAlive_ = std::move(keepAlive);
@@ -310,7 +328,8 @@ QRectF GraphScene::nodeRect(int node) const {
 
 int GraphScene::nodeOf(const ir::Op* op) const {
   for (size_t i = 0; i < model_.nodes.size(); ++i)
-    if (model_.nodes[i].op == op && model_.nodes[i].kind != GraphNodeInfo::ValueNode) return static_cast<int>(i);
+    if (model_.nodes[i].op == op && model_.nodes[i].kind != GraphNodeInfo::ValueNode)
+      return static_cast<int>(i);
   return -1;
 }
 
@@ -319,7 +338,8 @@ void GraphScene::setHighlight(const ir::Op* op, const ir::Value* value) {
   clearSelection();
   for (size_t i = 0; i < nodeItems_.size(); ++i) {
     const GraphNodeInfo& n = model_.nodes[i];
-    const bool on = (op && n.op == op) || (value && n.value == value && n.kind == GraphNodeInfo::ValueNode);
+    const bool on =
+        (op && n.op == op) || (value && n.value == value && n.kind == GraphNodeInfo::ValueNode);
     static_cast<NodeItem*>(nodeItems_[i])->setHighlighted(on);
   }
   for (size_t i = 0; i < edgeItems_.size(); ++i)
@@ -330,7 +350,8 @@ void GraphScene::setHighlight(const ir::Op* op, const ir::Value* value) {
 std::vector<int> GraphScene::search(const QString& text) {
   std::vector<int> out;
   for (size_t i = 0; i < nodeItems_.size(); ++i) {
-    const bool match = !text.isEmpty() && model_.nodes[i].searchText.contains(text, Qt::CaseInsensitive);
+    const bool match =
+        !text.isEmpty() && model_.nodes[i].searchText.contains(text, Qt::CaseInsensitive);
     static_cast<NodeItem*>(nodeItems_[i])->setMatched(match);
     if (match) out.push_back(static_cast<int>(i));
   }
@@ -360,7 +381,8 @@ Picture GraphScene::picture() const {
   const QRectF src = graphRect_;
   const bool withLegend = !model_.legend.mesh.axes.empty();
   const QSizeF ls = withLegend ? model_.legend.size() : QSizeF();
-  pic.size = QSizeF(src.width() + (withLegend ? ls.width() + 24 : 0), std::max(src.height(), ls.height()));
+  pic.size =
+      QSizeF(src.width() + (withLegend ? ls.width() + 24 : 0), std::max(src.height(), ls.height()));
   auto* self = const_cast<GraphScene*>(this);
   const Legend legend = model_.legend;
   pic.paint = [self, src, legend, withLegend, ls](QPainter& p) {
@@ -424,7 +446,8 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   layout->addWidget(searchBar_);
   connect(searchEdit_, &QLineEdit::textChanged, this, [this] { runSearch(false); });
   connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { runSearch(true); });
-  auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), searchEdit_, nullptr, nullptr, Qt::WidgetShortcut);
+  auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), searchEdit_, nullptr, nullptr,
+                            Qt::WidgetShortcut);
   connect(esc, &QShortcut::activated, this, [this] {
     searchEdit_->clear();
     searchBar_->hide();
@@ -460,11 +483,13 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   shortcut(QKeySequence::ZoomOut, &GraphView::zoomOut);
   shortcut(QKeySequence(Qt::CTRL | Qt::Key_0), &GraphView::zoomFit);
 
-  connect(&watcher_, &QFutureWatcher<GraphLayout>::progressValueChanged, progress_, &QProgressBar::setValue);
+  connect(&watcher_, &QFutureWatcher<GraphLayout>::progressValueChanged, progress_,
+          &QProgressBar::setValue);
   connect(&watcher_, &QFutureWatcher<GraphLayout>::finished, this, [this] {
     const quint64 req = watcher_.property("request").toULongLong();
     if (watcher_.isCanceled() || watcher_.future().resultCount() == 0) {
-      if (req == request_) setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+      if (req == request_)
+        setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
       emit layoutFinished(false);
       return;
     }
@@ -499,7 +524,8 @@ void GraphView::setOverlay(const QString& text, bool busy) {
   cancelButton_->setVisible(busy);
   overlay_->adjustSize();
   overlay_->resize(std::max(320, overlay_->width()), overlay_->height());
-  overlay_->move((view_->width() - overlay_->width()) / 2, (view_->height() - overlay_->height()) / 3);
+  overlay_->move((view_->width() - overlay_->width()) / 2,
+                 (view_->height() - overlay_->height()) / 3);
   overlay_->show();
   overlay_->raise();
 }
@@ -512,7 +538,8 @@ void GraphView::relayout() {
     scene_->clearGraph();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
     if (state_->document() && !module)
-      setOverlay(tr("%1 could not be parsed.\nThe errors are listed under Diagnostics and underlined in the source.")
+      setOverlay(tr("%1 could not be parsed.\nThe errors are listed under Diagnostics and "
+                    "underlined in the source.")
                      .arg(state_->fileName()),
                  false);
     else
@@ -524,8 +551,9 @@ void GraphView::relayout() {
   pendingDoc_ = state_->document();
   title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
                       .arg(pending_.title.toHtmlEscaped())
-                      .arg(std::count_if(pending_.nodes.begin(), pending_.nodes.end(),
-                                         [](const GraphNodeInfo& n) { return n.kind == GraphNodeInfo::OpNode; }))
+                      .arg(std::count_if(
+                          pending_.nodes.begin(), pending_.nodes.end(),
+                          [](const GraphNodeInfo& n) { return n.kind == GraphNodeInfo::OpNode; }))
                       .arg(pending_.nodes.size()));
   if (sync_) {
     applyLayout(req, layoutGraph(pending_.input));
@@ -581,7 +609,9 @@ void GraphView::zoomOut() { static_cast<Canvas*>(view_)->zoomBy(0.8); }
 void GraphView::zoomFit() {
   if (!scene_->hasGraph()) return;
   // Fit the graph into the viewport next to (or below) the legend overlay
-  // in the top-right corner, whichever leaves the graph larger.
+  // in the top-right corner, whichever leaves the graph larger. The view's
+  // scene rect is widened (or heightened) by the legend's share so that
+  // centring keeps the graph clear of it.
   auto* canvas = static_cast<Canvas*>(view_);
   const QRectF r = scene_->sceneRect();
   const QSizeF legend = canvas->legendSize();
@@ -590,17 +620,20 @@ void GraphView::zoomFit() {
   const qreal sRight = std::min(std::max(20.0, vw - legend.width()) / r.width(), vh / r.height());
   const qreal sBelow = std::min(vw / r.width(), std::max(20.0, vh - legend.height()) / r.height());
   const qreal s = std::min(std::max(sRight, sBelow), 1.5);  // never magnify beyond 1.5x
+  const QRectF padded = sRight >= sBelow ? r.adjusted(0, 0, legend.width() / s, 0)
+                                         : r.adjusted(0, -legend.height() / s, 0, 0);
+  view_->setSceneRect(padded);
   view_->setTransform(QTransform::fromScale(s, s));
   canvas->userZoomed = false;
-  const QPointF shift = sRight >= sBelow ? QPointF(legend.width() / 2 / s, 0) : QPointF(0, -legend.height() / 2 / s);
-  view_->centerOn(r.center() + shift);
+  view_->centerOn(padded.center());
 }
 
 void GraphView::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
   if (overlay_->isVisible())
-    overlay_->move((view_->width() - overlay_->width()) / 2, (view_->height() - overlay_->height()) / 3);
+    overlay_->move((view_->width() - overlay_->width()) / 2,
+                   (view_->height() - overlay_->height()) / 3);
 }
 
 void GraphView::showSearch() {

@@ -30,7 +30,8 @@ class GraphScene : public QGraphicsScene {
   // Replace the contents (node and edge infos must match the layout).
   // `keepAlive` (the document the model points into) is held as long as
   // the contents are shown.
-  void setGraph(GraphModel model, const GraphLayout& layout, std::shared_ptr<const void> keepAlive = {});
+  void setGraph(GraphModel model, const GraphLayout& layout,
+                std::shared_ptr<const void> keepAlive = {});
   void clearGraph();
   const GraphModel& model() const { return model_; }
   bool hasGraph() const { return !model_.empty(); }

@@ -34,7 +34,8 @@ QColor groupColor(int64_t group) {
 
 QString MeshTensor::localShapeText() const {
   QString s = joinDims(layout.localShape);
-  bool padded = std::any_of(layout.padding.begin(), layout.padding.end(), [](int64_t p) { return p > 0; });
+  bool padded =
+      std::any_of(layout.padding.begin(), layout.padding.end(), [](int64_t p) { return p > 0; });
   if (padded) s += QStringLiteral(" (padding ") + joinDims(layout.padding) + u')';
   return s;
 }
@@ -51,7 +52,8 @@ QString MeshTensor::cellText(int64_t linearIndex) const {
     lines << QStringLiteral("scalar");
   }
   QString local = QStringLiteral("local ") + joinDims(d.localShape);
-  if (d.validShape != d.localShape) local += QStringLiteral(" (valid ") + joinDims(d.validShape) + u')';
+  if (d.validShape != d.localShape)
+    local += QStringLiteral(" (valid ") + joinDims(d.validShape) + u')';
   lines << local;
   if (layout.replicaCount > 1)
     lines << QStringLiteral("copy %1/%2").arg(d.replicaRank + 1).arg(layout.replicaCount);
@@ -64,13 +66,16 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
   t.typeText = toQString(value.type.str());
   const auto sharding = api::valueSharding(value);
   if (!sharding) {
-    t.note = QStringLiteral("%1 has no sharding annotation (yet): every device holds the whole tensor.").arg(t.valueName);
+    t.note =
+        QStringLiteral("%1 has no sharding annotation (yet): every device holds the whole tensor.")
+            .arg(t.valueName);
     return t;
   }
   t.hasSharding = true;
   t.sharding = *sharding;
   t.shardingText = toQString(sharding->str());
-  t.meshName = sharding->mesh.isInline() ? QStringLiteral("inline mesh") : toQString(sharding->mesh.name);
+  t.meshName =
+      sharding->mesh.isInline() ? QStringLiteral("inline mesh") : toQString(sharding->mesh.name);
   const Mesh* mesh = api::meshFor(module, *sharding);
   if (!mesh) {
     t.note = QStringLiteral("mesh @%1 is not defined in this module").arg(t.meshName);
@@ -90,7 +95,8 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
     const ir::Op* owner = value.ownerBlock->parentOp();
     if (owner && owner->is("sdy.manual_computation") && value.index < owner->numOperands()) {
       shape = owner->operand(value.index)->type.shape;
-      t.note = QStringLiteral("Body argument of sdy.manual_computation: showing the global operand (%1).")
+      t.note = QStringLiteral(
+                   "Body argument of sdy.manual_computation: showing the global operand (%1).")
                    .arg(toQString(owner->operand(value.index)->type.str()));
     }
   }
@@ -123,7 +129,8 @@ GridShape gridShape(const Mesh& mesh) {
   GridShape g;
   const int n = static_cast<int>(mesh.axes.size());
   g.rowAxes = n / 2;
-  for (int i = 0; i < n; ++i) (i < g.rowAxes ? g.rows : g.cols) *= mesh.axes[static_cast<size_t>(i)].size;
+  for (int i = 0; i < n; ++i)
+    (i < g.rowAxes ? g.rows : g.cols) *= mesh.axes[static_cast<size_t>(i)].size;
   return g;
 }
 
@@ -135,9 +142,11 @@ QStringList headerLines(const MeshTensor& t) {
     int64_t shards = 1;
     for (int64_t s : t.layout.shardsPerDim) shards *= s;
     lines << QStringLiteral("mesh @%1 %2").arg(t.meshName, toQString(t.mesh.str()));
-    QString summary = QStringLiteral("%1 shards · local shape %2").arg(shards).arg(t.localShapeText());
+    QString summary =
+        QStringLiteral("%1 shards · local shape %2").arg(shards).arg(t.localShapeText());
     if (t.layout.replicaCount > 1)
-      summary += QStringLiteral(" · each shard on %1 devices (copies hatched)").arg(t.layout.replicaCount);
+      summary +=
+          QStringLiteral(" · each shard on %1 devices (copies hatched)").arg(t.layout.replicaCount);
     lines << summary;
   }
   if (!t.note.isEmpty()) lines << t.note;
@@ -179,7 +188,8 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
     for (const api::DeviceShard& d : t.layout.devices) {
       const QStringList ls = t.cellText(d.linearIndex).split(u'\n');
       lines = std::max<int>(lines, static_cast<int>(ls.size()));
-      for (int i = 0; i < ls.size(); ++i) w = std::max(w, (i ? cfm : bfm).horizontalAdvance(ls[i]) + (i ? 0 : 50));
+      for (int i = 0; i < ls.size(); ++i)
+        w = std::max(w, (i ? cfm : bfm).horizontalAdvance(ls[i]) + (i ? 0 : 50));
     }
     G.cellW = std::max<qreal>(150, w + 18);
     bool anySub = false;
@@ -198,11 +208,13 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
   legend.showNotation = false;
   const QSizeF ls = legend.size();
   const int rank = static_cast<int>(t.layout.globalShape.size());
-  const bool sketch = rank >= 1 && rank <= 2 && t.layout.globalShape[0] > 0 && (rank == 1 || t.layout.globalShape[1] > 0);
+  const bool sketch = rank >= 1 && rank <= 2 && t.layout.globalShape[0] > 0 &&
+                      (rank == 1 || t.layout.globalShape[1] > 0);
   const qreal sketchW = 220;
   qreal sketchH = 0;
   if (sketch) {
-    const double ratio = rank == 1 ? 0.15 : double(t.layout.globalShape[0]) / double(t.layout.globalShape[1]);
+    const double ratio =
+        rank == 1 ? 0.15 : double(t.layout.globalShape[0]) / double(t.layout.globalShape[1]);
     sketchH = std::clamp(sketchW * ratio, 36.0, 260.0);
   }
   const qreal sideW = std::max(ls.width(), sketch ? sketchW : 0.0);
@@ -210,10 +222,12 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
   // Legend and sketch right of the grid, or below it when that is too wide.
   const bool below = maxWidth > 0 && gridW + 24 + sideW > maxWidth;
   const QPointF side = below ? QPointF(G.rowHeaderW, gridH + 16) : QPointF(gridW + 24, 0);
-  pic.size = below ? QSizeF(std::max({headerW, gridW, G.rowHeaderW + sideW}), headerH + gridH + 16 + sideH)
-                   : QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
+  pic.size =
+      below ? QSizeF(std::max({headerW, gridW, G.rowHeaderW + sideW}), headerH + gridH + 16 + sideH)
+            : QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
 
-  pic.paint = [t, g, G, header, headerFont, hfm, headerH, side, legend, ls, sketch, sketchW, sketchH, rank](QPainter& p) {
+  pic.paint = [t, g, G, header, headerFont, hfm, headerH, side, legend, ls, sketch, sketchW,
+               sketchH, rank](QPainter& p) {
     p.save();
     // Header.
     p.setFont(headerFont);
@@ -250,7 +264,10 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
         for (const AxisRef& a : subAxes)
           if (a.name == ax.name && a.subAxis && a.subAxis->preSize * a.subAxis->size > 0) {
             const int64_t minor = ax.size / (a.subAxis->preSize * a.subAxis->size);
-            subs << QStringLiteral("(%1)%2=%3").arg(a.subAxis->preSize).arg(a.subAxis->size).arg(minor > 0 ? (c / minor) % a.subAxis->size : 0);
+            subs << QStringLiteral("(%1)%2=%3")
+                        .arg(a.subAxis->preSize)
+                        .arg(a.subAxis->size)
+                        .arg(minor > 0 ? (c / minor) % a.subAxis->size : 0);
           }
         if (!subs.isEmpty()) s += QStringLiteral(" ") + subs.join(u' ');
         if (plain) *plain << s;
@@ -283,8 +300,8 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
     const QFont cellBold = font(12, true), cellFont = font(11, false, true);
     for (const api::DeviceShard& d : t.layout.devices) {
       const int64_t r = d.linearIndex / g.cols, c = d.linearIndex % g.cols;
-      const QRectF cell(G.rowHeaderW + c * (G.cellW + G.gap),
-                        G.colHeaderH + r * (G.cellH + G.gap), G.cellW, G.cellH);
+      const QRectF cell(G.rowHeaderW + c * (G.cellW + G.gap), G.colHeaderH + r * (G.cellH + G.gap),
+                        G.cellW, G.cellH);
       const QColor fill = groupColor(d.replicaGroup);
       p.setPen(QPen(fill.darker(160), 1.2));
       p.setBrush(fill);
@@ -301,14 +318,15 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
         p.setFont(i == 0 ? cellBold : cellFont);
         const bool isCopy = lines[i].startsWith(QLatin1String("copy"));
         p.setPen(isCopy && d.replicaRank > 0 ? QColor(0x90, 0x20, 0x20) : QColor(0x20, 0x20, 0x20));
-        p.drawText(QRectF(cell.left() + 8, ty, cell.width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+        p.drawText(QRectF(cell.left() + 8, ty, cell.width() - 16, 16),
+                   Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
         ty += 16;
       }
       if (d.deviceId != d.linearIndex) {
         p.setFont(font(10));
         p.setPen(QColor(0x66, 0x66, 0x66));
-        p.drawText(QRectF(cell.left(), cell.top() + 6, cell.width() - 8, 14), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("pos %1").arg(d.linearIndex));
+        p.drawText(QRectF(cell.left(), cell.top() + 6, cell.width() - 8, 14),
+                   Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("pos %1").arg(d.linearIndex));
       }
     }
     // Legend and tensor sketch on the right.
@@ -325,11 +343,13 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
       const int64_t colsS = rank == 2 ? t.layout.shardsPerDim[1] : t.layout.shardsPerDim[0];
       std::map<std::vector<int64_t>, int64_t> groupOf;
       for (const auto& d : t.layout.devices) groupOf.emplace(d.shardIndex, d.replicaGroup);
-      const qreal bw = sketchW / static_cast<qreal>(colsS), bh = sketchH / static_cast<qreal>(rowsS);
+      const qreal bw = sketchW / static_cast<qreal>(colsS),
+                  bh = sketchH / static_cast<qreal>(rowsS);
       p.setFont(font(10, false, true));
       for (int64_t i = 0; i < rowsS; ++i)
         for (int64_t j = 0; j < colsS; ++j) {
-          std::vector<int64_t> idx = rank == 2 ? std::vector<int64_t>{i, j} : std::vector<int64_t>{j};
+          std::vector<int64_t> idx =
+              rank == 2 ? std::vector<int64_t>{i, j} : std::vector<int64_t>{j};
           const QRectF b(sx + j * bw, ty + i * bh, bw, bh);
           auto it = groupOf.find(idx);
           p.setPen(QPen(QColor(0x55, 0x55, 0x55), 1));
@@ -353,7 +373,8 @@ MeshView::MeshView(DocumentState* state, QWidget* parent) : QWidget(parent), sta
   QPalette pal = palette();
   pal.setColor(QPalette::Window, Qt::white);
   setPalette(pal);
-  connect(state_, &DocumentState::selectionChanged, this, [this] { showValue(state_->selectedValue()); });
+  connect(state_, &DocumentState::selectionChanged, this,
+          [this] { showValue(state_->selectedValue()); });
   connect(state_, &DocumentState::documentChanged, this, [this] { showValue(nullptr); });
 }
 
@@ -362,8 +383,9 @@ void MeshView::showValue(const ir::Value* value) {
     tensor_ = describeValue(*state_->module(), *value);
   } else {
     tensor_ = MeshTensor();
-    tensor_.note = state_->module() ? tr("Select a value (a graph chip, a tree row) to see its shards.")
-                                    : tr("No module loaded.");
+    tensor_.note = state_->module()
+                       ? tr("Select a value (a graph chip, a tree row) to see its shards.")
+                       : tr("No module loaded.");
   }
   // Below kMinScale the picture scrolls (the view sits in a scroll area).
   const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale);
@@ -387,7 +409,8 @@ void MeshView::paintEvent(QPaintEvent*) {
     return;
   }
   const qreal margin = 16;
-  const qreal fit = std::min<qreal>({1.0, (width() - 2 * margin) / pic.size.width(), (height() - 2 * margin) / pic.size.height()});
+  const qreal fit = std::min<qreal>({1.0, (width() - 2 * margin) / pic.size.width(),
+                                     (height() - 2 * margin) / pic.size.height()});
   const qreal s = std::max<qreal>(fit, kMinScale);
   p.translate(margin, margin);
   p.scale(s, s);

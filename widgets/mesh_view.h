@@ -16,15 +16,15 @@ class DocumentState;
 
 // Everything the mesh picture shows, computed from a value.
 struct MeshTensor {
-  QString valueName;   // "%arg0"
-  QString typeText;    // "tensor<8x16xf32>"
+  QString valueName;     // "%arg0"
+  QString typeText;      // "tensor<8x16xf32>"
   QString shardingText;  // "#sdy.sharding<@mesh, [{"x"}, {}]>"
-  QString meshName;    // "mesh" (or "inline")
+  QString meshName;      // "mesh" (or "inline")
   Mesh mesh;
   bool hasSharding = false;
   TensorSharding sharding;
   api::ShardLayout layout;
-  QString note;        // explanation shown under the title (e.g. errors)
+  QString note;  // explanation shown under the title (e.g. errors)
   bool valid() const { return hasSharding && layout.error.empty(); }
   // The text of device cell `linearIndex` (lines joined by '\n').
   QString cellText(int64_t linearIndex) const;

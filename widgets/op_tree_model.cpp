@@ -32,17 +32,20 @@ struct OpTreeModel::Node {
 
 QString regionLabel(const ir::Op& op, unsigned index) {
   if (op.is("stablehlo.while")) return index == 0 ? QStringLiteral("cond") : QStringLiteral("do");
-  if (op.is("stablehlo.if")) return index == 0 ? QStringLiteral("true branch") : QStringLiteral("false branch");
+  if (op.is("stablehlo.if"))
+    return index == 0 ? QStringLiteral("true branch") : QStringLiteral("false branch");
   if (op.is("stablehlo.case")) return QStringLiteral("branch %1").arg(index);
   if (op.is("stablehlo.reduce") || op.is("stablehlo.reduce_window") || op.is("stablehlo.scatter") ||
-      op.is("stablehlo.select_and_scatter") || op.is("stablehlo.all_reduce") || op.is("stablehlo.reduce_scatter"))
+      op.is("stablehlo.select_and_scatter") || op.is("stablehlo.all_reduce") ||
+      op.is("stablehlo.reduce_scatter"))
     return QStringLiteral("reducer");
   if (op.is("stablehlo.sort")) return QStringLiteral("comparator");
   if (op.numRegions() == 1) return QStringLiteral("body");
   return QStringLiteral("region %1").arg(index);
 }
 
-OpTreeModel::OpTreeModel(QObject* parent) : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
+OpTreeModel::OpTreeModel(QObject* parent)
+    : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
 OpTreeModel::~OpTreeModel() = default;
 
 void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
@@ -69,8 +72,9 @@ void OpTreeModel::build() {
     }
   };
   for (const auto& op : doc_->module->body().ops()) addOp(root_.get(), *op);
-  std::sort(opIndex_.begin(), opIndex_.end(),
-            [](const auto& a, const auto& b) { return std::less<const ir::Op*>()(a.first, b.first); });
+  std::sort(opIndex_.begin(), opIndex_.end(), [](const auto& a, const auto& b) {
+    return std::less<const ir::Op*>()(a.first, b.first);
+  });
 }
 
 OpTreeModel::Node* OpTreeModel::nodeAt(const QModelIndex& index) const {
@@ -83,9 +87,9 @@ QModelIndex OpTreeModel::indexOfNode(const Node* node, int column) const {
 }
 
 QModelIndex OpTreeModel::indexOfOp(const ir::Op* op) const {
-  auto it = std::lower_bound(opIndex_.begin(), opIndex_.end(), op, [](const auto& e, const ir::Op* o) {
-    return std::less<const ir::Op*>()(e.first, o);
-  });
+  auto it = std::lower_bound(
+      opIndex_.begin(), opIndex_.end(), op,
+      [](const auto& e, const ir::Op* o) { return std::less<const ir::Op*>()(e.first, o); });
   if (it == opIndex_.end() || it->first != op) return {};
   return indexOfNode(it->second, 0);
 }
@@ -120,11 +124,13 @@ QString resultsText(const ir::Op& op) {
   QStringList parts;
   if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
     for (ir::Value* a : op.region(0).front().arguments())
-      parts << toQString(api::valueName(*a)) + QStringLiteral(": ") + toQString(api::shortType(a->type));
+      parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
+                   toQString(api::shortType(a->type));
     return u'(' + parts.join(QStringLiteral(", ")) + u')';
   }
   for (ir::Value* r : op.results())
-    parts << toQString(api::valueName(*r)) + QStringLiteral(": ") + toQString(api::shortType(r->type));
+    parts << toQString(api::valueName(*r)) + QStringLiteral(": ") +
+                 toQString(api::shortType(r->type));
   return parts.join(QStringLiteral(", "));
 }
 
@@ -138,7 +144,8 @@ QString shardingColumnText(const ir::Op& op) {
   if (op.is("func.func")) {
     if (op.numRegions() > 0 && !op.region(0).empty()) {
       for (ir::Value* a : op.region(0).front().arguments())
-        if (auto s = api::valueSharding(*a)) parts << toQString(api::valueName(*a)) + QStringLiteral(" ") + shardingText(*s);
+        if (auto s = api::valueSharding(*a))
+          parts << toQString(api::valueName(*a)) + QStringLiteral(" ") + shardingText(*s);
     }
     return parts.join(QStringLiteral("; "));
   }
@@ -146,7 +153,8 @@ QString shardingColumnText(const ir::Op& op) {
   for (ir::Value* r : op.results()) {
     auto s = api::valueSharding(*r);
     any = any || s.has_value();
-    parts << (s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) + u' ' + shardingText(*s))
+    parts << (s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) +
+                   u' ' + shardingText(*s))
                 : QStringLiteral("—"));
   }
   return any ? parts.join(QStringLiteral("; ")) : QString();
@@ -159,7 +167,8 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   const Node* n = nodeAt(index);
   switch (role) {
     case OpRole:
-      return QVariant::fromValue<quintptr>(n->kind == RegionNode ? 0 : reinterpret_cast<quintptr>(n->op));
+      return QVariant::fromValue<quintptr>(
+          n->kind == RegionNode ? 0 : reinterpret_cast<quintptr>(n->op));
     case LineRole:
       return n->op ? static_cast<int>(n->op->loc().line) : 0;
     case KindRole:
@@ -190,14 +199,16 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
     case OpColumn:
       if (n->kind == RegionNode) return regionLabel(op, n->region);
       if (n->kind == FunctionNode || n->kind == MeshNode)
-        return QString(toQString(op.name()) + QStringLiteral(" @") + toQString(api::symbolName(op)));
+        return QString(toQString(op.name()) + QStringLiteral(" @") +
+                       toQString(api::symbolName(op)));
       return toQString(op.name());
     case ResultsColumn:
       if (n->kind == RegionNode) {
         QStringList parts;
         if (!op.region(n->region).empty())
           for (ir::Value* a : op.region(n->region).front().arguments())
-            parts << toQString(api::valueName(*a)) + QStringLiteral(": ") + toQString(api::shortType(a->type));
+            parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
+                         toQString(api::shortType(a->type));
         return parts.join(QStringLiteral(", "));
       }
       if (n->kind == MeshNode) return {};
@@ -212,9 +223,12 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
 QVariant OpTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case OpColumn: return tr("Op");
-    case ResultsColumn: return tr("Results");
-    case ShardingColumn: return tr("Sharding");
+    case OpColumn:
+      return tr("Op");
+    case ResultsColumn:
+      return tr("Results");
+    case ShardingColumn:
+      return tr("Sharding");
   }
   return {};
 }

@@ -28,8 +28,10 @@ Picture withTitle(const Picture& content, const QString& title, const QString& s
   QFont sf;
   sf.setPixelSize(12);
   const qreal pad = 14;
-  const qreal titleH = QFontMetricsF(tf).height() + (subtitle.isEmpty() ? 0 : QFontMetricsF(sf).height() + 2);
-  const qreal w = std::max(content.size.width(), QFontMetricsF(tf).horizontalAdvance(title)) + 2 * pad;
+  const qreal titleH =
+      QFontMetricsF(tf).height() + (subtitle.isEmpty() ? 0 : QFontMetricsF(sf).height() + 2);
+  const qreal w =
+      std::max(content.size.width(), QFontMetricsF(tf).horizontalAdvance(title)) + 2 * pad;
   const qreal h = content.size.height() + titleH + 3 * pad;
   Picture out;
   out.size = QSizeF(w, h);
@@ -42,8 +44,8 @@ Picture withTitle(const Picture& content, const QString& title, const QString& s
     if (!subtitle.isEmpty()) {
       p.setFont(sf);
       p.setPen(QColor(0x60, 0x60, 0x60));
-      p.drawText(QRectF(pad, pad + th + 2, w - 2 * pad, QFontMetricsF(sf).height()), Qt::AlignLeft | Qt::AlignVCenter,
-                 subtitle);
+      p.drawText(QRectF(pad, pad + th + 2, w - 2 * pad, QFontMetricsF(sf).height()),
+                 Qt::AlignLeft | Qt::AlignVCenter, subtitle);
     }
     p.setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1));
     p.drawLine(QPointF(pad, pad + titleH + pad / 2), QPointF(w - pad, pad + titleH + pad / 2));
@@ -62,15 +64,20 @@ bool writePicture(const Picture& picture, const QString& path, QString* error, d
   if (picture.isNull()) return fail(QStringLiteral("nothing to export"));
   const PictureFormat format = pictureFormatForPath(path);
   if (format == PictureFormat::Unknown)
-    return fail(QStringLiteral("unsupported file type '%1' (use .png, .svg or .pdf)").arg(QFileInfo(path).suffix()));
+    return fail(QStringLiteral("unsupported file type '%1' (use .png, .svg or .pdf)")
+                    .arg(QFileInfo(path).suffix()));
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+  if (!file.open(QIODevice::WriteOnly))
+    return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
   const QSizeF size = picture.size;
   switch (format) {
     case PictureFormat::Png: {
       const QSize px((size * scale).toSize());
-      if (px.width() > 32000 || px.height() > 32000 || qint64(px.width()) * px.height() > 400'000'000LL)
-        return fail(QStringLiteral("picture too large for PNG (%1x%2 px); use SVG or PDF").arg(px.width()).arg(px.height()));
+      if (px.width() > 32000 || px.height() > 32000 ||
+          qint64(px.width()) * px.height() > 400'000'000LL)
+        return fail(QStringLiteral("picture too large for PNG (%1x%2 px); use SVG or PDF")
+                        .arg(px.width())
+                        .arg(px.height()));
       QImage img(px, QImage::Format_ARGB32_Premultiplied);
       img.fill(Qt::white);
       {
@@ -105,8 +112,9 @@ bool writePicture(const Picture& picture, const QString& path, QString* error, d
       pdf.setResolution(96);
       // One page exactly the picture's size (96 units per inch).
       const QSizeF points = size * 72.0 / 96.0;
-      pdf.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                    QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+      pdf.setPageLayout(
+          QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
+                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
       QPainter p;
       if (!p.begin(&pdf)) return fail(QStringLiteral("PDF writer failed"));
       p.setRenderHint(QPainter::Antialiasing);
@@ -118,9 +126,11 @@ bool writePicture(const Picture& picture, const QString& path, QString* error, d
       p.end();
       break;
     }
-    case PictureFormat::Unknown: break;
+    case PictureFormat::Unknown:
+      break;
   }
-  if (!file.commit()) return fail(QStringLiteral("cannot save %1: %2").arg(path, file.errorString()));
+  if (!file.commit())
+    return fail(QStringLiteral("cannot save %1: %2").arg(path, file.errorString()));
   return true;
 }
 

@@ -31,9 +31,12 @@ QTextCharFormat fmt(const QColor& c, bool bold = false, bool italic = false) {
 
 QColor severityColor(ir::Severity s) {
   switch (s) {
-    case ir::Severity::Error: return QColor(0xd0, 0x10, 0x20);
-    case ir::Severity::Warning: return QColor(0xd0, 0x80, 0x00);
-    default: return QColor(0x20, 0x60, 0xc0);
+    case ir::Severity::Error:
+      return QColor(0xd0, 0x10, 0x20);
+    case ir::Severity::Warning:
+      return QColor(0xd0, 0x80, 0x00);
+    default:
+      return QColor(0x20, 0x60, 0xc0);
   }
 }
 
@@ -46,7 +49,8 @@ MlirHighlighter::MlirHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
   add(R"(\b(func\.func|func\.return|return|module|private|cond|do|reducer|across|dimensions|init|in_shardings|out_shardings|manual_axes|group_id|allowed_direction|sharding|dims|contracting_dims|batching_dims)\b)",
       fmt(QColor(0x7b, 0x1f, 0xa2), true));
   add(R"(\b(tensor|mesh|i1|i8|i32|i64|f16|bf16|f32|f64|index)\b)", fmt(QColor(0x00, 0x70, 0x70)));
-  add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)", fmt(QColor(0x1a, 0x4f, 0xa0), true));
+  add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)",
+      fmt(QColor(0x1a, 0x4f, 0xa0), true));
   add(R"(#sdy\.[A-Za-z_]+|#stablehlo(\.[A-Za-z_]+)?)", fmt(QColor(0xa0, 0x50, 0x00)));
   add(R"(@[A-Za-z_][A-Za-z0-9_$.]*)", fmt(QColor(0x8a, 0x3a, 0x00), true));
   add(R"(%[A-Za-z0-9_$.#:]+)", fmt(QColor(0x2e, 0x6b, 0x2e)));
@@ -72,10 +76,12 @@ void MlirHighlighter::highlightBlock(const QString& text) {
     auto it = r.re.globalMatch(code);
     while (it.hasNext()) {
       auto m = it.next();
-      setFormat(static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), r.format);
+      setFormat(static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()),
+                r.format);
     }
   }
-  if (commentAt >= 0) setFormat(static_cast<int>(commentAt), static_cast<int>(text.size() - commentAt), comment_);
+  if (commentAt >= 0)
+    setFormat(static_cast<int>(commentAt), static_cast<int>(text.size() - commentAt), comment_);
 }
 
 class LineNumberArea : public QWidget {
@@ -97,7 +103,8 @@ SourceView::SourceView(DocumentState* state, QWidget* parent)
   setLineWrapMode(QPlainTextEdit::NoWrap);
   setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   highlighter_ = new MlirHighlighter(document());
-  connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
+  connect(this, &QPlainTextEdit::blockCountChanged, this,
+          [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
   connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
     if (dy)
       lineArea_->scroll(0, dy);
@@ -122,7 +129,8 @@ void SourceView::onDocumentChanged() {
   const auto& doc = state_->document();
   currentOpLine_ = 0;
   const QString text = doc ? toQString(doc->text) : QString();
-  if (text != toPlainText()) setPlainText(text);  // same text (a propagation step): keep the scroll position
+  if (text != toPlainText())
+    setPlainText(text);  // same text (a propagation step): keep the scroll position
   setDiagnostics(doc ? doc->diagnostics : std::vector<ir::Diagnostic>{});
 }
 
@@ -152,12 +160,14 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
         return static_cast<int>(d.loc.line) == number;
       });
       if (diag != diags_.end()) {
-        p.fillRect(QRect(0, top, lineArea_->width(), bottom - top), severityColor(diag->severity).lighter(185));
+        p.fillRect(QRect(0, top, lineArea_->width(), bottom - top),
+                   severityColor(diag->severity).lighter(185));
         p.setPen(severityColor(diag->severity));
       } else {
         p.setPen(number == currentOpLine_ ? QColor(0x10, 0x10, 0x10) : QColor(0x99, 0x99, 0x99));
       }
-      p.drawText(0, top, lineArea_->width() - 6, fontMetrics().height(), Qt::AlignRight, QString::number(number));
+      p.drawText(0, top, lineArea_->width() - 6, fontMetrics().height(), Qt::AlignRight,
+                 QString::number(number));
     }
     block = block.next();
     top = bottom;
@@ -180,12 +190,14 @@ QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
   if (!block.isValid()) return {};
   QTextCursor c(block);
   const QString text = block.text();
-  int start = d.loc.col > 0 ? std::min(static_cast<int>(d.loc.col) - 1, static_cast<int>(text.size())) : 0;
+  int start =
+      d.loc.col > 0 ? std::min(static_cast<int>(d.loc.col) - 1, static_cast<int>(text.size())) : 0;
   if (d.loc.col == 0)
     while (start < text.size() && text[start].isSpace()) ++start;
   int end = start;
   if (d.loc.col > 0) {
-    while (end < text.size() && !text[end].isSpace() && text[end] != u',' && text[end] != u')') ++end;
+    while (end < text.size() && !text[end].isSpace() && text[end] != u',' && text[end] != u')')
+      ++end;
     if (end == start) end = std::min(static_cast<int>(text.size()), start + 1);
   } else {
     end = static_cast<int>(text.size());
@@ -251,8 +263,8 @@ Picture SourceView::picture(int firstLine, int lastLine) const {
   return sourcePicture(toPlainText(), diags_, firstLine, lastLine);
 }
 
-Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnostic>& diags_, int firstLine,
-                      int lastLine) {
+Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnostic>& diags_,
+                      int firstLine, int lastLine) {
   // Render a fresh document (laid out as a whole, independent of the
   // viewport) with the same highlighter; diagnostics become permanent
   // underline formats.
@@ -263,16 +275,19 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
   if (text.endsWith(u'\n')) text.chop(1);
   const QStringList all = text.split(u'\n');
   const int first = firstLine > 0 ? std::min<int>(firstLine, static_cast<int>(all.size())) : 1;
-  const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size())) : static_cast<int>(all.size());
+  const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size()))
+                                : static_cast<int>(all.size());
   text = all.mid(first - 1, last - first + 1).join(u'\n');
   doc->setPlainText(text);
   QTextOption opt;
   opt.setWrapMode(QTextOption::NoWrap);
   doc->setDefaultTextOption(opt);
   auto* highlighter = new MlirHighlighter(doc.get());  // owned by doc
-  highlighter->rehighlight();  // now: no event loop is needed
+  highlighter->rehighlight();                          // now: no event loop is needed
   for (ir::Diagnostic d : diags_) {
-    if (!d.loc.known() || static_cast<int>(d.loc.line) < first || static_cast<int>(d.loc.line) > last) continue;
+    if (!d.loc.known() || static_cast<int>(d.loc.line) < first ||
+        static_cast<int>(d.loc.line) > last)
+      continue;
     d.loc.line -= static_cast<uint32_t>(first - 1);
     QTextCursor c = diagnosticCursor(doc.get(), d);
     if (c.isNull()) continue;
@@ -290,17 +305,20 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
   // Diagnostics listed below the code.
   QStringList diagLines;
   for (const ir::Diagnostic& d : diags_)
-    if (!d.loc.known() || (static_cast<int>(d.loc.line) >= first && static_cast<int>(d.loc.line) <= last))
+    if (!d.loc.known() ||
+        (static_cast<int>(d.loc.line) >= first && static_cast<int>(d.loc.line) <= last))
       diagLines << QStringLiteral("%1:%2: %3: %4")
                        .arg(d.loc.line)
                        .arg(d.loc.col)
-                       .arg(d.severity == ir::Severity::Error ? QStringLiteral("error") : QStringLiteral("note"),
+                       .arg(d.severity == ir::Severity::Error ? QStringLiteral("error")
+                                                              : QStringLiteral("note"),
                             toQString(d.message));
   const qreal diagH = diagLines.isEmpty() ? 0 : 16 + diagLines.size() * (fm.height() + 2);
   qreal diagW = 0;
   for (const QString& l : diagLines) diagW = std::max(diagW, fm.horizontalAdvance(l));
   Picture pic;
-  pic.size = QSizeF(std::max(gutter + doc->size().width() + 8, diagW + 8), doc->size().height() + diagH);
+  pic.size =
+      QSizeF(std::max(gutter + doc->size().width() + 8, diagW + 8), doc->size().height() + diagH);
   const std::vector<ir::Diagnostic> diags = diags_;
   pic.paint = [doc, gutter, first, fm, diagLines, diags](QPainter& p) {
     p.save();
@@ -315,7 +333,8 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
         return static_cast<int>(d.loc.line) == n && d.severity == ir::Severity::Error;
       });
       p.setPen(bad ? QColor(0xd0, 0x10, 0x20) : QColor(0x99, 0x99, 0x99));
-      p.drawText(QRectF(0, r.top(), gutter - 10, r.height()), Qt::AlignRight | Qt::AlignVCenter, QString::number(n));
+      p.drawText(QRectF(0, r.top(), gutter - 10, r.height()), Qt::AlignRight | Qt::AlignVCenter,
+                 QString::number(n));
     }
     p.translate(gutter, 0);
     doc->drawContents(&p);

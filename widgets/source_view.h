@@ -3,8 +3,8 @@
 // highlighted. Read-only.
 #pragma once
 #include <QPlainTextEdit>
-#include <QSyntaxHighlighter>
 #include <QRegularExpression>
+#include <QSyntaxHighlighter>
 #include <vector>
 
 #include "ir/diagnostics.h"
@@ -34,8 +34,8 @@ class MlirHighlighter : public QSyntaxHighlighter {
 
 // Picture of `text` (or lines [first, last], 1-based, when given) with line
 // numbers, highlighting, diagnostics underlined and listed below.
-Picture sourcePicture(const QString& text, const std::vector<ir::Diagnostic>& diags, int firstLine = 0,
-                      int lastLine = 0);
+Picture sourcePicture(const QString& text, const std::vector<ir::Diagnostic>& diags,
+                      int firstLine = 0, int lastLine = 0);
 
 class SourceView : public QPlainTextEdit {
   Q_OBJECT

@@ -15,18 +15,25 @@ namespace shardscope::widgets {
 
 bool parseExportView(const QString& name, ExportView* view) {
   const QString n = name.trimmed().toLower();
-  if (n == QLatin1String("graph")) *view = ExportView::Graph;
-  else if (n == QLatin1String("mesh")) *view = ExportView::Mesh;
-  else if (n == QLatin1String("source")) *view = ExportView::Source;
-  else return false;
+  if (n == QLatin1String("graph"))
+    *view = ExportView::Graph;
+  else if (n == QLatin1String("mesh"))
+    *view = ExportView::Mesh;
+  else if (n == QLatin1String("source"))
+    *view = ExportView::Source;
+  else
+    return false;
   return true;
 }
 
 QString exportViewName(ExportView view) {
   switch (view) {
-    case ExportView::Graph: return QStringLiteral("dataflow graph");
-    case ExportView::Mesh: return QStringLiteral("mesh view");
-    case ExportView::Source: return QStringLiteral("source");
+    case ExportView::Graph:
+      return QStringLiteral("dataflow graph");
+    case ExportView::Mesh:
+      return QStringLiteral("mesh view");
+    case ExportView::Source:
+      return QStringLiteral("source");
   }
   return {};
 }
@@ -34,7 +41,8 @@ QString exportViewName(ExportView view) {
 std::pair<int, int> sourceRangeOf(const ir::Op& op) {
   const int first = static_cast<int>(op.loc().line);
   int last = first;
-  const_cast<ir::Op&>(op).walk([&](ir::Op& o) { last = std::max(last, static_cast<int>(o.loc().line)); });
+  const_cast<ir::Op&>(op).walk(
+      [&](ir::Op& o) { last = std::max(last, static_cast<int>(o.loc().line)); });
   if (op.numRegions() > 0) ++last;  // the closing brace
   return {std::max(1, first - (op.numRegions() ? 0 : 2)), last + (op.numRegions() ? 0 : 2)};
 }
@@ -60,7 +68,9 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
   switch (req.view) {
     case ExportView::Graph: {
       if (!module)
-        return fail(QStringLiteral("%1 could not be parsed (%2 error(s)); no graph to draw").arg(file).arg(doc.errorCount()));
+        return fail(QStringLiteral("%1 could not be parsed (%2 error(s)); no graph to draw")
+                        .arg(file)
+                        .arg(doc.errorCount()));
       if (!func) return fail(QStringLiteral("%1 has no func.func to draw").arg(file));
       GraphModel model = buildGraph(*module, *func);
       const GraphLayout layout = layoutGraph(model.input);
@@ -72,34 +82,44 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       Picture inner = scene->picture();
       Picture keep = inner;
       keep.paint = [scene, inner](QPainter& p) { inner.paint(p); };  // keeps the scene alive
-      return withTitle(keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
-                       QStringLiteral("ops as boxes, sharded values as chips; edge colours = sharding axes (see legend)") + errorsNote);
+      return withTitle(
+          keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
+          QStringLiteral(
+              "ops as boxes, sharded values as chips; edge colours = sharding axes (see legend)") +
+              errorsNote);
     }
     case ExportView::Mesh: {
       if (!module)
-        return fail(QStringLiteral("%1 could not be parsed (%2 error(s)); no tensor to show").arg(file).arg(doc.errorCount()));
+        return fail(QStringLiteral("%1 could not be parsed (%2 error(s)); no tensor to show")
+                        .arg(file)
+                        .arg(doc.errorCount()));
       const ir::Value* value = req.value;
       if (!value && req.op && req.op->numResults() > 0) value = req.op->result(0);
       if (!value) {
         DocumentState state;
-        state.setDocument(std::shared_ptr<const api::Document>(std::shared_ptr<const api::Document>(), &doc));
+        state.setDocument(
+            std::shared_ptr<const api::Document>(std::shared_ptr<const api::Document>(), &doc));
         if (func) state.setFunction(func);
         value = state.defaultValue();
       }
-      if (!value) return fail(QStringLiteral("%1 has no tensor value to show in the mesh view").arg(file));
+      if (!value)
+        return fail(QStringLiteral("%1 has no tensor value to show in the mesh view").arg(file));
       const MeshTensor t = describeValue(*module, *value);
-      return withTitle(meshPicture(t),
-                       file + QStringLiteral(" — ") + t.valueName + QStringLiteral(" — mesh view"),
-                       QStringLiteral("what each device holds; same colour = same shard") + errorsNote);
+      return withTitle(
+          meshPicture(t),
+          file + QStringLiteral(" — ") + t.valueName + QStringLiteral(" — mesh view"),
+          QStringLiteral("what each device holds; same colour = same shard") + errorsNote);
     }
     case ExportView::Source: {
       int first = 0, last = 0;
       if (req.op) std::tie(first, last) = sourceRangeOf(*req.op);
-      const QString sub = doc.diagnostics.empty()
-                              ? QStringLiteral("no diagnostics")
-                              : QStringLiteral("%1 diagnostic(s), underlined").arg(doc.diagnostics.size());
-      return withTitle(sourcePicture(toQString(doc.text), doc.diagnostics, first, last),
-                       file + (req.op ? QStringLiteral(" — ") + toQString(req.op->name()) : QString()), sub);
+      const QString sub =
+          doc.diagnostics.empty()
+              ? QStringLiteral("no diagnostics")
+              : QStringLiteral("%1 diagnostic(s), underlined").arg(doc.diagnostics.size());
+      return withTitle(
+          sourcePicture(toQString(doc.text), doc.diagnostics, first, last),
+          file + (req.op ? QStringLiteral(" — ") + toQString(req.op->name()) : QString()), sub);
     }
   }
   return fail(QStringLiteral("unknown view"));

@@ -16,9 +16,9 @@ namespace shardscope::api {
 bool Document::hasErrors() const { return errorCount() > 0; }
 
 int Document::errorCount() const {
-  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const ir::Diagnostic& d) {
-    return d.severity == ir::Severity::Error;
-  }));
+  return static_cast<int>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [](const ir::Diagnostic& d) { return d.severity == ir::Severity::Error; }));
 }
 
 namespace {
@@ -56,7 +56,8 @@ std::shared_ptr<Document> loadDocument(const std::string& path) {
     auto doc = std::make_shared<Document>();
     doc->path = path;
     doc->name = baseName(path);
-    doc->diagnostics.push_back({ir::Severity::Error, {}, "cannot open file '" + path + "'"});
+    doc->diagnostics.push_back(
+        {ir::Severity::Error, {}, std::string("cannot open file '").append(path).append("'")});
     return doc;
   }
   std::ostringstream ss;
@@ -69,7 +70,8 @@ std::shared_ptr<Document> loadDocument(const std::string& path) {
 std::string symbolName(const ir::Op& op) {
   if (const ir::Attribute* a = op.attr("sym_name")) {
     if (const std::string* s = a->string()) return *s;
-    if (const auto* r = a->as<ir::SymbolRefAttr>()) return r->path.empty() ? std::string() : r->root();
+    if (const auto* r = a->as<ir::SymbolRefAttr>())
+      return r->path.empty() ? std::string() : r->root();
   }
   return {};
 }
@@ -78,7 +80,8 @@ namespace {
 
 // Sharding stored under `key` in the dictionary at position `index` of the
 // array attribute `listName` of `op` (arg_attrs / res_attrs).
-std::optional<TensorSharding> shardingInAttrList(const ir::Op& op, const char* listName, unsigned index) {
+std::optional<TensorSharding> shardingInAttrList(const ir::Op& op, const char* listName,
+                                                 unsigned index) {
   const ir::Attribute* list = op.attr(listName);
   if (!list) return std::nullopt;
   const ir::ArrayAttr* arr = list->array();
@@ -110,8 +113,10 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
     ir::Op* owner = value.ownerBlock->parentOp();
     if (!owner) return std::nullopt;
     if (owner->is("func.func")) return shardingInAttrList(*owner, "arg_attrs", value.index);
-    if (owner->is("sdy.manual_computation")) return perValueEntry(owner->attr("in_shardings"), value.index);
-    if (owner->is("sdy.named_computation")) return perValueEntry(owner->attr("in_shardings"), value.index);
+    if (owner->is("sdy.manual_computation"))
+      return perValueEntry(owner->attr("in_shardings"), value.index);
+    if (owner->is("sdy.named_computation"))
+      return perValueEntry(owner->attr("in_shardings"), value.index);
     return std::nullopt;
   }
   const ir::Op* op = value.definingOp;
@@ -134,11 +139,12 @@ std::string valueName(const ir::Value& value) {
     if (n.front() != '%') n.insert(n.begin(), '%');
     if (!value.isBlockArgument() && value.definingOp && value.definingOp->numResults() > 1 &&
         n.find('#') == std::string::npos)
-      n += "#" + std::to_string(value.index);
+      n.append("#").append(std::to_string(value.index));
     return n;
   }
-  if (value.isBlockArgument()) return "%arg" + std::to_string(value.index);
-  if (value.definingOp && value.definingOp->numResults() > 1) return "%r#" + std::to_string(value.index);
+  if (value.isBlockArgument()) return std::string("%arg").append(std::to_string(value.index));
+  if (value.definingOp && value.definingOp->numResults() > 1)
+    return std::string("%r#").append(std::to_string(value.index));
   return "%r";
 }
 
@@ -151,7 +157,7 @@ std::string shortType(const ir::Type& type) {
     }
     return s + type.elementType;
   }
-  if (type.isTensor()) return "*x" + type.elementType;
+  if (type.isTensor()) return std::string("*x").append(type.elementType);
   if (type.isToken()) return "token";
   return type.str();
 }
@@ -172,14 +178,16 @@ std::vector<std::pair<std::string, Mesh>> meshes(const ir::Module& module) {
   return out;
 }
 
-ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape, const TensorSharding& sharding,
-                               const Mesh& mesh) {
+ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
+                               const TensorSharding& sharding, const Mesh& mesh) {
   ShardLayout out;
   out.globalShape = globalShape;
   const size_t rank = globalShape.size();
   if (sharding.dims.size() != rank) {
-    out.error = "sharding has rank " + std::to_string(sharding.dims.size()) + " but the tensor has rank " +
-                std::to_string(rank);
+    out.error = std::string("sharding has rank ")
+                    .append(std::to_string(sharding.dims.size()))
+                    .append(" but the tensor has rank ")
+                    .append(std::to_string(rank));
     return out;
   }
   // Validate axes.
@@ -187,12 +195,16 @@ ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape, const Te
     for (const AxisRef& a : axes) {
       int64_t n = mesh.axisSize(a.name);
       if (n < 0) {
-        out.error = "unknown axis \"" + a.name + "\" in mesh " + mesh.str();
+        out.error =
+            std::string("unknown axis \"").append(a.name).append("\" in mesh ").append(mesh.str());
         return false;
       }
       if (a.subAxis && (a.subAxis->size <= 0 || a.subAxis->preSize <= 0 ||
                         n % (a.subAxis->preSize * a.subAxis->size) != 0)) {
-        out.error = "sub-axis " + a.str() + " does not divide axis size " + std::to_string(n);
+        out.error = std::string("sub-axis ")
+                        .append(a.str())
+                        .append(" does not divide axis size ")
+                        .append(std::to_string(n));
         return false;
       }
     }
@@ -245,14 +257,17 @@ ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape, const Te
     dev.validShape.resize(rank);
     for (size_t d = 0; d < rank; ++d) {
       int64_t idx = 0;
-      for (const AxisRef& a : sharding.dims[d].axes) idx = idx * a.size(mesh) + subCoord(dev.coords, a);
+      for (const AxisRef& a : sharding.dims[d].axes)
+        idx = idx * a.size(mesh) + subCoord(dev.coords, a);
       dev.shardIndex[d] = idx;
       dev.offset[d] = idx * out.localShape[d];
       int64_t valid = globalShape[d] < 0 ? out.localShape[d]
-                                         : std::clamp<int64_t>(globalShape[d] - dev.offset[d], 0, out.localShape[d]);
+                                         : std::clamp<int64_t>(globalShape[d] - dev.offset[d], 0,
+                                                               out.localShape[d]);
       dev.validShape[d] = valid;
     }
-    auto [it, inserted] = groups.try_emplace(dev.shardIndex, static_cast<int64_t>(groups.size()), 0);
+    auto [it, inserted] =
+        groups.try_emplace(dev.shardIndex, static_cast<int64_t>(groups.size()), 0);
     dev.replicaGroup = it->second.first;
     dev.replicaRank = it->second.second++;
     out.devices.push_back(std::move(dev));

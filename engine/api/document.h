@@ -63,20 +63,20 @@ std::vector<std::pair<std::string, Mesh>> meshes(const ir::Module& module);
 
 // What each device holds of a tensor (the mesh view's data).
 struct DeviceShard {
-  int64_t linearIndex = 0;           // row-major position in the mesh
-  int64_t deviceId = 0;              // device id (custom device_ids respected)
-  std::vector<int64_t> coords;       // coordinate per mesh axis
-  std::vector<int64_t> shardIndex;   // per tensor dim: which shard (0-based)
-  std::vector<int64_t> offset;       // per tensor dim: first global index held
-  std::vector<int64_t> localShape;   // per tensor dim: local size (incl. padding)
-  std::vector<int64_t> validShape;   // per tensor dim: real (unpadded) elements
-  int64_t replicaGroup = 0;          // devices with equal shardIndex share a group id
-  int replicaRank = 0;               // 0 for the first copy in its group, 1.. for copies
+  int64_t linearIndex = 0;          // row-major position in the mesh
+  int64_t deviceId = 0;             // device id (custom device_ids respected)
+  std::vector<int64_t> coords;      // coordinate per mesh axis
+  std::vector<int64_t> shardIndex;  // per tensor dim: which shard (0-based)
+  std::vector<int64_t> offset;      // per tensor dim: first global index held
+  std::vector<int64_t> localShape;  // per tensor dim: local size (incl. padding)
+  std::vector<int64_t> validShape;  // per tensor dim: real (unpadded) elements
+  int64_t replicaGroup = 0;         // devices with equal shardIndex share a group id
+  int replicaRank = 0;              // 0 for the first copy in its group, 1.. for copies
 };
 struct ShardLayout {
   std::vector<int64_t> globalShape;
-  std::vector<int64_t> localShape;   // from shardscope::localShape
-  std::vector<int64_t> padding;      // per dim: shards*local - global
+  std::vector<int64_t> localShape;  // from shardscope::localShape
+  std::vector<int64_t> padding;     // per dim: shards*local - global
   std::vector<int64_t> shardsPerDim;
   int64_t replicaCount = 1;          // copies of each shard
   std::vector<DeviceShard> devices;  // one per device, row-major

@@ -15,10 +15,14 @@ std::shared_ptr<Document> reparse(const Document& input) {
 
 const char* levelName(propagation::PropagationLevel level) {
   switch (level) {
-    case propagation::PropagationLevel::Basic: return "basic";
-    case propagation::PropagationLevel::Aggressive: return "aggressive";
-    case propagation::PropagationLevel::OpPriority: return "op-priority";
-    case propagation::PropagationLevel::UserPriority: return "user-priority";
+    case propagation::PropagationLevel::Basic:
+      return "basic";
+    case propagation::PropagationLevel::Aggressive:
+      return "aggressive";
+    case propagation::PropagationLevel::OpPriority:
+      return "op-priority";
+    case propagation::PropagationLevel::UserPriority:
+      return "user-priority";
   }
   return "";
 }
@@ -28,7 +32,8 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
   auto run = std::make_shared<PropagationRun>();
   run->options = options;
   if (!input.module || input.hasErrors()) {
-    run->diagnostics.push_back({ir::Severity::Error, {}, "cannot propagate: the module has errors"});
+    run->diagnostics.push_back(
+        {ir::Severity::Error, {}, "cannot propagate: the module has errors"});
     return run;
   }
   auto doc = reparse(input);
@@ -44,8 +49,8 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
   return run;
 }
 
-std::shared_ptr<Document> documentAtStep(const Document& input, const PropagationRun& run, size_t steps,
-                                         std::string* error) {
+std::shared_ptr<Document> documentAtStep(const Document& input, const PropagationRun& run,
+                                         size_t steps, std::string* error) {
   auto doc = reparse(input);
   if (!doc->module) {
     if (error) *error = "the input does not parse";
@@ -54,7 +59,8 @@ std::shared_ptr<Document> documentAtStep(const Document& input, const Propagatio
   propagation::PropagationTrace prefix;
   prefix.version = run.trace.version;
   const size_t n = std::min(steps, run.trace.steps.size());
-  prefix.steps.assign(run.trace.steps.begin(), run.trace.steps.begin() + static_cast<std::ptrdiff_t>(n));
+  prefix.steps.assign(run.trace.steps.begin(),
+                      run.trace.steps.begin() + static_cast<std::ptrdiff_t>(n));
   if (!propagation::replayTrace(*doc->module, prefix, error)) return nullptr;
   return doc;
 }

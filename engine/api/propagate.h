@@ -25,12 +25,13 @@ struct PropagationRun {
 
 // Propagate `doc` with `options`. Needs a module without errors; otherwise
 // `ok` is false and `diagnostics` says why.
-std::shared_ptr<PropagationRun> propagateDocument(const Document& doc, const propagation::PropagationOptions& options);
+std::shared_ptr<PropagationRun> propagateDocument(const Document& doc,
+                                                  const propagation::PropagationOptions& options);
 
 // The document as it was after the first `steps` steps of `run` (0: the
 // input; trace.steps.size(): the result). Returns nullptr on failure.
-std::shared_ptr<Document> documentAtStep(const Document& input, const PropagationRun& run, size_t steps,
-                                         std::string* error = nullptr);
+std::shared_ptr<Document> documentAtStep(const Document& input, const PropagationRun& run,
+                                         size_t steps, std::string* error = nullptr);
 
 // "basic", "aggressive", "op-priority", "user-priority".
 const char* levelName(propagation::PropagationLevel level);

@@ -113,6 +113,7 @@ struct PropagationDriver::Impl {
   std::unordered_set<ir::Op*> pending;
   ir::Op* current = nullptr;
   bool notifying = false;
+  int64_t visit = 0;
 
   // Current run.
   const FactorPropagation* strategy = nullptr;
@@ -313,8 +314,7 @@ struct PropagationDriver::Impl {
   // ---- One op-level propagation -----------------------------------------
 
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
-                        const OpShardingRule& rule, const OpShardingRule* ruleForDirection,
-                        const DirectionAlongFactor& dirFn, bool conservative, bool notify,
+                        const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
                         bool elementwise, StepEvent event) {
     MeshRef meshRef;
     const Mesh* mesh = nullptr;
@@ -329,7 +329,6 @@ struct PropagationDriver::Impl {
     for (size_t f = 0; f < dirs.size(); ++f)
       dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
                                                         : dirFn(static_cast<int64_t>(f));
-    (void)ruleForDirection;
     FactorPropagationContext ctx{rule.factorSizes, *mesh,
                                  [&](int64_t f) { return dirs[static_cast<size_t>(f)]; }, conservative,
                                  elementwise};
@@ -376,6 +375,7 @@ struct PropagationDriver::Impl {
     event.strategy = strategy;
     event.label = label;
     event.iteration = d.runIndex_;
+    event.visit = notifying ? visit : 0;
     for (const StepObserver& obs : d.observers_) obs(event);
     return true;
   }
@@ -412,7 +412,7 @@ struct PropagationDriver::Impl {
     if (rule->operands.size() != operands.size() || rule->results.size() != results.size()) return false;
     const OpShardingRule* rp = &*rule;
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, rp); };
-    return propagateTensors(op, operands, results, *rule, rp, dir, d.options_.conservativePropagation,
+    return propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation,
                             true, isElementwiseOp(*op), std::move(ev));
   }
 
@@ -436,7 +436,7 @@ struct PropagationDriver::Impl {
     ev.operands = {op->operand(0)};
     ev.results = {op->result(0)};
     DirectionAlongFactor dir = [&](int64_t) { return allowed; };
-    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, true, std::move(ev));
+    return propagateTensors(op, operands, results, rule, dir, false, true, true, std::move(ev));
   }
 
   bool processEdge(ir::Op* op) {
@@ -470,7 +470,7 @@ struct PropagationDriver::Impl {
     ev.results = {result};
     OpShardingRule rule = identityRule(result->type, sources.size());
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
-    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, false, std::move(ev));
+    return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
   }
 
   // `sdy.func_data_flow_edge %x`: %x is an argument of a called function
@@ -511,7 +511,7 @@ struct PropagationDriver::Impl {
     ev.results = {result};
     OpShardingRule rule = identityRule(result->type, sources.size());
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
-    return propagateTensors(op, operands, results, rule, nullptr, dir, false, true, false, std::move(ev));
+    return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
   }
 
   void processOp(ir::Op* op) {
@@ -555,7 +555,7 @@ struct PropagationDriver::Impl {
       DirectionAlongFactor dir = [](int64_t) { return PropagationDirection::Both; };
       bool saved = notifying;
       notifying = false;
-      propagateTensors(func, operands, results, rule, nullptr, dir, false, false, false, std::move(ev));
+      propagateTensors(func, operands, results, rule, dir, false, false, false, std::move(ev));
       notifying = saved;
     }
   }
@@ -628,6 +628,7 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
       break;
     }
     m.current = op;
+    m.visit = pops;
     m.processOp(op);
     m.current = nullptr;
   }

@@ -71,6 +71,7 @@ struct StepEvent {
   const FactorPropagation* strategy = nullptr;
   RunLabel label;
   int64_t iteration = 0;
+  int64_t visit = 0;  // worklist pop within the run (0: function result sync)
   // (value, func, index, sharding) written by the step, groups included.
   struct Write {
     ir::Value* value = nullptr;  // null for a function result

@@ -28,8 +28,9 @@ struct PropagationOptions {
   // With level OpPriority/UserPriority: run the op-priority stages (else a
   // single aggressive run, as `run-op-priority-propagation=false`).
   bool runOpPriorityPropagation = true;
-  // Iteration guard: the most op steps one fixed point may take before it
-  // stops with a diagnostic (0: derived from the module size).
+  // Iteration guard: the most op visits (worklist pops) one fixed point may
+  // take before it stops with a warning (0: 100000 + 1024 per op, far above
+  // what a terminating run needs; see propagation_driver.cpp).
   int64_t maxStepsPerRun = 0;
 };
 

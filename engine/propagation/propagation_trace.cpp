@@ -170,6 +170,7 @@ std::string traceToJson(const PropagationTrace& trace, int indent) {
     sj["op_priority"] = s.opPriority;
     sj["strategy"] = s.strategy;
     sj["iteration"] = s.iteration;
+    sj["visit"] = s.visit;
     sj["op"] = s.op;
     sj["op_index"] = s.opIndex;
     sj["line"] = s.line;
@@ -212,6 +213,7 @@ std::optional<PropagationTrace> traceFromJson(const std::string& text, std::stri
       s.opPriority = sj.at("op_priority").get<int64_t>();
       s.strategy = sj.at("strategy").get<std::string>();
       s.iteration = sj.at("iteration").get<int64_t>();
+      s.visit = sj.value("visit", int64_t{0});
       s.op = sj.at("op").get<std::string>();
       s.opIndex = sj.at("op_index").get<int64_t>();
       s.line = sj.at("line").get<uint32_t>();

@@ -84,6 +84,7 @@ struct TraceStep {
   int64_t opPriority = -1;   // op-priority stage 0..4 (-1: no op priorities)
   std::string strategy;      // "basic" | "aggressive"
   int64_t iteration = 0;     // index of the fixed-point run this step belongs to
+  int64_t visit = 0;         // worklist pop (1-based) within that run; 0 for result syncs
   std::string op;            // op name ("stablehlo.add", "sdy.data_flow_edge", "func.return" for result sync)
   int64_t opIndex = -1;      // pre-order index of the op
   uint32_t line = 0, col = 0;

@@ -1,6 +1,8 @@
 // Trace recording (see trace_recorder.h).
 #include "propagation/trace_recorder.h"
 
+#include <algorithm>
+
 #include "propagation/axis_algebra.h"
 #include "propagation/basic_factor_propagation.h"
 
@@ -101,8 +103,11 @@ std::vector<TraceConflict> unresolvedConflicts(const ShardingProjection& after, 
         reason = std::string("only ") + directionName(dir) + " propagation is allowed along this factor";
       } else {
         std::string who;
+        size_t longest = 0;
+        for (size_t t : mapping) longest = std::max(longest, after.tensor(t).find(f)->axes.size());
         for (size_t t : mapping) {
           const FactorSharding* fs = after.tensor(t).find(f);
+          if (fs->axes.size() == longest) continue;  // holds the most; not the one held back
           if (fs->closed) who += (who.empty() ? "" : ", ") + tensorLabel(after, t) + " is closed";
           else if (!fs->overflowAxes.empty()) who += (who.empty() ? "" : ", ") + tensorLabel(after, t) + " has overflow axes";
         }
@@ -123,6 +128,7 @@ StepObserver makeTraceRecorder(PropagationDriver& driver, PropagationTrace& trac
     s.opPriority = e.label.opPriority;
     s.strategy = e.strategy ? e.strategy->name() : "";
     s.iteration = e.iteration;
+    s.visit = e.visit;
     s.op = e.funcResultSync ? "func.return" : e.op->name();
     s.opIndex = driver.opIndex(e.op);
     s.line = e.op->loc().line;

@@ -13,6 +13,17 @@ namespace {
 
 // A place holding a sharding: a value, or result `resNum` of a function.
 struct ShardingPlace {
+  static ShardingPlace ofValue(ir::Value* v) {
+    ShardingPlace p;
+    p.value = v;
+    return p;
+  }
+  static ShardingPlace ofFuncResult(ir::Op* func, unsigned i) {
+    ShardingPlace p;
+    p.func = func;
+    p.resNum = i;
+    return p;
+  }
   ir::Value* value = nullptr;
   ir::Op* func = nullptr;
   unsigned resNum = 0;
@@ -111,8 +122,8 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
     top->walkPreOrder([&](ir::Op& op) {
       if (op.is("func.func")) {
         if (op.numRegions() && !op.region(0).empty())
-          for (ir::Value* arg : op.region(0).front().arguments()) out.push_back({arg});
-        for (unsigned i = 0; i < funcNumResults(op); ++i) out.push_back({nullptr, &op, i});
+          for (ir::Value* arg : op.region(0).front().arguments()) out.push_back(ShardingPlace::ofValue(arg));
+        for (unsigned i = 0; i < funcNumResults(op); ++i) out.push_back(ShardingPlace::ofFuncResult(&op, i));
         return true;
       }
       if (op.is("sdy.manual_computation")) {
@@ -164,7 +175,7 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
         return true;
       }
       if (op.numResults() == 1) {
-        out.push_back({op.result(0)});
+        out.push_back(ShardingPlace::ofValue(op.result(0)));
       } else if (op.numResults() > 1) {
         const ir::Attribute* a = op.attr(kShardingAttr);
         const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;

@@ -131,7 +131,9 @@ ir::Op* lookupEdgeOfSource(ir::Op* user, unsigned index) {
   // at the operand value itself (whose user is the region op, never an edge).
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
     return dataFlowEdgeUser(op->operand(index));
-  if (op->is("stablehlo.case")) return nullptr;  // the branch index
+  // while/case/optimization barrier: operand `index` is looked up as the
+  // source of result `index` (for case this is the reference's behaviour
+  // even for the branch index operand).
   return index < op->numResults() ? dataFlowEdgeUser(op->result(index)) : nullptr;
 }
 

@@ -1,9 +1,10 @@
 // DiagnosticsModel with bad inputs, checked by QAbstractItemModelTester.
+#include "diagnostics_model.h"
+
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
-#include "diagnostics_model.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -15,7 +16,8 @@ class DiagnosticsModelTest : public QObject {
   void badInput_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("line");
-    for (const auto& b : test::kBadInputs) QTest::newRow(b.name) << QString::fromUtf8(b.text) << b.line;
+    for (const auto& b : test::kBadInputs)
+      QTest::newRow(b.name) << QString::fromUtf8(b.text) << b.line;
   }
   void badInput() {
     QFETCH(QString, text);
@@ -30,13 +32,15 @@ class DiagnosticsModelTest : public QObject {
     const QModelIndex first = model.index(0, DiagnosticsModel::MessageColumn);
     QVERIFY(!first.data().toString().isEmpty());
     QCOMPARE(first.data(DiagnosticsModel::LineRole).toInt(), line);
-    QCOMPARE(model.index(0, DiagnosticsModel::SeverityColumn).data().toString(), QStringLiteral("error"));
+    QCOMPARE(model.index(0, DiagnosticsModel::SeverityColumn).data().toString(),
+             QStringLiteral("error"));
     QCOMPARE(model.index(0, DiagnosticsModel::LineColumn).data().toInt(), line);
 
     QSortFilterProxyModel proxy;
     proxy.setSortRole(DiagnosticsModel::SortRole);
     proxy.setSourceModel(&model);
-    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.sort(DiagnosticsModel::LineColumn, Qt::DescendingOrder);
     model.setDiagnostics({});
     QCOMPARE(model.rowCount(), 0);
@@ -50,7 +54,10 @@ class DiagnosticsModelTest : public QObject {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setDiagnostics(doc->diagnostics);
     QCOMPARE(model.rowCount(), 1);
-    QVERIFY(model.index(0, DiagnosticsModel::MessageColumn).data().toString().contains(QLatin1String("cannot open")));
+    QVERIFY(model.index(0, DiagnosticsModel::MessageColumn)
+                .data()
+                .toString()
+                .contains(QLatin1String("cannot open")));
     QCOMPARE(model.index(0, DiagnosticsModel::LineColumn).data().toString(), QStringLiteral("—"));
   }
 
@@ -59,7 +66,8 @@ class DiagnosticsModelTest : public QObject {
     QFETCH(QString, path);
     auto doc = api::loadDocument(path.toStdString());
     QString all;
-    for (const auto& d : doc->diagnostics) all += QString::fromStdString(d.format(doc->name)) + u'\n';
+    for (const auto& d : doc->diagnostics)
+      all += QString::fromStdString(d.format(doc->name)) + u'\n';
     QVERIFY2(!doc->hasErrors(), qPrintable(all));
     QVERIFY(doc->module);
   }

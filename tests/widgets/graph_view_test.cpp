@@ -1,12 +1,13 @@
 // The dataflow graph: building, async Graphviz layout (QtConcurrent +
 // QFutureWatcher), stale results dropped, cancel, search.
+#include "graph_view.h"
+
 #include <QSignalSpy>
 #include <QTest>
 
 #include "axis_style.h"
 #include "document_state.h"
 #include "graph_builder.h"
-#include "graph_view.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -94,7 +95,8 @@ class GraphViewTest : public QObject {
     const ir::Op* dot = state.findOp(QStringLiteral("stablehlo.dot_general"));
     QVERIFY(dot);
     QVERIFY(view.scene()->nodeOf(dot) >= 0);  // the scene shows b
-    QCOMPARE(view.scene()->model().nodes.size(), buildGraph(*b->module, *state.function()).nodes.size());
+    QCOMPARE(view.scene()->model().nodes.size(),
+             buildGraph(*b->module, *state.function()).nodes.size());
   }
 
   void cancel() {

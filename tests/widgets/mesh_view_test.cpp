@@ -1,9 +1,10 @@
 // What the mesh view shows for known tensors: shard indices, offsets, local
 // shapes, padding, replicated copies, sub-axes and custom device ids.
+#include "mesh_view.h"
+
 #include <QTest>
 
 #include "document_state.h"
-#include "mesh_view.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -11,8 +12,12 @@ using namespace shardscope::widgets;
 
 namespace {
 AxisRef axis(const char* name) { return AxisRef{name, std::nullopt}; }
-AxisRef sub(const char* name, int64_t pre, int64_t size) { return AxisRef{name, SubAxisInfo{pre, size}}; }
-DimensionSharding dim(AxisRefList axes) { return DimensionSharding{std::move(axes), true, std::nullopt}; }
+AxisRef sub(const char* name, int64_t pre, int64_t size) {
+  return AxisRef{name, SubAxisInfo{pre, size}};
+}
+DimensionSharding dim(AxisRefList axes) {
+  return DimensionSharding{std::move(axes), true, std::nullopt};
+}
 using Shape = std::vector<int64_t>;
 }  // namespace
 
@@ -30,30 +35,37 @@ class MeshViewTest : public QObject {
     QTest::addColumn<Mesh>("mesh");
     QTest::addColumn<Shape>("local");
     QTest::addColumn<qint64>("replicas");
-    QTest::addColumn<int>("device");       // linear position checked below
+    QTest::addColumn<int>("device");  // linear position checked below
     QTest::addColumn<Shape>("shardIndex");
     QTest::addColumn<Shape>("offset");
     QTest::addColumn<qint64>("deviceId");
 
     Mesh m22{{{"x", 2}, {"y", 2}}, {}};
     TensorSharding rowsX{MeshRef{"mesh", std::nullopt}, {dim({axis("x")}), dim({})}, {}, {}, "sum"};
-    QTest::newRow("rows on x, copies on y") << Shape{8, 16} << rowsX << m22 << Shape{4, 16} << qint64(2) << 3
-                                            << Shape{1, 0} << Shape{4, 0} << qint64(3);
-    TensorSharding both{MeshRef{"mesh", std::nullopt}, {dim({axis("x")}), dim({axis("y")})}, {}, {}, "sum"};
-    QTest::newRow("2d") << Shape{8, 16} << both << m22 << Shape{4, 8} << qint64(1) << 1 << Shape{0, 1}
-                        << Shape{0, 8} << qint64(1);
+    QTest::newRow("rows on x, copies on y")
+        << Shape{8, 16} << rowsX << m22 << Shape{4, 16} << qint64(2) << 3 << Shape{1, 0}
+        << Shape{4, 0} << qint64(3);
+    TensorSharding both{
+        MeshRef{"mesh", std::nullopt}, {dim({axis("x")}), dim({axis("y")})}, {}, {}, "sum"};
+    QTest::newRow("2d") << Shape{8, 16} << both << m22 << Shape{4, 8} << qint64(1) << 1
+                        << Shape{0, 1} << Shape{0, 8} << qint64(1);
     TensorSharding yx{MeshRef{"mesh", std::nullopt}, {dim({axis("y"), axis("x")})}, {}, {}, "sum"};
-    QTest::newRow("two axes on one dim, y major") << Shape{8} << yx << m22 << Shape{2} << qint64(1) << 2 << Shape{1}
-                                                  << Shape{2} << qint64(2);
+    QTest::newRow("two axes on one dim, y major")
+        << Shape{8} << yx << m22 << Shape{2} << qint64(1) << 2 << Shape{1} << Shape{2} << qint64(2);
     Mesh m42{{{"x", 4}, {"y", 2}}, {}};
-    TensorSharding subs{MeshRef{"mesh", std::nullopt}, {dim({sub("x", 1, 2)}), dim({sub("x", 2, 2), axis("y")})}, {}, {}, "sum"};
+    TensorSharding subs{MeshRef{"mesh", std::nullopt},
+                        {dim({sub("x", 1, 2)}), dim({sub("x", 2, 2), axis("y")})},
+                        {},
+                        {},
+                        "sum"};
     // position 5 = (x=2, y=1): "x":(1)2 -> 1, "x":(2)2 -> 0, y -> 1.
-    QTest::newRow("sub-axes") << Shape{8, 16} << subs << m42 << Shape{4, 4} << qint64(1) << 5 << Shape{1, 1}
-                              << Shape{4, 4} << qint64(5);
+    QTest::newRow("sub-axes") << Shape{8, 16} << subs << m42 << Shape{4, 4} << qint64(1) << 5
+                              << Shape{1, 1} << Shape{4, 4} << qint64(5);
     Mesh ids{{{"x", 2}, {"y", 4}}, {0, 2, 4, 6, 1, 3, 5, 7}};
     TensorSharding rowsY{MeshRef{"mesh", std::nullopt}, {dim({axis("y")}), dim({})}, {}, {}, "sum"};
-    QTest::newRow("device ids + padding") << Shape{10, 16} << rowsY << ids << Shape{3, 16} << qint64(2) << 3
-                                          << Shape{3, 0} << Shape{9, 0} << qint64(6);
+    QTest::newRow("device ids + padding")
+        << Shape{10, 16} << rowsY << ids << Shape{3, 16} << qint64(2) << 3 << Shape{3, 0}
+        << Shape{9, 0} << qint64(6);
   }
   void layout() {
     QFETCH(Shape, shape);
@@ -95,19 +107,35 @@ class MeshViewTest : public QObject {
     QTest::addColumn<int>("device");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("local");
-    QTest::newRow("matmul %arg0 copy") << "matmul_chain.mlir" << "main" << "%arg0" << 1
-                                       << "device 1\nshard [0, 0]\nat [0, 0]\nlocal 4x16\ncopy 2/2" << "4x16";
-    QTest::newRow("matmul %arg0 second shard") << "matmul_chain.mlir" << "main" << "%arg0" << 2
-                                               << "device 2\nshard [1, 0]\nat [4, 0]\nlocal 4x16\ncopy 1/2" << "4x16";
-    QTest::newRow("megatron W1") << "mlp_megatron.mlir" << "main" << "%arg1" << 6
-                                 << "device 6\nshard [0, 2]\nat [0, 128]\nlocal 64x64\ncopy 2/2" << "64x64";
-    QTest::newRow("padded last shard") << "device_order.mlir" << "main" << "%arg0" << 3
-                                       << "device 6\nshard [3, 0]\nat [9, 0]\nlocal 3x16 (valid 1x16)\ncopy 1/2"
-                                       << "3x16 (padding 2x0)";
-    QTest::newRow("sub-axes") << "reshape_subaxes.mlir" << "explicit" << "%arg0" << 5
-                              << "device 5\nshard [1, 1]\nat [4, 4]\nlocal 4x4" << "4x4";
-    QTest::newRow("manual body arg") << "manual_computation.mlir" << "main" << "%arg1" << 1
-                                     << "device 1\nshard [0, 0]\nat [0, 0]\nlocal 8x32\ncopy 2/2" << "8x32";
+    QTest::newRow("matmul %arg0 copy")
+        << "matmul_chain.mlir"
+        << "main"
+        << "%arg0" << 1 << "device 1\nshard [0, 0]\nat [0, 0]\nlocal 4x16\ncopy 2/2"
+        << "4x16";
+    QTest::newRow("matmul %arg0 second shard")
+        << "matmul_chain.mlir"
+        << "main"
+        << "%arg0" << 2 << "device 2\nshard [1, 0]\nat [4, 0]\nlocal 4x16\ncopy 1/2"
+        << "4x16";
+    QTest::newRow("megatron W1") << "mlp_megatron.mlir"
+                                 << "main"
+                                 << "%arg1" << 6
+                                 << "device 6\nshard [0, 2]\nat [0, 128]\nlocal 64x64\ncopy 2/2"
+                                 << "64x64";
+    QTest::newRow("padded last shard")
+        << "device_order.mlir"
+        << "main"
+        << "%arg0" << 3 << "device 6\nshard [3, 0]\nat [9, 0]\nlocal 3x16 (valid 1x16)\ncopy 1/2"
+        << "3x16 (padding 2x0)";
+    QTest::newRow("sub-axes") << "reshape_subaxes.mlir"
+                              << "explicit"
+                              << "%arg0" << 5 << "device 5\nshard [1, 1]\nat [4, 4]\nlocal 4x4"
+                              << "4x4";
+    QTest::newRow("manual body arg")
+        << "manual_computation.mlir"
+        << "main"
+        << "%arg1" << 1 << "device 1\nshard [0, 0]\nat [0, 0]\nlocal 8x32\ncopy 2/2"
+        << "8x32";
   }
   void cells() {
     QFETCH(QString, sample);

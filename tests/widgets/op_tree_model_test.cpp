@@ -1,9 +1,10 @@
 // OpTreeModel over every sample, checked by QAbstractItemModelTester.
+#include "op_tree_model.h"
+
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
-#include "op_tree_model.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -40,7 +41,8 @@ class OpTreeModelTest : public QObject {
     QSortFilterProxyModel proxy;
     proxy.setRecursiveFilteringEnabled(true);
     proxy.setSourceModel(&model);
-    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setFilterFixedString(QStringLiteral("return"));
     QVERIFY(proxy.rowCount() > 0);
     model.setDocument(nullptr);
@@ -52,10 +54,17 @@ class OpTreeModelTest : public QObject {
     QTest::addColumn<QString>("opName");
     QTest::addColumn<QString>("results");
     QTest::addColumn<QString>("sharding");
-    QTest::newRow("hint") << "matmul_chain.mlir" << "stablehlo.tanh" << "%1: 8x32xf32"
+    QTest::newRow("hint") << "matmul_chain.mlir"
+                          << "stablehlo.tanh"
+                          << "%1: 8x32xf32"
                           << "@mesh [{\"x\", ?}, {?}]";
-    QTest::newRow("while") << "while_loop.mlir" << "stablehlo.while" << "%0#0: 8x16xf32, %0#1: i32" << "";
-    QTest::newRow("manual") << "manual_computation.mlir" << "sdy.manual_computation" << "%0: 16x32xf32"
+    QTest::newRow("while") << "while_loop.mlir"
+                           << "stablehlo.while"
+                           << "%0#0: 8x16xf32, %0#1: i32"
+                           << "";
+    QTest::newRow("manual") << "manual_computation.mlir"
+                            << "sdy.manual_computation"
+                            << "%0: 16x32xf32"
                             << "@mesh [{\"x\"}, {?}]";
   }
   void contents() {
@@ -80,14 +89,16 @@ class OpTreeModelTest : public QObject {
     QVERIFY(doc->module);
     OpTreeModel model;
     model.setDocument(doc);
-    const QModelIndexList hits = model.match(model.index(0, 0), Qt::DisplayRole, QStringLiteral("stablehlo.while"), 1,
-                                             Qt::MatchExactly | Qt::MatchRecursive);
+    const QModelIndexList hits =
+        model.match(model.index(0, 0), Qt::DisplayRole, QStringLiteral("stablehlo.while"), 1,
+                    Qt::MatchExactly | Qt::MatchRecursive);
     QVERIFY(!hits.isEmpty());
     const QModelIndex loop = hits.front();
     QCOMPARE(model.rowCount(loop), 2);
     QCOMPARE(model.index(0, 0, loop).data().toString(), QStringLiteral("cond"));
     QCOMPARE(model.index(1, 0, loop).data().toString(), QStringLiteral("do"));
-    QCOMPARE(model.index(1, 0, loop).data(OpTreeModel::KindRole).toInt(), int(OpTreeModel::RegionNode));
+    QCOMPARE(model.index(1, 0, loop).data(OpTreeModel::KindRole).toInt(),
+             int(OpTreeModel::RegionNode));
     QVERIFY(model.rowCount(model.index(1, 0, loop)) >= 3);  // dot_general, tanh, add, return
   }
 };

@@ -1,4 +1,6 @@
 // Export of every view of every sample: valid, non-blank PNG/SVG/PDF files.
+#include "picture_export.h"
+
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -7,7 +9,6 @@
 #include <QTest>
 #include <set>
 
-#include "picture_export.h"
 #include "test_util.h"
 #include "view_export.h"
 
@@ -62,7 +63,8 @@ void checkFile(const QString& path) {
       QVERIFY(data.startsWith("%PDF-"));
       QVERIFY(data.trimmed().endsWith("%%EOF"));
       break;
-    case PictureFormat::Unknown: QFAIL("unknown format");
+    case PictureFormat::Unknown:
+      QFAIL("unknown format");
   }
 }
 
@@ -79,11 +81,13 @@ class PictureExportTest : public QObject {
     QTest::addColumn<QString>("suffix");
     for (const QString& p : test::samplePaths())
       for (const char* v : {"graph", "mesh", "source"})
-        QTest::newRow(qPrintable(QFileInfo(p).completeBaseName() + u'/' + QLatin1String(v))) << p << v << "png";
+        QTest::newRow(qPrintable(QFileInfo(p).completeBaseName() + u'/' + QLatin1String(v)))
+            << p << v << "png";
     const QString mc = QDir(test::sampleDir()).filePath(QStringLiteral("mlp_megatron.mlir"));
     for (const char* v : {"graph", "mesh", "source"})
       for (const char* s : {"svg", "pdf"})
-        QTest::newRow(qPrintable(QStringLiteral("mlp_megatron/%1.%2").arg(QLatin1String(v), QLatin1String(s))))
+        QTest::newRow(qPrintable(
+            QStringLiteral("mlp_megatron/%1.%2").arg(QLatin1String(v), QLatin1String(s))))
             << mc << v << s;
   }
   void everyView() {
@@ -97,7 +101,8 @@ class PictureExportTest : public QObject {
     QString error;
     const Picture pic = exportPicture(*doc, req, &error);
     QVERIFY2(!pic.isNull(), qPrintable(error));
-    const QString out = dir_.filePath(QFileInfo(path).completeBaseName() + u'_' + view + u'.' + suffix);
+    const QString out =
+        dir_.filePath(QFileInfo(path).completeBaseName() + u'_' + view + u'.' + suffix);
     QVERIFY2(writePicture(pic, out, &error), qPrintable(error));
     checkFile(out);
   }

@@ -18,7 +18,8 @@ Run run(const QStringList& args) {
   p.setArguments(args);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-  env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/shardscope-test-config"));
+  env.insert(QStringLiteral("XDG_CONFIG_HOME"),
+             QDir::tempPath() + QStringLiteral("/shardscope-test-config"));
   p.setProcessEnvironment(env);
   p.start();
   Run r;
@@ -31,7 +32,9 @@ Run run(const QStringList& args) {
   r.err = QString::fromLocal8Bit(p.readAllStandardError());
   return r;
 }
-QString sample(const char* name) { return QDir(shardscope::test::sampleDir()).filePath(QLatin1String(name)); }
+QString sample(const char* name) {
+  return QDir(shardscope::test::sampleDir()).filePath(QLatin1String(name));
+}
 }  // namespace
 
 class ShardscopeCliTest : public QObject {
@@ -40,17 +43,31 @@ class ShardscopeCliTest : public QObject {
   void exportOk_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("out");
-    QTest::newRow("graph png") << QStringList{QStringLiteral("--view"), QStringLiteral("graph"), sample("matmul_chain.mlir")}
+    QTest::newRow("graph png") << QStringList{QStringLiteral("--view"), QStringLiteral("graph"),
+                                              sample("matmul_chain.mlir")}
                                << "g.png";
-    QTest::newRow("mesh svg value") << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"), QStringLiteral("--value"),
-                                                   QStringLiteral("%arg1"), sample("mlp_megatron.mlir")}
-                                    << "m.svg";
-    QTest::newRow("source pdf op") << QStringList{QStringLiteral("--view"), QStringLiteral("source"), QStringLiteral("--op"),
-                                                  QStringLiteral("stablehlo.while"), sample("while_loop.mlir")}
-                                   << "s.pdf";
-    QTest::newRow("graph op function") << QStringList{QStringLiteral("--op"), QStringLiteral("@explicit"),
-                                                      sample("reshape_subaxes.mlir")}
-                                       << "f.png";
+    QTest::newRow("mesh svg value")
+        << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"), QStringLiteral("--value"),
+                       QStringLiteral("%arg1"), sample("mlp_megatron.mlir")}
+        << "m.svg";
+    QTest::newRow("source pdf op")
+        << QStringList{QStringLiteral("--view"), QStringLiteral("source"), QStringLiteral("--op"),
+                       QStringLiteral("stablehlo.while"), sample("while_loop.mlir")}
+        << "s.pdf";
+    QTest::newRow("propagated graph svg")
+        << QStringList{QStringLiteral("--propagate"), QStringLiteral("user-priority"),
+                       sample("priorities.mlir")}
+        << "p.svg";
+    QTest::newRow("propagated mesh of %0")
+        << QStringList{QStringLiteral("--propagate"), QStringLiteral("basic"),
+                       QStringLiteral("--view"),      QStringLiteral("mesh"),
+                       QStringLiteral("--value"),     QStringLiteral("%0"),
+                       sample("matmul_chain.mlir")}
+        << "pm.png";
+    QTest::newRow("graph op function")
+        << QStringList{QStringLiteral("--op"), QStringLiteral("@explicit"),
+                       sample("reshape_subaxes.mlir")}
+        << "f.png";
   }
   void exportOk() {
     QFETCH(QStringList, args);
@@ -66,25 +83,37 @@ class ShardscopeCliTest : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     const QString out = dir_.filePath(QStringLiteral("x.png"));
-    QTest::newRow("bad view") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("pie"),
+    QTest::newRow("bad view") << QStringList{QStringLiteral("--export"), out,
+                                             QStringLiteral("--view"), QStringLiteral("pie"),
                                              sample("matmul_chain.mlir")}
                               << "unknown --view 'pie'";
-    QTest::newRow("bad suffix") << QStringList{QStringLiteral("--export"), dir_.filePath(QStringLiteral("x.gif")),
+    QTest::newRow("bad suffix") << QStringList{QStringLiteral("--export"),
+                                               dir_.filePath(QStringLiteral("x.gif")),
                                                sample("matmul_chain.mlir")}
                                 << "must end in .png, .svg or .pdf";
-    QTest::newRow("missing file") << QStringList{QStringLiteral("--export"), out, QStringLiteral("/no/such.mlir")}
+    QTest::newRow("missing file") << QStringList{QStringLiteral("--export"), out,
+                                                 QStringLiteral("/no/such.mlir")}
                                   << "no such file";
-    QTest::newRow("no file") << QStringList{QStringLiteral("--export"), out} << "exactly one input FILE";
-    QTest::newRow("unknown op") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--op"),
-                                               QStringLiteral("frobnicate"), sample("matmul_chain.mlir")}
+    QTest::newRow("no file") << QStringList{QStringLiteral("--export"), out}
+                             << "exactly one input FILE";
+    QTest::newRow("unknown op") << QStringList{QStringLiteral("--export"), out,
+                                               QStringLiteral("--op"), QStringLiteral("frobnicate"),
+                                               sample("matmul_chain.mlir")}
                                 << "no op, value or function named 'frobnicate'";
-    QTest::newRow("unknown value") << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"),
-                                                  QStringLiteral("mesh"), QStringLiteral("--value"), QStringLiteral("%42"),
-                                                  sample("matmul_chain.mlir")}
-                                   << "no value named '%42'";
-    QTest::newRow("view without export") << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
-                                                        sample("matmul_chain.mlir")}
-                                         << "only valid with --export";
+    QTest::newRow("unknown value")
+        << QStringList{QStringLiteral("--export"), out,
+                       QStringLiteral("--view"),   QStringLiteral("mesh"),
+                       QStringLiteral("--value"),  QStringLiteral("%42"),
+                       sample("matmul_chain.mlir")}
+        << "no value named '%42'";
+    QTest::newRow("bad level") << QStringList{QStringLiteral("--export"), out,
+                                              QStringLiteral("--propagate"),
+                                              QStringLiteral("eager"), sample("matmul_chain.mlir")}
+                               << "unknown --propagate 'eager'";
+    QTest::newRow("view without export")
+        << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
+                       sample("matmul_chain.mlir")}
+        << "only valid with --export";
   }
   void badArguments() {
     QFETCH(QStringList, args);
@@ -100,8 +129,8 @@ class ShardscopeCliTest : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(shardscope::test::kBadInputs[1].text);
     f.close();
-    const Run src = run({QStringLiteral("--export"), dir_.filePath(QStringLiteral("bad.png")), QStringLiteral("--view"),
-                         QStringLiteral("source"), bad});
+    const Run src = run({QStringLiteral("--export"), dir_.filePath(QStringLiteral("bad.png")),
+                         QStringLiteral("--view"), QStringLiteral("source"), bad});
     QVERIFY2(src.code == 0, qPrintable(src.err));
     QVERIFY(src.err.contains(QLatin1String("bad.mlir:3:")));
     // The window opens it too (diagnostics + underlined source).
@@ -114,12 +143,21 @@ class ShardscopeCliTest : public QObject {
   void windowOpensEverySample_data() { shardscope::test::addSampleRows(); }
   void windowOpensEverySample() {
     QFETCH(QString, path);
-    const QString shot = dir_.filePath(QFileInfo(path).completeBaseName() + QStringLiteral("_window.png"));
+    const QString shot =
+        dir_.filePath(QFileInfo(path).completeBaseName() + QStringLiteral("_window.png"));
     const Run r = run({QStringLiteral("--screenshot"), shot, path});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QImage img(shot);
     QVERIFY(!img.isNull());
     QVERIFY(img.width() >= 800);
+  }
+
+  void windowPropagates() {
+    const QString shot = dir_.filePath(QStringLiteral("propagated_window.png"));
+    const Run r = run({QStringLiteral("--propagate"), QStringLiteral("user-priority"),
+                       QStringLiteral("--screenshot"), shot, sample("mlp_megatron.mlir")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!QImage(shot).isNull());
   }
 
   void defaultSample() {

@@ -1,10 +1,11 @@
 // The source view: text, highlighting, error underlines at diagnostics.
+#include "source_view.h"
+
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
 
 #include "document_state.h"
-#include "source_view.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -16,7 +17,8 @@ class SourceViewTest : public QObject {
   void underlines_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("line");
-    for (const auto& b : test::kBadInputs) QTest::newRow(b.name) << QString::fromUtf8(b.text) << b.line;
+    for (const auto& b : test::kBadInputs)
+      QTest::newRow(b.name) << QString::fromUtf8(b.text) << b.line;
   }
   void underlines() {
     QFETCH(QString, text);

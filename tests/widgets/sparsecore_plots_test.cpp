@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "hbm_usage_plot.h"
+#include "id_distribution_plot.h"
 #include "partition_load_plot.h"
 #include "pipeline_gantt_plot.h"
 #include "sparsecore/analysis.h"
@@ -45,9 +46,15 @@ std::unique_ptr<plots::SparseCorePlot> makePlot(const QString& kind) {
                    plots::PartitionLoadPlot::Measure::TotalPerTable);
     return plot;
   }
+  if (kind == QLatin1String("overview")) {
+    auto plot = std::make_unique<plots::PartitionLoadPlot>();
+    plot->setStack(sampleReport("zipf_dropping.json"), 0);
+    return plot;
+  }
   if (kind == QLatin1String("partition_max")) {
     auto plot = std::make_unique<plots::PartitionLoadPlot>();
-    plot->setStats(sampleReport("zipf_dropping.json").tables[0].stats);
+    plot->setStats(sampleReport("zipf_dropping.json").tables[0].stats,
+                   plots::PartitionLoadPlot::Measure::MaxPerSource);
     return plot;
   }
   if (kind == QLatin1String("spmem")) {
@@ -60,8 +67,14 @@ std::unique_ptr<plots::SparseCorePlot> makePlot(const QString& kind) {
     plot->setReport(sampleReport("dlrm_like.json"));
     return plot;
   }
+  if (kind == QLatin1String("ids")) {
+    auto plot = std::make_unique<plots::IdDistributionPlot>();
+    const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/zipf_dropping.json");
+    plot->setDistribution(plots::computeIdDistribution(sc::loadJobFile(path.toStdString())));
+    return plot;
+  }
   auto plot = std::make_unique<plots::PipelineGanttPlot>();
-  plot->setComparison(sc::comparePipelines({1, 2, 2, 1}, 6));
+  plot->setComparison(sc::comparePipelines({1, 2, 2, 1}, 6), 12, 4);
   return plot;
 }
 
@@ -73,7 +86,7 @@ class SparseCorePlotsTest : public QObject {
   void exports_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("suffix");
-    for (const char* kind : {"partition_load", "partition_max", "spmem", "hbm", "gantt"})
+    for (const char* kind : {"partition_load", "partition_max", "overview", "spmem", "hbm", "gantt", "ids"})
       for (const char* suffix : {"png", "svg", "pdf"})
         QTest::newRow(
             qPrintable(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(suffix))))
@@ -96,23 +109,67 @@ class SparseCorePlotsTest : public QObject {
 
   void partitionBarsFollowTheStats() {
     sc::AnalysisReport report = sampleReport("stacked_tables.json");
+    const sc::StackStats& stats = report.tables[0].stats;
     plots::PartitionLoadPlot plot;
-    plot.setStats(report.tables[0].stats, plots::PartitionLoadPlot::Measure::TotalPerTable);
-    // One bar series per member table.
-    QCOMPARE(plot.elementCount(), int(report.tables[0].stats.tables.size()));
-    plot.setStats(report.tables[0].stats);
-    // Bars + unique markers + 2 limit lines with labels.
-    QCOMPARE(plot.elementCount(), 2 + 4);
+    plot.setStats(stats, plots::PartitionLoadPlot::Measure::TotalPerTable);
+    // One bar series per member table, plus the mean line and its label.
+    QCOMPARE(plot.elementCount(), int(stats.tables.size()) + 2);
+    QCOMPARE(plot.figures().maxIdsLimit, stats.maxIdsLimit);
+    QCOMPARE(plot.figures().observedMaxIds, stats.observedMaxIds());
+    QVERIFY(plot.figures().skew >= 1.0);
+    // "partitions 0 and 4 carry the hot low ids" (sample README).
+    QVERIFY(plot.figures().hottestPartition == 0 || plot.figures().hottestPartition == 4);
+  }
+
+  void droppedIdsAreMarked() {
+    sc::AnalysisReport report = sampleReport("zipf_dropping.json");
+    plots::PartitionLoadPlot plot;
+    plot.setStack(report, plots::PartitionLoadPlot::hottestStack(report));
+    QCOMPARE(plot.figures().droppedIds, report.tables[0].stats.droppedIds);
+    QVERIFY(plot.figures().droppedIds > 0);
+    QVERIFY(plot.figures().overLimitPartitions > 0);
+    QVERIFY(plot.figuresText().contains(QLatin1String("ids dropped")));
+  }
+
+  void spmemOverflowIsRed() {
+    sc::Job job = sc::loadJobFile(
+        (QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/zipf_dropping.json")).toStdString());
+    plots::SpmemOccupancyPlot plot;
+    plot.setReport(sc::analyze(job));
+    QCOMPARE(plot.overflowCount(), 0);
+    job.tables[0].maxIdsPerPartition = 1 << 20;
+    job.tables[0].maxUniqueIdsPerPartition = 1 << 20;
+    plot.setReport(sc::analyze(job));
+    QCOMPARE(plot.overflowCount(), 1);
+    QVERIFY(plot.errorText().contains(QLatin1String("do not fit in TileSpmem")));
   }
 
   void ganttDrawsEveryStage() {
     plots::PipelineGanttPlot plot;
     sc::PipelineComparison c = sc::comparePipelines({1, 2, 2, 1}, 3);
     plot.setComparison(c);
-    // 12 serial + 12 pipelined stages, each a box and a label.
-    QCOMPARE(plot.elementCount(), 2 * 24);
+    // 12 serial + 12 pipelined stages.
+    QCOMPARE(plot.stageBoxCount(), 24);
+    QCOMPARE(plot.stepBoundaryCount(), c.serial.steps + c.pipelined.steps);
+    QCOMPARE(plot.stalenessArrowCount(), 1 + 3);
     plot.setComparison(c, 1);
-    QCOMPARE(plot.elementCount(), 2 * 8);
+    QCOMPARE(plot.stageBoxCount(), 8);
+    // Four SparseCore rows: SparseCore stages drawn on each.
+    plot.setComparison(c, 12, 4);
+    QCOMPARE(plot.stageBoxCount(), 2 * (3 * 2 + 3 * 2 * 4));
+  }
+
+  void idDistributionSlopes() {
+    const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/zipf_dropping.json");
+    plots::IdDistribution d = plots::computeIdDistribution(sc::loadJobFile(path.toStdString()));
+    QCOMPARE(int(d.series.size()), 2);
+    QCOMPARE(d.series[0].table, std::string("user"));
+    QVERIFY(d.series[0].slope < -0.5);                 // Zipf 1.3: steep
+    QVERIFY(d.series[1].slope > -0.5);                 // uniform: flat
+    QVERIFY(d.series[0].topCount > d.series[1].topCount);
+    plots::IdDistributionPlot plot;
+    plot.setDistribution(d);
+    QCOMPARE(plot.seriesCount(), 2);
   }
 
   void badSuffixFails() {

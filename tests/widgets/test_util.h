@@ -16,7 +16,8 @@ inline QString sampleDir() { return QStringLiteral(SHARDSCOPE_SAMPLE_DIR); }
 inline QStringList samplePaths() {
   QStringList out;
   const QDir dir(sampleDir());
-  for (const QString& f : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name)) out << dir.filePath(f);
+  for (const QString& f : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name))
+    out << dir.filePath(f);
   return out;
 }
 
@@ -39,7 +40,8 @@ struct BadInput {
 inline const BadInput kBadInputs[] = {
     {"unknown_axis",
      "sdy.mesh @mesh = <[\"x\"=2]>\n"
-     "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"z\"}]>}) -> tensor<8xf32> {\n"
+     "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"z\"}]>}) -> "
+     "tensor<8xf32> {\n"
      "  return %arg0 : tensor<8xf32>\n"
      "}\n",
      2},

@@ -2,104 +2,323 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
+#include "plot_palette.h"
+#include "sparsecore/analysis.h"
 #include "sparsecore/preprocessing.h"
 
 namespace shardscope::plots {
 
 namespace {
-QColor tableColor(int i) {
-  static const QColor palette[] = {
-      QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
-      QColor(0xb0, 0x7a, 0xa1), QColor(0xed, 0xc9, 0x48), QColor(0x76, 0xb7, 0xb2),
-      QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
-  return palette[i % 9];
-}
 
-void limitLine(QCustomPlot* plot, double y, const QColor& color, const QString& label) {
+constexpr int kMaxLegendTables = 9;  // more members are drawn as one "other" series
+
+void limitLine(QCustomPlot* plot, QCPAxisRect* rect, double y, const QColor& color,
+               const QString& label, Qt::Alignment vertical) {
   auto* line = new QCPItemStraightLine(plot);
+  line->setClipAxisRect(rect);
+  for (QCPItemPosition* pos : {line->point1, line->point2}) pos->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
   line->point1->setCoords(0, y);
   line->point2->setCoords(1, y);
   line->setPen(QPen(color, 1.5, Qt::DashLine));
   auto* text = new QCPItemText(plot);
+  text->setClipAxisRect(rect);
+  text->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+  text->position->setAxisRect(rect);
   text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
   text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-  text->position->setCoords(0.99, y);
-  text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+  text->position->setCoords(0.995, y);
+  text->setPositionAlignment(Qt::AlignRight | vertical);
   text->setText(label);
   text->setColor(color);
+  text->setBrush(QColor(255, 255, 255, 200));
+  text->setPadding(QMargins(2, 0, 2, 0));
 }
+
+QCPBars* makeBars(QCPAxisRect* rect, const QString& name, const QColor& color) {
+  auto* bars = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+  bars->setName(name);
+  bars->setBrush(color);
+  bars->setPen(Qt::NoPen);
+  bars->setWidth(0.8);
+  return bars;
+}
+
+void partitionTicks(QCPAxis* axis, int n) {
+  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+  ticker->setTickStep(n <= 32 ? 1.0 : double(n / 16));
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  axis->setTicker(ticker);
+  axis->setRange(-0.6, n - 0.4);
+}
+
 }  // namespace
 
 PartitionLoadPlot::PartitionLoadPlot(QWidget* parent) : SparseCorePlot(parent) {
-  plot()->xAxis->setLabel(QStringLiteral("partition (destination SparseCore)"));
-  plot()->yAxis->setLabel(QStringLiteral("ids"));
+  QCustomPlot* p = plot();
+  p->plotLayout()->insertRow(1);
+  caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
+  caption_->setTextColor(QColor(0x33, 0x33, 0x33));
+  p->plotLayout()->addElement(1, 0, caption_);
+  p->xAxis->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));
+  p->yAxis->setLabel(QStringLiteral("ids"));
 }
+
+PartitionLoadPlot::~PartitionLoadPlot() = default;
 
 void PartitionLoadPlot::clear() {
   reset();
+  if (lower_) {
+    plot()->plotLayout()->remove(lower_);
+    plot()->plotLayout()->simplify();
+    lower_ = nullptr;
+  }
+  figures_ = {};
+  figuresText_.clear();
+  caption_->setText(QString());
+  setTitle(QString());
   finish(false);
 }
 
-void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure) {
+int PartitionLoadPlot::hottestStack(const sc::AnalysisReport& report) {
+  int best = 0;
+  double bestRatio = -1;
+  for (size_t i = 0; i < report.tables.size(); ++i) {
+    const sc::StackStats& s = report.tables[i].stats;
+    const double ratio =
+        std::max(double(s.observedMaxIds()) / double(std::max<int64_t>(1, s.maxIdsLimit)),
+                 double(s.observedMaxUniqueIds()) / double(std::max<int64_t>(1, s.maxUniqueIdsLimit)));
+    if (ratio > bestRatio) {
+      bestRatio = ratio;
+      best = int(i);
+    }
+  }
+  return best;
+}
+
+void PartitionLoadPlot::setStack(const sc::AnalysisReport& report, int stackIndex) {
+  if (stackIndex < 0 || stackIndex >= int(report.tables.size())) {
+    clear();
+    return;
+  }
+  LoadContext context;
+  context.allowIdDropping = report.allowIdDropping;
+  context.minibatching = report.enableMinibatching;
+  context.minibatches = report.minibatches;
+  setStats(report.tables[size_t(stackIndex)].stats, Measure::Overview, context);
+}
+
+void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
+                                 const LoadContext& context) {
   reset();
   QCustomPlot* p = plot();
   const int n = stats.partitions;
+  const bool top = measure != Measure::MaxPerSource;
+  const bool bottom = measure != Measure::TotalPerTable;
+
+  // Layout: title, caption, upper rect (axisRect(0)), optional lower rect.
+  QCPAxisRect* upper = p->axisRect(0);
+  if (measure == Measure::Overview && !lower_) {
+    lower_ = new QCPAxisRect(p);
+    p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, lower_);
+    auto* group = new QCPMarginGroup(p);
+    upper->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    lower_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    for (QCPAxis* a : lower_->axes()) a->setLayer(QStringLiteral("axes"));
+    for (QCPGrid* g : {lower_->axis(QCPAxis::atBottom)->grid(), lower_->axis(QCPAxis::atLeft)->grid()})
+      g->setLayer(QStringLiteral("grid"));
+  } else if (measure != Measure::Overview && lower_) {
+    p->plotLayout()->remove(lower_);
+    p->plotLayout()->simplify();
+    lower_ = nullptr;
+  }
+  QCPAxisRect* maxRect = measure == Measure::Overview ? lower_ : upper;
+
   QVector<double> keys(n);
   for (int i = 0; i < n; ++i) keys[i] = i;
-  double top = 0;
 
-  if (measure == Measure::TotalPerTable) {
+  // Figures.
+  LoadFigures f;
+  f.maxIdsLimit = stats.maxIdsLimit;
+  f.maxUniqueIdsLimit = stats.maxUniqueIdsLimit;
+  f.observedMaxIds = stats.observedMaxIds();
+  f.observedMaxUniqueIds = stats.observedMaxUniqueIds();
+  f.droppedIds = stats.droppedIds;
+  f.idsAfterMerge = stats.idsAfterMerge;
+  f.minibatches = context.minibatches;
+  QVector<double> sum(n, 0);
+  for (const auto& member : stats.memberIdsPerPartition)
+    for (int i = 0; i < n && i < int(member.size()); ++i) sum[i] += double(member[size_t(i)]);
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    total += sum[i];
+    if (f.hottestPartition < 0 || sum[i] > sum[f.hottestPartition]) f.hottestPartition = i;
+    if (i < int(stats.maxIdsPerPartition.size()) &&
+        (stats.maxIdsPerPartition[size_t(i)] > stats.maxIdsLimit ||
+         stats.maxUniqueIdsPerPartition[size_t(i)] > stats.maxUniqueIdsLimit))
+      ++f.overLimitPartitions;
+  }
+  f.skew = (n > 0 && total > 0) ? sum[f.hottestPartition] / (total / n) : 0;
+  if (total <= 0) f.hottestPartition = -1;
+  figures_ = f;
+
+  QString outcome;
+  if (f.overLimitPartitions == 0)
+    outcome = QStringLiteral("all partitions within the limits");
+  else if (context.allowIdDropping && f.droppedIds > 0)
+    outcome = QStringLiteral("%1 ids dropped (%2% of %3), %4 partition(s) over the limit")
+                  .arg(f.droppedIds)
+                  .arg(100.0 * double(f.droppedIds) / double(std::max<int64_t>(1, f.idsAfterMerge)), 0, 'f', 1)
+                  .arg(f.idsAfterMerge)
+                  .arg(f.overLimitPartitions);
+  else if (context.minibatching)
+    outcome = QStringLiteral("%1 partition(s) over the limit: %2 mini-batches, nothing dropped")
+                  .arg(f.overLimitPartitions)
+                  .arg(f.minibatches);
+  else
+    outcome = QStringLiteral("%1 partition(s) over the limit: the run fails (no id dropping)")
+                  .arg(f.overLimitPartitions);
+  figuresText_ = QStringLiteral("skew %1 (hottest partition %2 / mean) \u00b7 observed max %3 ids, %4 unique \u00b7 %5")
+                     .arg(f.skew, 0, 'f', 2)
+                     .arg(f.hottestPartition)
+                     .arg(f.observedMaxIds)
+                     .arg(f.observedMaxUniqueIds)
+                     .arg(outcome);
+  caption_->setText(figuresText_);
+  caption_->setTextColor(f.overLimitPartitions > 0 && !context.allowIdDropping && !context.minibatching
+                             ? QColor(0xc0, 0x39, 0x2b)
+                             : QColor(0x33, 0x33, 0x33));
+
+  if (top) {
+    QCPAxis* x = upper->axis(QCPAxis::atBottom);
+    QCPAxis* y = upper->axis(QCPAxis::atLeft);
     QCPBars* below = nullptr;
-    QVector<double> sum(n, 0);
-    for (size_t m = 0; m < stats.memberIdsPerPartition.size(); ++m) {
-      auto* bars = new QCPBars(p->xAxis, p->yAxis);
-      QVector<double> values(n);
-      for (int i = 0; i < n; ++i) {
-        values[i] = double(stats.memberIdsPerPartition[m][i]);
-        sum[i] += values[i];
-      }
+    const size_t members = stats.memberIdsPerPartition.size();
+    const size_t named = members > size_t(kMaxLegendTables) + 1 ? size_t(kMaxLegendTables) : members;
+    for (size_t m = 0; m < named || (m == named && members > named); ++m) {
+      QVector<double> values(n, 0);
+      for (size_t k = m; k < (m < named ? m + 1 : members); ++k)
+        for (int i = 0; i < n && i < int(stats.memberIdsPerPartition[k].size()); ++i)
+          values[i] += double(stats.memberIdsPerPartition[k][size_t(i)]);
+      const QString name =
+          m < named ? (m < stats.tables.size() ? QString::fromStdString(stats.tables[m]) : QString::number(m))
+                    : QStringLiteral("%1 other tables").arg(members - named);
+      auto* bars = makeBars(upper, name, m < named ? seriesColor(int(m)) : QColor(0xba, 0xb0, 0xac));
       bars->setData(keys, values, true);
-      bars->setName(m < stats.tables.size() ? QString::fromStdString(stats.tables[m])
-                                            : QString::number(m));
-      bars->setBrush(tableColor(int(m)));
-      bars->setPen(Qt::NoPen);
-      bars->setWidth(0.8);
       if (below) bars->moveAbove(below);
       below = bars;
     }
-    for (double v : sum) top = std::max(top, v);
-    p->yAxis->setLabel(QStringLiteral("ids (sum over source SparseCores)"));
-  } else {
-    auto* bars = new QCPBars(p->xAxis, p->yAxis);
-    QVector<double> values(n), unique(n);
-    for (int i = 0; i < n; ++i) {
-      values[i] = double(stats.maxIdsPerPartition[i]);
-      unique[i] = double(stats.maxUniqueIdsPerPartition[i]);
-      top = std::max(top, values[i]);
+    double maxSum = 0;
+    for (double v : sum) maxSum = std::max(maxSum, v);
+    if (total > 0 && n > 0) {
+      auto* mean = new QCPItemStraightLine(p);
+      mean->setClipAxisRect(upper);
+      mean->point1->setCoords(0, total / n);
+      mean->point2->setCoords(1, total / n);
+      mean->setPen(QPen(QColor(0x55, 0x55, 0x55), 1, Qt::DotLine));
+      auto* label = new QCPItemText(p);
+      label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+      label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+      label->position->setCoords(0.995, total / n);
+      label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+      label->setText(QStringLiteral("mean %1 \u00b7 skew %2").arg(total / n, 0, 'f', 0).arg(f.skew, 0, 'f', 2));
+      label->setColor(QColor(0x33, 0x33, 0x33));
+      label->setBrush(QColor(255, 255, 255, 200));
     }
-    bars->setData(keys, values, true);
-    bars->setName(QStringLiteral("max_ids_per_partition"));
-    bars->setBrush(tableColor(0));
-    bars->setPen(Qt::NoPen);
-    bars->setWidth(0.8);
-    auto* marks = p->addGraph();
-    marks->setData(keys, unique, true);
-    marks->setName(QStringLiteral("max_unique_ids_per_partition"));
-    marks->setLineStyle(QCPGraph::lsNone);
-    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xe1, 0x57, 0x59),
-                                           QColor(0xe1, 0x57, 0x59), 7));
-    p->yAxis->setLabel(QStringLiteral("ids (max over source SparseCores)"));
-    limitLine(p, double(stats.maxIdsLimit), QColor(0xc0, 0x39, 0x2b),
-              QStringLiteral("max_ids_per_partition %1").arg(stats.maxIdsLimit));
-    if (stats.maxUniqueIdsLimit != stats.maxIdsLimit)
-      limitLine(p, double(stats.maxUniqueIdsLimit), QColor(0x8e, 0x44, 0xad),
-                QStringLiteral("max_unique_ids_per_partition %1").arg(stats.maxUniqueIdsLimit));
-    top = std::max(top, double(std::max(stats.maxIdsLimit, stats.maxUniqueIdsLimit)));
+    y->setLabel(QStringLiteral("ids, sum over %1 sources").arg(n));
+    x->setLabel(measure == Measure::Overview ? QString()
+                                             : QStringLiteral("destination SparseCore (partition = col_id mod N)"));
+    partitionTicks(x, n);
+    y->setRange(0, maxSum > 0 ? maxSum * 1.12 : 1);
+    p->legend->setVisible(true);
+    p->legend->setFont(QFont(font().family(), 8));
+    p->legend->setBrush(QColor(255, 255, 255, 220));
+    upper->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    if (members > 4) {
+      p->legend->setWrap(5);
+      p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    } else {
+      p->legend->setWrap(0);
+      p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    }
   }
-  setTitle(QStringLiteral("Partition load: %1").arg(QString::fromStdString(stats.name)));
-  p->legend->setVisible(true);
-  p->xAxis->setRange(-0.6, n - 0.4);
-  p->yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
+
+  if (bottom) {
+    QCPAxis* x = maxRect->axis(QCPAxis::atBottom);
+    QCPAxis* y = maxRect->axis(QCPAxis::atLeft);
+    QVector<double> within(n), above(n), unique(n);
+    double topValue = 0;
+    for (int i = 0; i < n; ++i) {
+      const double v = i < int(stats.maxIdsPerPartition.size()) ? double(stats.maxIdsPerPartition[size_t(i)]) : 0;
+      within[i] = std::min(v, double(stats.maxIdsLimit));
+      above[i] = std::max(0.0, v - double(stats.maxIdsLimit));
+      unique[i] = i < int(stats.maxUniqueIdsPerPartition.size()) ? double(stats.maxUniqueIdsPerPartition[size_t(i)]) : 0;
+      topValue = std::max({topValue, v, unique[i]});
+    }
+    auto* okBars = makeBars(maxRect, QStringLiteral("max ids over sources"), QColor(0x4e, 0x79, 0xa7));
+    okBars->setData(keys, within, true);
+    QString aboveName = context.allowIdDropping ? QStringLiteral("dropped (above limit)")
+                        : context.minibatching  ? QStringLiteral("above limit (mini-batched)")
+                                                : QStringLiteral("above limit (run fails)");
+    const bool anyAbove = std::any_of(above.begin(), above.end(), [](double v) { return v > 0; });
+    auto* overBars = makeBars(maxRect, aboveName,
+                              context.minibatching && !context.allowIdDropping ? QColor(0xf2, 0x8e, 0x2b)
+                                                                               : QColor(0xd6, 0x27, 0x28));
+    overBars->setData(keys, above, true);
+    overBars->moveAbove(okBars);
+    auto* marks = p->addGraph(x, y);
+    marks->setData(keys, unique, true);
+    marks->setName(QStringLiteral("max unique ids"));
+    marks->setLineStyle(QCPGraph::lsNone);
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0x2c, 0x2c, 0x2c),
+                                           QColor(0xed, 0xc9, 0x48), 8));
+    if (measure == Measure::Overview) {
+      // The lower panel keeps its own legend entries out of the shared legend
+      // only when they add nothing; here they do, so they stay.
+    }
+    if (!anyAbove) overBars->removeFromLegend();
+    // Dropped / over-limit markers: a label above each red segment.
+    if (anyAbove && n <= 64) {
+      for (int i = 0; i < n; ++i) {
+        if (above[i] <= 0) continue;
+        auto* t = new QCPItemText(p);
+        t->setClipAxisRect(maxRect);
+        t->position->setAxes(x, y);
+        t->position->setCoords(i, within[i] + above[i]);
+        t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        t->setText(QStringLiteral("+%1").arg(above[i], 0, 'f', 0));
+        t->setColor(overBars->brush().color().darker(130));
+        t->setFont(QFont(font().family(), 7, QFont::Bold));
+      }
+    }
+    limitLine(p, maxRect, double(stats.maxIdsLimit), QColor(0xc0, 0x39, 0x2b),
+              QStringLiteral("max_ids_per_partition %1").arg(stats.maxIdsLimit), Qt::AlignBottom);
+    if (stats.maxUniqueIdsLimit != stats.maxIdsLimit)
+      limitLine(p, maxRect, double(stats.maxUniqueIdsLimit), QColor(0x8e, 0x44, 0xad),
+                QStringLiteral("max_unique_ids_per_partition %1").arg(stats.maxUniqueIdsLimit),
+                stats.maxUniqueIdsLimit < stats.maxIdsLimit ? Qt::AlignTop : Qt::AlignBottom);
+    topValue = std::max(topValue, double(std::max(stats.maxIdsLimit, stats.maxUniqueIdsLimit)));
+    y->setLabel(QStringLiteral("ids, max over sources"));
+    x->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));
+    partitionTicks(x, n);
+    y->setRange(0, topValue > 0 ? topValue * 1.15 : 1);
+    if (!top) {
+      p->legend->setVisible(true);
+      p->legend->setFont(QFont(font().family(), 8));
+      p->legend->setWrap(0);
+      upper->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    }
+  }
+  if (measure == Measure::Overview) {
+    // Upper panel: stretch a bit more than the lower one.
+    p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 2, 1.0);
+    p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 1.0);
+  }
+  setTitle(QStringLiteral("Partition load: %1 (%2 tables, %3 SparseCores)")
+               .arg(QString::fromStdString(stats.name))
+               .arg(stats.tables.size())
+               .arg(n));
   finish(n > 0);
 }
 

@@ -2,65 +2,189 @@
 
 #include <qcustomplot.h>
 
+#include <map>
+
 #include "sparsecore/pipeline.h"
 
 namespace shardscope::plots {
 
 namespace {
-QColor stageColor(const sc::ScheduledStage& s) {
-  if (s.unit == sc::Unit::SparseCore)
-    return s.phase == sc::Phase::Forward ? QColor(0x4e, 0x79, 0xa7) : QColor(0xa0, 0xcb, 0xe8);
-  return s.phase == sc::Phase::Forward ? QColor(0xf2, 0x8e, 0x2b) : QColor(0xff, 0xbe, 0x7d);
+QColor stageColor(sc::Unit unit, sc::Phase phase) {
+  if (unit == sc::Unit::SparseCore)
+    return phase == sc::Phase::Forward ? QColor(0x4e, 0x79, 0xa7) : QColor(0x9e, 0xc5, 0xe6);
+  return phase == sc::Phase::Forward ? QColor(0xe3, 0x7b, 0x1c) : QColor(0xfd, 0xbf, 0x80);
 }
 }  // namespace
 
 PipelineGanttPlot::PipelineGanttPlot(QWidget* parent) : SparseCorePlot(parent) {
-  plot()->xAxis->setLabel(QStringLiteral("time"));
+  QCustomPlot* p = plot();
+  p->xAxis->setLabel(QStringLiteral("time (stage time units)"));
+  p->axisRect()->setRangeDrag(Qt::Horizontal);
+  p->axisRect()->setRangeZoom(Qt::Horizontal);
+  // Legend below the timeline, in one row.
+  p->axisRect()->insetLayout()->take(p->legend);
+  p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, p->legend);
+  p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 0.001);
+  p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  p->legend->setWrap(6);
+  p->legend->setBorderPen(Qt::NoPen);
+  p->legend->setFont(QFont(font().family(), 8));
+  connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this](const QCPRange&) { updateLabelVisibility(); });
 }
 
-void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBatches) {
+PipelineGanttPlot::~PipelineGanttPlot() = default;
+
+void PipelineGanttPlot::updateLabelVisibility() {
+  const double span = plot()->xAxis->range().size();
+  for (const Label& l : labels_) l.text->setVisible(l.duration >= span / 45.0);
+}
+
+void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBatches,
+                                      int sparseCoreRows, int visibleBatches) {
   reset();
+  labels_.clear();
+  boxes_ = boundaries_ = arrows_ = 0;
   QCustomPlot* p = plot();
+  sparseCoreRows = std::clamp(sparseCoreRows, 1, 8);
+  const QFont small(font().family(), 7);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-  ticker->addTick(3, QStringLiteral("serial SC"));
-  ticker->addTick(2, QStringLiteral("serial TC"));
-  ticker->addTick(1, QStringLiteral("pipelined SC"));
-  ticker->addTick(0, QStringLiteral("pipelined TC"));
-  double end = 0;
-  int drawn = 0;
-  auto draw = [&](const sc::Schedule& s, double scRow, double tcRow) {
+
+  // Rows, top to bottom: serial TC, serial SC 0.., gap, pipelined TC, pipelined SC 0..
+  const int sectionRows = 1 + sparseCoreRows;
+  const double serialTop = 2 * sectionRows;  // y of the first serial row
+  const double pipelinedTop = sectionRows - 1;
+  auto rowsOf = [&](double top, const QString& section) {
+    ticker->addTick(top, section + QStringLiteral(" TC"));
+    for (int k = 0; k < sparseCoreRows; ++k)
+      ticker->addTick(top - 1 - k, sparseCoreRows == 1 ? section + QStringLiteral(" SC")
+                                                       : section + QStringLiteral(" SC %1").arg(k));
+  };
+  rowsOf(serialTop, QStringLiteral("serial"));
+  rowsOf(pipelinedTop, QStringLiteral("pipelined"));
+
+  double end = 0, visibleEnd = 0;
+  auto draw = [&](const sc::Schedule& s, double top, bool pipelined) {
+    std::map<int, double> stepStart;
+    std::map<int, std::pair<double, double>> forwardEnd, backwardStart;  // batch -> (time, row)
     for (const sc::ScheduledStage& st : s.stages) {
       if (st.batch >= maxBatches) continue;
-      const double row = st.unit == sc::Unit::SparseCore ? scRow : tcRow;
-      auto* box = new QCPItemRect(p);
-      box->topLeft->setCoords(st.start, row + 0.35);
-      box->bottomRight->setCoords(st.end, row - 0.35);
-      box->setBrush(stageColor(st));
-      box->setPen(QPen(Qt::white));
-      if (st.end > st.start) {
-        auto* text = new QCPItemText(p);
-        text->position->setCoords((st.start + st.end) / 2, row);
-        text->setText(QString::fromStdString(sc::stageLabel(st)));
-        text->setFont(QFont(font().family(), 7));
-        text->setClipToAxisRect(true);
+      auto [it, inserted] = stepStart.emplace(st.step, st.start);
+      if (!inserted) it->second = std::min(it->second, st.start);
+      const bool sc = st.unit == sc::Unit::SparseCore;
+      const int rows = sc ? sparseCoreRows : 1;
+      for (int k = 0; k < rows; ++k) {
+        const double row = sc ? top - 1 - k : top;
+        auto* box = new QCPItemRect(p);
+        box->topLeft->setCoords(st.start, row + 0.36);
+        box->bottomRight->setCoords(st.end, row - 0.36);
+        box->setBrush(stageColor(st.unit, st.phase));
+        box->setPen(QPen(Qt::white, 1));
+        ++boxes_;
+        if (st.end > st.start) {
+          auto* text = new QCPItemText(p);
+          text->position->setCoords((st.start + st.end) / 2, row);
+          text->setText(QString::fromStdString(sc::stageLabel(st)));
+          text->setFont(small);
+          text->setColor(st.phase == sc::Phase::Forward ? Qt::white : QColor(0x22, 0x22, 0x22));
+          text->setClipToAxisRect(true);
+          labels_.push_back({text, st.end - st.start});
+        }
       }
+      if (sc && st.phase == sc::Phase::Forward) forwardEnd[st.batch] = {st.end, top - 1};
+      if (sc && st.phase == sc::Phase::Backward) backwardStart[st.batch] = {st.start, top - 1};
       end = std::max(end, st.end);
-      ++drawn;
+      if (!pipelined && (visibleBatches <= 0 || st.batch < visibleBatches))
+        visibleEnd = std::max(visibleEnd, st.end);
+    }
+    // Step boundaries across the section.
+    const double yTop = top + 0.5, yBottom = top - sparseCoreRows - 0.5;
+    for (const auto& [step, start] : stepStart) {
+      auto* line = new QCPItemLine(p);
+      line->start->setCoords(start, yTop);
+      line->end->setCoords(start, yBottom);
+      line->setPen(QPen(QColor(0x66, 0x66, 0x66), 1, Qt::DotLine));
+      ++boundaries_;
+      if (stepStart.size() <= 40 || step % 5 == 0) {
+        auto* label = new QCPItemText(p);
+        label->position->setCoords(start, yTop);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setText(QStringLiteral("step %1").arg(step));
+        label->setFont(small);
+        label->setColor(QColor(0x55, 0x55, 0x55));
+        label->setClipToAxisRect(true);
+      }
+    }
+    // Staleness arrows, SparseCore forward(b) -> backward(b), first batches.
+    const int arrows = pipelined ? 3 : 1;
+    for (int b = 0; b < arrows; ++b) {
+      auto f = forwardEnd.find(b);
+      auto g = backwardStart.find(b);
+      if (f == forwardEnd.end() || g == backwardStart.end()) continue;
+      const double y = f->second.second + 0.36;
+      auto* curve = new QCPItemCurve(p);
+      const double mid = (f->second.first + g->second.first) / 2;
+      curve->start->setCoords(f->second.first, y);
+      curve->startDir->setCoords(mid, y + 0.9);
+      curve->endDir->setCoords(mid, y + 0.9);
+      curve->end->setCoords(g->second.first, y);
+      curve->setHead(QCPLineEnding::esSpikeArrow);
+      curve->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.4));
+      curve->setClipToAxisRect(true);
+      ++arrows_;
+      if (b == 0) {
+        auto* label = new QCPItemText(p);
+        label->position->setCoords(mid, y + 0.62);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setText(pipelined ? QStringLiteral("update of batch 0 lands %1 steps later (stale)")
+                                           .arg(c.stalenessSteps)
+                                 : QStringLiteral("update in the same step"));
+        label->setFont(small);
+        label->setColor(QColor(0xc0, 0x39, 0x2b));
+        label->setBrush(QColor(255, 255, 255, 210));
+        label->setClipToAxisRect(true);
+      }
     }
   };
-  draw(c.serial, 3, 2);
-  draw(c.pipelined, 1, 0);
+  draw(c.serial, serialTop, false);
+  draw(c.pipelined, pipelinedTop, true);
+
+  // Legend entries for the four stage kinds, the boundaries and the arrows.
+  const std::pair<const char*, QColor> kinds[] = {
+      {"SparseCore forward", stageColor(sc::Unit::SparseCore, sc::Phase::Forward)},
+      {"TensorCore forward", stageColor(sc::Unit::TensorCore, sc::Phase::Forward)},
+      {"TensorCore backward", stageColor(sc::Unit::TensorCore, sc::Phase::Backward)},
+      {"SparseCore backward", stageColor(sc::Unit::SparseCore, sc::Phase::Backward)}};
+  for (const auto& [name, color] : kinds) {
+    auto* bars = new QCPBars(p->xAxis, p->yAxis);
+    bars->setName(QString::fromLatin1(name));
+    bars->setBrush(color);
+    bars->setPen(Qt::NoPen);
+  }
+  auto* steps = p->addGraph();
+  steps->setName(QStringLiteral("step boundary"));
+  steps->setPen(QPen(QColor(0x66, 0x66, 0x66), 1, Qt::DotLine));
+  auto* stale = p->addGraph();
+  stale->setName(QStringLiteral("forward \u2192 update (staleness)"));
+  stale->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.4));
+  p->legend->setVisible(true);
+
   p->yAxis->setTicker(ticker);
-  p->yAxis->setRange(-0.6, 3.6);
-  p->xAxis->setRange(0, end > 0 ? end * 1.02 : 1);
-  setTitle(
-      QStringLiteral("Pipelining: %1 vs %2 (%3x, %4 batches; SparseCore updates %5 steps stale)")
-          .arg(c.serial.total)
-          .arg(c.pipelined.total)
-          .arg(c.speedup, 0, 'f', 2)
-          .arg(c.batches)
-          .arg(c.stalenessSteps));
-  finish(drawn > 0);
+  p->yAxis->setRange(-0.6, serialTop + 1.3);
+  p->yAxis->grid()->setVisible(false);
+  const double shown = visibleBatches > 0 && visibleEnd > 0 ? visibleEnd : end;
+  p->xAxis->setRange(0, shown > 0 ? shown * 1.02 : 1);
+  updateLabelVisibility();
+  setTitle(QStringLiteral("Pipelining: %1 \u2192 %2 (%3x, %4 batches, %5 vs %6 steps; SparseCore "
+                          "updates %7 steps stale)")
+               .arg(c.serial.total)
+               .arg(c.pipelined.total)
+               .arg(c.speedup, 0, 'f', 2)
+               .arg(c.batches)
+               .arg(c.serial.steps)
+               .arg(c.pipelined.steps)
+               .arg(c.stalenessSteps));
+  finish(boxes_ > 0);
 }
 
 }  // namespace shardscope::plots

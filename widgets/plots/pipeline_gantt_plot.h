@@ -1,8 +1,17 @@
-// Pipeline timeline (Gantt): four rows, SparseCores and TensorCores without
-// pipelining and with it; each stage is a box labelled SC/F3, TC/B2, ...
-// Forward and backward, SparseCore and TensorCore have their own colours.
+// Pipeline timeline (Gantt): the schedule without pipelining (top section)
+// and with it (bottom section). Each section has a TensorCore row and one
+// row per SparseCore (the SparseCores of a device run the same stages in
+// lockstep on their slices). Boxes are labelled SC/F3, TC/B2, ...; forward
+// and backward, SparseCore and TensorCore have their own colours. Dotted
+// lines mark step boundaries; curved arrows go from a batch's SparseCore
+// forward to its backward (the update lands 2 steps later when pipelined:
+// the staleness). Drag and wheel pan and zoom the time axis only.
 #pragma once
+#include <vector>
+
 #include "sparsecore_plot.h"
+
+class QCPItemText;
 
 namespace shardscope::sc {
 struct PipelineComparison;
@@ -14,8 +23,27 @@ class PipelineGanttPlot : public SparseCorePlot {
   Q_OBJECT
  public:
   explicit PipelineGanttPlot(QWidget* parent = nullptr);
-  // Draws at most `maxBatches` batches of each schedule (readability).
-  void setComparison(const sc::PipelineComparison& comparison, int maxBatches = 12);
+  ~PipelineGanttPlot() override;
+  // Draws at most `maxBatches` batches of each schedule and
+  // `sparseCoreRows` SparseCore rows per section (1..8). The initial time
+  // range shows the first `visibleBatches` serial batches (0: all); the
+  // rest is reached by panning.
+  void setComparison(const sc::PipelineComparison& comparison, int maxBatches = 12,
+                     int sparseCoreRows = 1, int visibleBatches = 0);
+
+  // For tests: stage boxes, step boundary lines and staleness arrows drawn.
+  int stageBoxCount() const { return boxes_; }
+  int stepBoundaryCount() const { return boundaries_; }
+  int stalenessArrowCount() const { return arrows_; }
+
+ private:
+  void updateLabelVisibility();
+  struct Label {
+    QCPItemText* text;
+    double duration;
+  };
+  std::vector<Label> labels_;
+  int boxes_ = 0, boundaries_ = 0, arrows_ = 0;
 };
 
 }  // namespace shardscope::plots

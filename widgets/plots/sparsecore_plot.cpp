@@ -35,6 +35,12 @@ void SparseCorePlot::finish(bool hasData) {
   plot_->replot();
 }
 
+void SparseCorePlot::clearPlot(const QString& title) {
+  reset();
+  if (!title.isNull()) setTitle(title);
+  finish(false);
+}
+
 int SparseCorePlot::elementCount() const { return plot_->plottableCount() + plot_->itemCount(); }
 
 bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) const {

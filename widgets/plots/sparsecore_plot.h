@@ -28,6 +28,10 @@ class SparseCorePlot : public QWidget {
   // Number of plottables + items (bars, markers, rectangles), for tests.
   int elementCount() const;
 
+  // Removes everything drawn (hasData() becomes false); the title stays
+  // unless `title` is given.
+  void clearPlot(const QString& title = {});
+
  protected:
   QCustomPlot* plot() const { return plot_; }
   void setTitle(const QString& title);

@@ -1,4 +1,4 @@
-#include "trace_panel.h"
+#include "propagation_panel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -7,18 +7,22 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "document_state.h"
-#include "trace_model.h"
+#include "propagation_step_model.h"
 
 namespace shardscope::widgets {
 
-TracePanel::TracePanel(DocumentState* state, QWidget* parent)
-    : QWidget(parent), state_(state), model_(new TraceModel(this)), timer_(new QTimer(this)) {
+PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
+    : QWidget(parent),
+      state_(state),
+      model_(new PropagationStepModel(this)),
+      timer_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
 
@@ -28,7 +32,8 @@ TracePanel::TracePanel(DocumentState* state, QWidget* parent)
   level_->addItem(tr("basic"), int(propagation::PropagationLevel::Basic));
   level_->addItem(tr("aggressive"), int(propagation::PropagationLevel::Aggressive));
   level_->addItem(tr("op priority"), int(propagation::PropagationLevel::OpPriority));
-  level_->addItem(tr("user priority (full pipeline)"), int(propagation::PropagationLevel::UserPriority));
+  level_->addItem(tr("user priority (full pipeline)"),
+                  int(propagation::PropagationLevel::UserPriority));
   level_->setCurrentIndex(3);
   top->addWidget(level_);
   propagate_ = new QPushButton(tr("Propagate"), this);
@@ -39,21 +44,25 @@ TracePanel::TracePanel(DocumentState* state, QWidget* parent)
   layout->addLayout(top);
 
   auto* steps = new QHBoxLayout;
-  auto button = [&](const QString& text, const QString& tip) {
+  auto button = [&](const QString& text, const QString& tip,
+                    QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
     auto* b = new QToolButton(this);
     b->setText(text);
     b->setToolTip(tip);
+    if (icon != QStyle::SP_CustomBase) b->setIcon(style()->standardIcon(icon));
     steps->addWidget(b);
     return b;
   };
-  first_ = button(QStringLiteral("⏮"), tr("Before the first step (the input)"));
-  prev_ = button(QStringLiteral("◀"), tr("Previous step"));
+  first_ =
+      button(tr("First"), tr("Before the first step (the input)"), QStyle::SP_MediaSkipBackward);
+  prev_ = button(tr("Back"), tr("Previous step (Alt+Left)"), QStyle::SP_MediaSeekBackward);
   slider_ = new QSlider(Qt::Horizontal, this);
   slider_->setRange(0, 0);
   steps->addWidget(slider_, 1);
-  next_ = button(QStringLiteral("▶"), tr("Next step"));
-  last_ = button(QStringLiteral("⏭"), tr("After the last step (the result)"));
-  play_ = button(tr("Play"), tr("Replay the steps one by one"));
+  next_ = button(tr("Next"), tr("Next step (Alt+Right)"), QStyle::SP_MediaSeekForward);
+  last_ = button(tr("Last"), tr("After the last step (the result)"), QStyle::SP_MediaSkipForward);
+  play_ = button(tr("Play"), tr("Replay the steps one by one"), QStyle::SP_MediaPlay);
+  play_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   play_->setCheckable(true);
   stepLabel_ = new QLabel(this);
   stepLabel_->setMinimumWidth(160);
@@ -80,7 +89,8 @@ TracePanel::TracePanel(DocumentState* state, QWidget* parent)
     }
     emit stepRequested(v);
   });
-  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) { setStep(i.row() + 1); });
+  connect(table_, &QTableView::clicked, this,
+          [this](const QModelIndex& i) { setStep(i.row() + 1); });
   connect(first_, &QToolButton::clicked, this, [this] { setStep(0); });
   connect(prev_, &QToolButton::clicked, this, [this] { setStep(slider_->value() - 1); });
   connect(next_, &QToolButton::clicked, this, [this] { setStep(slider_->value() + 1); });
@@ -108,30 +118,35 @@ TracePanel::TracePanel(DocumentState* state, QWidget* parent)
   setRun(nullptr);
 }
 
-propagation::PropagationOptions TracePanel::options() const {
+propagation::PropagationOptions PropagationPanel::options() const {
   propagation::PropagationOptions o;
   o.level = static_cast<propagation::PropagationLevel>(level_->currentData().toInt());
   return o;
 }
 
-void TracePanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
+void PropagationPanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
   timer_->stop();
   play_->setChecked(false);
   model_->setRun(run);
   const int n = run ? static_cast<int>(run->trace.steps.size()) : 0;
-  for (QWidget* w : {static_cast<QWidget*>(slider_), static_cast<QWidget*>(first_), static_cast<QWidget*>(prev_),
-                     static_cast<QWidget*>(next_), static_cast<QWidget*>(last_), static_cast<QWidget*>(play_)})
+  for (QWidget* w :
+       {static_cast<QWidget*>(slider_), static_cast<QWidget*>(first_), static_cast<QWidget*>(prev_),
+        static_cast<QWidget*>(next_), static_cast<QWidget*>(last_), static_cast<QWidget*>(play_)})
     w->setEnabled(n > 0);
-  propagate_->setEnabled(state_->module() && state_->document() && !state_->document()->hasErrors());
+  propagate_->setEnabled(state_->module() && state_->document() &&
+                         !state_->document()->hasErrors());
   level_->setEnabled(true);
   if (!run) {
     status_->setText(tr("Propagate to record a trace, then step through it."));
   } else if (!run->ok) {
     QStringList msgs;
     for (const auto& d : run->diagnostics) msgs << QString::fromStdString(d.message);
-    status_->setText(tr("<span style='color:#c01c28'>Propagation failed:</span> %1").arg(msgs.join(QStringLiteral("; ")).toHtmlEscaped()));
+    status_->setText(tr("<span style='color:#c01c28'>Propagation failed:</span> %1")
+                         .arg(msgs.join(QStringLiteral("; ")).toHtmlEscaped()));
   } else {
-    status_->setText(tr("%1 propagation: %2 step(s)").arg(QString::fromLatin1(api::levelName(run->options.level))).arg(n));
+    status_->setText(tr("%1 propagation: %2 step(s)")
+                         .arg(QString::fromLatin1(api::levelName(run->options.level)))
+                         .arg(n));
   }
   {
     QSignalBlocker block(slider_);
@@ -143,24 +158,29 @@ void TracePanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
   updateLabel();
 }
 
-void TracePanel::setBusy(const QString& message) {
+void PropagationPanel::setBusy(const QString& message) {
   propagate_->setEnabled(false);
   level_->setEnabled(false);
   status_->setText(message);
 }
 
-int TracePanel::currentStep() const { return slider_->value(); }
+int PropagationPanel::currentStep() const { return slider_->value(); }
 
-void TracePanel::setStep(int stepsApplied) { slider_->setValue(std::clamp(stepsApplied, 0, slider_->maximum())); }
+void PropagationPanel::setStep(int stepsApplied) {
+  slider_->setValue(std::clamp(stepsApplied, 0, slider_->maximum()));
+}
 
-void TracePanel::play() { play_->setChecked(true); }
+void PropagationPanel::play() { play_->setChecked(true); }
 
-void TracePanel::updateLabel() {
+void PropagationPanel::updateLabel() {
   const int n = slider_->maximum();
   const int v = slider_->value();
-  if (!model_->run()) stepLabel_->clear();
-  else if (v == 0) stepLabel_->setText(tr("input (before step 0)"));
-  else stepLabel_->setText(tr("after step %1 of %2").arg(v - 1).arg(n));
+  if (!model_->run())
+    stepLabel_->clear();
+  else if (v == 0)
+    stepLabel_->setText(tr("input (before step 0)"));
+  else
+    stepLabel_->setText(tr("after step %1 of %2").arg(v - 1).arg(n));
 }
 
 }  // namespace shardscope::widgets

@@ -1,12 +1,14 @@
 // Propagation runs for the GUI: the trace model (QAbstractItemModelTester),
 // replaying a prefix of the steps, and the trace panel's stepping.
+#include "propagation_step_model.h"
+
 #include <QAbstractItemModelTester>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "document_state.h"
-#include "trace_model.h"
-#include "trace_panel.h"
+#include "propagation_panel.h"
 #include "test_util.h"
 
 using namespace shardscope;
@@ -14,6 +16,12 @@ using namespace shardscope::widgets;
 
 namespace {
 // Every value's sharding text in pre-order, for comparing two versions of a module.
+// User-priority runs drop the priorities at the end (not a step of the trace).
+QString withoutPriorities(QString s) {
+  static const QRegularExpression re(QStringLiteral("\\}p[0-9]+"));
+  return s.replace(re, QStringLiteral("}"));
+}
+
 QStringList shardingsOf(const api::Document& doc) {
   QStringList out;
   for (const auto& top : doc.module->body().ops())
@@ -22,18 +30,18 @@ QStringList shardingsOf(const api::Document& doc) {
         for (const auto& block : region->blocks())
           for (ir::Value* a : block->arguments()) {
             auto s = api::valueSharding(*a);
-            out << (s ? QString::fromStdString(s->str()) : QStringLiteral("-"));
+            out << (s ? withoutPriorities(QString::fromStdString(s->str())) : QStringLiteral("-"));
           }
       for (ir::Value* r : op.results()) {
         auto s = api::valueSharding(*r);
-        out << (s ? QString::fromStdString(s->str()) : QStringLiteral("-"));
+        out << (s ? withoutPriorities(QString::fromStdString(s->str())) : QStringLiteral("-"));
       }
     });
   return out;
 }
 }  // namespace
 
-class TraceModelTest : public QObject {
+class PropagationStepModelTest : public QObject {
   Q_OBJECT
  private slots:
   void samples_data() {
@@ -58,13 +66,16 @@ class TraceModelTest : public QObject {
     QVERIFY(run->result && run->result->module);
     QCOMPARE(run->result->text, doc->text);  // same text, new shardings
 
-    TraceModel model;
+    PropagationStepModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRun(run);
     QCOMPARE(model.rowCount(), int(run->trace.steps.size()));
     for (int r = 0; r < model.rowCount(); ++r) {
-      QCOMPARE(model.index(r, TraceModel::StepColumn).data(TraceModel::StepRole).toInt(), r);
-      QVERIFY(!model.index(r, TraceModel::OpColumn).data().toString().isEmpty());
+      QCOMPARE(model.index(r, PropagationStepModel::StepColumn)
+                   .data(PropagationStepModel::StepRole)
+                   .toInt(),
+               r);
+      QVERIFY(!model.index(r, PropagationStepModel::OpColumn).data().toString().isEmpty());
     }
     // Replaying no step gives the input; replaying all gives the result.
     auto atStart = api::documentAtStep(*doc, *run, 0);
@@ -92,24 +103,24 @@ class TraceModelTest : public QObject {
     QCOMPARE(s->dims.size(), size_t(2));
     QCOMPARE(s->dims[0].axes.front().name, std::string("x"));
     QCOMPARE(s->dims[1].axes.front().name, std::string("y"));
-    TraceModel model;
+    PropagationStepModel model;
     model.setRun(run);
-    bool mentions = false;
+    QStringList updates;
     for (int r = 0; r < model.rowCount(); ++r)
-      mentions = mentions || model.index(r, TraceModel::UpdatesColumn).data().toString().contains(QLatin1String("%0 ←"));
-    QVERIFY(mentions);
+      updates << model.index(r, PropagationStepModel::UpdatesColumn).data().toString();
+    QVERIFY2(updates.join(u'|').contains(QStringLiteral("%0 ← ")), qPrintable(updates.join(u'|')));
   }
 
   void panelStepping() {
     auto doc = test::loadSample(QStringLiteral("mlp_megatron.mlir"));
     DocumentState state;
     state.setDocument(doc);
-    TracePanel panel(&state);
+    PropagationPanel panel(&state);
     auto run = api::propagateDocument(*doc, panel.options());
     QVERIFY(run->ok);
     const int n = int(run->trace.steps.size());
     QVERIFY(n > 0);
-    QSignalSpy spy(&panel, &TracePanel::stepRequested);
+    QSignalSpy spy(&panel, &PropagationPanel::stepRequested);
     panel.setRun(run);
     QCOMPARE(panel.currentStep(), n);
     QCOMPARE(spy.count(), 0);  // setRun itself does not step
@@ -136,5 +147,5 @@ class TraceModelTest : public QObject {
   }
 };
 
-QTEST_MAIN(TraceModelTest)
-#include "trace_model_test.moc"
+QTEST_MAIN(PropagationStepModelTest)
+#include "propagation_step_model_test.moc"

@@ -9,17 +9,25 @@
 
 namespace shardscope::widgets {
 
-class TraceModel : public QAbstractTableModel {
+class PropagationStepModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Columns { StepColumn, RoundColumn, OpColumn, LineColumn, MovesColumn, UpdatesColumn, NumColumns };
+  enum Columns {
+    StepColumn,
+    RoundColumn,
+    OpColumn,
+    LineColumn,
+    MovesColumn,
+    UpdatesColumn,
+    NumColumns
+  };
   enum Roles {
     StepRole = Qt::UserRole,  // int, 0-based step number
     LineRole,                 // int, 1-based source line (0 unknown)
     OpIndexRole,              // int, pre-order op index in the module
   };
 
-  explicit TraceModel(QObject* parent = nullptr);
+  explicit PropagationStepModel(QObject* parent = nullptr);
   // Model reset with a new run (nullptr clears).
   void setRun(std::shared_ptr<const api::PropagationRun> run);
   const std::shared_ptr<const api::PropagationRun>& run() const { return run_; }
@@ -27,7 +35,8 @@ class TraceModel : public QAbstractTableModel {
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
   // "\"x\" %arg0 → %0" for each move of `step`.
   static QString movesText(const propagation::TraceStep& step);

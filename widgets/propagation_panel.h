@@ -20,14 +20,14 @@ class QToolButton;
 namespace shardscope::widgets {
 
 class DocumentState;
-class TraceModel;
+class PropagationStepModel;
 
-class TracePanel : public QWidget {
+class PropagationPanel : public QWidget {
   Q_OBJECT
  public:
-  explicit TracePanel(DocumentState* state, QWidget* parent = nullptr);
+  explicit PropagationPanel(DocumentState* state, QWidget* parent = nullptr);
 
-  TraceModel* model() const { return model_; }
+  PropagationStepModel* model() const { return model_; }
   // Show a finished run (nullptr clears) and move to its last step.
   void setRun(std::shared_ptr<const api::PropagationRun> run);
   // While propagation runs: disable the controls and say so.
@@ -49,7 +49,7 @@ class TracePanel : public QWidget {
   void updateLabel();
 
   DocumentState* state_;
-  TraceModel* model_;
+  PropagationStepModel* model_;
   QComboBox* level_;
   QPushButton* propagate_;
   QLabel* status_;

@@ -1,0 +1,309 @@
+// The SparseCore workspace: every sample loads and every view has data;
+// editing a limit re-runs the analysis off the UI thread and updates the
+// views; stale results are dropped; bad files show the engine's error; the
+// headless export writes non-blank PNG / SVG / PDF for each view.
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "hbm_usage_plot.h"
+#include "id_distribution_plot.h"
+#include "partition_load_plot.h"
+#include "pipeline_gantt_plot.h"
+#include "sc_messages_model.h"
+#include "sc_views.h"
+#include "sparsecore_export.h"
+#include "sparsecore_workspace.h"
+#include "spmem_occupancy_plot.h"
+#include "table_limits_model.h"
+
+using namespace shardscope;
+
+namespace {
+
+QString sample(const QString& file) {
+  return QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/") + file;
+}
+
+const char* const kJobs[] = {"dlrm_like.json",        "zipf_dropping.json",
+                             "zipf_minibatching.json", "stacked_tables.json",
+                             "pipeline_comparison.json", "pipeline_balanced.json"};
+
+bool hasTables(const QString& file) { return !file.startsWith(QLatin1String("pipeline_")); }
+
+bool pngHasContent(const QString& path) {
+  QImage image(path);
+  if (image.isNull()) return false;
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 5)
+    for (int x = 0; x < image.width(); x += 5) colours.insert(image.pixel(x, y));
+  return colours.size() > 8;
+}
+
+QByteArray head(const QString& path, int n) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+// Opens `path` in `w` and waits for the result.
+bool openAndWait(scw::SparseCoreWorkspace& w, const QString& path) {
+  QSignalSpy spy(&w, &scw::SparseCoreWorkspace::analysisUpdated);
+  w.openJob(path);
+  return spy.wait(60000);
+}
+
+// Waits until the workspace has applied the newest request.
+bool settle(scw::SparseCoreWorkspace& w) {
+  QSignalSpy spy(&w, &scw::SparseCoreWorkspace::analysisUpdated);
+  while (w.isBusy())
+    if (!spy.wait(60000)) return false;
+  return true;
+}
+
+int column(scw::TableLimitsModel::Columns c) { return int(c); }
+
+int rowOf(const scw::TableLimitsModel& m, const QString& table) {
+  for (int r = 0; r < m.rowCount(); ++r)
+    if (m.index(r, scw::TableLimitsModel::NameColumn).data().toString() == table) return r;
+  return -1;
+}
+
+}  // namespace
+
+class SparseCoreWorkspaceTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void loads_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : kJobs) QTest::newRow(f) << QString::fromLatin1(f);
+  }
+  void loads() {
+    QFETCH(QString, file);
+    scw::SparseCoreWorkspace w;
+    QAbstractItemModelTester tableTester(w.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester messagesTester(w.messagesModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(openAndWait(w, sample(file)));
+    QVERIFY(w.analysis());
+    QVERIFY2(w.errorText().isEmpty() || file == QLatin1String("dlrm_like.json"), qPrintable(w.errorText()));
+    QVERIFY(w.pipelinePlot()->hasData());
+    QVERIFY(!w.summaryText().isEmpty());
+    if (hasTables(file)) {
+      QVERIFY(w.loadPlot()->hasData());
+      QVERIFY(w.spmemPlot()->hasData());
+      QVERIFY(w.hbmPlot()->hasData());
+      QVERIFY(w.idsPlot()->hasData());
+      QVERIFY(w.tableModel()->rowCount() > 0);
+      // The derived columns are filled from the analysis.
+      QVERIFY(!w.tableModel()->index(0, scw::TableLimitsModel::StackColumn).data().toString().isEmpty());
+    } else {
+      QCOMPARE(w.tableModel()->rowCount(), 0);
+      QVERIFY(!w.loadPlot()->hasData());
+    }
+  }
+
+  void editingALimitUpdatesTheLoadPlot_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<int>("limitColumn");
+    QTest::addColumn<int>("newLimit");
+    QTest::newRow("dropping: raise user max ids")
+        << QStringLiteral("zipf_dropping.json") << QStringLiteral("user")
+        << column(scw::TableLimitsModel::MaxIdsColumn) << 600;
+    QTest::newRow("dropping: lower user max ids")
+        << QStringLiteral("zipf_dropping.json") << QStringLiteral("user")
+        << column(scw::TableLimitsModel::MaxIdsColumn) << 128;
+    QTest::newRow("minibatching: raise user max unique")
+        << QStringLiteral("zipf_minibatching.json") << QStringLiteral("user")
+        << column(scw::TableLimitsModel::MaxUniqueIdsColumn) << 4096;
+  }
+  void editingALimitUpdatesTheLoadPlot() {
+    QFETCH(QString, file);
+    QFETCH(QString, table);
+    QFETCH(int, limitColumn);
+    QFETCH(int, newLimit);
+    scw::SparseCoreWorkspace w;
+    w.setDebounceMs(10);
+    QAbstractItemModelTester tester(w.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(openAndWait(w, sample(file)));
+    const plots::LoadFigures before = w.loadPlot()->figures();
+    const int row = rowOf(*w.tableModel(), table);
+    QVERIFY(row >= 0);
+    const int oldLimit = w.tableModel()->index(row, limitColumn).data(Qt::EditRole).toInt();
+    QSignalSpy spy(&w, &scw::SparseCoreWorkspace::analysisUpdated);
+    QVERIFY(w.tableModel()->setData(w.tableModel()->index(row, limitColumn), newLimit));
+    QVERIFY(spy.wait(60000));
+    QVERIFY(settle(w));
+    const plots::LoadFigures after = w.loadPlot()->figures();
+    if (limitColumn == scw::TableLimitsModel::MaxIdsColumn) {
+      QCOMPARE(before.maxIdsLimit, int64_t(oldLimit));
+      QCOMPARE(after.maxIdsLimit, int64_t(newLimit));
+      // Fewer ids dropped with a higher limit, more with a lower one.
+      if (newLimit > oldLimit) QVERIFY(after.droppedIds < before.droppedIds);
+      else QVERIFY(after.droppedIds > before.droppedIds);
+    } else {
+      QCOMPARE(before.maxUniqueIdsLimit, int64_t(oldLimit));
+      QCOMPARE(after.maxUniqueIdsLimit, int64_t(newLimit));
+      QVERIFY(before.minibatches > 1);
+      QCOMPARE(after.minibatches, 1);
+    }
+    // Every view was redrawn from the same result.
+    QVERIFY(w.spmemPlot()->hasData());
+    QVERIFY(w.hbmPlot()->hasData());
+    QCOMPARE(w.analysis()->report->tables.empty(), false);
+  }
+
+  void settingsSwitchTheOutcome() {
+    scw::SparseCoreWorkspace w;
+    w.setDebounceMs(0);
+    QVERIFY(openAndWait(w, sample(QStringLiteral("zipf_dropping.json"))));
+    QVERIFY(w.errorText().isEmpty());
+    scw::JobSettings s = w.settings();
+    s.allowIdDropping = false;
+    w.setSettings(s);
+    QVERIFY(settle(w));
+    QVERIFY2(w.errorText().contains(QLatin1String("Observed max ids per partition")),
+             qPrintable(w.errorText()));
+    QVERIFY(w.messagesModel()->errorCount() >= 1);
+    // Invalid settings (3 SparseCores is not a power of two): the engine's message.
+    s.sparseCoresPerDevice = 3;
+    w.setSettings(s);
+    QVERIFY(settle(w));
+    QVERIFY2(!w.errorText().isEmpty(), "expected a validation error");
+    QVERIFY(!w.loadPlot()->hasData());
+    QVERIFY(w.pipelinePlot()->hasData());
+  }
+
+  void staleResultsAreDropped() {
+    scw::SparseCoreWorkspace w;
+    w.setDebounceMs(0);
+    QVERIFY(openAndWait(w, sample(QStringLiteral("zipf_dropping.json"))));
+    scw::JobSettings s = w.settings();
+    // Many edits in a row: only the last one may end up on screen.
+    for (int limit : {300, 400, 500, 700, 800}) {
+      s.tables[0].maxIdsPerPartition = limit;
+      w.setSettings(s);
+      QTest::qWait(1);
+    }
+    QVERIFY(settle(w));
+    QCOMPARE(w.loadPlot()->figures().maxIdsLimit, int64_t(800));
+    QCOMPARE(w.analysis()->report->tables[0].stats.maxIdsLimit, int64_t(800));
+  }
+
+  void badFilesShowTheEngineError_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("broken json") << QByteArray("{\n \"tables\": [\n  {\"name\": \"t\",\n")
+                                 << QStringLiteral("JSON parse error");
+    QTest::newRow("bad field") << QByteArray(
+        "{\"tables\": [{\"name\": \"t\", \"vocab_size\": \"many\", \"width\": 8}], \"features\": []}")
+                               << QStringLiteral("tables[0]");
+    QTest::newRow("unknown table") << QByteArray(
+        "{\"tables\": [{\"name\": \"t\", \"vocab_size\": 10, \"width\": 8}],"
+        " \"features\": [{\"name\": \"f\", \"table\": \"u\", \"samples\": [[1]]}]}")
+                                   << QStringLiteral("unknown table 'u'");
+    QTest::newRow("not an object") << QByteArray("[1, 2]") << QStringLiteral("expected a JSON object");
+  }
+  void badFilesShowTheEngineError() {
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad_job.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(content);
+    f.close();
+    scw::SparseCoreWorkspace w;
+    QAbstractItemModelTester tester(w.messagesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // A good job first: the bad one must replace it cleanly.
+    QVERIFY(openAndWait(w, sample(QStringLiteral("stacked_tables.json"))));
+    QVERIFY(openAndWait(w, path));
+    QVERIFY2(w.errorText().contains(expected), qPrintable(w.errorText()));
+    QVERIFY2(w.errorText().contains(QLatin1String("bad_job.json")), qPrintable(w.errorText()));
+    QCOMPARE(w.messagesModel()->errorCount(), 1);
+    QVERIFY(!w.loadPlot()->hasData());
+    QVERIFY(!w.pipelinePlot()->hasData());
+    QCOMPARE(w.tableModel()->rowCount(), 0);
+    // Missing file, and the headless export of a broken file.
+    QVERIFY(openAndWait(w, dir.filePath(QStringLiteral("missing.json"))));
+    QVERIFY(w.errorText().contains(QLatin1String("cannot open file")));
+    QString error;
+    QVERIFY(!scw::exportSparseCoreView(path, QStringLiteral("sc-load"), dir.filePath(QStringLiteral("x.png")),
+                                       {}, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+  }
+
+  void exports_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("suffix");
+    for (const char* f : kJobs)
+      for (const QString& view : scw::sparseCoreViewNames())
+        for (const char* suffix : {"png", "svg", "pdf"})
+          QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3").arg(QLatin1String(f), view, QLatin1String(suffix))))
+              << QString::fromLatin1(f) << view << QString::fromLatin1(suffix);
+  }
+  void exports() {
+    QFETCH(QString, file);
+    QFETCH(QString, view);
+    QFETCH(QString, suffix);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("view.") + suffix);
+    QString error;
+    const bool ok = scw::exportSparseCoreView(sample(file), view, out, QSize(900, 520), &error);
+    if (!hasTables(file) && view != QLatin1String("sc-pipeline")) {
+      QVERIFY(!ok);
+      QVERIFY2(error.contains(QLatin1String("pipeline")), qPrintable(error));
+      return;
+    }
+    QVERIFY2(ok, qPrintable(error));
+    if (suffix == QLatin1String("png")) QVERIFY(pngHasContent(out));
+    if (suffix == QLatin1String("svg")) QVERIFY(head(out, 400).contains("<svg"));
+    if (suffix == QLatin1String("pdf")) QVERIFY(head(out, 5).startsWith("%PDF"));
+  }
+
+  void exportOptions() {
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!scw::exportSparseCoreView(sample(QStringLiteral("stacked_tables.json")), QStringLiteral("sc-nope"),
+                                       dir.filePath(QStringLiteral("a.png")), {}, &error));
+    QVERIFY(error.contains(QLatin1String("unknown SparseCore view")));
+    QVERIFY(scw::exportSparseCoreView(sample(QStringLiteral("stacked_tables.json")),
+                                      QStringLiteral("sc-load:t0_t1_t2_t3_t4"),
+                                      dir.filePath(QStringLiteral("b.png")), {}, &error));
+    QVERIFY(!scw::exportSparseCoreView(sample(QStringLiteral("stacked_tables.json")), QStringLiteral("sc-load:zz"),
+                                       dir.filePath(QStringLiteral("c.png")), {}, &error));
+    QVERIFY(error.contains(QLatin1String("no stack 'zz'")));
+    QVERIFY(scw::isSparseCoreView(QStringLiteral("sc-load:t0")));
+    QVERIFY(!scw::isSparseCoreView(QStringLiteral("graph")));
+  }
+
+  // With SHARDSCOPE_SC_PICTURES=DIR: writes every view of every sample and a
+  // grab of the whole workspace there, to look at them.
+  void pictures() {
+    const QString out = qEnvironmentVariable("SHARDSCOPE_SC_PICTURES");
+    if (out.isEmpty()) QSKIP("set SHARDSCOPE_SC_PICTURES=DIR to write the pictures");
+    for (const char* f : kJobs) {
+      const QString base = QString::fromLatin1(f).section(QLatin1Char('.'), 0, 0);
+      for (const QString& view : scw::sparseCoreViewNames()) {
+        QString error;
+        scw::exportSparseCoreView(sample(QString::fromLatin1(f)), view,
+                                  out + QStringLiteral("/sc_%1_%2.png").arg(base, view.mid(3)), {}, &error);
+      }
+    }
+    for (const char* f : {"zipf_dropping.json", "dlrm_like.json"}) {
+      scw::SparseCoreWorkspace w;
+      w.resize(1500, 950);
+      w.show();
+      QVERIFY(openAndWait(w, sample(QString::fromLatin1(f))));
+      QVERIFY(w.grab().save(out + QStringLiteral("/sc_workspace_%1.png")
+                                      .arg(QString::fromLatin1(f).section(QLatin1Char('.'), 0, 0))));
+    }
+  }
+};
+
+QTEST_MAIN(SparseCoreWorkspaceTest)
+#include "sparsecore_workspace_test.moc"

@@ -1,0 +1,453 @@
+#include "sparsecore_workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "hbm_usage_plot.h"
+#include "id_distribution_plot.h"
+#include "partition_load_plot.h"
+#include "pipeline_gantt_plot.h"
+#include "sc_messages_model.h"
+#include "sc_views.h"
+#include "sparsecore/chip_spec.h"
+#include "spmem_occupancy_plot.h"
+#include "table_limits_model.h"
+
+namespace shardscope::scw {
+
+namespace {
+
+// What one background run hands back.
+struct RunResult {
+  std::shared_ptr<const ScDocument> doc;
+  bool opened = false;  // a file was (re)loaded: the settings come from it
+  QString loadError;
+  ScAnalysis analysis;
+};
+
+QSpinBox* spin(int min, int max, QWidget* parent) {
+  auto* s = new QSpinBox(parent);
+  s->setRange(min, max);
+  s->setKeyboardTracking(false);
+  s->setAccelerated(true);
+  return s;
+}
+
+}  // namespace
+
+SparseCoreWorkspace::SparseCoreWorkspace(QWidget* parent) : QWidget(parent) {
+  tableModel_ = new TableLimitsModel(this);
+  messagesModel_ = new ScMessagesModel(this);
+  debounce_ = new QTimer(this);
+  debounce_->setSingleShot(true);
+  debounce_->setInterval(150);
+  connect(debounce_, &QTimer::timeout, this, &SparseCoreWorkspace::startAnalysis);
+  buildUi();
+  connect(tableModel_, &TableLimitsModel::tablesEdited, this, [this] {
+    settings_.tables = tableModel_->tables();
+    scheduleAnalysis();
+  });
+}
+
+SparseCoreWorkspace::~SparseCoreWorkspace() = default;
+
+void SparseCoreWorkspace::buildUi() {
+  auto* root = new QVBoxLayout(this);
+  root->setContentsMargins(4, 4, 4, 4);
+
+  // Top bar: open, path, status.
+  auto* bar = new QHBoxLayout;
+  auto* open = new QPushButton(tr("Open job..."), this);
+  connect(open, &QPushButton::clicked, this, &SparseCoreWorkspace::openFileDialog);
+  pathLabel_ = new QLabel(tr("no job loaded"), this);
+  pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusLabel_ = new QLabel(this);
+  bar->addWidget(open);
+  bar->addWidget(pathLabel_, 1);
+  bar->addWidget(statusLabel_);
+  root->addLayout(bar);
+
+  errorBanner_ = new QLabel(this);
+  errorBanner_->setWordWrap(true);
+  errorBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  errorBanner_->setStyleSheet(QStringLiteral(
+      "QLabel { background: #fdecea; color: #8b1a10; border: 1px solid #e6a59d; padding: 4px; }"));
+  errorBanner_->hide();
+  root->addWidget(errorBanner_);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  root->addWidget(split, 1);
+
+  // Settings panel.
+  auto* panel = new QWidget(split);
+  auto* panelLayout = new QVBoxLayout(panel);
+  panelLayout->setContentsMargins(0, 0, 0, 0);
+  auto* hwBox = new QGroupBox(tr("Hardware and host"), panel);
+  auto* form = new QFormLayout(hwBox);
+  chip_ = new QComboBox(hwBox);
+  for (const sc::ChipSpec& c : sc::knownChipSpecs()) chip_->addItem(QString::fromStdString(c.name));
+  devices_ = spin(1, 4096, hwBox);
+  coresPerDevice_ = spin(1, 64, hwBox);
+  batchSize_ = spin(0, 1 << 30, hwBox);
+  batchSize_->setSpecialValueText(tr("as the input"));
+  dropping_ = new QCheckBox(tr("allow_id_dropping"), hwBox);
+  stacking_ = new QCheckBox(tr("table stacking"), hwBox);
+  minibatching_ = new QCheckBox(tr("enable_minibatching"), hwBox);
+  stackedMaxIds_ = spin(1, 1 << 24, hwBox);
+  stackedMaxUnique_ = spin(1, 1 << 24, hwBox);
+  form->addRow(tr("chip preset"), chip_);
+  form->addRow(tr("devices"), devices_);
+  form->addRow(tr("SparseCores / device"), coresPerDevice_);
+  form->addRow(tr("batch size"), batchSize_);
+  form->addRow(dropping_);
+  form->addRow(stacking_);
+  form->addRow(minibatching_);
+  form->addRow(tr("stacked max ids"), stackedMaxIds_);
+  form->addRow(tr("stacked max unique"), stackedMaxUnique_);
+  stackedMaxIds_->setToolTip(tr("max_ids_per_partition of stacks holding more than one table"));
+  stackedMaxUnique_->setToolTip(tr("max_unique_ids_per_partition of stacks holding more than one table"));
+  panelLayout->addWidget(hwBox);
+
+  auto* pipeBox = new QGroupBox(tr("Pipeline stage times"), panel);
+  auto* pipeForm = new QFormLayout(pipeBox);
+  const QString stageNames[4] = {tr("SC forward"), tr("TC forward"), tr("TC backward"), tr("SC backward")};
+  for (int i = 0; i < 4; ++i) {
+    stage_[i] = new QDoubleSpinBox(pipeBox);
+    stage_[i]->setRange(0, 1e6);
+    stage_[i]->setDecimals(2);
+    stage_[i]->setSingleStep(0.1);
+    stage_[i]->setKeyboardTracking(false);
+    pipeForm->addRow(stageNames[i], stage_[i]);
+  }
+  batches_ = spin(1, 100000, pipeBox);
+  pipeForm->addRow(tr("batches"), batches_);
+  panelLayout->addWidget(pipeBox);
+
+  auto* tableBox = new QGroupBox(tr("Tables (double-click width or limits to edit)"), panel);
+  auto* tableLayout = new QVBoxLayout(tableBox);
+  tableView_ = new QTableView(tableBox);
+  tableView_->setModel(tableModel_);
+  tableView_->verticalHeader()->hide();
+  tableView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tableView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                              QAbstractItemView::AnyKeyPressed);
+  tableView_->setAlternatingRowColors(true);
+  tableLayout->addWidget(tableView_);
+  panelLayout->addWidget(tableBox, 1);
+  split->addWidget(panel);
+
+  // Views, messages, summary.
+  auto* right = new QSplitter(Qt::Vertical, split);
+  tabs_ = new QTabWidget(right);
+  auto* loadPage = new QWidget(tabs_);
+  auto* loadLayout = new QVBoxLayout(loadPage);
+  loadLayout->setContentsMargins(2, 2, 2, 2);
+  auto* stackRow = new QHBoxLayout;
+  stackChoice_ = new QComboBox(loadPage);
+  stackChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  stackRow->addWidget(new QLabel(tr("stack"), loadPage));
+  stackRow->addWidget(stackChoice_);
+  stackRow->addStretch(1);
+  loadLayout->addLayout(stackRow);
+  loadPlot_ = new plots::PartitionLoadPlot(loadPage);
+  loadLayout->addWidget(loadPlot_, 1);
+  spmemPlot_ = new plots::SpmemOccupancyPlot(tabs_);
+  hbmPlot_ = new plots::HbmUsagePlot(tabs_);
+  pipelinePlot_ = new plots::PipelineGanttPlot(tabs_);
+  idsPlot_ = new plots::IdDistributionPlot(tabs_);
+  tabs_->addTab(loadPage, tr("Partition load"));
+  tabs_->addTab(spmemPlot_, tr("SPMEM"));
+  tabs_->addTab(hbmPlot_, tr("HBM"));
+  tabs_->addTab(pipelinePlot_, tr("Pipeline"));
+  tabs_->addTab(idsPlot_, tr("Id distribution"));
+  auto* bottom = new QSplitter(Qt::Horizontal, right);
+  messagesView_ = new QListView(bottom);
+  messagesView_->setModel(messagesModel_);
+  messagesView_->setWordWrap(true);
+  messagesView_->setTextElideMode(Qt::ElideNone);
+  messagesView_->setUniformItemSizes(false);
+  summary_ = new QPlainTextEdit(bottom);
+  summary_->setReadOnly(true);
+  summary_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  QFont mono(QStringLiteral("monospace"));
+  mono.setStyleHint(QFont::TypeWriter);
+  mono.setPointSizeF(font().pointSizeF() * 0.9);
+  summary_->setFont(mono);
+  bottom->addWidget(messagesView_);
+  bottom->addWidget(summary_);
+  bottom->setStretchFactor(0, 1);
+  bottom->setStretchFactor(1, 1);
+  right->addWidget(tabs_);
+  right->addWidget(bottom);
+  right->setStretchFactor(0, 3);
+  right->setStretchFactor(1, 1);
+  split->addWidget(right);
+  split->setStretchFactor(0, 0);
+  split->setStretchFactor(1, 1);
+  split->setSizes({420, 980});
+
+  // Edits.
+  connect(chip_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+    // A preset brings its SparseCore count along (still editable).
+    if (auto spec = sc::chipSpecByName(name.toStdString()); spec && name.toStdString() != settings_.chip) {
+      QSignalBlocker block(coresPerDevice_);
+      coresPerDevice_->setValue(spec->sparseCoresPerChip);
+    }
+    settingsEdited();
+  });
+  for (QSpinBox* s : {devices_, coresPerDevice_, batchSize_, stackedMaxIds_, stackedMaxUnique_, batches_})
+    connect(s, &QSpinBox::valueChanged, this, &SparseCoreWorkspace::settingsEdited);
+  for (QCheckBox* c : {dropping_, stacking_, minibatching_})
+    connect(c, &QCheckBox::toggled, this, &SparseCoreWorkspace::settingsEdited);
+  for (QDoubleSpinBox* s : stage_)
+    connect(s, &QDoubleSpinBox::valueChanged, this, &SparseCoreWorkspace::settingsEdited);
+  connect(stackChoice_, &QComboBox::currentIndexChanged, this, [this] { updateLoadPlot(); });
+  showSettings();
+}
+
+void SparseCoreWorkspace::openFileDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open SparseCore job"), path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath(),
+      tr("SparseCore jobs (*.json);;All files (*)"));
+  if (!path.isEmpty()) openJob(path);
+}
+
+void SparseCoreWorkspace::setDebounceMs(int ms) { debounce_->setInterval(std::max(0, ms)); }
+
+bool SparseCoreWorkspace::isBusy() const { return running_ > 0 || debounce_->isActive(); }
+
+void SparseCoreWorkspace::openJob(const QString& path) {
+  debounce_->stop();
+  path_ = path;
+  pathLabel_->setText(QDir::toNativeSeparators(path));
+  const int id = ++request_;
+  ++running_;
+  statusLabel_->setText(tr("loading..."));
+  auto* watcher = new QFutureWatcher<RunResult>(this);
+  connect(watcher, &QFutureWatcher<RunResult>::finished, this, [this, watcher, id] {
+    --running_;
+    watcher->deleteLater();
+    if (id != request_) return;  // a newer request is under way
+    RunResult r = watcher->result();
+    if (!r.loadError.isEmpty()) {
+      showLoadError(r.loadError);
+      return;
+    }
+    doc_ = r.doc;
+    settings_ = doc_->settings;
+    tableModel_->setTables(settings_.tables);
+    showSettings();
+    applyAnalysis(r.analysis);
+  });
+  watcher->setFuture(QtConcurrent::run([path]() {
+    RunResult r;
+    r.opened = true;
+    try {
+      auto doc = std::make_shared<ScDocument>(loadScDocument(path));
+      r.analysis = runScAnalysis(*doc, doc->settings);
+      r.doc = std::move(doc);
+    } catch (const std::bad_alloc&) {
+      r.loadError = path + QStringLiteral(": out of memory while reading the job");
+    } catch (const std::exception& e) {
+      r.loadError = QString::fromStdString(e.what());
+    }
+    return r;
+  }));
+}
+
+void SparseCoreWorkspace::setSettings(const JobSettings& settings) {
+  settings_ = settings;
+  if (tableModel_->tables() != settings_.tables) tableModel_->setTables(settings_.tables);
+  showSettings();
+  scheduleAnalysis();
+}
+
+void SparseCoreWorkspace::settingsEdited() {
+  settings_.chip = chip_->currentText().toStdString();
+  settings_.devices = devices_->value();
+  settings_.sparseCoresPerDevice = coresPerDevice_->value();
+  settings_.batchSize = batchSize_->value();
+  settings_.allowIdDropping = dropping_->isChecked();
+  settings_.tableStacking = stacking_->isChecked();
+  settings_.enableMinibatching = minibatching_->isChecked();
+  settings_.stackedMaxIdsPerPartition = stackedMaxIds_->value();
+  settings_.stackedMaxUniqueIdsPerPartition = stackedMaxUnique_->value();
+  settings_.stages = {stage_[0]->value(), stage_[1]->value(), stage_[2]->value(), stage_[3]->value()};
+  settings_.batches = batches_->value();
+  scheduleAnalysis();
+}
+
+void SparseCoreWorkspace::showSettings() {
+  const JobSettings& s = settings_;
+  QList<QWidget*> all = {chip_, devices_, coresPerDevice_, batchSize_, dropping_, stacking_,
+                         minibatching_, stackedMaxIds_, stackedMaxUnique_, batches_};
+  for (QDoubleSpinBox* d : stage_) all << d;
+  std::vector<std::unique_ptr<QSignalBlocker>> blockers;
+  for (QWidget* w : all) blockers.push_back(std::make_unique<QSignalBlocker>(w));
+  const QString chip = QString::fromStdString(s.chip);
+  if (chip_->findText(chip) < 0) chip_->addItem(chip);
+  chip_->setCurrentText(chip);
+  devices_->setValue(s.devices);
+  coresPerDevice_->setValue(s.sparseCoresPerDevice);
+  batchSize_->setValue(int(std::min<int64_t>(s.batchSize, batchSize_->maximum())));
+  dropping_->setChecked(s.allowIdDropping);
+  stacking_->setChecked(s.tableStacking);
+  minibatching_->setChecked(s.enableMinibatching);
+  stackedMaxIds_->setValue(s.stackedMaxIdsPerPartition);
+  stackedMaxUnique_->setValue(s.stackedMaxUniqueIdsPerPartition);
+  stage_[0]->setValue(s.stages.scForward);
+  stage_[1]->setValue(s.stages.tcForward);
+  stage_[2]->setValue(s.stages.tcBackward);
+  stage_[3]->setValue(s.stages.scBackward);
+  batches_->setValue(s.batches);
+  const bool hasJob = doc_ && doc_->job;
+  for (QWidget* w : {static_cast<QWidget*>(chip_), static_cast<QWidget*>(devices_),
+                     static_cast<QWidget*>(coresPerDevice_), static_cast<QWidget*>(batchSize_),
+                     static_cast<QWidget*>(dropping_), static_cast<QWidget*>(stacking_),
+                     static_cast<QWidget*>(minibatching_), static_cast<QWidget*>(stackedMaxIds_),
+                     static_cast<QWidget*>(stackedMaxUnique_), static_cast<QWidget*>(tableView_)})
+    w->setEnabled(hasJob);
+}
+
+void SparseCoreWorkspace::scheduleAnalysis() {
+  if (!doc_) return;
+  ++request_;  // anything still running is stale from now on
+  debounce_->start();
+}
+
+void SparseCoreWorkspace::startAnalysis() {
+  if (!doc_) return;
+  const int id = ++request_;
+  ++running_;
+  statusLabel_->setText(tr("analysing..."));
+  auto* watcher = new QFutureWatcher<RunResult>(this);
+  connect(watcher, &QFutureWatcher<RunResult>::finished, this, [this, watcher, id] {
+    --running_;
+    watcher->deleteLater();
+    if (id != request_) return;
+    applyAnalysis(watcher->result().analysis);
+  });
+  watcher->setFuture(QtConcurrent::run([doc = doc_, settings = settings_]() {
+    RunResult r;
+    r.doc = doc;
+    r.analysis = runScAnalysis(*doc, settings);
+    return r;
+  }));
+}
+
+void SparseCoreWorkspace::showLoadError(const QString& error) {
+  loadError_ = error;
+  doc_.reset();
+  analysis_.reset();
+  settings_ = JobSettings{};
+  tableModel_->setTables({});
+  showSettings();
+  errorBanner_->setText(error);
+  errorBanner_->show();
+  messagesModel_->setMessages({{Severity::Error, error}});
+  summary_->setPlainText(QString());
+  statusLabel_->setText(tr("cannot open the job"));
+  stackChoice_->clear();
+  loadPlot_->clear();
+  for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
+           spmemPlot_, hbmPlot_, pipelinePlot_, idsPlot_})
+    p->clearPlot(QString());
+  emit analysisUpdated();
+}
+
+void SparseCoreWorkspace::applyAnalysis(const ScAnalysis& a) {
+  loadError_.clear();
+  analysis_ = a;
+  tableModel_->setReport(a.report ? &*a.report : nullptr);
+  messagesModel_->setMessages(a.messages);
+  summary_->setPlainText(a.summary);
+  if (!a.error.isEmpty()) {
+    errorBanner_->setText(a.error);
+    errorBanner_->show();
+  } else {
+    errorBanner_->hide();
+  }
+  statusLabel_->setText(a.error.isEmpty() ? tr("up to date") : tr("the job would fail"));
+
+  // Stack chooser: keep the chosen stack when it still exists.
+  const QString previous = stackChoice_->currentIndex() > 0 ? stackChoice_->currentText() : QString();
+  {
+    QSignalBlocker block(stackChoice_);
+    stackChoice_->clear();
+    stackChoice_->addItem(tr("hottest stack"));
+    if (a.report)
+      for (const sc::TableReport& t : a.report->tables)
+        stackChoice_->addItem(QString::fromStdString(t.stats.name));
+    const int keep = previous.isEmpty() ? 0 : stackChoice_->findText(previous);
+    stackChoice_->setCurrentIndex(std::max(0, keep));
+  }
+  updateLoadPlot();
+
+  const QString none = a.report ? QString() : (doc_ && !doc_->job ? tr("(pipeline-only file: no tables)")
+                                                                 : tr("(no analysis: see the errors)"));
+  QString why;
+  if (!fillSparseCorePlot(spmemPlot_, QStringLiteral("sc-spmem"), a, {}, &why)) spmemPlot_->clearPlot(none);
+  if (!fillSparseCorePlot(hbmPlot_, QStringLiteral("sc-hbm"), a, {}, &why)) hbmPlot_->clearPlot(none);
+  if (!fillSparseCorePlot(idsPlot_, QStringLiteral("sc-ids"), a, {}, &why)) idsPlot_->clearPlot(none);
+  ViewOptions pipe;
+  pipe.maxBatches = std::min(a.pipeline.batches, 40);
+  pipe.visibleBatches = 12;
+  if (!fillSparseCorePlot(pipelinePlot_, QStringLiteral("sc-pipeline"), a, pipe, &why))
+    pipelinePlot_->clearPlot(why);
+  emit analysisUpdated();
+}
+
+void SparseCoreWorkspace::updateLoadPlot() {
+  if (!analysis_ || !analysis_->report) {
+    loadPlot_->clear();
+    return;
+  }
+  ViewOptions o;
+  o.loadStack = stackChoice_->currentIndex() - 1;  // 0 = hottest
+  QString why;
+  if (!fillSparseCorePlot(loadPlot_, QStringLiteral("sc-load"), *analysis_, o, &why)) loadPlot_->clear();
+}
+
+QString SparseCoreWorkspace::errorText() const {
+  if (!loadError_.isEmpty()) return loadError_;
+  return analysis_ ? analysis_->error : QString();
+}
+
+QString SparseCoreWorkspace::summaryText() const { return summary_->toPlainText(); }
+
+bool SparseCoreWorkspace::exportView(const QString& view, const QString& path, QSize size,
+                                     QString* error) const {
+  const plots::SparseCorePlot* plot = nullptr;
+  if (view == QLatin1String("sc-load")) plot = loadPlot_;
+  else if (view == QLatin1String("sc-spmem")) plot = spmemPlot_;
+  else if (view == QLatin1String("sc-hbm")) plot = hbmPlot_;
+  else if (view == QLatin1String("sc-pipeline")) plot = pipelinePlot_;
+  else if (view == QLatin1String("sc-ids")) plot = idsPlot_;
+  if (!plot) {
+    if (error) *error = QStringLiteral("unknown SparseCore view '%1'").arg(view);
+    return false;
+  }
+  return plot->exportTo(path, size, error);
+}
+
+}  // namespace shardscope::scw

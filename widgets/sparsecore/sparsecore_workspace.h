@@ -1,0 +1,133 @@
+// The SparseCore workspace: open a job file, edit the settings (chip
+// preset, devices, SparseCores per device, id dropping, stacking,
+// mini-batching, batch size, stacked and per-table limits and widths,
+// pipeline stage times) and see all five views, the warnings/errors and a
+// text summary update together.
+//
+// Every edit restarts a ~150 ms debounce; then sc::analyze runs off the UI
+// thread (QtConcurrent::run + QFutureWatcher). Each run carries a request
+// number and only the newest result is shown, so quick edits never show a
+// stale picture. A bad file shows the engine's message (file, field or
+// line:column, cause) in the error banner and the message list.
+#pragma once
+#include <QSize>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "job_settings.h"
+#include "sc_document.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListView;
+class QPlainTextEdit;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace shardscope::plots {
+class HbmUsagePlot;
+class IdDistributionPlot;
+class PartitionLoadPlot;
+class PipelineGanttPlot;
+class SpmemOccupancyPlot;
+}  // namespace shardscope::plots
+
+namespace shardscope::scw {
+
+class ScMessagesModel;
+class TableLimitsModel;
+
+class SparseCoreWorkspace : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SparseCoreWorkspace(QWidget* parent = nullptr);
+  ~SparseCoreWorkspace() override;
+
+  // Loads `path` off the UI thread and analyses it; the result (or the
+  // load error) arrives with analysisUpdated().
+  void openJob(const QString& path);
+  QString jobPath() const { return path_; }
+
+  // The current settings; setSettings applies new ones (debounced run).
+  const JobSettings& settings() const { return settings_; }
+  void setSettings(const JobSettings& settings);
+
+  // Debounce before a run (default 150 ms; tests may set 0).
+  void setDebounceMs(int ms);
+  bool isBusy() const;
+
+  // The last applied result (null before the first one).
+  const ScAnalysis* analysis() const { return analysis_ ? &*analysis_ : nullptr; }
+  QString errorText() const;  // load error or the analysis error ("" when fine)
+  QString summaryText() const;
+
+  TableLimitsModel* tableModel() const { return tableModel_; }
+  ScMessagesModel* messagesModel() const { return messagesModel_; }
+  plots::PartitionLoadPlot* loadPlot() const { return loadPlot_; }
+  plots::SpmemOccupancyPlot* spmemPlot() const { return spmemPlot_; }
+  plots::HbmUsagePlot* hbmPlot() const { return hbmPlot_; }
+  plots::PipelineGanttPlot* pipelinePlot() const { return pipelinePlot_; }
+  plots::IdDistributionPlot* idsPlot() const { return idsPlot_; }
+
+  // Writes the workspace's current picture of `view` (sc-load, ...).
+  bool exportView(const QString& view, const QString& path, QSize size, QString* error) const;
+
+ signals:
+  // A result (or a load error) was applied to every view.
+  void analysisUpdated();
+
+ private:
+  void buildUi();
+  void openFileDialog();
+  void scheduleAnalysis();
+  void startAnalysis();
+  void settingsEdited();  // widgets -> settings_, then schedule
+  void showSettings();    // settings_ -> widgets (signals blocked)
+  void applyAnalysis(const ScAnalysis& analysis);
+  void showLoadError(const QString& error);
+  void updateLoadPlot();
+
+  QString path_;
+  std::shared_ptr<const ScDocument> doc_;
+  JobSettings settings_;
+  std::optional<ScAnalysis> analysis_;
+  QString loadError_;
+  int request_ = 0;   // number of the newest request
+  int running_ = 0;   // runs not yet finished
+  QTimer* debounce_ = nullptr;
+
+  TableLimitsModel* tableModel_ = nullptr;
+  ScMessagesModel* messagesModel_ = nullptr;
+  QLabel* pathLabel_ = nullptr;
+  QLabel* statusLabel_ = nullptr;
+  QLabel* errorBanner_ = nullptr;
+  QComboBox* chip_ = nullptr;
+  QSpinBox* devices_ = nullptr;
+  QSpinBox* coresPerDevice_ = nullptr;
+  QSpinBox* batchSize_ = nullptr;
+  QCheckBox* dropping_ = nullptr;
+  QCheckBox* stacking_ = nullptr;
+  QCheckBox* minibatching_ = nullptr;
+  QSpinBox* stackedMaxIds_ = nullptr;
+  QSpinBox* stackedMaxUnique_ = nullptr;
+  QDoubleSpinBox* stage_[4] = {};
+  QSpinBox* batches_ = nullptr;
+  QTableView* tableView_ = nullptr;
+  QComboBox* stackChoice_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QListView* messagesView_ = nullptr;
+  QPlainTextEdit* summary_ = nullptr;
+  plots::PartitionLoadPlot* loadPlot_ = nullptr;
+  plots::SpmemOccupancyPlot* spmemPlot_ = nullptr;
+  plots::HbmUsagePlot* hbmPlot_ = nullptr;
+  plots::PipelineGanttPlot* pipelinePlot_ = nullptr;
+  plots::IdDistributionPlot* idsPlot_ = nullptr;
+};
+
+}  // namespace shardscope::scw

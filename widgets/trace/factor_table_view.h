@@ -1,0 +1,61 @@
+// A QTableView for FactorTableModel: each axis is a chip in its mesh-axis
+// colour (the colours of widgets/axis_style.h, shared with the graph and
+// mesh views), open cells end in a grey `?`, unmapped cells show a grey
+// `—`, conflicts are tinted red, cells the step changed yellow, and the
+// compatible major-most axes are outlined.
+//
+// The painting functions are public so that the export draws the same
+// pictures without a widget.
+#pragma once
+#include <QStyledItemDelegate>
+#include <QTableView>
+
+#include "picture_export.h"
+
+namespace shardscope::widgets::trace {
+
+class FactorTableModel;
+
+// What one cell draws (read from the model's roles).
+struct AxisCellData {
+  QStringList axes;
+  QList<QColor> colors;
+  QStringList overflow;
+  bool mapped = true;
+  bool open = false;
+  bool conflict = false;
+  bool changed = false;
+  int compatiblePrefix = 0;
+  QString text;  // fallback text (tensor / value columns)
+  bool blank = false;  // draw nothing (an empty replicated cell)
+  static AxisCellData fromIndex(const QModelIndex& index);
+};
+
+// Paint one cell into `rect` (background, chips, markers).
+void paintAxisCell(QPainter& painter, const QRectF& rect, const AxisCellData& cell, const QFont& font);
+// The width a cell needs.
+qreal axisCellWidth(const AxisCellData& cell, const QFont& font);
+
+class AxisChipDelegate : public QStyledItemDelegate {
+  Q_OBJECT
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+};
+
+class FactorTableView : public QTableView {
+  Q_OBJECT
+ public:
+  explicit FactorTableView(QWidget* parent = nullptr);
+  void setModel(QAbstractItemModel* model) override;
+};
+
+// The table as a picture: header row (factor names, sizes, kinds), one row
+// per tensor, and a legend (mesh axes and the cell markers) below.
+Picture factorTablePicture(const FactorTableModel& model);
+
+// The legend alone: one chip per axis plus the markers.
+Picture factorLegendPicture(const FactorTableModel& model);
+
+}  // namespace shardscope::widgets::trace

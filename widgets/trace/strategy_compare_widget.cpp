@@ -1,0 +1,108 @@
+#include "strategy_compare_widget.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "sharding_diff_model.h"
+
+namespace shardscope::widgets::trace {
+
+namespace {
+void fillStrategies(QComboBox* box) {
+  for (Strategy s : {Strategy::Basic, Strategy::Aggressive, Strategy::OpPriority, Strategy::UserPriority})
+    box->addItem(strategyName(s), static_cast<int>(s));
+}
+}  // namespace
+
+StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
+    : QWidget(parent),
+      model_(new ShardingDiffModel(this)),
+      runnerA_(new PropagationRunner(this)),
+      runnerB_(new PropagationRunner(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Compare"), this));
+  a_ = new QComboBox(this);
+  fillStrategies(a_);
+  a_->setCurrentIndex(0);
+  top->addWidget(a_);
+  top->addWidget(new QLabel(tr("with"), this));
+  b_ = new QComboBox(this);
+  fillStrategies(b_);
+  b_->setCurrentIndex(3);
+  top->addWidget(b_);
+  run_ = new QPushButton(tr("Run both"), this);
+  run_->setToolTip(tr("Propagate the module with both strategies and list the values whose sharding differs"));
+  top->addWidget(run_);
+  status_ = new QLabel(this);
+  top->addWidget(status_, 1);
+  layout->addLayout(top);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  layout->addWidget(table_, 1);
+
+  connect(run_, &QPushButton::clicked, this, &StrategyCompareWidget::compare);
+  connect(runnerA_, &PropagationRunner::finished, this, [this](std::shared_ptr<const TraceRun> r) {
+    resultA_ = std::move(r);
+    maybeFinish();
+  });
+  connect(runnerB_, &PropagationRunner::finished, this, [this](std::shared_ptr<const TraceRun> r) {
+    resultB_ = std::move(r);
+    maybeFinish();
+  });
+  connect(table_, &QTableView::activated, this, [this](const QModelIndex& i) {
+    emit valueActivated(i.data(ShardingDiffModel::OpIndexRole).toInt(), i.data(ShardingDiffModel::LineRole).toInt());
+  });
+  run_->setEnabled(false);
+}
+
+void StrategyCompareWidget::setModuleText(const QString& text, const QString& fileName) {
+  text_ = text;
+  fileName_ = fileName;
+  run_->setEnabled(!text_.isEmpty());
+  model_->setRuns(nullptr, nullptr);
+  status_->clear();
+}
+
+void StrategyCompareWidget::setStrategies(Strategy a, Strategy b) {
+  a_->setCurrentIndex(a_->findData(static_cast<int>(a)));
+  b_->setCurrentIndex(b_->findData(static_cast<int>(b)));
+}
+
+void StrategyCompareWidget::compare() {
+  if (text_.isEmpty()) return;
+  resultA_.reset();
+  resultB_.reset();
+  status_->setText(tr("running…"));
+  runnerA_->start(text_, fileName_, static_cast<Strategy>(a_->currentData().toInt()));
+  runnerB_->start(text_, fileName_, static_cast<Strategy>(b_->currentData().toInt()));
+}
+
+void StrategyCompareWidget::maybeFinish() {
+  if (!resultA_ || !resultB_) return;
+  if (!resultA_->ok() || !resultB_->ok()) {
+    status_->setText(!resultA_->ok() ? resultA_->summary() : resultB_->summary());
+    model_->setRuns(nullptr, nullptr);
+    emit compared(0);
+    return;
+  }
+  model_->setRuns(resultA_, resultB_);
+  table_->resizeColumnsToContents();
+  const int n = model_->rowCount();
+  status_->setText(n == 0 ? tr("same shardings (%1 vs %2 steps)")
+                                .arg(resultA_->trace.steps.size())
+                                .arg(resultB_->trace.steps.size())
+                          : tr("%n value(s) differ", nullptr, n));
+  emit compared(n);
+}
+
+}  // namespace shardscope::widgets::trace

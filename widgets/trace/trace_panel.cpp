@@ -1,0 +1,336 @@
+#include "trace_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "explain/factor_info.h"
+#include "explain/factor_table.h"
+#include "explain/narration.h"
+#include "explain/trace_index.h"
+#include "factor_table_model.h"
+#include "factor_table_view.h"
+#include "strategy_compare_widget.h"
+#include "trace_player.h"
+#include "trace_state.h"
+#include "trace_step_model.h"
+#include "why_panel.h"
+
+namespace shardscope::widgets::trace {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+}  // namespace
+
+TracePanel::TracePanel(QWidget* parent)
+    : QWidget(parent),
+      state_(new TraceState(this)),
+      player_(new TracePlayer(this)),
+      runner_(new PropagationRunner(this)),
+      stepModel_(new TraceStepModel(this)),
+      factorModel_(new FactorTableModel(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+
+  // Run controls.
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Strategy:"), this));
+  strategy_ = new QComboBox(this);
+  for (Strategy s : {Strategy::Basic, Strategy::Aggressive, Strategy::OpPriority, Strategy::UserPriority})
+    strategy_->addItem(strategyName(s), static_cast<int>(s));
+  strategy_->setCurrentIndex(3);
+  strategy_->setToolTip(tr("basic / aggressive: one fixed point; op-priority: five stages; user-priority: the full hierarchy"));
+  top->addWidget(strategy_);
+  run_ = new QPushButton(tr("Run"), this);
+  run_->setToolTip(tr("Propagate a copy of the module and record every step"));
+  top->addWidget(run_);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  top->addWidget(cancel_);
+  status_ = new QLabel(this);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  top->addWidget(status_, 1);
+  layout->addLayout(top);
+
+  // Player controls.
+  auto* bar = new QHBoxLayout;
+  auto button = [&](QStyle::StandardPixmap icon, const QString& text, const QString& tip) {
+    auto* b = new QToolButton(this);
+    if (icon != QStyle::SP_CustomBase) b->setIcon(style()->standardIcon(icon));
+    if (!text.isEmpty()) b->setText(text);
+    b->setToolButtonStyle(icon != QStyle::SP_CustomBase ? Qt::ToolButtonIconOnly : Qt::ToolButtonTextOnly);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    bar->addWidget(b);
+    return b;
+  };
+  first_ = button(QStyle::SP_MediaSkipBackward, {}, tr("The input (before the first step)"));
+  prevRound_ = button(QStyle::SP_CustomBase, tr("◀ round"), tr("Start of the user-priority round (or the previous one)"));
+  prevStage_ = button(QStyle::SP_CustomBase, tr("◀ stage"), tr("Start of the op-priority stage / fixed point (or the previous one)"));
+  back_ = button(QStyle::SP_MediaSeekBackward, {}, tr("Previous step"));
+  play_ = button(QStyle::SP_MediaPlay, {}, tr("Play / pause"));
+  forward_ = button(QStyle::SP_MediaSeekForward, {}, tr("Next step"));
+  nextStage_ = button(QStyle::SP_CustomBase, tr("stage ▶"), tr("Next op-priority stage / fixed point"));
+  nextRound_ = button(QStyle::SP_CustomBase, tr("round ▶"), tr("Next user-priority round"));
+  last_ = button(QStyle::SP_MediaSkipForward, {}, tr("The result (after the last step)"));
+  slider_ = new QSlider(Qt::Horizontal, this);
+  slider_->setRange(0, 0);
+  slider_->setToolTip(tr("Scrub through the steps (left end: the input)"));
+  bar->addWidget(slider_, 1);
+  speed_ = new QComboBox(this);
+  for (double s : {0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) speed_->addItem(tr("%1 steps/s").arg(s), s);
+  speed_->setCurrentIndex(2);
+  speed_->setToolTip(tr("Playback speed"));
+  bar->addWidget(speed_);
+  stepLabel_ = new QLabel(this);
+  stepLabel_->setMinimumWidth(120);
+  bar->addWidget(stepLabel_);
+  layout->addLayout(bar);
+
+  // Steps | (narration, factor table, why/compare).
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  steps_ = new QTableView(split);
+  steps_->setModel(stepModel_);
+  steps_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  steps_->setSelectionMode(QAbstractItemView::SingleSelection);
+  steps_->verticalHeader()->hide();
+  steps_->horizontalHeader()->setStretchLastSection(true);
+  steps_->setWordWrap(false);
+  auto* right = new QSplitter(Qt::Vertical, split);
+  narration_ = new QTextBrowser(right);
+  narration_->setOpenLinks(false);
+  auto* tableBox = new QWidget(right);
+  auto* tableLayout = new QVBoxLayout(tableBox);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  auto* tableBar = new QHBoxLayout;
+  tableTitle_ = new QLabel(tableBox);
+  tableTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  tableBar->addWidget(tableTitle_, 1);
+  beforeAfter_ = new QToolButton(tableBox);
+  beforeAfter_->setCheckable(true);
+  beforeAfter_->setText(tr("Before"));
+  beforeAfter_->setToolTip(tr("Show the factor table before the step (unchecked: after)"));
+  tableBar->addWidget(beforeAfter_);
+  dims_ = new QToolButton(tableBox);
+  dims_->setCheckable(true);
+  dims_->setText(tr("Dimensions"));
+  dims_->setToolTip(tr("One column per tensor dimension instead of per factor"));
+  tableBar->addWidget(dims_);
+  tableLayout->addLayout(tableBar);
+  table_ = new FactorTableView(tableBox);
+  table_->setModel(factorModel_);
+  tableLayout->addWidget(table_, 1);
+  tabs_ = new QTabWidget(right);
+  why_ = new WhyPanel(state_, tabs_);
+  compare_ = new StrategyCompareWidget(tabs_);
+  tabs_->addTab(why_, tr("Why"));
+  tabs_->addTab(compare_, tr("Compare strategies"));
+  right->setStretchFactor(0, 1);
+  right->setStretchFactor(1, 2);
+  right->setStretchFactor(2, 2);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  layout->addWidget(split, 1);
+
+  // Wiring: controls -> runner / player / state; state -> views.
+  connect(run_, &QPushButton::clicked, this, &TracePanel::runPropagation);
+  connect(cancel_, &QPushButton::clicked, runner_, &PropagationRunner::cancel);
+  connect(runner_, &PropagationRunner::progress, this, [this](int, int steps) {
+    status_->setText(tr("propagating… %1 step(s)").arg(steps));
+  });
+  connect(runner_, &PropagationRunner::finished, this, [this](std::shared_ptr<const TraceRun> run) {
+    showRun(run);
+    emit runFinished(run);
+  });
+  connect(first_, &QToolButton::clicked, player_, &TracePlayer::first);
+  connect(last_, &QToolButton::clicked, player_, &TracePlayer::last);
+  connect(back_, &QToolButton::clicked, player_, &TracePlayer::stepBack);
+  connect(forward_, &QToolButton::clicked, player_, &TracePlayer::stepForward);
+  connect(play_, &QToolButton::clicked, player_, &TracePlayer::togglePlay);
+  connect(prevRound_, &QToolButton::clicked, player_, &TracePlayer::previousRound);
+  connect(nextRound_, &QToolButton::clicked, player_, &TracePlayer::nextRound);
+  connect(prevStage_, &QToolButton::clicked, player_, &TracePlayer::previousStage);
+  connect(nextStage_, &QToolButton::clicked, player_, &TracePlayer::nextStage);
+  connect(speed_, &QComboBox::currentIndexChanged, this, [this] { player_->setSpeed(speed_->currentData().toDouble()); });
+  connect(slider_, &QSlider::valueChanged, player_, [this](int v) { player_->scrubTo(v - 1); });
+  connect(player_, &TracePlayer::playingChanged, this, [this](bool on) {
+    play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  });
+  connect(player_, &TracePlayer::currentStepChanged, state_, &TraceState::setCurrentStep);
+  connect(steps_, &QTableView::clicked, this, [this](const QModelIndex& i) { player_->scrubTo(i.row()); });
+  // Clicking a tensor of the factor table asks the Why tab about it (the
+  // clicked cell's dimension, else dimension 0).
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
+    const auto& run = state_->run();
+    const int step = state_->currentStep();
+    if (!run || !run->index || step < 0) return;
+    const auto& rows = run->index->rowValues(static_cast<size_t>(step));
+    if (i.row() < 0 || static_cast<size_t>(i.row()) >= rows.size() || !rows[static_cast<size_t>(i.row())]) return;
+    const int dim = std::max(0, i.data(FactorTableModel::DimensionRole).toInt());
+    state_->selectValue(rows[static_cast<size_t>(i.row())], dim);
+    tabs_->setCurrentWidget(why_);
+  });
+  connect(beforeAfter_, &QToolButton::toggled, state_, &TraceState::setShowBefore);
+  connect(dims_, &QToolButton::toggled, state_, &TraceState::setDimensionView);
+  connect(state_, &TraceState::currentStepChanged, this, [this](int step) {
+    {
+      QSignalBlocker b(slider_);
+      slider_->setValue(step + 1);
+    }
+    if (step >= 0) {
+      QSignalBlocker b(steps_->selectionModel());
+      steps_->selectRow(step);
+      steps_->scrollTo(stepModel_->index(step, 0));
+    } else {
+      steps_->clearSelection();
+    }
+    updateControls();
+    updateNarration();
+    updateFactorTable();
+    const propagation::TraceStep* s = state_->currentTraceStep();
+    emit stepSelected(step, s ? static_cast<int>(s->opIndex) : state_->selectedOp(), s ? static_cast<int>(s->line) : 0);
+  });
+  connect(state_, &TraceState::viewOptionsChanged, this, &TracePanel::updateFactorTable);
+  connect(state_, &TraceState::opSelectionChanged, this, &TracePanel::updateFactorTable);
+  connect(state_, &TraceState::runChanged, this, [this] {
+    stepModel_->setRun(state_->run());
+    steps_->resizeColumnsToContents();
+    player_->setTrace(state_->run() ? &state_->run()->trace : nullptr);
+  });
+  updateControls();
+  updateNarration();
+}
+
+Strategy TracePanel::strategy() const { return static_cast<Strategy>(strategy_->currentData().toInt()); }
+
+void TracePanel::setStrategy(Strategy s) { strategy_->setCurrentIndex(strategy_->findData(static_cast<int>(s))); }
+
+void TracePanel::setModuleText(const QString& text, const QString& fileName) {
+  text_ = text;
+  fileName_ = fileName;
+  compare_->setModuleText(text, fileName);
+  state_->setRun(nullptr);
+  status_->setText(text.isEmpty() ? tr("No module.") : tr("Run propagation to record a trace."));
+  updateControls();
+}
+
+void TracePanel::runPropagation() {
+  if (text_.isEmpty()) return;
+  player_->pause();
+  runner_->start(text_, fileName_, strategy());
+  status_->setText(tr("propagating (%1)…").arg(strategyName(strategy())));
+  updateControls();
+}
+
+void TracePanel::showRun(std::shared_ptr<const TraceRun> run) {
+  if (run) setStrategy(run->strategy());
+  state_->setRun(run);
+  status_->setText(run ? run->summary() : QString());
+  if (run && !run->ok()) status_->setStyleSheet(QStringLiteral("color:#b02a1e"));
+  else status_->setStyleSheet({});
+  updateControls();
+}
+
+void TracePanel::inspectOp(int opIndex) {
+  player_->pause();
+  player_->scrubTo(-1);
+  state_->selectOp(opIndex);
+}
+
+void TracePanel::updateControls() {
+  const int n = state_->stepCount();
+  const int cur = state_->currentStep();
+  const bool busy = runner_->isRunning();
+  run_->setEnabled(!text_.isEmpty() && !busy);
+  cancel_->setEnabled(busy);
+  strategy_->setEnabled(!busy);
+  for (QWidget* w : {static_cast<QWidget*>(first_), static_cast<QWidget*>(back_), static_cast<QWidget*>(prevRound_),
+                     static_cast<QWidget*>(prevStage_)})
+    w->setEnabled(n > 0 && cur >= 0);
+  for (QWidget* w : {static_cast<QWidget*>(forward_), static_cast<QWidget*>(last_), static_cast<QWidget*>(nextRound_),
+                     static_cast<QWidget*>(nextStage_)})
+    w->setEnabled(n > 0 && cur < n - 1);
+  play_->setEnabled(n > 0);
+  slider_->setEnabled(n > 0);
+  {
+    QSignalBlocker b(slider_);
+    slider_->setRange(0, n);
+    slider_->setValue(cur + 1);
+  }
+  if (!state_->run()) stepLabel_->clear();
+  else if (cur < 0) stepLabel_->setText(tr("input (0 / %1)").arg(n));
+  else stepLabel_->setText(tr("step %1 (%2 / %3)").arg(cur).arg(cur + 1).arg(n));
+}
+
+QString TracePanel::narrationText() const { return narration_->toPlainText(); }
+
+void TracePanel::updateNarration() {
+  const auto& run = state_->run();
+  const propagation::TraceStep* s = state_->currentTraceStep();
+  if (!run) {
+    narration_->setHtml(tr("<p style='color:#666'>Pick a strategy and press <b>Run</b>: every op-level step that "
+                           "changes a sharding is recorded, told in plain words here, and shown as a factor table "
+                           "below.</p>"));
+    return;
+  }
+  if (!s) {
+    QString html = tr("<p><b>The input</b>, before propagation.</p><p style='color:#555'>%1</p>")
+                       .arg(run->summary().toHtmlEscaped());
+    for (const auto& note : run->trace.notes) html += QStringLiteral("<p style='color:#a05000'>%1</p>").arg(qs(note).toHtmlEscaped());
+    narration_->setHtml(html);
+    return;
+  }
+  const explain::StepNarration n = explain::narrateStep(*s, run->index.get());
+  QString html = QStringLiteral("<p><b>%1</b><br><span style='color:#666'>%2</span></p><ul>")
+                     .arg(qs(n.headline).toHtmlEscaped(), qs(n.context).toHtmlEscaped());
+  for (const auto& f : n.factors) {
+    const QString color = f.conflict && !f.moved ? QStringLiteral("#a0281e") : QStringLiteral("#202020");
+    html += QStringLiteral("<li style='color:%1'>%2</li>").arg(color, qs(f.sentence).toHtmlEscaped());
+  }
+  if (n.factors.empty()) html += tr("<li>no factor moved an axis</li>");
+  html += QStringLiteral("</ul><p>");
+  for (const auto& u : n.updates) html += qs(u).toHtmlEscaped() + QStringLiteral("<br>");
+  html += QStringLiteral("</p><p style='color:#777'>rule %1</p>").arg(qs(s->rule).toHtmlEscaped());
+  narration_->setHtml(html);
+}
+
+void TracePanel::updateFactorTable() {
+  const auto& run = state_->run();
+  const propagation::TraceStep* s = state_->currentTraceStep();
+  factorModel_->setDimensionView(state_->dimensionView());
+  beforeAfter_->setEnabled(s != nullptr);
+  if (s && run) {
+    const Mesh* mesh = nullptr;
+    for (const auto& u : s->updates)
+      if (run->input && (mesh = run->input->meshOf(u.sharding))) break;
+    factorModel_->setTable(explain::factorTableForStep(*s, !state_->showBefore(), mesh));
+    // One arg() call: value names such as %1 must not be taken for placeholders.
+    tableTitle_->setText(tr("<b>%1</b> — %2 step %3")
+                             .arg(qs(explain::stepHeadline(*s)).toHtmlEscaped(),
+                                  state_->showBefore() ? tr("before") : tr("after"), QString::number(s->step)));
+    return;
+  }
+  const int op = state_->selectedOp();
+  if (run && run->input && run->index && op >= 0 && static_cast<size_t>(op) < run->index->ops().size()) {
+    std::string error;
+    ir::Op* o = run->index->ops()[static_cast<size_t>(op)];
+    factorModel_->setTable(explain::factorTableForOp(*run->input, *o, &error));
+    tableTitle_->setText(error.empty() ? tr("<b>%1</b> — input shardings").arg(qs(explain::shortOpName(o->name())))
+                                       : qs(error).toHtmlEscaped());
+    return;
+  }
+  factorModel_->setTable({});
+  tableTitle_->setText(tr("<span style='color:#666'>Select a step to see its factor table.</span>"));
+}
+
+}  // namespace shardscope::widgets::trace

@@ -1,0 +1,109 @@
+// The trace explorer panel: run propagation with a strategy (off the UI
+// thread), then play / step / scrub through the recorded steps; each step
+// is told in plain words, its factor table is shown before or after the
+// step (per factor or per dimension), and the "Why" tab explains where a
+// value's dimension got its axes. A "Compare" tab runs two strategies and
+// lists the values whose sharding differs.
+//
+// Not the core widgets' TracePanel (widgets/trace_panel.h): this one lives
+// in namespace shardscope::widgets::trace and owns its runner.
+#pragma once
+#include <QWidget>
+#include <memory>
+
+#include "propagation_runner.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QToolButton;
+
+namespace shardscope::widgets::trace {
+
+class FactorTableModel;
+class FactorTableView;
+class StrategyCompareWidget;
+class TracePlayer;
+class TraceState;
+class TraceStepModel;
+class WhyPanel;
+
+class TracePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TracePanel(QWidget* parent = nullptr);
+
+  TraceState* state() const { return state_; }
+  TracePlayer* player() const { return player_; }
+  PropagationRunner* runner() const { return runner_; }
+  TraceStepModel* stepModel() const { return stepModel_; }
+  FactorTableModel* factorModel() const { return factorModel_; }
+  WhyPanel* whyPanel() const { return why_; }
+  StrategyCompareWidget* compareWidget() const { return compare_; }
+
+  // The module to propagate (its text; a fresh parse is propagated).
+  // Clears the current run.
+  void setModuleText(const QString& text, const QString& fileName);
+  Strategy strategy() const;
+  void setStrategy(Strategy s);
+  // The narration shown for the current step (plain text).
+  QString narrationText() const;
+
+ public slots:
+  // Run propagation with the chosen strategy (cancels a running one).
+  void runPropagation();
+  // Show a run computed elsewhere.
+  void showRun(std::shared_ptr<const shardscope::widgets::trace::TraceRun> run);
+  // Inspect op `opIndex` (pre-order in the run's input module) with its
+  // shardings before the first step; the player moves to "input".
+  void inspectOp(int opIndex);
+
+ signals:
+  // The current step changed: its op (pre-order index) and source line (0 unknown); step -1: the input.
+  void stepSelected(int step, int opIndex, int line);
+  void runFinished(std::shared_ptr<const shardscope::widgets::trace::TraceRun> run);
+
+ private:
+  void updateControls();
+  void updateNarration();
+  void updateFactorTable();
+
+  QString text_, fileName_;
+  TraceState* state_;
+  TracePlayer* player_;
+  PropagationRunner* runner_;
+  TraceStepModel* stepModel_;
+  FactorTableModel* factorModel_;
+
+  QComboBox* strategy_;
+  QPushButton* run_;
+  QPushButton* cancel_;
+  QLabel* status_;
+  QToolButton* first_;
+  QToolButton* prevRound_;
+  QToolButton* prevStage_;
+  QToolButton* back_;
+  QToolButton* play_;
+  QToolButton* forward_;
+  QToolButton* nextStage_;
+  QToolButton* nextRound_;
+  QToolButton* last_;
+  QSlider* slider_;
+  QComboBox* speed_;
+  QLabel* stepLabel_;
+  QTableView* steps_;
+  QTextBrowser* narration_;
+  QToolButton* beforeAfter_;
+  QToolButton* dims_;
+  QLabel* tableTitle_;
+  FactorTableView* table_;
+  QTabWidget* tabs_;
+  WhyPanel* why_;
+  StrategyCompareWidget* compare_;
+};
+
+}  // namespace shardscope::widgets::trace

@@ -1,0 +1,178 @@
+#include "why_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "axis_style.h"
+#include "explain/factor_info.h"
+#include "explain/narration.h"
+#include "explain/sharding_origin.h"
+#include "explain/trace_index.h"
+#include "trace_state.h"
+
+namespace shardscope::widgets::trace {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QVariant refToVariant(const propagation::TraceValueRef& r) {
+  return QVariantList{qs(r.kind), qlonglong(r.op), qlonglong(r.region), qlonglong(r.index)};
+}
+std::optional<propagation::TraceValueRef> refFromVariant(const QVariant& v) {
+  const QVariantList l = v.toList();
+  if (l.size() != 4) return std::nullopt;
+  return propagation::TraceValueRef{l[0].toString().toStdString(), l[1].toLongLong(), l[2].toLongLong(),
+                                    l[3].toLongLong()};
+}
+}  // namespace
+
+WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_(state) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Why is"), this));
+  value_ = new QComboBox(this);
+  value_->setMinimumContentsLength(10);
+  value_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  top->addWidget(value_, 1);
+  top->addWidget(new QLabel(tr("dimension"), this));
+  dim_ = new QSpinBox(this);
+  dim_->setRange(0, 0);
+  top->addWidget(dim_);
+  top->addWidget(new QLabel(tr("sharded so?"), this));
+  follow_ = new QCheckBox(tr("follow steps"), this);
+  follow_->setChecked(true);
+  follow_->setToolTip(tr("Explain the value each step updates as you step through the trace"));
+  top->addWidget(follow_);
+  layout->addLayout(top);
+  text_ = new QTextBrowser(this);
+  text_->setOpenLinks(false);
+  layout->addWidget(text_, 1);
+
+  connect(value_, &QComboBox::currentIndexChanged, this, [this] {
+    state_->selectValue(refFromVariant(value_->currentData()), dim_->value());
+  });
+  connect(dim_, &QSpinBox::valueChanged, this, [this](int d) { state_->selectValue(refFromVariant(value_->currentData()), d); });
+  connect(state_, &TraceState::runChanged, this, &WhyPanel::rebuildValues);
+  connect(state_, &TraceState::currentStepChanged, this, [this] {
+    const propagation::TraceStep* s = state_->currentTraceStep();
+    if (follow_->isChecked() && s && !s->updates.empty()) {
+      const auto& ref = s->updates.front().value;
+      if (state_->selectedValue() != ref) {
+        state_->selectValue(ref, state_->selectedDimension());  // refreshes
+        return;
+      }
+    }
+    refresh();
+  });
+  connect(state_, &TraceState::valueSelectionChanged, this, [this] {
+    const auto& v = state_->selectedValue();
+    if (v) {
+      const int i = value_->findData(refToVariant(*v));
+      if (i >= 0 && i != value_->currentIndex()) {
+        QSignalBlocker b(value_);
+        value_->setCurrentIndex(i);
+      }
+    }
+    refresh();
+  });
+  rebuildValues();
+}
+
+void WhyPanel::rebuildValues() {
+  QSignalBlocker b(value_);
+  value_->clear();
+  const auto& run = state_->run();
+  if (run && run->index) {
+    for (const auto& r : run->index->shardedValues()) {
+      QString label = qs(run->index->valueName(r));
+      const int64_t rank = run->index->rankOf(r);
+      if (r.op >= 0 && static_cast<size_t>(r.op) < run->index->ops().size()) {
+        const ir::Op* op = run->index->ops()[static_cast<size_t>(r.op)];
+        if (r.kind == "result") label += QStringLiteral("  (%1, line %2)").arg(qs(explain::shortOpName(op->name()))).arg(op->loc().line);
+      }
+      if (rank >= 0) label += QStringLiteral("  rank %1").arg(rank);
+      value_->addItem(label, refToVariant(r));
+    }
+  }
+  // Default: the function result, else the last value.
+  int pick = -1;
+  for (int i = 0; i < value_->count(); ++i)
+    if (value_->itemData(i).toList().value(0).toString() == QLatin1String("func_result")) pick = i;
+  if (pick < 0) pick = value_->count() - 1;
+  value_->setCurrentIndex(pick);
+  if (pick >= 0) state_->selectValue(refFromVariant(value_->itemData(pick)), 0);
+  refresh();
+}
+
+QString WhyPanel::explanationHtml() const {
+  const auto& run = state_->run();
+  const auto& v = state_->selectedValue();
+  if (!run || !run->index || !v) return tr("<i>Run propagation, then pick a value.</i>");
+  const size_t steps = static_cast<size_t>(state_->currentStep() + 1);
+  const Mesh* mesh = nullptr;
+  if (auto s = run->index->shardingAfter(*v, steps)) mesh = run->input->meshOf(*s);
+  const explain::DimensionOrigin o = explain::explainDimension(*run->index, *v, state_->selectedDimension(), steps);
+  auto axis = [mesh](const AxisRef& a) {
+    return QStringLiteral("<b style=\"color:%1\">%2</b>")
+        .arg(widgets::axisColor(mesh, qs(a.name)).name(), qs(a.str()).toHtmlEscaped());
+  };
+  // Single arg() calls throughout: value names such as %1 are not placeholders.
+  QString html = QStringLiteral("<p><b>%1</b> dimension %2 after step %3: ")
+                     .arg(qs(o.valueName).toHtmlEscaped(), QString::number(o.dim),
+                          QString::number(state_->currentStep()));
+  if (!o.sharding) return html + tr("no sharding yet.</p>");
+  QStringList axes;
+  for (const AxisRef& a : o.sharding->axes) axes << axis(a);
+  if (!o.sharding->closed) axes << QStringLiteral("<i>?</i>");
+  html += u'{' + axes.join(QStringLiteral(", ")) + QStringLiteral("}</p>");
+  if (o.axes.empty()) html += tr("<p>No axes: this dimension is replicated.</p>");
+  for (const explain::AxisOrigin& a : o.axes) {
+    html += QStringLiteral("<p>Axis %1<ol>").arg(axis(a.axis));
+    for (const explain::OriginHop& h : a.hops) {
+      if (h.viaShardingGroup) {
+        html += QStringLiteral("<li>step %1: copied from <b>%2</b> (same sharding group)</li>")
+                    .arg(QString::number(h.step), qs(h.fromName).toHtmlEscaped());
+        continue;
+      }
+      html += QStringLiteral("<li>step %1: <b>%2</b>%3, factor <b>%4</b> (%5): from %6 <b>%7</b> dim %8</li>")
+                  .arg(QString::number(h.step),
+                       h.op == "func.return" ? tr("function result sync")
+                                             : qs(explain::shortOpName(h.op)).toHtmlEscaped(),
+                       h.line ? QStringLiteral(" (line %1)").arg(h.line) : QString(), qs(h.factorName),
+                       qs(h.factorKinds).toHtmlEscaped(), qs(h.fromTensor), qs(h.fromName).toHtmlEscaped(),
+                       QString::number(h.fromDim));
+    }
+    html += QStringLiteral("</ol>");
+    if (a.seed)
+      html += QStringLiteral("&nbsp;&nbsp;seed: <b>%1</b> — %2")
+                  .arg(qs(explain::seedKindName(a.seed->kind)), qs(a.seed->description).toHtmlEscaped());
+    else if (!a.note.empty())
+      html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg(qs(a.note).toHtmlEscaped());
+    html += QStringLiteral("</p>");
+  }
+  return html;
+}
+
+void WhyPanel::refresh() {
+  const auto& run = state_->run();
+  const auto& v = state_->selectedValue();
+  int rank = 0;
+  if (run && run->index && v) rank = static_cast<int>(std::max<int64_t>(0, run->index->rankOf(*v)));
+  {
+    QSignalBlocker b(dim_);
+    dim_->setRange(0, std::max(0, rank - 1));
+    dim_->setValue(std::clamp(state_->selectedDimension(), 0, std::max(0, rank - 1)));
+  }
+  text_->setHtml(explanationHtml());
+}
+
+QString WhyPanel::plainText() const { return text_->toPlainText(); }
+
+}  // namespace shardscope::widgets::trace
