@@ -156,9 +156,17 @@ namespace {
 // `bare`: integers without their type, as inside dialect struct parameters.
 std::string print(const Attribute& attr, bool bare);
 
+// Dictionary keys that are not bare identifiers are quoted (`"c:(1)4"`).
+std::string printKey(const std::string& key) {
+  bool bareId = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
+  for (char c : key)
+    bareId = bareId && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.');
+  return bareId ? key : quoteString(key);
+}
+
 std::string printNamed(const NamedAttribute& na, bool bare) {
-  if (na.second.is<UnitAttr>() && !bare) return na.first;
-  return na.first + " = " + print(na.second, bare);
+  if (na.second.is<UnitAttr>() && !bare) return printKey(na.first);
+  return printKey(na.first) + " = " + print(na.second, bare);
 }
 
 struct Printer {

@@ -171,7 +171,11 @@ void Op::dropAllReferences() {
 // ---- Block / Region -------------------------------------------------------
 
 Block::~Block() {
-  // Destroy ops back to front so users die before their definitions.
+  // Unlink every use first (nested ones too): a use may refer to a value
+  // defined later in the block or in another region (forward references in
+  // graph regions, half-built input), so no destruction order alone is safe.
+  if (!tearingDown)
+    for (auto& op : ops_) op->walk([](Op& o) { o.dropAllReferences(); });
   while (!ops_.empty()) ops_.pop_back();
 }
 

@@ -1,4 +1,5 @@
 // Op-priority propagation (see op_priority_propagation.h).
+#include "propagation/op_name.h"
 #include "propagation/op_priority_propagation.h"
 
 #include "propagation/aggressive_factor_propagation.h"
@@ -18,7 +19,7 @@ PropagationDirection directionByUses(const ir::Op& op, bool allowMultiUse) {
 }
 
 bool isOffloadCustomCall(const ir::Op& op) {
-  if (!op.is("stablehlo.custom_call")) return false;
+  if (!SS_OP_IS(op, "stablehlo.custom_call")) return false;
   const ir::Attribute* a = op.attr("call_target_name");
   if (!a) return false;
   const std::string* s = a->string();
@@ -26,10 +27,10 @@ bool isOffloadCustomCall(const ir::Op& op) {
 }
 
 PropagationDirection passThrough(const ir::Op& op, bool allowMultiUse) {
-  if (isElementwiseOp(op) || isOffloadCustomCall(op) || op.is("stablehlo.reshape") ||
-      op.is("stablehlo.transpose") || op.is("sdy.data_flow_edge") || op.is("sdy.func_data_flow_edge"))
+  if (isElementwiseOp(op) || isOffloadCustomCall(op) || SS_OP_IS(op, "stablehlo.reshape") ||
+      SS_OP_IS(op, "stablehlo.transpose") || SS_OP_IS(op, "sdy.data_flow_edge") || SS_OP_IS(op, "sdy.func_data_flow_edge"))
     return directionByUses(op, allowMultiUse);
-  if (op.is("stablehlo.dynamic_slice") || op.is("stablehlo.dynamic_update_slice"))
+  if (SS_OP_IS(op, "stablehlo.dynamic_slice") || SS_OP_IS(op, "stablehlo.dynamic_update_slice"))
     return intersectionOf(directionByUses(op, allowMultiUse), PropagationDirection::Forward);
   return PropagationDirection::None;
 }
@@ -43,10 +44,10 @@ PropagationDirection opPriorityStageDirection(int stage, const ir::Op& op, int64
     case 1: return passThrough(op, true);
     case 2:
       if (rule && rule->factorType(factor) != FactorType::Passthrough) return PropagationDirection::None;
-      return op.is("stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
+      return SS_OP_IS(op, "stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
                                                  : PropagationDirection::Both;
     case 3:
-      return op.is("stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
+      return SS_OP_IS(op, "stablehlo.broadcast_in_dim") ? PropagationDirection::Backward
                                                  : PropagationDirection::Both;
     default: return PropagationDirection::Both;
   }

@@ -10,6 +10,7 @@
 // members equal (synced once, then every change is copied to all), so they
 // do not break monotonicity. The worklist therefore empties; the step guard
 // below only turns a bug into a diagnostic instead of a hang.
+#include "propagation/op_name.h"
 #include "propagation/propagation_driver.h"
 
 #include <algorithm>
@@ -40,7 +41,8 @@ OpShardingRule identityRule(const ir::Type& type, size_t numOperands) {
   return rule;
 }
 
-bool isElementwiseOp(const ir::Op& op) {
+namespace {
+bool isElementwiseName(const std::string& name) {
   static const std::set<std::string> kElementwise = {
       "stablehlo.abs", "stablehlo.add", "stablehlo.and", "stablehlo.atan2", "stablehlo.cbrt",
       "stablehlo.ceil", "stablehlo.clz", "stablehlo.compare", "stablehlo.complex",
@@ -55,8 +57,21 @@ bool isElementwiseOp(const ir::Op& op) {
       "stablehlo.sine", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan",
       "stablehlo.tanh", "stablehlo.xor", "stablehlo.select", "stablehlo.clamp",
       "sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"};
-  if (kElementwise.count(op.name())) return true;
-  if (op.is("stablehlo.bitcast_convert") && op.numOperands() == 1 && op.numResults() == 1)
+  return kElementwise.count(name) != 0;
+}
+}  // namespace
+
+bool isElementwiseOp(const ir::Op& op) {
+  // Op names are interned (one string per name for the process), so the
+  // answer for a name is cached by its address: this is asked for every
+  // factor of every op visit.
+  static thread_local std::unordered_map<const std::string*, bool> cache;
+  const std::string* name = &op.name();
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, isElementwiseName(*name)).first;
+  if (it->second) return true;
+  static const std::string* const kBitcastConvert = &ir::Op::internOpName("stablehlo.bitcast_convert");
+  if (name == kBitcastConvert && op.numOperands() == 1 && op.numResults() == 1)
     return op.operand(0)->type.shape == op.result(0)->type.shape;
   return false;
 }
@@ -66,7 +81,20 @@ namespace {
 // A tensor taking part in one op-level propagation.
 struct Slot {
   ir::Value* value = nullptr;  // the operand/result value (return value for function results)
-  std::optional<TensorSharding> sharding;
+  // The current sharding (nullptr: none), pointing into `keep`, which holds
+  // the attribute it lives in alive even when the value's storage is
+  // replaced during the step.
+  const TensorSharding* sharding = nullptr;
+  std::optional<ir::Attribute> keep;
+  void own(std::optional<TensorSharding> s) {
+    if (!s) {
+      sharding = nullptr;
+      keep.reset();
+      return;
+    }
+    keep = ir::Attribute(std::move(*s));
+    sharding = keep->as<TensorSharding>();
+  }
   std::function<void(const TensorSharding&)> set;
   // What to record as the written value: (value, sharding given to setSharding).
   std::function<StepEvent::Write(const TensorSharding&)> write;
@@ -78,7 +106,7 @@ std::optional<TensorSharding> transformEdgeSharding(ir::Op& edge, const std::opt
   if (!s) return s;
   ir::Value* owner = edge.numOperands() ? edge.operand(0) : nullptr;
   ir::Op* ownerOp = owner ? owningOp(owner) : nullptr;
-  if (!ownerOp || !ownerOp->is("sdy.manual_computation")) return s;
+  if (!ownerOp || !SS_OP_IS(*ownerOp, "sdy.manual_computation")) return s;
   std::vector<std::string> manual = manualAxesOf(*ownerOp);
   auto listOf = [&](const char* name) {
     std::vector<TensorSharding> out;
@@ -115,6 +143,14 @@ struct PropagationDriver::Impl {
   bool notifying = false;
   int64_t visit = 0;
 
+  // Rules per op for the driver's lifetime (null: the op has none). The
+  // registry's answer for an op does not change during propagation (the
+  // first lookup stores a created rule on the op, later lookups return it),
+  // so it is computed once instead of on every visit.
+  std::unordered_map<const ir::Op*, std::unique_ptr<const OpShardingRule>> ruleCache;
+  // Identity rules of edges and barriers, keyed by op.
+  std::unordered_map<const ir::Op*, OpShardingRule> identityCache;
+
   // Current run.
   const FactorPropagation* strategy = nullptr;
   const GetDirectionFn* direction = nullptr;
@@ -135,7 +171,7 @@ struct PropagationDriver::Impl {
     callers.clear();
     for (ir::Op* f : d.module_.functions()) funcs[symbolName(*f)] = f;
     for (ir::Op* op : preorder)
-      if (op->is("func.call"))
+      if (SS_OP_IS(*op, "func.call"))
         if (const ir::Attribute* a = op->attr("callee"))
           if (const auto* r = a->as<ir::SymbolRefAttr>(); r && !r->path.empty()) callers[r->root()].push_back(op);
     std::vector<ir::Op*> fs = d.module_.functions();
@@ -164,7 +200,7 @@ struct PropagationDriver::Impl {
       }
       if (isTerminatorOp(*user)) {
         ir::Op* parent = user->parentOp();
-        if (!user->is("func.return") || !parent) {
+        if (!SS_OP_IS(*user, "func.return") || !parent) {
           notifyOp(parent);
           continue;
         }
@@ -177,7 +213,7 @@ struct PropagationDriver::Impl {
           if (use.index < call->numResults()) notifyUsersModified(call->result(use.index));
         continue;
       }
-      if (user->is("func.call")) {
+      if (SS_OP_IS(*user, "func.call")) {
         const ir::Attribute* a = user->attr("callee");
         const auto* r = a ? a->as<ir::SymbolRefAttr>() : nullptr;
         auto it = r && !r->path.empty() ? funcs.find(r->root()) : funcs.end();
@@ -193,7 +229,7 @@ struct PropagationDriver::Impl {
 
   void notifyShardingModified(ir::Value* value) {
     if (!value) return;
-    if (!value->isBlockArgument() && value->definingOp && value->definingOp->is("sdy.data_flow_edge")) {
+    if (!value->isBlockArgument() && value->definingOp && value->SS_OP_IS(*definingOp, "sdy.data_flow_edge")) {
       ir::Op* edge = value->definingOp;
       if (edge->numOperands())
         for (ir::Value* target : nonOwnerTargets(edge->operand(0))) notifyUsersModified(target);
@@ -211,7 +247,7 @@ struct PropagationDriver::Impl {
     groups.clear();
     groupOf.clear();
     for (ir::Op* op : preorder) {
-      if (!op->is("sdy.sharding_group") || op->numOperands() == 0) continue;
+      if (!SS_OP_IS(*op, "sdy.sharding_group") || op->numOperands() == 0) continue;
       const ir::Attribute* a = op->attr("group_id");
       std::optional<int64_t> id = a ? a->integer() : std::nullopt;
       if (!id || *id < 0) continue;
@@ -313,6 +349,23 @@ struct PropagationDriver::Impl {
 
   // ---- One op-level propagation -----------------------------------------
 
+  const OpShardingRule* ruleFor(ir::Op* op) {
+    auto [it, inserted] = ruleCache.try_emplace(op);
+    if (inserted) {
+      std::optional<OpShardingRule> rule =
+          rules::getOrCreateOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_, true);
+      if (rule) it->second = std::make_unique<const OpShardingRule>(std::move(*rule));
+    }
+    return it->second.get();
+  }
+
+  const OpShardingRule& cachedIdentityRule(const ir::Op* op, const ir::Type& type, size_t numOperands) {
+    auto it = identityCache.find(op);
+    if (it == identityCache.end() || it->second.operands.size() != numOperands)
+      it = identityCache.insert_or_assign(op, identityRule(type, numOperands)).first;
+    return it->second;
+  }
+
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                         const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
                         bool elementwise, StepEvent event) {
@@ -320,11 +373,18 @@ struct PropagationDriver::Impl {
     const Mesh* mesh = nullptr;
     if (!commonMesh(operands, results, meshRef, mesh)) return false;
     if (mesh->isMaximal()) return false;
-    std::vector<std::optional<TensorSharding>> os, rs;
-    for (const Slot& s : operands) os.push_back(s.sharding);
-    for (const Slot& s : results) rs.push_back(s.sharding);
-    ShardingProjection projection = ShardingProjection::build(os, rs, rule, *mesh);
-    ShardingProjection before = projection;
+    ShardingProjection projection;
+    projection.operands.reserve(rule.operands.size());
+    projection.results.reserve(rule.results.size());
+    for (size_t i = 0; i < rule.operands.size(); ++i)
+      projection.operands.push_back(projectTensor(
+          rule.operands[i], i < operands.size() ? operands[i].sharding : nullptr, rule.factorSizes, *mesh));
+    for (size_t i = 0; i < rule.results.size(); ++i)
+      projection.results.push_back(projectTensor(
+          rule.results[i], i < results.size() ? results[i].sharding : nullptr, rule.factorSizes, *mesh));
+    // Only observers look at the table before the update.
+    std::optional<ShardingProjection> before;
+    if (!d.observers_.empty()) before = projection;
     std::vector<PropagationDirection> dirs(rule.factorSizes.size());
     for (size_t f = 0; f < dirs.size(); ++f)
       dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
@@ -340,7 +400,7 @@ struct PropagationDriver::Impl {
       for (size_t i = 0; i < slots.size() && i < rows.size(); ++i) {
         if (!bits[i]) continue;
         TensorSharding updated = unprojectTensor(rows[i], mappings[i], rule.factorSizes, meshRef, *mesh);
-        const std::optional<TensorSharding>& old = slots[i].sharding;
+        const TensorSharding* old = slots[i].sharding;
         if ((!old && hasNoAxes(updated)) || (old && *old == updated)) {
           bits[i] = false;
           continue;
@@ -367,9 +427,13 @@ struct PropagationDriver::Impl {
     if (!any) return false;
 
     event.step = d.nextStep_++;
+    event.operands.clear();
+    event.results.clear();
+    for (const Slot& s : operands) event.operands.push_back(s.value);
+    for (const Slot& s : results) event.results.push_back(s.value);
     event.rule = &rule;
     event.mesh = mesh;
-    event.before = &before;
+    event.before = before ? &*before : &projection;
     event.after = &projection;
     event.directions = dirs;
     event.strategy = strategy;
@@ -383,7 +447,7 @@ struct PropagationDriver::Impl {
   Slot valueSlot(ir::Value* v) {
     Slot s;
     s.value = v;
-    s.sharding = getSharding(v);
+    s.sharding = getShardingRef(v, s.keep);
     s.set = [v](const TensorSharding& t) { setSharding(v, t); };
     s.write = [v](const TensorSharding& t) {
       StepEvent::Write w;
@@ -395,22 +459,17 @@ struct PropagationDriver::Impl {
   }
 
   bool processRegistered(ir::Op* op) {
-    std::optional<OpShardingRule> rule =
-        rules::getOrCreateOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_, true);
+    const OpShardingRule* rule = ruleFor(op);
     if (!rule) return false;
+    if (rule->operands.size() != op->numOperands() || rule->results.size() != op->numResults()) return false;
     std::vector<Slot> operands, results;
+    operands.reserve(op->numOperands());
+    results.reserve(op->numResults());
     StepEvent ev;
     ev.op = op;
-    for (ir::Value* v : op->operands()) {
-      operands.push_back(valueSlot(v));
-      ev.operands.push_back(v);
-    }
-    for (ir::Value* v : op->results()) {
-      results.push_back(valueSlot(v));
-      ev.results.push_back(v);
-    }
-    if (rule->operands.size() != operands.size() || rule->results.size() != results.size()) return false;
-    const OpShardingRule* rp = &*rule;
+    for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
+    for (ir::Value* v : op->results()) results.push_back(valueSlot(v));
+    const OpShardingRule* rp = rule;
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, rp); };
     return propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation,
                             true, isElementwiseOp(*op), std::move(ev));
@@ -428,13 +487,11 @@ struct PropagationDriver::Impl {
         if (auto p = parseDirection(*s)) allowed = *p;
       }
     }
-    OpShardingRule rule = identityRule(type, 1);
+    const OpShardingRule& rule = cachedIdentityRule(op, type, 1);
     std::vector<Slot> operands{valueSlot(op->operand(0))};
     std::vector<Slot> results{valueSlot(op->result(0))};
     StepEvent ev;
     ev.op = op;
-    ev.operands = {op->operand(0)};
-    ev.results = {op->result(0)};
     DirectionAlongFactor dir = [&](int64_t) { return allowed; };
     return propagateTensors(op, operands, results, rule, dir, false, true, true, std::move(ev));
   }
@@ -447,16 +504,13 @@ struct PropagationDriver::Impl {
     std::vector<Slot> operands;
     StepEvent ev;
     ev.op = op;
-    for (ir::Value* s : sources) {
-      operands.push_back(valueSlot(s));
-      ev.operands.push_back(s);
-    }
+    for (ir::Value* s : sources) operands.push_back(valueSlot(s));
     Slot res;
     res.value = result;
     std::optional<TensorSharding> own;
     if (const ir::Attribute* a = op->attr("sharding"))
       if (const auto* ts = a->as<TensorSharding>()) own = *ts;
-    res.sharding = transformEdgeSharding(*op, own, true);
+    res.own(transformEdgeSharding(*op, own, true));
     res.set = [op](const TensorSharding& t) {
       op->setAttr("sharding", ir::Attribute(*transformEdgeSharding(*op, t, false)), true);
     };
@@ -466,9 +520,8 @@ struct PropagationDriver::Impl {
       w.sharding = *transformEdgeSharding(*op, t, false);
       return w;
     };
-    std::vector<Slot> results{res};
-    ev.results = {result};
-    OpShardingRule rule = identityRule(result->type, sources.size());
+    std::vector<Slot> results{std::move(res)};
+    const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
     return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
   }
@@ -490,7 +543,7 @@ struct PropagationDriver::Impl {
         for (ir::Op* call : it->second)
           if (in->index < call->numOperands()) sources.push_back(call->operand(in->index));
       if (sources.empty()) return true;
-    } else if (in->definingOp && in->definingOp->is("func.call")) {
+    } else if (in->definingOp && in->SS_OP_IS(*definingOp, "func.call")) {
       const ir::Attribute* a = in->definingOp->attr("callee");
       const auto* r = a ? a->as<ir::SymbolRefAttr>() : nullptr;
       auto it = r && !r->path.empty() ? funcs.find(r->root()) : funcs.end();
@@ -503,21 +556,17 @@ struct PropagationDriver::Impl {
     std::vector<Slot> operands;
     StepEvent ev;
     ev.op = op;
-    for (ir::Value* s : sources) {
-      operands.push_back(valueSlot(s));
-      ev.operands.push_back(s);
-    }
+    for (ir::Value* s : sources) operands.push_back(valueSlot(s));
     std::vector<Slot> results{valueSlot(result)};
-    ev.results = {result};
-    OpShardingRule rule = identityRule(result->type, sources.size());
+    const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
     return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
   }
 
   void processOp(ir::Op* op) {
-    if (op->is("sdy.propagation_barrier") && processBarrier(op)) return;
-    if (op->is("sdy.data_flow_edge") && processEdge(op)) return;
-    if (op->is("sdy.func_data_flow_edge") && processFuncEdge(op)) return;
+    if (SS_OP_IS(*op, "sdy.propagation_barrier") && processBarrier(op)) return;
+    if (SS_OP_IS(*op, "sdy.data_flow_edge") && processEdge(op)) return;
+    if (SS_OP_IS(*op, "sdy.func_data_flow_edge") && processFuncEdge(op)) return;
     processRegistered(op);
   }
 
@@ -535,7 +584,7 @@ struct PropagationDriver::Impl {
       Slot res;
       res.value = v;
       res.funcResult = true;
-      res.sharding = funcResultSharding(*func, i);
+      res.own(funcResultSharding(*func, i));
       res.set = [func, i](const TensorSharding& t) { setFuncResultSharding(*func, i, t); };
       res.write = [func, i](const TensorSharding& t) {
         StepEvent::Write w;
@@ -549,8 +598,6 @@ struct PropagationDriver::Impl {
       ev.op = func;
       ev.funcResultSync = true;
       ev.funcResultIndex = i;
-      ev.operands = {v};
-      ev.results = {v};
       OpShardingRule rule = identityRule(v->type, 1);
       DirectionAlongFactor dir = [](int64_t) { return PropagationDirection::Both; };
       bool saved = notifying;

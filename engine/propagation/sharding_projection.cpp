@@ -65,6 +65,12 @@ TensorFactorShardings projectTensor(const TensorFactorMapping& mapping,
                                     const std::optional<TensorSharding>& sharding,
                                     const std::vector<int64_t>& factorSizes, const Mesh& mesh,
                                     bool closedIfMissing) {
+  return projectTensor(mapping, sharding ? &*sharding : nullptr, factorSizes, mesh, closedIfMissing);
+}
+
+TensorFactorShardings projectTensor(const TensorFactorMapping& mapping, const TensorSharding* sharding,
+                                    const std::vector<int64_t>& factorSizes, const Mesh& mesh,
+                                    bool closedIfMissing) {
   static const AxisRefList kNoAxes;
   TensorFactorShardings row;
   for (size_t dim = 0; dim < mapping.dims.size(); ++dim) {

@@ -39,6 +39,10 @@ TensorFactorShardings projectTensor(const TensorFactorMapping& mapping,
                                     const std::optional<TensorSharding>& sharding,
                                     const std::vector<int64_t>& factorSizes, const Mesh& mesh,
                                     bool closedIfMissing = false);
+// The same for a sharding given by pointer (nullptr: unsharded).
+TensorFactorShardings projectTensor(const TensorFactorMapping& mapping, const TensorSharding* sharding,
+                                    const std::vector<int64_t>& factorSizes, const Mesh& mesh,
+                                    bool closedIfMissing = false);
 
 // Turn a factor row back into a tensor sharding on mesh `meshRef`:
 // each dimension concatenates its factors' axes (merging consecutive

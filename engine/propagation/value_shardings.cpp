@@ -1,4 +1,5 @@
 // Value sharding storage (see value_shardings.h).
+#include "propagation/op_name.h"
 #include "propagation/value_shardings.h"
 
 #include <algorithm>
@@ -84,15 +85,15 @@ bool isCollectiveWithOutSharding(const ir::Op& op) {
 }  // namespace
 
 bool isTerminatorOp(const ir::Op& op) {
-  return op.is("func.return") || op.is("stablehlo.return") || op.is("sdy.return") ||
-         op.is("mhlo.return") || (op.parentBlock() && op.parentBlock()->terminator() == &op &&
+  return SS_OP_IS(op, "func.return") || SS_OP_IS(op, "stablehlo.return") || SS_OP_IS(op, "sdy.return") ||
+         SS_OP_IS(op, "mhlo.return") || (op.parentBlock() && op.parentBlock()->terminator() == &op &&
                                   op.numResults() == 0 && op.name().find("return") != std::string::npos);
 }
 
 bool isDataFlowOp(const ir::Op& op) {
-  return op.is("stablehlo.while") || op.is("stablehlo.case") ||
-         op.is("stablehlo.optimization_barrier") || op.is("sdy.manual_computation") ||
-         op.is("sdy.named_computation");
+  return SS_OP_IS(op, "stablehlo.while") || SS_OP_IS(op, "stablehlo.case") ||
+         SS_OP_IS(op, "stablehlo.optimization_barrier") || SS_OP_IS(op, "sdy.manual_computation") ||
+         SS_OP_IS(op, "sdy.named_computation");
 }
 
 ir::Op* owningOp(const ir::Value* v) {
@@ -104,15 +105,15 @@ ir::Value* edgeOwnerFromTarget(ir::Value* v) {
   ir::Op* owner = owningOp(v);
   if (!owner || !isDataFlowOp(*owner)) return nullptr;
   if (!v->isBlockArgument()) return v;
-  if (owner->is("stablehlo.while")) return v->index < owner->numResults() ? owner->result(v->index) : nullptr;
-  if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation")) return v;
+  if (SS_OP_IS(*owner, "stablehlo.while")) return v->index < owner->numResults() ? owner->result(v->index) : nullptr;
+  if (SS_OP_IS(*owner, "sdy.manual_computation") || SS_OP_IS(*owner, "sdy.named_computation")) return v;
   return nullptr;  // case / optimization barrier have no block-argument targets
 }
 
 ir::Op* dataFlowEdgeUser(ir::Value* owner) {
   if (!owner || !owner->hasOneUse()) return nullptr;
   ir::Op* user = owner->uses().front().user;
-  return user && user->is("sdy.data_flow_edge") ? user : nullptr;
+  return user && SS_OP_IS(*user, "sdy.data_flow_edge") ? user : nullptr;
 }
 
 ir::Op* lookupEdgeOfTarget(ir::Value* v) {
@@ -129,7 +130,7 @@ ir::Op* lookupEdgeOfSource(ir::Op* user, unsigned index) {
   // An operand of the op itself. For while/case/optimization barrier it
   // feeds result `index`; for manual/named computations the reference looks
   // at the operand value itself (whose user is the region op, never an edge).
-  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
+  if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
     return dataFlowEdgeUser(op->operand(index));
   // while/case/optimization barrier: operand `index` is looked up as the
   // source of result `index` (for case this is the reference's behaviour
@@ -142,22 +143,22 @@ std::vector<ir::Value*> edgeSources(ir::Value* owner) {
   std::vector<ir::Value*> out;
   if (!op) return out;
   unsigned i = owner->index;
-  if (op->is("stablehlo.while")) {
+  if (SS_OP_IS(*op, "stablehlo.while")) {
     if (owner->isBlockArgument()) return out;
     if (i < op->numOperands()) out.push_back(op->operand(i));
     if (op->numRegions() > 1 && !op->region(1).empty()) {
       ir::Op* term = op->region(1).front().terminator();
       if (term && i < term->numOperands()) out.push_back(term->operand(i));
     }
-  } else if (op->is("stablehlo.case")) {
+  } else if (SS_OP_IS(*op, "stablehlo.case")) {
     for (const auto& region : op->regions()) {
       if (region->empty()) continue;
       ir::Op* term = region->front().terminator();
       if (term && i < term->numOperands()) out.push_back(term->operand(i));
     }
-  } else if (op->is("stablehlo.optimization_barrier")) {
+  } else if (SS_OP_IS(*op, "stablehlo.optimization_barrier")) {
     if (i < op->numOperands()) out.push_back(op->operand(i));
-  } else if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+  } else if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation")) {
     if (owner->isBlockArgument()) {
       if (i < op->numOperands()) out.push_back(op->operand(i));
     } else if (op->numRegions() > 0 && !op->region(0).empty()) {
@@ -171,7 +172,7 @@ std::vector<ir::Value*> edgeSources(ir::Value* owner) {
 std::vector<ir::Value*> nonOwnerTargets(ir::Value* owner) {
   std::vector<ir::Value*> out;
   ir::Op* op = owningOp(owner);
-  if (!op || !op->is("stablehlo.while") || owner->isBlockArgument()) return out;
+  if (!op || !SS_OP_IS(*op, "stablehlo.while") || owner->isBlockArgument()) return out;
   for (const auto& region : op->regions()) {
     if (region->empty()) continue;
     ir::Block& b = region->front();
@@ -245,7 +246,7 @@ ir::Value* shardableValue(ir::Value* v) {
   if (!v->isBlockArgument()) return v;
   ir::Op* owner = owningOp(v);
   if (!owner) return nullptr;
-  if (owner->is("func.func")) return v;
+  if (SS_OP_IS(*owner, "func.func")) return v;
   if (isDataFlowOp(*owner)) return edgeOwnerFromTarget(v);
   return nullptr;
 }
@@ -256,21 +257,75 @@ std::optional<TensorSharding> getSharding(ir::Value* v) {
   ir::Op* op = owningOp(v);
   if (!op) return std::nullopt;
   if (v->isBlockArgument()) {
-    if (op->is("func.func")) return shardingInList(*op, "arg_attrs", v->index);
-    if (op->is("sdy.manual_computation")) {
+    if (SS_OP_IS(*op, "func.func")) return shardingInList(*op, "arg_attrs", v->index);
+    if (SS_OP_IS(*op, "sdy.manual_computation")) {
       auto s = perValue(op->attr("in_shardings"), v->index);
       if (s) return eraseManualAxes(*s, manualAxesOf(*op));
       return std::nullopt;
     }
-    if (op->is("sdy.named_computation")) return perValue(op->attr("in_shardings"), v->index);
+    if (SS_OP_IS(*op, "sdy.named_computation")) return perValue(op->attr("in_shardings"), v->index);
     return std::nullopt;
   }
-  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
+  if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard"))
     return perValue(op->attr("sharding"), 0);
   if (isCollectiveWithOutSharding(*op)) return perValue(op->attr("out_sharding"), 0);
-  if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
+  if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
     return perValue(op->attr("out_shardings"), v->index);
   return perValue(op->attr(kShardingAttr), v->index);
+}
+
+namespace {
+
+const TensorSharding* perValueRef(const ir::Attribute* a, unsigned index, std::optional<ir::Attribute>& keep) {
+  if (!a) return nullptr;
+  if (const auto* pv = a->as<TensorShardingPerValue>()) {
+    if (index >= pv->shardings.size()) return nullptr;
+    keep = *a;
+    return &pv->shardings[index];
+  }
+  if (const auto* ts = a->as<TensorSharding>()) {
+    if (index != 0) return nullptr;
+    keep = *a;
+    return ts;
+  }
+  return nullptr;
+}
+
+const TensorSharding* ownedRef(std::optional<TensorSharding> s, std::optional<ir::Attribute>& keep) {
+  if (!s) return nullptr;
+  keep = ir::Attribute(std::move(*s));
+  return keep->as<TensorSharding>();
+}
+
+}  // namespace
+
+const TensorSharding* getShardingRef(ir::Value* v, std::optional<ir::Attribute>& keep) {
+  keep.reset();
+  ir::Value* sv = shardableValue(v);
+  if (!sv) return nullptr;
+  ir::Op* op = owningOp(sv);
+  if (!op) return nullptr;
+  if (sv->isBlockArgument()) {
+    if (SS_OP_IS(*op, "func.func")) {
+      const ir::Attribute* list = op->attr("arg_attrs");
+      const ir::ArrayAttr* arr = list ? list->array() : nullptr;
+      if (!arr || sv->index >= arr->elems.size()) return nullptr;
+      const ir::DictionaryAttr* dict = arr->elems[sv->index].dict();
+      const ir::Attribute* s = dict ? dict->get(kShardingAttr) : nullptr;
+      const auto* ts = s ? s->as<TensorSharding>() : nullptr;
+      if (!ts) return nullptr;
+      keep = *s;
+      return ts;
+    }
+    if (SS_OP_IS(*op, "sdy.named_computation")) return perValueRef(op->attr("in_shardings"), sv->index, keep);
+    return ownedRef(getSharding(v), keep);
+  }
+  if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard"))
+    return perValueRef(op->attr("sharding"), 0, keep);
+  if (isCollectiveWithOutSharding(*op)) return perValueRef(op->attr("out_sharding"), 0, keep);
+  if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
+    return perValueRef(op->attr("out_shardings"), sv->index, keep);
+  return perValueRef(op->attr(kShardingAttr), sv->index, keep);
 }
 
 void setSharding(ir::Value* v, const TensorSharding& s) {
@@ -279,24 +334,24 @@ void setSharding(ir::Value* v, const TensorSharding& s) {
   ir::Op* op = owningOp(v);
   if (!op) return;
   if (v->isBlockArgument()) {
-    if (op->is("func.func")) {
+    if (SS_OP_IS(*op, "func.func")) {
       setShardingInList(*op, "arg_attrs", v->index, v->ownerBlock->numArguments(), s);
-    } else if (op->is("sdy.manual_computation")) {
+    } else if (SS_OP_IS(*op, "sdy.manual_computation")) {
       std::vector<TensorSharding> list = perValueList(op->attr("in_shardings"));
       if (v->index < list.size()) {
         list[v->index] = addFreeAxes(list[v->index], s, manualAxesOf(*op));
         op->setAttr("in_shardings", ir::Attribute(TensorShardingPerValue{list}), true);
       }
-    } else if (op->is("sdy.named_computation")) {
+    } else if (SS_OP_IS(*op, "sdy.named_computation")) {
       setPerValue(*op, "in_shardings", v->index, s, v->ownerBlock->arguments(), true);
     }
     return;
   }
-  if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
+  if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard")) {
     op->setAttr("sharding", ir::Attribute(s), true);
   } else if (isCollectiveWithOutSharding(*op)) {
     op->setAttr("out_sharding", ir::Attribute(s), true);
-  } else if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
+  } else if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation")) {
     setPerValue(*op, "out_shardings", v->index, s, op->results(), true);
   } else {
     setPerValue(*op, kShardingAttr, v->index, s, op->results(), false);

@@ -55,6 +55,9 @@ TensorSharding addFreeAxes(const TensorSharding& outer, const TensorSharding& in
 ir::Value* shardableValue(ir::Value* v);
 std::optional<TensorSharding> getSharding(ir::Value* v);
 void setSharding(ir::Value* v, const TensorSharding& s);
+// getSharding without a copy: a pointer into an attribute that `keep` holds
+// alive (the value's storage may be replaced meanwhile), or nullptr.
+const TensorSharding* getShardingRef(ir::Value* v, std::optional<ir::Attribute>& keep);
 
 // `sdy.sharding` of a func.func result.
 std::optional<TensorSharding> funcResultSharding(const ir::Op& func, unsigned i);

@@ -4,6 +4,7 @@
 // headless export writes non-blank PNG / SVG / PDF for each view.
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -281,17 +282,21 @@ class SparseCoreWorkspaceTest : public QObject {
     QVERIFY(!scw::isSparseCoreView(QStringLiteral("graph")));
   }
 
-  // With SHARDSCOPE_SC_PICTURES=DIR: writes every view of every sample and a
-  // grab of the whole workspace there, to look at them.
+  // With SHARDSCOPE_SC_PICTURES=DIR: writes every view of every sample (and
+  // of the jobs in SHARDSCOPE_SC_PICTURE_JOBS, colon-separated) and a grab
+  // of the whole workspace there, to look at them.
   void pictures() {
     const QString out = qEnvironmentVariable("SHARDSCOPE_SC_PICTURES");
     if (out.isEmpty()) QSKIP("set SHARDSCOPE_SC_PICTURES=DIR to write the pictures");
-    for (const char* f : kJobs) {
-      const QString base = QString::fromLatin1(f).section(QLatin1Char('.'), 0, 0);
+    QStringList jobs;
+    for (const char* f : kJobs) jobs << sample(QString::fromLatin1(f));
+    jobs << qEnvironmentVariable("SHARDSCOPE_SC_PICTURE_JOBS").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    for (const QString& job : jobs) {
+      const QString base = QFileInfo(job).completeBaseName();
       for (const QString& view : scw::sparseCoreViewNames()) {
         QString error;
-        scw::exportSparseCoreView(sample(QString::fromLatin1(f)), view,
-                                  out + QStringLiteral("/sc_%1_%2.png").arg(base, view.mid(3)), {}, &error);
+        scw::exportSparseCoreView(job, view, out + QStringLiteral("/sc_%1_%2.png").arg(base, view.mid(3)),
+                                  {}, &error);
       }
     }
     for (const char* f : {"zipf_dropping.json", "dlrm_like.json"}) {

@@ -2,81 +2,170 @@
 
 #include <qcustomplot.h>
 
+#include "plot_palette.h"
 #include "sparsecore/analysis.h"
 
 namespace shardscope::plots {
 
-HbmUsagePlot::HbmUsagePlot(QWidget* parent) : SparseCorePlot(parent) {
-  plot()->yAxis->setLabel(QStringLiteral("MiB per chip"));
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
 }
+
+HbmUsagePlot::HbmUsagePlot(QWidget* parent) : SparseCorePlot(parent) {
+  QCustomPlot* p = plot();
+  // Rows: title, caption, legend, panels.
+  p->plotLayout()->insertRow(1);
+  caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
+  caption_->setTextColor(QColor(0x33, 0x33, 0x33));
+  p->plotLayout()->addElement(1, 0, caption_);
+  moveLegendToRow(2, 3);
+  const int panelRow = p->plotLayout()->rowCount() - 1;
+  total_ = new QCPAxisRect(p);
+  p->plotLayout()->addElement(panelRow, 1, total_);
+  p->plotLayout()->setColumnStretchFactor(0, 4);
+  total_->setMinimumSize(150, 50);
+  p->plotLayout()->setColumnStretchFactor(1, 1);
+  for (QCPAxis* a : total_->axes()) a->setLayer(QStringLiteral("axes"));
+  total_->axis(QCPAxis::atBottom)->grid()->setLayer(QStringLiteral("grid"));
+  total_->axis(QCPAxis::atLeft)->grid()->setLayer(QStringLiteral("grid"));
+  total_->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("GiB per chip"));
+  // Left panel: log scale in MiB.
+  p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+  p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+  p->yAxis->setNumberFormat(QStringLiteral("eb"));
+  p->yAxis->setNumberPrecision(0);
+  p->yAxis->setLabel(QStringLiteral("MiB per chip (log)"));
+  p->yAxis->grid()->setSubGridVisible(false);
+}
+
+HbmUsagePlot::~HbmUsagePlot() = default;
 
 void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   reset();
   QCustomPlot* p = plot();
-  constexpr double kMiB = 1024.0 * 1024.0;
   const double devices = std::max(1, report.devices);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   QVector<double> keys, useful, padding;
+  double lo = 1e300, hi = 0;
   int k = 0;
   for (const sc::TableReport& t : report.tables)
     for (const sc::TableMemory& m : t.memberMemory) {
       keys << k;
-      useful << double(m.usefulBytes) / devices / kMiB;
-      padding << double(m.wasteBytes) / devices / kMiB;
-      ticker->addTick(k, QString::fromStdString(m.name));
+      const double u = double(m.usefulBytes) / devices / kMiB;
+      const double w = double(m.wasteBytes) / devices / kMiB;
+      useful << (u > 0 ? u : qQNaN());
+      padding << (w > 0 ? w : qQNaN());
+      for (double v : {u, w})
+        if (v > 0) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+      ticker->addTick(k, QStringLiteral("%1 (w%2)").arg(QString::fromStdString(m.name)).arg(m.width));
       ++k;
     }
+  const double floor = lo < 1e300 ? lo / 4 : 1e-6;
+  auto* group = new QCPBarsGroup(p);
+  group->setSpacingType(QCPBarsGroup::stAbsolute);
+  group->setSpacing(1);
   auto* usefulBars = new QCPBars(p->xAxis, p->yAxis);
   usefulBars->setData(keys, useful, true);
-  usefulBars->setName(QStringLiteral("table rows"));
+  usefulBars->setName(QStringLiteral("table rows (+ optimizer slots)"));
   usefulBars->setBrush(QColor(0x59, 0xa1, 0x4f));
   usefulBars->setPen(Qt::NoPen);
+  usefulBars->setWidth(0.4);
+  usefulBars->setBaseValue(floor);
+  usefulBars->setBarsGroup(group);
   auto* paddingBars = new QCPBars(p->xAxis, p->yAxis);
   paddingBars->setData(keys, padding, true);
-  paddingBars->setName(QStringLiteral("padding (width to 8 floats, vocab to 8 x N)"));
-  paddingBars->setBrush(QColor(0xe1, 0x57, 0x59));
+  paddingBars->setName(QStringLiteral("padding waste (width 8, vocab 8N)"));
+  paddingBars->setBrush(errorColor());
   paddingBars->setPen(Qt::NoPen);
-  paddingBars->moveAbove(usefulBars);
+  paddingBars->setWidth(0.4);
+  paddingBars->setBaseValue(floor);
+  paddingBars->setBarsGroup(group);
+  p->xAxis->setTicker(ticker);
+  p->xAxis->setTickLabelRotation(k > 8 ? 60 : 0);
+  p->xAxis->setTickLabelFont(QFont(font().family(), k > 16 ? 7 : 8));
+  p->xAxis->setRange(-0.6, k - 0.4);
+  p->xAxis->grid()->setVisible(false);
+  p->yAxis->setRange(floor, hi > 0 ? hi * 3 : 1);
 
-  // Chip total: tables + stack + heap.
-  const double total = k + 1;  // one empty slot before the total
-  ticker->addTick(total, QStringLiteral("chip total"));
+  // Chip total against the capacity.
+  QCPAxis* tx = total_->axis(QCPAxis::atBottom);
+  QCPAxis* ty = total_->axis(QCPAxis::atLeft);
+  auto totalTicker = QSharedPointer<QCPAxisTickerText>::create();
+  totalTicker->addTick(0, QStringLiteral("chip total"));
+  tx->setTicker(totalTicker);
+  tx->setRange(-0.7, 0.7);
+  tx->grid()->setVisible(false);
   const std::pair<double, QColor> parts[] = {
       {double(report.memory.hbmTablesPerChip) / kMiB, QColor(0x4e, 0x79, 0xa7)},
       {double(report.memory.hbmStackPerChip) / kMiB, QColor(0xb0, 0x7a, 0xa1)},
       {double(report.memory.hbmHeapPerChip) / kMiB, QColor(0xed, 0xc9, 0x48)}};
-  const char* names[] = {"tables (all, padded)", "SparseCore HBM stack", "prefetch heap"};
+  const char* names[] = {"total: tables", "total: SC stack", "total: heap"};
   QCPBars* below = nullptr;
   for (int i = 0; i < 3; ++i) {
-    auto* bars = new QCPBars(p->xAxis, p->yAxis);
-    bars->addData(total, parts[i].first);
+    auto* bars = new QCPBars(tx, ty);
+    bars->addData(0, parts[i].first / 1024.0);
     bars->setName(QString::fromLatin1(names[i]));
     bars->setBrush(parts[i].second);
     bars->setPen(Qt::NoPen);
+    bars->setWidth(0.8);
     if (below) bars->moveAbove(below);
     below = bars;
   }
-  double top = 0;
-  for (int i = 0; i < keys.size(); ++i) top = std::max(top, useful[i] + padding[i]);
-  top = std::max(top, double(report.memory.hbmTotalPerChip()) / kMiB);
+  const double used = double(report.memory.hbmTotalPerChip()) / kMiB;
   const double capacity = double(report.memory.hbmCapacityPerChip) / kMiB;
+  auto* line = new QCPItemStraightLine(p);
+  line->setClipAxisRect(total_);
+  line->point1->setAxes(tx, ty);
+  line->point2->setAxes(tx, ty);
+  line->point1->setCoords(0, capacity / 1024.0);
+  line->point2->setCoords(1, capacity / 1024.0);
+  line->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.5, Qt::DashLine));
   auto* label = new QCPItemText(p);
-  label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-  label->position->setType(QCPItemPosition::ptAxisRectRatio);
-  label->position->setCoords(0.01, 0.01);
-  label->setText(
-      QStringLiteral("per chip: %1 MiB of %2 MiB HBM (%3%)")
-          .arg(double(report.memory.hbmTotalPerChip()) / kMiB, 0, 'f', 1)
-          .arg(capacity, 0, 'f', 0)
-          .arg(100.0 * double(report.memory.hbmTotalPerChip()) / std::max(1.0, capacity * kMiB), 0,
-               'f', 2));
-  p->xAxis->setTicker(ticker);
-  p->xAxis->setTickLabelRotation(keys.size() > 6 ? 60 : 0);
-  p->xAxis->setRange(-0.6, total + 0.6);
-  p->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  label->setClipAxisRect(total_);
+  label->position->setAxes(tx, ty);
+  label->position->setCoords(0, capacity / 1024.0);
+  label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+  label->setText(QStringLiteral("HBM %1 GiB").arg(capacity / 1024.0, 0, 'f', 0));
+  label->setFont(QFont(font().family(), 7));
+  label->setColor(QColor(0xc0, 0x39, 0x2b));
+  label->setFont(QFont(font().family(), 8));
+  ty->setRange(0, std::max(used, capacity) / 1024.0 * 1.1);
+  const double share = 100.0 * used / std::max(1e-9, capacity);
+  const QString shareText =
+      share < 0.01 && used > 0 ? QStringLiteral("<0.01%") : QStringLiteral("%1%").arg(share, 0, 'f', 2);
+  auto* usedLabel = new QCPItemText(p);
+  usedLabel->setClipAxisRect(total_);
+  usedLabel->position->setAxes(tx, ty);
+  usedLabel->position->setCoords(0, used / 1024.0);
+  usedLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+  usedLabel->setText(used >= 1024 ? QStringLiteral("%1 GiB\n%2").arg(used / 1024.0, 0, 'f', 1).arg(shareText)
+                                  : QStringLiteral("%1 MiB\n%2").arg(used, 0, 'f', 1).arg(shareText));
+  usedLabel->setFont(QFont(font().family(), 8));
+  usedLabel->setColor(used > capacity ? errorColor() : QColor(0x33, 0x33, 0x33));
+
+  double waste = 0, rows = 0;
+  for (int i = 0; i < k; ++i) {
+    if (!qIsNaN(padding[i])) waste += padding[i];
+    if (!qIsNaN(useful[i])) rows += useful[i];
+  }
+  caption_->setText(QStringLiteral("per chip: %1 MiB of %2 GiB HBM (%3)\ntables %4 MiB (padding %5 MiB, "
+                                   "%6%) \u00b7 SparseCore stack %7 MiB \u00b7 prefetch heap %8 MiB")
+                        .arg(used, 0, 'f', 1)
+                        .arg(capacity / 1024.0, 0, 'f', 0)
+                        .arg(shareText)
+                        .arg(rows + waste, 0, 'f', 1)
+                        .arg(waste, 0, 'f', 1)
+                        .arg(100.0 * waste / std::max(1e-9, rows + waste), 0, 'f', 1)
+                        .arg(parts[1].first, 0, 'f', 2)
+                        .arg(parts[2].first, 0, 'f', 2));
+  caption_->setTextColor(used > capacity ? errorColor() : QColor(0x33, 0x33, 0x33));
   p->legend->setVisible(true);
-  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
-  setTitle(QStringLiteral("HBM use per chip"));
+  setTitle(QStringLiteral("HBM use per chip (%1, %2 devices)")
+               .arg(QString::fromStdString(report.chip))
+               .arg(report.devices));
   finish(k > 0);
 }
 

@@ -1,9 +1,15 @@
-// HBM use per chip: one stacked bar per table (useful rows, then padding
-// from the 32-byte width and 8 x N vocabulary rounding, optimizer slots
-// included), and one bar for the chip total (tables, SparseCore stack,
-// prefetch heap) against the chip's HBM capacity.
+// HBM use per chip, two panels:
+//  - left: per table (in stack order), the bytes of its rows and the bytes
+//    lost to padding (width to 8 floats = 32 B, vocabulary to 8 x N rows),
+//    optimizer slots included, side by side on a log scale so a width-1
+//    table's 7/8 waste is as visible as a 10M-row table;
+//  - right: the chip total, stacked (padded tables, SparseCore HBM stack,
+//    prefetch heap), against the chip's HBM capacity line.
 #pragma once
 #include "sparsecore_plot.h"
+
+class QCPAxisRect;
+class QCPTextElement;
 
 namespace shardscope::sc {
 struct AnalysisReport;
@@ -15,7 +21,12 @@ class HbmUsagePlot : public SparseCorePlot {
   Q_OBJECT
  public:
   explicit HbmUsagePlot(QWidget* parent = nullptr);
+  ~HbmUsagePlot() override;
   void setReport(const sc::AnalysisReport& report);
+
+ private:
+  QCPAxisRect* total_ = nullptr;
+  QCPTextElement* caption_ = nullptr;
 };
 
 }  // namespace shardscope::plots

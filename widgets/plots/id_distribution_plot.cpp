@@ -73,7 +73,15 @@ IdDistributionPlot::IdDistributionPlot(QWidget* parent) : SparseCorePlot(parent)
     axis->setNumberFormat(QStringLiteral("eb"));
     axis->setNumberPrecision(0);
     axis->grid()->setSubGridVisible(true);
+    axis->grid()->setSubGridPen(QPen(QColor(0xe6, 0xe6, 0xe6), 0, Qt::DotLine));
   }
+  // Legend to the right of the axes: one line per table never hides a curve.
+  p->axisRect()->insetLayout()->take(p->legend);
+  p->plotLayout()->addElement(1, 1, p->legend);
+  p->plotLayout()->setColumnStretchFactor(1, 0.001);
+  p->legend->setBorderPen(Qt::NoPen);
+  p->legend->setFont(QFont(font().family(), 8));
+  p->legend->setLayer(QStringLiteral("legend"));
   p->xAxis->setLabel(QStringLiteral("id rank (1 = most looked-up)"));
   p->yAxis->setLabel(QStringLiteral("lookups of the id"));
 }
@@ -97,7 +105,7 @@ void IdDistributionPlot::setDistribution(const IdDistribution& distribution, int
     const QColor color = seriesColor(seriesCount_);
     graph->setPen(QPen(color, 1.8));
     graph->setLineStyle(QCPGraph::lsStepLeft);
-    graph->setName(QStringLiteral("%1: %2 lookups, %3 distinct, slope %4")
+    graph->setName(QStringLiteral("%1\n%2 lookups, %3 distinct, slope %4")
                        .arg(QString::fromStdString(s.table))
                        .arg(s.lookups)
                        .arg(s.distinct)
@@ -110,9 +118,6 @@ void IdDistributionPlot::setDistribution(const IdDistribution& distribution, int
   p->xAxis->setRange(0.8, maxRank * 1.5);
   p->yAxis->setRange(0.8, maxCount * 2.0);
   p->legend->setVisible(seriesCount_ > 0);
-  p->legend->setFont(QFont(font().family(), 8));
-  p->legend->setBrush(QColor(255, 255, 255, 220));
-  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   setTitle(hidden > 0 ? QStringLiteral("Id distribution (rank / frequency, log-log; %1 busiest of %2 tables)")
                             .arg(seriesCount_)
                             .arg(distribution.series.size())

@@ -41,8 +41,8 @@ class IdDistributionPlot : public SparseCorePlot {
   Q_OBJECT
  public:
   explicit IdDistributionPlot(QWidget* parent = nullptr);
-  // Draws at most `maxSeries` tables (the most looked-up ones).
-  void setDistribution(const IdDistribution& distribution, int maxSeries = 12);
+  // Draws at most `maxSeries` tables (the most looked-up ones; 10 colours).
+  void setDistribution(const IdDistribution& distribution, int maxSeries = 10);
   int seriesCount() const { return seriesCount_; }
 
  private:

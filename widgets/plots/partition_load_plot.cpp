@@ -32,8 +32,10 @@ void limitLine(QCustomPlot* plot, QCPAxisRect* rect, double y, const QColor& col
   text->setPositionAlignment(Qt::AlignRight | vertical);
   text->setText(label);
   text->setColor(color);
-  text->setBrush(QColor(255, 255, 255, 200));
-  text->setPadding(QMargins(2, 0, 2, 0));
+  text->setBrush(QColor(255, 255, 255, 235));
+  text->setPen(QPen(color.lighter(150), 0.8));
+  text->setPadding(QMargins(3, 1, 3, 1));
+  text->setFont(QFont(plot->font().family(), 8));
 }
 
 QCPBars* makeBars(QCPAxisRect* rect, const QString& name, const QColor& color) {
@@ -48,7 +50,7 @@ QCPBars* makeBars(QCPAxisRect* rect, const QString& name, const QColor& color) {
 void partitionTicks(QCPAxis* axis, int n) {
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
   ticker->setTickStep(n <= 32 ? 1.0 : double(n / 16));
-  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
   axis->setTicker(ticker);
   axis->setRange(-0.6, n - 0.4);
 }
@@ -61,6 +63,8 @@ PartitionLoadPlot::PartitionLoadPlot(QWidget* parent) : SparseCorePlot(parent) {
   caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
   caption_->setTextColor(QColor(0x33, 0x33, 0x33));
   p->plotLayout()->addElement(1, 0, caption_);
+  // Legend in its own row under the caption, so it never hides a bar.
+  moveLegendToRow(2, 8);
   p->xAxis->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));
   p->yAxis->setLabel(QStringLiteral("ids"));
 }
@@ -232,16 +236,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     partitionTicks(x, n);
     y->setRange(0, maxSum > 0 ? maxSum * 1.12 : 1);
     p->legend->setVisible(true);
-    p->legend->setFont(QFont(font().family(), 8));
-    p->legend->setBrush(QColor(255, 255, 255, 220));
-    upper->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    if (members > 4) {
-      p->legend->setWrap(5);
-      p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    } else {
-      p->legend->setWrap(0);
-      p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    }
+    p->legend->setWrap(8);
   }
 
   if (bottom) {
@@ -256,7 +251,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
       unique[i] = i < int(stats.maxUniqueIdsPerPartition.size()) ? double(stats.maxUniqueIdsPerPartition[size_t(i)]) : 0;
       topValue = std::max({topValue, v, unique[i]});
     }
-    auto* okBars = makeBars(maxRect, QStringLiteral("max ids over sources"), QColor(0x4e, 0x79, 0xa7));
+    auto* okBars = makeBars(maxRect, QStringLiteral("max ids over sources"), QColor(0x8c, 0x96, 0xa5));
     okBars->setData(keys, within, true);
     QString aboveName = context.allowIdDropping ? QStringLiteral("dropped (above limit)")
                         : context.minibatching  ? QStringLiteral("above limit (mini-batched)")
@@ -267,12 +262,30 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
                                                                                : QColor(0xd6, 0x27, 0x28));
     overBars->setData(keys, above, true);
     overBars->moveAbove(okBars);
+    // Unique maxima: yellow within the unique limit, coloured above it.
+    QVector<double> uniqueKeysOk, uniqueOk, uniqueKeysOver, uniqueOver;
+    for (int i = 0; i < n; ++i) {
+      const bool over = unique[i] > double(stats.maxUniqueIdsLimit);
+      (over ? uniqueKeysOver : uniqueKeysOk) << keys[i];
+      (over ? uniqueOver : uniqueOk) << unique[i];
+    }
     auto* marks = p->addGraph(x, y);
-    marks->setData(keys, unique, true);
+    marks->setData(uniqueKeysOk, uniqueOk, true);
     marks->setName(QStringLiteral("max unique ids"));
     marks->setLineStyle(QCPGraph::lsNone);
     marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0x2c, 0x2c, 0x2c),
                                            QColor(0xed, 0xc9, 0x48), 8));
+    if (uniqueOk.isEmpty()) marks->removeFromLegend();
+    if (!uniqueOver.isEmpty()) {
+      auto* overMarks = p->addGraph(x, y);
+      overMarks->setData(uniqueKeysOver, uniqueOver, true);
+      overMarks->setName(context.allowIdDropping ? QStringLiteral("max unique ids above limit (dropped)")
+                         : context.minibatching  ? QStringLiteral("max unique ids above limit (mini-batched)")
+                                                 : QStringLiteral("max unique ids above limit (run fails)"));
+      overMarks->setLineStyle(QCPGraph::lsNone);
+      overMarks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0x2c, 0x2c, 0x2c),
+                                                 overBars->brush().color(), 10));
+    }
     if (measure == Measure::Overview) {
       // The lower panel keeps its own legend entries out of the shared legend
       // only when they add nothing; here they do, so they stay.
@@ -305,9 +318,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     y->setRange(0, topValue > 0 ? topValue * 1.15 : 1);
     if (!top) {
       p->legend->setVisible(true);
-      p->legend->setFont(QFont(font().family(), 8));
-      p->legend->setWrap(0);
-      upper->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+      p->legend->setWrap(8);
     }
   }
   if (measure == Measure::Overview) {
@@ -315,8 +326,10 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 2, 1.0);
     p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 1.0);
   }
+  QString name = QString::fromStdString(stats.name);
+  if (name.size() > 64) name = name.left(61) + QStringLiteral("...");
   setTitle(QStringLiteral("Partition load: %1 (%2 tables, %3 SparseCores)")
-               .arg(QString::fromStdString(stats.name))
+               .arg(name)
                .arg(stats.tables.size())
                .arg(n));
   finish(n > 0);

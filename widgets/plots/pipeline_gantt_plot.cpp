@@ -22,13 +22,7 @@ PipelineGanttPlot::PipelineGanttPlot(QWidget* parent) : SparseCorePlot(parent) {
   p->axisRect()->setRangeDrag(Qt::Horizontal);
   p->axisRect()->setRangeZoom(Qt::Horizontal);
   // Legend below the timeline, in one row.
-  p->axisRect()->insetLayout()->take(p->legend);
-  p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, p->legend);
-  p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 0.001);
-  p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-  p->legend->setWrap(6);
-  p->legend->setBorderPen(Qt::NoPen);
-  p->legend->setFont(QFont(font().family(), 8));
+  moveLegendToRow(p->plotLayout()->rowCount(), 6);
   connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange&) { updateLabelVisibility(); });
 }
@@ -37,7 +31,7 @@ PipelineGanttPlot::~PipelineGanttPlot() = default;
 
 void PipelineGanttPlot::updateLabelVisibility() {
   const double span = plot()->xAxis->range().size();
-  for (const Label& l : labels_) l.text->setVisible(l.duration >= span / 45.0);
+  for (const Label& l : labels_) l.text->setVisible(l.duration >= span / 40.0);
 }
 
 void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBatches,
@@ -50,10 +44,12 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
   const QFont small(font().family(), 7);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
 
-  // Rows, top to bottom: serial TC, serial SC 0.., gap, pipelined TC, pipelined SC 0..
-  const int sectionRows = 1 + sparseCoreRows;
-  const double serialTop = 2 * sectionRows;  // y of the first serial row
-  const double pipelinedTop = sectionRows - 1;
+  // Sections, top to bottom: serial, pipelined. In each: the TC row, the
+  // SparseCore rows, then a lane for the staleness arrows.
+  const double lane = 1.1;
+  const double sectionHeight = lane + sparseCoreRows + 1;
+  const double pipelinedTop = lane + sparseCoreRows;  // y of the pipelined TC row
+  const double serialTop = pipelinedTop + sectionHeight + 0.2;
   auto rowsOf = [&](double top, const QString& section) {
     ticker->addTick(top, section + QStringLiteral(" TC"));
     for (int k = 0; k < sparseCoreRows; ++k)
@@ -62,6 +58,10 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
   };
   rowsOf(serialTop, QStringLiteral("serial"));
   rowsOf(pipelinedTop, QStringLiteral("pipelined"));
+  double fullEnd = 0;
+  for (const sc::Schedule* sched : {&c.serial, &c.pipelined})
+    for (const sc::ScheduledStage& st : sched->stages)
+      if (st.batch < maxBatches) fullEnd = std::max(fullEnd, st.end);
 
   double end = 0, visibleEnd = 0;
   auto draw = [&](const sc::Schedule& s, double top, bool pipelined) {
@@ -91,25 +91,31 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
           labels_.push_back({text, st.end - st.start});
         }
       }
-      if (sc && st.phase == sc::Phase::Forward) forwardEnd[st.batch] = {st.end, top - 1};
-      if (sc && st.phase == sc::Phase::Backward) backwardStart[st.batch] = {st.start, top - 1};
+      if (sc && st.phase == sc::Phase::Forward) forwardEnd[st.batch] = {st.end, top - sparseCoreRows};
+      if (sc && st.phase == sc::Phase::Backward)
+        backwardStart[st.batch] = {st.start, top - sparseCoreRows};
       end = std::max(end, st.end);
       if (!pipelined && (visibleBatches <= 0 || st.batch < visibleBatches))
         visibleEnd = std::max(visibleEnd, st.end);
     }
     // Step boundaries across the section.
     const double yTop = top + 0.5, yBottom = top - sparseCoreRows - 0.5;
-    for (const auto& [step, start] : stepStart) {
+    const double shownSpan = visibleBatches > 0 ? fullEnd * std::min(1.0, double(visibleBatches) / std::max(1, c.batches)) : fullEnd;
+    for (auto it = stepStart.begin(); it != stepStart.end(); ++it) {
+      const auto& [step, start] = *it;
+      auto next = std::next(it);
+      const double stepEnd = next != stepStart.end() ? next->second : s.total;
       auto* line = new QCPItemLine(p);
       line->start->setCoords(start, yTop);
       line->end->setCoords(start, yBottom);
       line->setPen(QPen(QColor(0x66, 0x66, 0x66), 1, Qt::DotLine));
       ++boundaries_;
-      if (stepStart.size() <= 40 || step % 5 == 0) {
+      if (stepStart.size() <= 60 || step % 5 == 0) {
         auto* label = new QCPItemText(p);
-        label->position->setCoords(start, yTop);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setText(QStringLiteral("step %1").arg(step));
+        label->position->setCoords((start + stepEnd) / 2, yTop);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        const bool wide = (stepEnd - start) >= std::max(1e-9, shownSpan) / 22.0;
+        label->setText(wide ? QStringLiteral("step %1").arg(step) : QString::number(step));
         label->setFont(small);
         label->setColor(QColor(0x55, 0x55, 0x55));
         label->setClipToAxisRect(true);
@@ -121,12 +127,12 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
       auto f = forwardEnd.find(b);
       auto g = backwardStart.find(b);
       if (f == forwardEnd.end() || g == backwardStart.end()) continue;
-      const double y = f->second.second + 0.36;
+      const double y = f->second.second - 0.36;  // bottom edge of the last SparseCore row
       auto* curve = new QCPItemCurve(p);
       const double mid = (f->second.first + g->second.first) / 2;
       curve->start->setCoords(f->second.first, y);
-      curve->startDir->setCoords(mid, y + 0.9);
-      curve->endDir->setCoords(mid, y + 0.9);
+      curve->startDir->setCoords(mid, y - 0.75);
+      curve->endDir->setCoords(mid, y - 0.75);
       curve->end->setCoords(g->second.first, y);
       curve->setHead(QCPLineEnding::esSpikeArrow);
       curve->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.4));
@@ -134,8 +140,8 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
       ++arrows_;
       if (b == 0) {
         auto* label = new QCPItemText(p);
-        label->position->setCoords(mid, y + 0.62);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->position->setCoords(mid, y - 0.58);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setText(pipelined ? QStringLiteral("update of batch 0 lands %1 steps later (stale)")
                                            .arg(c.stalenessSteps)
                                  : QStringLiteral("update in the same step"));
@@ -170,12 +176,14 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
   p->legend->setVisible(true);
 
   p->yAxis->setTicker(ticker);
-  p->yAxis->setRange(-0.6, serialTop + 1.3);
+  p->yAxis->setRange(-0.15, serialTop + 0.9);
   p->yAxis->grid()->setVisible(false);
+  p->xAxis->grid()->setVisible(false);
   const double shown = visibleBatches > 0 && visibleEnd > 0 ? visibleEnd : end;
   p->xAxis->setRange(0, shown > 0 ? shown * 1.02 : 1);
   updateLabelVisibility();
-  setTitle(QStringLiteral("Pipelining: %1 \u2192 %2 (%3x, %4 batches, %5 vs %6 steps; SparseCore "
+  const QString drawn = maxBatches < c.batches ? QStringLiteral(", first %1 drawn").arg(maxBatches) : QString();
+  setTitle(QStringLiteral("Pipelining: %1 \u2192 %2 (%3x, %4 batches%8, %5 vs %6 steps; SparseCore "
                           "updates %7 steps stale)")
                .arg(c.serial.total)
                .arg(c.pipelined.total)
@@ -183,7 +191,8 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
                .arg(c.batches)
                .arg(c.serial.steps)
                .arg(c.pipelined.steps)
-               .arg(c.stalenessSteps));
+               .arg(c.stalenessSteps)
+               .arg(drawn));
   finish(boxes_ > 0);
 }
 

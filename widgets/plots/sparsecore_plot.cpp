@@ -23,6 +23,18 @@ SparseCorePlot::~SparseCorePlot() = default;
 
 void SparseCorePlot::setTitle(const QString& title) { title_->setText(title); }
 
+void SparseCorePlot::moveLegendToRow(int row, int wrap) {
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->insertRow(row);
+  plot_->plotLayout()->addElement(row, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(row, 0.001);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  plot_->legend->setWrap(wrap);
+  plot_->legend->setFont(QFont(font().family(), 8));
+  plot_->legend->setMargins(QMargins(4, 0, 4, 0));
+}
+
 void SparseCorePlot::reset() {
   plot_->clearPlottables();
   plot_->clearItems();

@@ -35,6 +35,9 @@ class SparseCorePlot : public QWidget {
  protected:
   QCustomPlot* plot() const { return plot_; }
   void setTitle(const QString& title);
+  // Moves the legend out of the axis rect into its own layout row `row`
+  // (one line, columns first, wrapping after `wrap` entries).
+  void moveLegendToRow(int row, int wrap = 6);
   // Clears plottables, items and the legend before a new result.
   void reset();
   void finish(bool hasData);  // replot and remember whether data was drawn

@@ -7,11 +7,29 @@
 
 namespace shardscope::plots {
 
+namespace {
+// Breaks `text` into lines of at most `width` characters at spaces.
+QString wrapped(const QString& text, int width) {
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '))) {
+    if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+      lines << line;
+      line.clear();
+    }
+    line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+  }
+  if (!line.isEmpty()) lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+}  // namespace
+
 SpmemOccupancyPlot::SpmemOccupancyPlot(QWidget* parent) : SparseCorePlot(parent) {
   QCustomPlot* p = plot();
   p->plotLayout()->insertRow(1);
   caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
   p->plotLayout()->addElement(1, 0, caption_);
+  moveLegendToRow(2, 4);
   p->xAxis->setLabel(QStringLiteral("KiB per tile (same on every SparseCore and tile)"));
 }
 
@@ -104,10 +122,10 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
     caption_->setTextColor(QColor(0x33, 0x33, 0x33));
   } else {
     QStringList shown;
-    for (const QString& e : errors) shown << (e.size() > 160 ? e.left(157) + QStringLiteral("...") : e);
-    if (shown.size() > 3) {
-      const int more = int(shown.size()) - 3;
-      shown = shown.mid(0, 3);
+    for (const QString& e : errors) shown << wrapped(e, 130);
+    if (shown.size() > 2) {
+      const int more = int(shown.size()) - 2;
+      shown = shown.mid(0, 2);
       shown << QStringLiteral("(%1 more)").arg(more);
     }
     caption_->setText(shown.join(QLatin1Char('\n')));
@@ -118,9 +136,6 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
   p->yAxis->setRange(-0.6, n - 0.4);
   p->xAxis->setRange(0, std::max(top, capacity) * 1.08);
   p->legend->setVisible(true);
-  p->legend->setFont(QFont(font().family(), 8));
-  p->legend->setBrush(QColor(255, 255, 255, 220));
-  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   setTitle(QStringLiteral("SPMEM occupancy per tile (%1, TileSpmem %2 KiB)")
                .arg(QString::fromStdString(report.chip))
                .arg(capacity));

@@ -149,6 +149,9 @@ void SparseCoreWorkspace::buildUi() {
   tableView_->verticalHeader()->hide();
   tableView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
   tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tableView_->horizontalHeader()->setSectionResizeMode(TableLimitsModel::StackColumn, QHeaderView::Interactive);
+  tableView_->horizontalHeader()->setStretchLastSection(true);
+  tableView_->setTextElideMode(Qt::ElideMiddle);
   tableView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                               QAbstractItemView::AnyKeyPressed);
   tableView_->setAlternatingRowColors(true);
@@ -164,7 +167,8 @@ void SparseCoreWorkspace::buildUi() {
   loadLayout->setContentsMargins(2, 2, 2, 2);
   auto* stackRow = new QHBoxLayout;
   stackChoice_ = new QComboBox(loadPage);
-  stackChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  stackChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  stackChoice_->setMinimumContentsLength(28);
   stackRow->addWidget(new QLabel(tr("stack"), loadPage));
   stackRow->addWidget(stackChoice_);
   stackRow->addStretch(1);
@@ -204,7 +208,7 @@ void SparseCoreWorkspace::buildUi() {
   split->addWidget(right);
   split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
-  split->setSizes({420, 980});
+  split->setSizes({520, 980});
 
   // Edits.
   connect(chip_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
@@ -234,7 +238,7 @@ void SparseCoreWorkspace::openFileDialog() {
 
 void SparseCoreWorkspace::setDebounceMs(int ms) { debounce_->setInterval(std::max(0, ms)); }
 
-bool SparseCoreWorkspace::isBusy() const { return running_ > 0 || debounce_->isActive(); }
+bool SparseCoreWorkspace::isBusy() const { return debounce_->isActive() || applied_ != request_; }
 
 void SparseCoreWorkspace::openJob(const QString& path) {
   debounce_->stop();
@@ -248,6 +252,7 @@ void SparseCoreWorkspace::openJob(const QString& path) {
     --running_;
     watcher->deleteLater();
     if (id != request_) return;  // a newer request is under way
+    applied_ = id;
     RunResult r = watcher->result();
     if (!r.loadError.isEmpty()) {
       showLoadError(r.loadError);
@@ -345,6 +350,7 @@ void SparseCoreWorkspace::startAnalysis() {
     --running_;
     watcher->deleteLater();
     if (id != request_) return;
+    applied_ = id;
     applyAnalysis(watcher->result().analysis);
   });
   watcher->setFuture(QtConcurrent::run([doc = doc_, settings = settings_]() {

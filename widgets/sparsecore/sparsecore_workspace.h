@@ -60,6 +60,7 @@ class SparseCoreWorkspace : public QWidget {
 
   // Debounce before a run (default 150 ms; tests may set 0).
   void setDebounceMs(int ms);
+  // True until the result of the newest edit or open is shown.
   bool isBusy() const;
 
   // The last applied result (null before the first one).
@@ -99,7 +100,8 @@ class SparseCoreWorkspace : public QWidget {
   std::optional<ScAnalysis> analysis_;
   QString loadError_;
   int request_ = 0;   // number of the newest request
-  int running_ = 0;   // runs not yet finished
+  int applied_ = 0;   // number of the request shown
+  int running_ = 0;   // runs not yet finished (stale ones included)
   QTimer* debounce_ = nullptr;
 
   TableLimitsModel* tableModel_ = nullptr;

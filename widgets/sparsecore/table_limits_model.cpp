@@ -107,9 +107,10 @@ QVariant TableLimitsModel::data(const QModelIndex& index, int role) const {
 QVariant TableLimitsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) {
-    static const char* names[] = {"table",   "stack",     "vocab",      "width",
-                                  "optimizer", "max ids", "max unique", "observed ids",
-                                  "observed unique", "suggested"};
+    static const char* names[] = {"table",        "width",           "max ids",   "max unique",
+                                  "observed ids", "observed unique", "suggested", "vocab",
+                                  "optimizer",    "stack"};
+    static_assert(sizeof(names) / sizeof(names[0]) == ColumnCount);
     return QString::fromLatin1(names[section]);
   }
   if (role == Qt::ToolTipRole) {

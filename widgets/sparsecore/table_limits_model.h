@@ -19,17 +19,18 @@ namespace shardscope::scw {
 class TableLimitsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
+  // Editable and most-looked-at columns first (stack names can be long).
   enum Columns {
     NameColumn,
-    StackColumn,
-    VocabColumn,
     WidthColumn,
-    OptimizerColumn,
     MaxIdsColumn,
     MaxUniqueIdsColumn,
     ObservedIdsColumn,
     ObservedUniqueIdsColumn,
     SuggestedColumn,
+    VocabColumn,
+    OptimizerColumn,
+    StackColumn,
     ColumnCount
   };
   enum Roles {
