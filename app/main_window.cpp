@@ -7,6 +7,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+#include "sparsecore_workspace.h"
+#endif
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -101,6 +104,12 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   ml->addWidget(meshScroll, 1);
   tabs_->addTab(graph_, tr("Dataflow graph"));
   tabs_->addTab(meshPane, tr("Mesh"));
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+  // SparseCore jobs (JSON) open here; they are independent of the MLIR module.
+  scWorkspace_ = new scw::SparseCoreWorkspace(tabs_);
+  scWorkspace_->setObjectName(QStringLiteral("sparseCoreWorkspace"));
+  tabs_->addTab(scWorkspace_, tr("SparseCore"));
+#endif
   connect(valueCombo_, &QComboBox::activated, this, [this](int i) {
     state_->selectValue(
         reinterpret_cast<const ir::Value*>(valueCombo_->itemData(i).value<quintptr>()));
@@ -349,6 +358,14 @@ void MainWindow::addRecent(const QString& path) {
 }
 
 void MainWindow::openFile(const QString& path) {
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+  if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+    scWorkspace_->openJob(path);
+    tabs_->setCurrentWidget(scWorkspace_);
+    statusLabel_->setText(tr("SparseCore job %1").arg(path));
+    return;
+  }
+#endif
   const quint64 req = ++loadRequest_;
   loadingPath_ = path;
   statusLabel_->setText(tr("Loading %1…").arg(path));
@@ -509,7 +526,8 @@ void MainWindow::openDialog() {
                             ? QFileInfo(toQString(state_->document()->path)).absolutePath()
                             : sampleDir_;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start,
-                                                    tr("MLIR files (*.mlir);;All files (*)"));
+                                                    tr("MLIR modules and SparseCore jobs (*.mlir *.json);;"
+                                                       "MLIR files (*.mlir);;SparseCore jobs (*.json);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

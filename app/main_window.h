@@ -29,6 +29,9 @@ class OpTreeModel;
 class SourceView;
 class PropagationPanel;
 }  // namespace shardscope::widgets
+namespace shardscope::scw {
+class SparseCoreWorkspace;
+}  // namespace shardscope::scw
 
 namespace shardscope::app {
 
@@ -85,6 +88,9 @@ class MainWindow : public QMainWindow {
   QLineEdit* treeFilter_;
   QTableView* diagView_;
   QTabWidget* tabs_;
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+  scw::SparseCoreWorkspace* scWorkspace_ = nullptr;
+#endif
   widgets::GraphView* graph_;
   widgets::MeshView* mesh_;
   widgets::SourceView* source_;

@@ -20,6 +20,9 @@
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_export.h"
 #endif
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+#include "sparsecore_export.h"
+#endif
 
 using namespace shardscope;
 using namespace shardscope::widgets;
@@ -58,6 +61,16 @@ int runExport(const QCommandLineParser& args, const QString& out) {
         QStringLiteral("cannot export to '%1': the file name must end in .png, .svg or .pdf")
             .arg(out));
   const QString file = files.front();
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+  // SparseCore views read a job file (JSON), not MLIR.
+  if (args.isSet(QStringLiteral("view")) && scw::isSparseCoreView(args.value(QStringLiteral("view")))) {
+    if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+    QString error;
+    if (!scw::exportSparseCoreView(file, args.value(QStringLiteral("view")), out, QSize(), &error)) return fail(error);
+    std::fprintf(stdout, "wrote %s (%s)\n", qPrintable(out), qPrintable(args.value(QStringLiteral("view"))));
+    return 0;
+  }
+#endif
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   // The trace explorer's views (widgets/trace): factor table / trace.
   widgets::trace::TraceExportOptions traceOpts;
@@ -85,7 +98,9 @@ int runExport(const QCommandLineParser& args, const QString& out) {
                  qPrintable(args.value(QStringLiteral("view"))));
     return 0;
   }
-  const QString knownViews = QStringLiteral("graph, mesh, source, factors or trace");
+  const QString knownViews =
+      QStringLiteral("graph, mesh, source, factors, trace, or for a SparseCore job sc-load, sc-spmem, sc-hbm, "
+                     "sc-pipeline, sc-ids");
 #else
   const QString knownViews = QStringLiteral("graph, mesh or source");
 #endif
@@ -171,7 +186,8 @@ int main(int argc, char** argv) {
   args.addOption(
       {QStringLiteral("view"),
        QStringLiteral(
-           "View to export: graph (default), mesh, source; factors or trace (trace explorer)."),
+           "View to export: graph (default), mesh, source; factors or trace (trace explorer); "
+           "sc-load, sc-spmem, sc-hbm, sc-pipeline or sc-ids for a SparseCore job (JSON)."),
        QStringLiteral("VIEW")});
   args.addOption(
       {QStringLiteral("op"),

@@ -14,6 +14,8 @@
 #include "propagation/propagation_driver.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <unordered_set>
 
@@ -148,6 +150,52 @@ struct PropagationDriver::Impl {
   // first lookup stores a created rule on the op, later lookups return it),
   // so it is computed once instead of on every visit.
   std::unordered_map<const ir::Op*, std::unique_ptr<const OpShardingRule>> ruleCache;
+  // Per op, the inputs of its last visit when that visit changed nothing.
+  struct NoChangeMemo {
+    bool valid = false;
+    const FactorPropagation* strategy = nullptr;
+    std::vector<const TensorSharding*> shardings;  // operands then results
+    std::vector<std::optional<ir::Attribute>> keep;
+    std::vector<PropagationDirection> dirs;
+
+    void clear() {
+      valid = false;
+      shardings.clear();
+      keep.clear();
+    }
+    bool matches(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
+                 const std::vector<PropagationDirection>& d) const {
+      if (!valid || s != strategy || d != dirs || shardings.size() != operands.size() + results.size())
+        return false;
+      size_t k = 0;
+      for (const std::vector<Slot>* list : {&operands, &results})
+        for (const Slot& slot : *list) {
+          // Owned (computed) shardings live in fresh attributes: never equal.
+          if (slot.sharding != shardings[k]) return false;
+          ++k;
+        }
+      return true;
+    }
+    void record(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
+                const std::vector<PropagationDirection>& d) {
+      valid = true;
+      strategy = s;
+      dirs = d;
+      shardings.clear();
+      keep.clear();
+      for (const std::vector<Slot>* list : {&operands, &results})
+        for (const Slot& slot : *list) {
+          shardings.push_back(slot.sharding);
+          keep.push_back(slot.keep);
+        }
+    }
+  };
+  std::unordered_map<const ir::Op*, NoChangeMemo> noChange;
+  int64_t statNone = 0, statNoAxes = 0, statCalls = 0, statHits = 0, statChanged = 0, statPops = 0;
+  ~Impl() {
+    if (getenv("SS_STATS")) fprintf(stderr, "none %ld noaxes %ld pops %ld calls %ld hits %ld changed %ld\n", (long)statNone, (long)statNoAxes, (long)statPops, (long)statCalls, (long)statHits, (long)statChanged);
+  }
+
   // Identity rules of edges and barriers, keyed by op.
   std::unordered_map<const ir::Op*, OpShardingRule> identityCache;
 
@@ -229,7 +277,7 @@ struct PropagationDriver::Impl {
 
   void notifyShardingModified(ir::Value* value) {
     if (!value) return;
-    if (!value->isBlockArgument() && value->definingOp && value->SS_OP_IS(*definingOp, "sdy.data_flow_edge")) {
+    if (!value->isBlockArgument() && value->definingOp && SS_OP_IS(*value->definingOp, "sdy.data_flow_edge")) {
       ir::Op* edge = value->definingOp;
       if (edge->numOperands())
         for (ir::Value* target : nonOwnerTargets(edge->operand(0))) notifyUsersModified(target);
@@ -369,6 +417,47 @@ struct PropagationDriver::Impl {
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                         const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
                         bool elementwise, StepEvent event) {
+    std::vector<PropagationDirection> dirs(rule.factorSizes.size());
+    for (size_t f = 0; f < dirs.size(); ++f)
+      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
+                                                        : dirFn(static_cast<int64_t>(f));
+    // An op-level step is a pure function of the tensors' shardings, the
+    // directions and the strategy (the rule, mesh table and flags are fixed
+    // per op). When the last visit of `op` changed nothing and it sees the
+    // very same sharding attributes again (held alive by the memo, so equal
+    // addresses mean identical contents), it would change nothing again.
+    NoChangeMemo* memo = notify ? &noChange[op] : nullptr;
+    ++statCalls;
+    // Nothing can move when no factor may propagate, or when no tensor has
+    // an axis in any dimension (both strategies only ever extend a factor
+    // by axes some tensor already holds for it).
+    if (std::all_of(dirs.begin(), dirs.end(), [](PropagationDirection x) { return x == PropagationDirection::None; }))
+      { ++statNone; return false; }
+    auto hasDimAxes = [](const Slot& slot) {
+      if (!slot.sharding) return false;
+      for (const DimensionSharding& dim : slot.sharding->dims)
+        if (!dim.axes.empty()) return true;
+      return false;
+    };
+    if (std::none_of(operands.begin(), operands.end(), hasDimAxes) &&
+        std::none_of(results.begin(), results.end(), hasDimAxes))
+      { ++statNoAxes; return false; }
+    if (memo && memo->matches(strategy, operands, results, dirs)) { ++statHits; return false; }
+    bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
+                                        std::move(event));
+    if (changed) ++statChanged;
+    if (memo) {
+      if (changed)
+        memo->clear();
+      else
+        memo->record(strategy, operands, results, dirs);
+    }
+    return changed;
+  }
+
+  bool propagateTensorsImpl(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
+                            const OpShardingRule& rule, std::vector<PropagationDirection>& dirs, bool conservative,
+                            bool notify, bool elementwise, StepEvent event) {
     MeshRef meshRef;
     const Mesh* mesh = nullptr;
     if (!commonMesh(operands, results, meshRef, mesh)) return false;
@@ -385,10 +474,6 @@ struct PropagationDriver::Impl {
     // Only observers look at the table before the update.
     std::optional<ShardingProjection> before;
     if (!d.observers_.empty()) before = projection;
-    std::vector<PropagationDirection> dirs(rule.factorSizes.size());
-    for (size_t f = 0; f < dirs.size(); ++f)
-      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
-                                                        : dirFn(static_cast<int64_t>(f));
     FactorPropagationContext ctx{rule.factorSizes, *mesh,
                                  [&](int64_t f) { return dirs[static_cast<size_t>(f)]; }, conservative,
                                  elementwise};
@@ -507,10 +592,18 @@ struct PropagationDriver::Impl {
     for (ir::Value* s : sources) operands.push_back(valueSlot(s));
     Slot res;
     res.value = result;
-    std::optional<TensorSharding> own;
-    if (const ir::Attribute* a = op->attr("sharding"))
-      if (const auto* ts = a->as<TensorSharding>()) own = *ts;
-    res.own(transformEdgeSharding(*op, own, true));
+    const ir::Attribute* ownAttr = op->attr("sharding");
+    const TensorSharding* ownSharding = ownAttr ? ownAttr->as<TensorSharding>() : nullptr;
+    ir::Op* ownerOp = owningOp(op->operand(0));
+    if (ownSharding && !(ownerOp && SS_OP_IS(*ownerOp, "sdy.manual_computation"))) {
+      // Not a manual computation: the edge's own sharding is used as is.
+      res.keep = *ownAttr;
+      res.sharding = ownSharding;
+    } else {
+      std::optional<TensorSharding> own;
+      if (ownSharding) own = *ownSharding;
+      res.own(transformEdgeSharding(*op, own, true));
+    }
     res.set = [op](const TensorSharding& t) {
       op->setAttr("sharding", ir::Attribute(*transformEdgeSharding(*op, t, false)), true);
     };
@@ -543,7 +636,7 @@ struct PropagationDriver::Impl {
         for (ir::Op* call : it->second)
           if (in->index < call->numOperands()) sources.push_back(call->operand(in->index));
       if (sources.empty()) return true;
-    } else if (in->definingOp && in->SS_OP_IS(*definingOp, "func.call")) {
+    } else if (in->definingOp && SS_OP_IS(*in->definingOp, "func.call")) {
       const ir::Attribute* a = in->definingOp->attr("callee");
       const auto* r = a ? a->as<ir::SymbolRefAttr>() : nullptr;
       auto it = r && !r->path.empty() ? funcs.find(r->root()) : funcs.end();
@@ -675,6 +768,7 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
       break;
     }
     m.current = op;
+    ++m.statPops;
     m.visit = pops;
     m.processOp(op);
     m.current = nullptr;
