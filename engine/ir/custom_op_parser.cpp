@@ -365,6 +365,19 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return finish();
   }
 
+  if (name == "sdy.all_reduce") {
+    // `sdy.all_reduce {"b"} %0 out_sharding=<@mesh, [...]> : T`
+    AxisRefList axes;
+    if (!parseAxisList(axes)) return nullptr;
+    op->setAttr("reduction_axes", AxisRefListAttr{std::move(axes)}, true);
+    ValueUse u;
+    if (!parseValueUse(u)) return nullptr;
+    uses.push_back(u);
+    if (!expectKeyword("out_sharding") || !expect('=') || !parseShardingBodyAttr("out_sharding")) return nullptr;
+    if (!parseAttrsAndType(true)) return nullptr;
+    return finish();
+  }
+
   if (name == "sdy.propagation_barrier") {
     ValueUse u;
     if (!parseValueUse(u)) return nullptr;

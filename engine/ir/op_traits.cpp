@@ -21,6 +21,7 @@ constexpr InherentEntry kInherent[] = {
     {"sdy.manual_computation", "manual_axes"}, {"sdy.named_computation", "name"},
     {"sdy.named_computation", "in_shardings"}, {"sdy.named_computation", "out_shardings"},
     {"sdy.constant", "value"}, {"stablehlo.constant", "value"},
+    {"sdy.all_reduce", "reduction_axes"}, {"sdy.all_reduce", "out_sharding"},
     {"func.func", "sym_name"}, {"func.func", "function_type"}, {"func.func", "arg_attrs"},
     {"func.func", "res_attrs"}, {"func.func", "sym_visibility"}, {"func.call", "callee"},
     {"func.call", "arg_attrs"}, {"func.call", "res_attrs"},

@@ -149,14 +149,39 @@ void Op::walk(const std::function<void(Op&)>& fn) {
   });
 }
 
+namespace {
+// Buffers for walkPreOrder's snapshots of a block's ops, one per nesting
+// depth and reused across walks: a fresh vector per block made every walk of
+// a large function allocate (and free) a block-sized buffer, which also
+// forced malloc to consolidate its small free chunks each time.
+struct WalkBuffers {
+  std::vector<std::vector<Op*>> byDepth;
+  size_t depth = 0;
+};
+thread_local WalkBuffers walkBuffers;
+struct WalkDepth {
+  size_t d;
+  WalkDepth() : d(walkBuffers.depth++) {
+    if (walkBuffers.byDepth.size() <= d) walkBuffers.byDepth.resize(d + 1);
+  }
+  ~WalkDepth() { --walkBuffers.depth; }
+};
+}  // namespace
+
 void Op::walkPreOrder(const std::function<bool(Op&)>& fn) {
   if (!fn(*this)) return;
+  if (regions_.empty()) return;
+  WalkDepth depth;
   for (auto& region : regions_)
     for (auto& block : region->blocks()) {
       // Collect first: `fn` may erase the op it is given.
-      std::vector<Op*> ops;
+      std::vector<Op*>& ops = walkBuffers.byDepth[depth.d];
+      ops.clear();
       for (auto& op : block->ops()) ops.push_back(op.get());
-      for (Op* op : ops) op->walkPreOrder(fn);
+      // Nested walks use deeper buffers, so `ops` stays intact; index it
+      // afresh since `byDepth` may grow (moving the inner vectors, not
+      // their heap buffers).
+      for (size_t i = 0, n = ops.size(); i < n; ++i) walkBuffers.byDepth[depth.d][i]->walkPreOrder(fn);
     }
 }
 

@@ -483,6 +483,18 @@ class Writer {
       os_ << " : " << op.result(0)->type.str();
       return true;
     }
+    if (n == "sdy.all_reduce") {
+      const Attribute* axes = op.attr("reduction_axes");
+      const Attribute* out = op.attr("out_sharding");
+      if (!axes || !axes->as<AxisRefListAttr>() || !out || !out->as<TensorSharding>() || op.numOperands() != 1 ||
+          op.numResults() != 1)
+        return false;
+      os_ << n << ' ' << strAxisList(axes->as<AxisRefListAttr>()->axes) << ' ' << v(op.operand(0))
+          << " out_sharding=" << out->as<TensorSharding>()->strBody();
+      printOptionalAttrDict(op, {"reduction_axes", "out_sharding"});
+      os_ << " : " << op.result(0)->type.str();
+      return true;
+    }
     if (n == "sdy.propagation_barrier") {
       const Attribute* d = op.attr("allowed_direction");
       if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;

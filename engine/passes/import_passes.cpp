@@ -90,6 +90,9 @@ void registerImportPasses(std::vector<PassInfo>& out) {
   out.push_back(simple("canonicalize",
                        "Erase unused side-effect-free ops (the subset of MLIR's canonicalizer the pipeline needs)",
                        eraseTriviallyDeadOps));
+  out.push_back(simple("sdy-insert-explicit-reshards",
+                       "Insert sdy.all_reduce where unreduced axes must be reduced (other reshards: not yet)",
+                       insertExplicitReshards));
   out.push_back(simple("sdy-remove-propagation-debug-info",
                        "Remove sharding origins and propagation edges attributes", removePropagationDebugInfo));
   out.push_back(simple("sdy-drop-sharding-rules", "Remove non-custom sdy.sharding_rule attributes",

@@ -119,6 +119,10 @@ bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-close-shardings`: close every dimension, drop replicated axes.
 bool closeShardings(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-insert-explicit-reshards`, the part implemented: an `sdy.all_reduce`
+// before every consumer that does not keep a value's unreduced axes.
+bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags);
+
 // `-sdy-drop-sharding-rules`: remove non-custom `sdy.sharding_rule` attributes.
 bool dropShardingRules(ir::Module& module, ir::DiagnosticSink& diags);
 

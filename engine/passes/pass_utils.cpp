@@ -357,8 +357,14 @@ static unsigned numFuncArgs(const Op& func) {
 
 static void setDictSharding(Op& func, const char* attrName, unsigned count, unsigned i,
                             const TensorSharding& s) {
-  std::vector<Attribute> elems;
   const Attribute* a = func.attr(attrName);
+  // Rewriting an unchanged entry would rebuild an identical array, which
+  // costs the whole array for each argument of a function with thousands.
+  if (a && a->array() && a->array()->elems.size() >= count && i < a->array()->elems.size())
+    if (const ir::DictionaryAttr* d = a->array()->elems[i].dict())
+      if (const Attribute* cur = d->get(kShardingAttr))
+        if (const auto* ts = cur->as<TensorSharding>(); ts && *ts == s) return;
+  std::vector<Attribute> elems;
   if (a && a->array()) elems = a->array()->elems;
   if (elems.size() < count) elems.resize(count, Attribute::makeDict({}));
   if (i >= elems.size()) elems.resize(i + 1, Attribute::makeDict({}));

@@ -55,6 +55,7 @@ const std::vector<Step>& pipelineSteps() {
       {"sdy-update-non-divisible-input-output-shardings", {}},
       {"sdy-remove-sub-axes-in-input-output-shardings", {}},
       {"sdy-close-shardings", {}},
+      {"sdy-insert-explicit-reshards", {}},
       {"canonicalize", {}},
       {"sdy-remove-propagation-debug-info", {}},
       {"sdy-drop-sharding-rules", {}},
