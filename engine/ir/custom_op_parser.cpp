@@ -265,10 +265,11 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
           return nullptr;
         }
       // Functions are isolated: a fresh scope stack.
-      auto saved = std::move(scopes_);
-      scopes_.clear();
-      bool ok = parseRegion(op->addRegion(), &args);
-      scopes_ = std::move(saved);
+      bool ok;
+      {
+        IsolatedScope isolated(*this);
+        ok = parseRegion(op->addRegion(), &args);
+      }
       if (!ok) return nullptr;
     }
     return op;

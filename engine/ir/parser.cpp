@@ -1160,36 +1160,50 @@ Value* Parser::resolve(const ValueUse& use, const Type* type) {
     return f->second[use.index];
   }
   // Forward reference (legal across blocks): a placeholder, replaced when defined.
-  std::string key = use.name + "#" + std::to_string(use.index);
+  if (scopes_.empty()) pushScope();
+  std::string key = forwardKey(use.name, use.index);
   auto it = forwardRefs_.find(key);
   if (it != forwardRefs_.end()) return it->second.holder->result(0);
   auto holder = std::make_unique<Op>("builtin.unrealized_forward_ref");
   holder->addResult(type ? *type : Type::other("none"));
   Value* v = holder->result(0);
-  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, scopes_.size()};
+  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, scopeIds_};
   return v;
+}
+
+std::string Parser::forwardKey(const std::string& name, unsigned index) const {
+  return name + "#" + std::to_string(index) + "@" + std::to_string(scopeIds_.empty() ? 0 : scopeIds_.front());
 }
 
 void Parser::define(const std::string& name, std::vector<Value*> values) {
   for (size_t i = 0; i < values.size(); ++i) {
     values[i]->sourceName = "%" + name + (values.size() > 1 ? "#" + std::to_string(i) : "");
     if (forwardRefs_.empty()) continue;
-    std::string key = name + "#" + std::to_string(i);
+    if (scopes_.empty()) pushScope();
+    std::string key = forwardKey(name, static_cast<unsigned>(i));
     auto it = forwardRefs_.find(key);
-    if (it != forwardRefs_.end()) {
+    // Only a definition in a scope enclosing the use resolves it: a value
+    // defined inside a nested region is invisible outside of it.
+    if (it != forwardRefs_.end() &&
+        std::find(it->second.scopeChain.begin(), it->second.scopeChain.end(), scopeIds_.back()) !=
+            it->second.scopeChain.end()) {
       it->second.holder->result(0)->replaceAllUsesWith(values[i]);
       forwardRefs_.erase(it);
     }
   }
-  if (scopes_.empty()) scopes_.emplace_back();
+  if (scopes_.empty()) pushScope();
   auto& scope = scopes_.back();
   scope[name] = std::move(values);
 }
 
-void Parser::pushScope() { scopes_.emplace_back(); }
+void Parser::pushScope() {
+  scopes_.emplace_back();
+  scopeIds_.push_back(++nextScopeId_);
+}
 
 bool Parser::popScope() {
   scopes_.pop_back();
+  scopeIds_.pop_back();
   return true;
 }
 
@@ -1455,6 +1469,7 @@ std::unique_ptr<Module> Parser::parseModule() {
         first = &fr;
         firstName = k.substr(0, k.find('#'));
       }
+    // Unresolved placeholders still have users in the module: destroy it first.
     error(first->pos, "use of undeclared SSA value name '%" + firstName + "'");
     // Placeholders still have users inside the module: destroy the module first.
     module.reset();

@@ -145,12 +145,37 @@ class Parser {
   Module* module_ = nullptr;
 
   std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
+  // A serial per scope instance, parallel to scopes_: a forward reference may
+  // only be resolved by a definition in a scope that enclosed the use.
+  std::vector<uint64_t> scopeIds_;
+  uint64_t nextScopeId_ = 0;
   struct ForwardRef {
     std::unique_ptr<Op> holder;  // owns the placeholder value
     const char* pos;
-    size_t scopeDepth;
+    std::vector<uint64_t> scopeChain;  // scopeIds_ when the use was read
   };
-  std::unordered_map<std::string, ForwardRef> forwardRefs_;  // key "name#index"
+  // Key "name#index@outermost-scope": isolated regions (functions) never share one.
+  std::unordered_map<std::string, ForwardRef> forwardRefs_;
+  std::string forwardKey(const std::string& name, unsigned index) const;
+
+ public:
+  // Swap in a fresh scope stack for an isolated region (a function body).
+  struct IsolatedScope {
+    Parser& p;
+    std::vector<std::unordered_map<std::string, std::vector<Value*>>> savedScopes;
+    std::vector<uint64_t> savedIds;
+    explicit IsolatedScope(Parser& parser)
+        : p(parser), savedScopes(std::move(parser.scopes_)), savedIds(std::move(parser.scopeIds_)) {
+      p.scopes_.clear();
+      p.scopeIds_.clear();
+    }
+    ~IsolatedScope() {
+      p.scopes_ = std::move(savedScopes);
+      p.scopeIds_ = std::move(savedIds);
+    }
+  };
+
+ private:
 
  public:
   static constexpr int kMaxDepth = 512;

@@ -1,6 +1,8 @@
 // Propagation entry points (see propagation.h).
 #include "propagation/propagation.h"
 
+#include <memory>
+
 #include "propagation/basic_factor_propagation.h"
 #include "propagation/op_priority_propagation.h"
 #include "propagation/propagation_driver.h"
@@ -17,7 +19,12 @@ bool propagate(ir::Module& module, const PropagationOptions& options, ir::Diagno
   if (!driver.prepare()) return false;
   debug.prepare();
   if (debug.enabled()) driver.addObserver([&debug](const StepEvent& e) { debug.onStep(e); });
-  if (trace) driver.addObserver(makeTraceRecorder(driver, *trace));
+  std::unique_ptr<TraceNormalizer> normalizer;
+  if (trace) {
+    driver.addObserver(makeTraceRecorder(driver, *trace));
+    normalizer = std::make_unique<TraceNormalizer>(driver);
+    driver.addObserver(normalizer->observer());
+  }
   static const BasicFactorPropagation basic;
   GetDirectionFn any = propagateAny;
   bool converged = true;
@@ -27,6 +34,7 @@ bool propagate(ir::Module& module, const PropagationOptions& options, ir::Diagno
     case PropagationLevel::OpPriority: converged = runOpPriority(driver, any, {}); break;
     case PropagationLevel::UserPriority: converged = runUserPriority(driver, any); break;
   }
+  if (normalizer) normalizer->finish(*trace);
   if (!converged && trace) trace->notes.push_back("the iteration guard stopped a fixed point early");
   driver.finish();
   debug.save();

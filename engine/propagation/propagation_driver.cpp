@@ -14,8 +14,6 @@
 #include "propagation/propagation_driver.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <unordered_set>
 
@@ -139,8 +137,7 @@ struct PropagationDriver::Impl {
   ir::Op* mainFunc = nullptr;
 
   // Worklist state of the current run.
-  std::vector<ir::Op*> worklist;
-  std::unordered_set<ir::Op*> pending;
+  std::vector<std::pair<ir::Op*, int64_t>> worklist;  // (op, id)
   ir::Op* current = nullptr;
   bool notifying = false;
   int64_t visit = 0;
@@ -149,7 +146,6 @@ struct PropagationDriver::Impl {
   // registry's answer for an op does not change during propagation (the
   // first lookup stores a created rule on the op, later lookups return it),
   // so it is computed once instead of on every visit.
-  std::unordered_map<const ir::Op*, std::unique_ptr<const OpShardingRule>> ruleCache;
   // Per op, the inputs of its last visit when that visit changed nothing.
   struct NoChangeMemo {
     bool valid = false;
@@ -190,10 +186,29 @@ struct PropagationDriver::Impl {
         }
     }
   };
-  std::unordered_map<const ir::Op*, NoChangeMemo> noChange;
-  int64_t statNone = 0, statNoAxes = 0, statCalls = 0, statHits = 0, statChanged = 0, statPops = 0;
-  ~Impl() {
-    if (getenv("SS_STATS")) fprintf(stderr, "none %ld noaxes %ld pops %ld calls %ld hits %ld changed %ld\n", (long)statNone, (long)statNoAxes, (long)statPops, (long)statCalls, (long)statHits, (long)statChanged);
+  // Per-op state, indexed by the op's id: its pre-order index, or for an op
+  // outside the pre-order (none in practice) an id handed out on demand.
+  struct OpState {
+    bool ruleDone = false;
+    bool pending = false;
+    // The rule: inside the op's `sdy.sharding_rule` attribute (held alive by
+    // `ruleKeep`), or owned when the registry's answer was not stored.
+    const OpShardingRule* rule = nullptr;
+    std::optional<ir::Attribute> ruleKeep;
+    std::unique_ptr<const OpShardingRule> ownedRule;
+    NoChangeMemo memo;
+  };
+  std::vector<OpState> state;
+  std::unordered_map<const ir::Op*, int64_t> extraIds;
+  bool indexed = false;
+  int64_t curId = -1;  // id of the op being processed
+
+  int64_t idOf(const ir::Op* op) {
+    auto it = index.find(op);
+    if (it != index.end()) return it->second;
+    auto [e, inserted] = extraIds.try_emplace(op, static_cast<int64_t>(state.size()));
+    if (inserted) state.emplace_back();
+    return e->second;
   }
 
   // Identity rules of edges and barriers, keyed by op.
@@ -209,12 +224,16 @@ struct PropagationDriver::Impl {
   void indexOps() {
     preorder.clear();
     index.clear();
+    extraIds.clear();
+    state.clear();
     for (auto& op : d.module_.body().ops())
       op->walkPreOrder([&](ir::Op& o) {
         index[&o] = static_cast<int64_t>(preorder.size());
         preorder.push_back(&o);
         return true;
       });
+    state.resize(preorder.size());
+    indexed = true;
     funcs.clear();
     callers.clear();
     for (ir::Op* f : d.module_.functions()) funcs[symbolName(*f)] = f;
@@ -234,13 +253,16 @@ struct PropagationDriver::Impl {
 
   void notifyOp(ir::Op* op) {
     if (!notifying || !op || op == current) return;
-    if (pending.insert(op).second) worklist.push_back(op);
+    int64_t id = idOf(op);
+    if (state[id].pending) return;
+    state[id].pending = true;
+    worklist.emplace_back(op, id);
   }
 
   void notifyUsersModified(ir::Value* value) {
     if (!value) return;
-    std::vector<ir::Use> uses = value->uses();
-    for (const ir::Use& use : uses) {
+    // Notifying only queues ops; the IR (and so this use list) is unchanged.
+    for (const ir::Use& use : value->uses()) {
       ir::Op* user = use.user;
       if (ir::Op* edge = lookupEdgeOfSource(user, use.index)) {
         notifyOp(edge);
@@ -398,13 +420,24 @@ struct PropagationDriver::Impl {
   // ---- One op-level propagation -----------------------------------------
 
   const OpShardingRule* ruleFor(ir::Op* op) {
-    auto [it, inserted] = ruleCache.try_emplace(op);
-    if (inserted) {
+    OpState& st = state[op == current && curId >= 0 ? curId : idOf(op)];
+    if (!st.ruleDone) {
+      st.ruleDone = true;
       std::optional<OpShardingRule> rule =
           rules::getOrCreateOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_, true);
-      if (rule) it->second = std::make_unique<const OpShardingRule>(std::move(*rule));
+      if (rule) {
+        const ir::Attribute* a = op->attr(kShardingRuleAttr);
+        const OpShardingRule* stored = a ? a->as<OpShardingRule>() : nullptr;
+        if (stored && *stored == *rule) {
+          st.ruleKeep = *a;  // no second copy of the rule per op
+          st.rule = stored;
+        } else {
+          st.ownedRule = std::make_unique<const OpShardingRule>(std::move(*rule));
+          st.rule = st.ownedRule.get();
+        }
+      }
     }
-    return it->second.get();
+    return st.rule;
   }
 
   const OpShardingRule& cachedIdentityRule(const ir::Op* op, const ir::Type& type, size_t numOperands) {
@@ -426,13 +459,12 @@ struct PropagationDriver::Impl {
     // per op). When the last visit of `op` changed nothing and it sees the
     // very same sharding attributes again (held alive by the memo, so equal
     // addresses mean identical contents), it would change nothing again.
-    NoChangeMemo* memo = notify ? &noChange[op] : nullptr;
-    ++statCalls;
+    NoChangeMemo* memo = notify ? &state[op == current && curId >= 0 ? curId : idOf(op)].memo : nullptr;
     // Nothing can move when no factor may propagate, or when no tensor has
     // an axis in any dimension (both strategies only ever extend a factor
     // by axes some tensor already holds for it).
     if (std::all_of(dirs.begin(), dirs.end(), [](PropagationDirection x) { return x == PropagationDirection::None; }))
-      { ++statNone; return false; }
+      return false;
     auto hasDimAxes = [](const Slot& slot) {
       if (!slot.sharding) return false;
       for (const DimensionSharding& dim : slot.sharding->dims)
@@ -441,11 +473,10 @@ struct PropagationDriver::Impl {
     };
     if (std::none_of(operands.begin(), operands.end(), hasDimAxes) &&
         std::none_of(results.begin(), results.end(), hasDimAxes))
-      { ++statNoAxes; return false; }
-    if (memo && memo->matches(strategy, operands, results, dirs)) { ++statHits; return false; }
+      return false;
+    if (memo && memo->matches(strategy, operands, results, dirs)) return false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
                                         std::move(event));
-    if (changed) ++statChanged;
     if (memo) {
       if (changed)
         memo->clear();
@@ -553,7 +584,7 @@ struct PropagationDriver::Impl {
     StepEvent ev;
     ev.op = op;
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
-    for (ir::Value* v : op->results()) results.push_back(valueSlot(v));
+    for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
     const OpShardingRule* rp = rule;
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, rp); };
     return propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation,
@@ -743,24 +774,29 @@ bool PropagationDriver::prepare() {
 bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectionFn& direction,
                             RunLabel label) {
   Impl& m = *impl_;
-  m.indexOps();
+  // The op structure does not change between prepare() and finish() (only
+  // attributes do), so the pre-order index of prepare() stays valid.
+  if (!m.indexed) m.indexOps();
   m.strategy = &strategy;
   m.direction = &direction;
   m.label = label;
   m.propagateFuncResults();
 
-  m.worklist.assign(m.preorder.rbegin(), m.preorder.rend());
-  m.pending.clear();
-  m.pending.insert(m.preorder.begin(), m.preorder.end());
+  m.worklist.clear();
+  m.worklist.reserve(m.preorder.size());
+  for (size_t i = m.preorder.size(); i-- > 0;) {
+    m.worklist.emplace_back(m.preorder[i], static_cast<int64_t>(i));
+    m.state[i].pending = true;
+  }
   int64_t limit = options_.maxStepsPerRun;
   if (limit <= 0) limit = 100000 + 1024 * static_cast<int64_t>(m.preorder.size());
   int64_t pops = 0;
   bool converged = true;
   m.notifying = true;
   while (!m.worklist.empty()) {
-    ir::Op* op = m.worklist.back();
+    auto [op, id] = m.worklist.back();
     m.worklist.pop_back();
-    m.pending.erase(op);
+    m.state[id].pending = false;
     if (++pops > limit) {
       diags_.warning(module_.op->loc(), "sharding propagation did not converge after " +
                                             std::to_string(limit) + " op visits; stopping");
@@ -768,14 +804,15 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
       break;
     }
     m.current = op;
-    ++m.statPops;
+    m.curId = id;
     m.visit = pops;
     m.processOp(op);
     m.current = nullptr;
+    m.curId = -1;
   }
   m.notifying = false;
+  for (const auto& [op, id] : m.worklist) m.state[id].pending = false;
   m.worklist.clear();
-  m.pending.clear();
 
   m.propagateFuncResults();
   ++runIndex_;

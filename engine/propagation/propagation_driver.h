@@ -90,6 +90,9 @@ class PropagationDriver {
   ~PropagationDriver();
 
   // Validates shapes, builds and syncs the sharding groups. False on error.
+  // From here to finish() the module's op structure must not change (only
+  // attributes may): the pre-order index, the per-op rules and the
+  // no-change memo of the runs are kept for the driver's lifetime.
   bool prepare();
   // One full fixed point with `strategy`, directions from `direction`.
   // Returns false when the iteration guard fired.
@@ -101,7 +104,7 @@ class PropagationDriver {
   ir::Module& module() { return module_; }
   const PropagationOptions& options() const { return options_; }
   int64_t stepCount() const { return nextStep_; }
-  // Pre-order index of `op` (valid between prepare() and the end of run()).
+  // Pre-order index of `op` (valid from prepare() on).
   int64_t opIndex(const ir::Op* op) const;
 
  private:

@@ -5,6 +5,7 @@
 
 #include "propagation/axis_algebra.h"
 #include "propagation/basic_factor_propagation.h"
+#include "propagation/value_shardings.h"
 
 namespace shardscope::propagation {
 
@@ -146,6 +147,78 @@ StepObserver makeTraceRecorder(PropagationDriver& driver, PropagationTrace& trac
     for (const StepEvent::Write& w : e.writes) s.updates.push_back({refOf(driver, w), w.sharding});
     trace.steps.push_back(std::move(s));
   };
+}
+
+}  // namespace shardscope::propagation
+
+namespace shardscope::propagation {
+
+TraceNormalizer::TraceNormalizer(PropagationDriver& driver) : driver_(driver) {
+  auto addValue = [&](ir::Value* v) {
+    if (!v || shardableValue(v) != v || valueSlots_.count(v)) return;
+    valueSlots_.emplace(v, places_.size());
+    places_.push_back(Place{v, nullptr, -1});
+  };
+  for (auto& top : driver.module().body().ops())
+    top->walkPreOrder([&](ir::Op& op) {
+      for (const auto& region : op.regions())
+        if (!region->empty())
+          for (ir::Value* arg : region->front().arguments()) addValue(arg);
+      for (unsigned i = 0; i < op.numResults(); ++i) addValue(op.result(i));
+      if (op.is("func.func"))
+        for (unsigned i = 0; i < funcNumResults(op); ++i) {
+          funcResultSlots_.emplace(std::make_pair(&op, static_cast<int64_t>(i)), places_.size());
+          places_.push_back(Place{nullptr, &op, static_cast<int64_t>(i)});
+        }
+      return true;
+    });
+  replayed_.reserve(places_.size());
+  for (const Place& p : places_) replayed_.push_back(read(p));
+}
+
+std::optional<TensorSharding> TraceNormalizer::read(const Place& p) const {
+  if (p.func) return funcResultSharding(*p.func, static_cast<unsigned>(p.index));
+  return getSharding(p.value);
+}
+
+size_t TraceNormalizer::slotOf(const StepEvent::Write& w) const {
+  if (w.func) {
+    auto it = funcResultSlots_.find({w.func, w.funcResult});
+    return it == funcResultSlots_.end() ? places_.size() : it->second;
+  }
+  auto it = valueSlots_.find(w.value ? shardableValue(w.value) : nullptr);
+  return it == valueSlots_.end() ? places_.size() : it->second;
+}
+
+StepObserver TraceNormalizer::observer() {
+  return [this](const StepEvent& e) {
+    for (const StepEvent::Write& w : e.writes) {
+      size_t slot = slotOf(w);
+      if (slot >= places_.size()) continue;
+      // What the replay's setter leaves in the storage, read back the way
+      // the final state is read.
+      const Place& p = places_[slot];
+      replayed_[slot] = read(p);
+    }
+  };
+}
+
+void TraceNormalizer::finish(PropagationTrace& trace) {
+  TraceStep s;
+  s.step = driver_.stepCount();
+  s.op = "sdy.sharding_normalization";
+  s.iteration = -1;
+  for (size_t i = 0; i < places_.size(); ++i) {
+    std::optional<TensorSharding> now = read(places_[i]);
+    if (!now || (replayed_[i] && *replayed_[i] == *now)) continue;
+    StepEvent::Write w;
+    w.value = places_[i].value;
+    w.func = places_[i].func;
+    w.funcResult = places_[i].index;
+    w.sharding = *now;
+    s.updates.push_back({refOf(driver_, w), *now});
+  }
+  if (!s.updates.empty()) trace.steps.push_back(std::move(s));
 }
 
 }  // namespace shardscope::propagation
