@@ -174,7 +174,7 @@ bool readInput(const std::string& path, std::string& out) {
 
 // Process one chunk; returns false when it reported an error.
 bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts, std::ostream& out,
-                  std::ostream& err, const std::string& displayName) {
+                  std::ostream& err, const std::string& displayName, bool lastChunk) {
   ir::DiagnosticSink diags;
   ir::ParseOptions po;
   po.fileName = displayName;
@@ -197,6 +197,9 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     print.genericForm = opts.genericForm;
     ir::printModule(*module, out, print);
   }
+  // The process ends right after the last chunk: like LLVM's tools, skip
+  // freeing a large module one object at a time (it costs a tenth of a run).
+  if (lastChunk) (void)module.release();
   return ok;
 }
 
@@ -236,7 +239,8 @@ int main(int argc, char** argv) {
   bool allOk = true;
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (i) *out << "// -----\n";
-    allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, *out, std::cerr, displayName);
+    allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, *out, std::cerr, displayName,
+                          i + 1 == chunks.size());
   }
   out->flush();
   // With -verify-diagnostics, mlir-opt succeeds when the diagnostics match the

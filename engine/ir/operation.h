@@ -35,6 +35,10 @@ class Value {
   unsigned index = 0;
   // The name written in the source (`%arg0`, `%iterArg_2`), kept for display.
   std::string sourceName;
+  // Scratch for the writer: the slot of this value's printed name in the
+  // writer run numbered `printGeneration` (a hash map per print is slower).
+  mutable uint32_t printGeneration = 0;
+  mutable uint32_t printSlot = 0;
 
   bool isBlockArgument() const { return ownerBlock != nullptr; }
   const std::vector<Use>& uses() const { return uses_; }

@@ -5,6 +5,7 @@
 #include "ir/printer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,10 +49,10 @@ class NameState {
     }
   }
 
-  std::string name(const Value* v) const {
-    auto it = names_.find(v);
-    if (it == names_.end()) return "%<<UNKNOWN SSA VALUE>>";
-    return it->second;
+  const std::string& name(const Value* v) const {
+    static const std::string unknown = "%<<UNKNOWN SSA VALUE>>";
+    if (v->printGeneration != generation_ || v->printSlot >= names_.size()) return unknown;
+    return names_[v->printSlot];
   }
 
   // `%0` for a whole result group, as written before ` = `.
@@ -102,11 +103,11 @@ class NameState {
       for (unsigned i = 0; i < block->numArguments(); ++i) {
         const Value* a = block->argument(i);
         if (iterArgs) {
-          names_[a] = "%" + unique("iterArg", scope);
+          setName(a, "%" + unique("iterArg", scope));
         } else if (first) {
-          names_[a] = "%" + unique("arg" + std::to_string(nextArg_++), scope);
+          setName(a, "%" + unique("arg" + std::to_string(nextArg_++), scope));
         } else {
-          names_[a] = "%" + std::to_string(nextValue_++);
+          setName(a, "%" + std::to_string(nextValue_++));
         }
       }
       first = false;
@@ -124,13 +125,27 @@ class NameState {
       base = std::to_string(nextValue_++);
     }
     if (op.numResults() == 1) {
-      names_[op.result(0)] = "%" + base;
+      setName(op.result(0), "%" + base);
     } else {
-      for (unsigned i = 0; i < op.numResults(); ++i) names_[op.result(i)] = "%" + base + "#" + std::to_string(i);
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + base + "#" + std::to_string(i));
     }
   }
 
-  std::unordered_map<const Value*, std::string> names_;
+  void setName(const Value* v, std::string name) {
+    v->printGeneration = generation_;
+    v->printSlot = static_cast<uint32_t>(names_.size());
+    names_.push_back(std::move(name));
+  }
+
+  // Each writer run gets its own generation, so stale slots are never read.
+  static uint32_t nextGeneration() {
+    static std::atomic<uint32_t> counter{0};
+    uint32_t g = ++counter;
+    return g == 0 ? ++counter : g;
+  }
+
+  uint32_t generation_ = nextGeneration();
+  std::vector<std::string> names_;
   std::unordered_set<const Op*> ownNamed_;
   std::vector<Scope> scopes_;
   unsigned nextValue_ = 0, nextArg_ = 0, nextConflict_ = 0;
@@ -182,7 +197,7 @@ class Writer {
     for (int i = 0; i < indent_; ++i) os_ << "  ";
   }
 
-  std::string v(const Value* val) const { return names_.name(val); }
+  const std::string& v(const Value* val) const { return names_.name(val); }
 
   void printOperands(const Op& op, size_t from = 0, size_t to = SIZE_MAX) {
     to = std::min<size_t>(to, op.numOperands());
