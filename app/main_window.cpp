@@ -1,6 +1,9 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QPushButton>
+#include <QTextDocument>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -43,7 +46,11 @@
 #include "propagation_panel.h"
 #include "source_view.h"
 #include "view_export.h"
+#include "what_if_diff.h"
+#include "what_if_edit.h"
+#include "what_if_panel.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/strategy_compare_widget.h"
 #include "trace/trace_panel.h"
 #endif
 
@@ -69,11 +76,12 @@ QString findSampleDir() {
 namespace {
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
+const char* const kThemeKey = "theme";
 }  // namespace
 
 MainWindow::MainWindow(QString sampleDir, QWidget* parent)
     : QMainWindow(parent), sampleDir_(std::move(sampleDir)), state_(new DocumentState(this)) {
-  setWindowTitle(tr("Shardscope"));
+  setWindowTitle(tr("Shardscope[*]"));
   setAcceptDrops(true);
   resize(1400, 860);
 
@@ -151,10 +159,44 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
           [this](const QModelIndex& cur) { onTreeActivated(cur); });
 
   // Right: source.
-  source_ = new SourceView(state_, this);
+  auto* sourcePane = new QWidget(this);
+  auto* sl = new QVBoxLayout(sourcePane);
+  sl->setContentsMargins(0, 0, 0, 0);
+  sl->setSpacing(0);
+  auto* sourceBar = new QWidget(sourcePane);
+  auto* sbl = new QHBoxLayout(sourceBar);
+  sbl->setContentsMargins(6, 2, 6, 2);
+  auto* sourceHint = new QLabel(tr("Edit shardings, then re-run:"), sourceBar);
+  sourceHint->setObjectName(QStringLiteral("sourceHint"));
+  sbl->addWidget(sourceHint, 1);
+  auto* applyButton = new QPushButton(tr("Apply && Re-run"), sourceBar);
+  applyButton->setObjectName(QStringLiteral("applySourceButton"));
+  applyButton->setToolTip(tr("Re-parse the edited source, propagate again and diff the result "
+                             "against the previous run (Ctrl+Return)"));
+  sbl->addWidget(applyButton);
+  source_ = new SourceView(state_, sourcePane);
+  sl->addWidget(sourceBar);
+  sl->addWidget(source_, 1);
   auto* sourceDock = new QDockWidget(tr("Source"), this);
   sourceDock->setObjectName(QStringLiteral("sourceDock"));
-  sourceDock->setWidget(source_);
+  sourceDock->setWidget(sourcePane);
+  connect(applyButton, &QPushButton::clicked, this, &MainWindow::applySourceEdits);
+  connect(source_->document(), &QTextDocument::modificationChanged, this,
+          &QWidget::setWindowModified);
+  auto updateHint = [this, sourceHint] {
+    sourceHint->setText(source_->hasUnappliedEdits()
+                            ? tr("<b>Edited</b> — not applied yet (Ctrl+Return)")
+                            : tr("Edit shardings, then re-run:"));
+  };
+  connect(source_, &QPlainTextEdit::textChanged, this, updateHint);
+  connect(state_, &DocumentState::documentChanged, this, updateHint);
+  connect(this, &MainWindow::whatIfFinished, this, [updateHint, sourceHint](bool ok) {
+    if (ok)
+      updateHint();
+    else
+      sourceHint->setText(tr("<b style='color:#c01c28'>Not applied</b> — fix the errors "
+                             "(Diagnostics), then Ctrl+Return"));
+  });
   addDockWidget(Qt::RightDockWidgetArea, sourceDock);
 
   // Bottom: diagnostics and the (future) propagation trace.
@@ -217,17 +259,42 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   diagDock->raise();
   connect(explorer, &trace::TracePanel::stepSelected, this, [this](int, int opIndex, int line) {
     if (line > 0) source_->goToLine(line);
-    const ir::Module* m = state_->module();
-    if (!m || opIndex < 0) return;
-    int i = 0;
-    const ir::Op* found = nullptr;
-    for (const auto& top : m->body().ops())
-      top->walk([&](ir::Op& o) {
-        if (i++ == opIndex) found = &o;
-      });
-    if (found && !found->is("func.func")) state_->selectOp(found);
+    selectOpByPreOrder(opIndex);
   });
+  connect(explorer->compareWidget(), &trace::StrategyCompareWidget::valueActivated, this,
+          [this](int opIndex, int line) {
+            if (line > 0) source_->goToLine(line);
+            selectOpByPreOrder(opIndex);
+          });
 #endif
+  // Bottom: the what-if panel (edit a value's sharding, diff of the re-run).
+  whatIf_ = new WhatIfPanel(state_, this);
+  auto* whatIfDock = new QDockWidget(tr("What-if"), this);
+  whatIfDock->setObjectName(QStringLiteral("whatIfDock"));
+  whatIfDock->setWidget(whatIf_);
+  addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
+  tabifyDockWidget(traceDock, whatIfDock);
+  diagDock->raise();
+  connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
+  connect(whatIf_, &WhatIfPanel::shardingEdited, this,
+          [this](const ir::Value* value, const TensorSharding& sharding) {
+            QString error;
+            const auto text =
+                rewriteValueSharding(source_->toPlainText(), *value, sharding, &error);
+            if (!text) {
+              whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
+              return;
+            }
+            source_->replaceText(*text);
+            applySourceEdits();
+          });
+  connect(&whatIfWatcher_, &QFutureWatcher<WhatIfResult>::finished, this, [this] {
+    const quint64 req = whatIfWatcher_.property("request").toULongLong();
+    if (req != whatIfRequest_ || whatIfWatcher_.future().resultCount() == 0) return;  // stale
+    showWhatIf(whatIfWatcher_.result());
+  });
+  connect(state_, &DocumentState::changedValuesChanged, this,
+          [this] { treeModel_->setChangedValues(state_->changedValues()); });
   resizeDocks({treeDock, sourceDock}, {340, 400}, Qt::Horizontal);
   resizeDocks({diagDock}, {170}, Qt::Vertical);
 
@@ -235,6 +302,15 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   statusBar()->addWidget(statusLabel_, 1);
 
   createActions();
+
+  // Settings: window geometry and dock layout, theme (recent files: addRecent).
+  {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    if (themeFromName(settings.value(QLatin1String(kThemeKey)).toString()) == Theme::Dark)
+      setTheme(Theme::Dark);
+  }
 
   connect(state_, &DocumentState::selectionChanged, this, [this] {
     const int vi = valueCombo_->findData(
@@ -258,8 +334,34 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
 MainWindow::~MainWindow() {
   loader_.disconnect(this);
   propagator_.disconnect(this);
+  whatIfWatcher_.disconnect(this);
   loader_.waitForFinished();
   propagator_.waitForFinished();
+  whatIfWatcher_.waitForFinished();
+}
+
+void MainWindow::selectOpByPreOrder(int opIndex) {
+  const ir::Module* m = state_->module();
+  if (!m || opIndex < 0) return;
+  int i = 0;
+  const ir::Op* found = nullptr;
+  for (const auto& top : m->body().ops())
+    top->walk([&](ir::Op& o) {
+      if (i++ == opIndex) found = &o;
+    });
+  if (found && !found->is("func.func")) state_->selectOp(found);
+}
+
+void MainWindow::selectValueByKey(const QString& key) {
+  // "@main/%3"
+  const qsizetype slash = key.indexOf(u'/');
+  if (slash < 0) return;
+  if (const ir::Op* f = state_->findFunction(key.left(slash))) state_->setFunction(f);
+  if (const ir::Value* v = state_->findValue(key.mid(slash + 1))) {
+    state_->selectValue(v);
+    const ir::Op* owner = v->isBlockArgument() ? v->ownerBlock->parentOp() : v->definingOp;
+    if (owner && owner->loc().line > 0) source_->goToLine(static_cast<int>(owner->loc().line));
+  }
 }
 
 void MainWindow::createActions() {
@@ -279,11 +381,31 @@ void MainWindow::createActions() {
   exportMenu->addAction(tr("&Mesh View…"), this, [this] { exportDialog(int(ExportView::Mesh)); });
   exportMenu->addAction(tr("&Source…"), this, [this] { exportDialog(int(ExportView::Source)); });
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  QAction* saveAs = file->addAction(tr("Save Source &As…"), this, &MainWindow::saveSourceAs);
+  QAction* save = file->addAction(tr("&Save Source"), this, &MainWindow::saveSource);
+  save->setShortcut(QKeySequence::Save);
+  QAction* saveAs = file->addAction(tr("Save Source &As…"), this, [this] { saveSourceAs(); });
   saveAs->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* apply =
+      edit->addAction(tr("&Apply Edits and Re-run"), this, &MainWindow::applySourceEdits);
+  apply->setObjectName(QStringLiteral("applyEditsAction"));
+  apply->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+  apply->setShortcutContext(Qt::WindowShortcut);
+  edit->addAction(tr("Edit Selected &Sharding…"), this, [this] {
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("whatIfDock"))) {
+      d->show();
+      d->raise();
+    }
+    whatIf_->shardingEdit()->setFocus();
+    whatIf_->shardingEdit()->selectAll();
+  })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  edit->addSeparator();
+  edit->addAction(tr("&Undo"), source_, &QPlainTextEdit::undo)->setShortcut(QKeySequence::Undo);
+  edit->addAction(tr("&Redo"), source_, &QPlainTextEdit::redo)->setShortcut(QKeySequence::Redo);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Zoom &In"), graph_, &GraphView::zoomIn);
@@ -294,6 +416,23 @@ void MainWindow::createActions() {
     graph_->showSearch();
   });
   find->setShortcut(QKeySequence::Find);
+  view->addSeparator();
+  presentationAction_ = view->addAction(tr("&Presentation Mode"));
+  presentationAction_->setObjectName(QStringLiteral("presentationAction"));
+  presentationAction_->setCheckable(true);
+  presentationAction_->setShortcut(QKeySequence(Qt::Key_F11));
+  connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  QMenu* themeMenu = view->addMenu(tr("&Theme"));
+  themeMenu->setObjectName(QStringLiteral("themeMenu"));
+  auto* themes = new QActionGroup(themeMenu);
+  for (Theme t : {Theme::Light, Theme::Dark}) {
+    QAction* a = themeMenu->addAction(t == Theme::Light ? tr("&Light") : tr("&Dark"));
+    a->setObjectName(QString(QStringLiteral("theme_") + themeName(t)));
+    a->setCheckable(true);
+    a->setChecked(t == theme_);
+    themes->addAction(a);
+    connect(a, &QAction::triggered, this, [this, t] { setTheme(t); });
+  }
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
@@ -308,6 +447,26 @@ void MainWindow::createActions() {
   prop->addAction(tr("Step &Back"), this, [this] { trace_->setStep(trace_->currentStep() - 1); })
       ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
   prop->addAction(tr("&Replay"), trace_, &PropagationPanel::play);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  prop->addSeparator();
+  QAction* compare = prop->addAction(tr("&Compare Strategies…"), this, [this] {
+    auto* explorer = static_cast<trace::TracePanel*>(explorer_);
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("traceExplorerDock"))) {
+      d->show();
+      d->raise();
+    }
+    auto* cw = explorer->compareWidget();
+    for (QWidget* w = cw->parentWidget(); w; w = w->parentWidget())
+      if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+        tabs->setCurrentWidget(cw);
+        break;
+      }
+    cw->compare();
+  });
+  compare->setObjectName(QStringLiteral("compareStrategiesAction"));
+  compare->setToolTip(tr("Run two strategies on the applied source, side by side, and list the "
+                         "values whose sharding differs"));
+#endif
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Shardscope"), this, [this] {
@@ -366,6 +525,7 @@ void MainWindow::openFile(const QString& path) {
     return;
   }
 #endif
+  if (!maybeDiscardEdits()) return;
   const quint64 req = ++loadRequest_;
   loadingPath_ = path;
   statusLabel_->setText(tr("Loading %1…").arg(path));
@@ -374,8 +534,14 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::reload() {
-  if (state_->document() && !state_->document()->path.empty())
-    openFile(toQString(state_->document()->path));
+  if (original_ && !original_->path.empty()) openFile(toQString(original_->path));
+}
+
+void MainWindow::updateTitle(const QString& suffix) {
+  const QString name = original_ ? toQString(original_->name) : QString();
+  // `[*]`: the window's modified marker (unsaved source edits).
+  setWindowTitle(suffix.isEmpty() ? tr("%1[*] — Shardscope").arg(name)
+                                  : tr("%1[*] — %2 — Shardscope").arg(name, suffix));
 }
 
 void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
@@ -414,14 +580,12 @@ void MainWindow::showStep(int stepsApplied) {
     if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size())
       state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
   }
-  setWindowTitle(tr("%1 — %2 — Shardscope")
-                     .arg(toQString(doc->name),
-                          stepsApplied == 0 ? tr("input")
-                                            : tr("after step %1/%2 (%3)")
-                                                  .arg(stepsApplied - 1)
-                                                  .arg(n)
-                                                  .arg(QString::fromLatin1(
-                                                      api::levelName(run_->options.level)))));
+  updateTitle(stepsApplied == 0 ? tr("input")
+                                : tr("after step %1/%2 (%3)")
+                                      .arg(stepsApplied - 1)
+                                      .arg(n)
+                                      .arg(QString::fromLatin1(
+                                          api::levelName(run_->options.level))));
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
@@ -429,10 +593,15 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   original_ = doc;
   run_.reset();
   ++propagateRequest_;
+  ++whatIfRequest_;  // a re-run of the previous file is stale
   treeModel_->setDocument(doc);
   diagModel_->setDiagnostics(doc->diagnostics);
   diagView_->resizeColumnsToContents();
+  source_->discardEdits();
   state_->setDocument(doc);
+  source_->document()->setModified(false);
+  whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
+                             "what changes."));
   trace_->setRun(nullptr);
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(doc->text),
@@ -440,7 +609,7 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
 #endif
   tree_->expandToDepth(0);
   for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
-  setWindowTitle(tr("%1 — Shardscope").arg(toQString(doc->name)));
+  updateTitle();
   if (readable) addRecent(toQString(doc->path));
   if (doc->hasErrors()) {
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
@@ -570,20 +739,204 @@ void MainWindow::exportDialog(int view) {
   statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
-void MainWindow::saveSourceAs() {
-  const auto& doc = state_->document();
-  if (!doc) return;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save Source As"), toQString(doc->path), tr("MLIR files (*.mlir)"));
-  if (path.isEmpty()) return;
+bool MainWindow::isSourceModified() const { return source_->document()->isModified(); }
+
+bool MainWindow::saveSourceTo(const QString& path, QString* error) {
+  const QByteArray bytes = source_->toPlainText().toUtf8();
   QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) ||
-      f.write(doc->text.data(), static_cast<qint64>(doc->text.size())) < 0 || !f.commit()) {
-    QMessageBox::warning(this, tr("Save failed"),
-                         tr("Cannot save %1: %2").arg(path, f.errorString()));
+  if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+    if (error) *error = tr("Cannot save %1: %2").arg(path, f.errorString());
+    return false;  // the buffer (and its modified flag) stays as it is
+  }
+  source_->document()->setModified(false);
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  return true;
+}
+
+void MainWindow::saveSource() {
+  if (!original_) return;
+  if (original_->path.empty()) {
+    saveSourceAs();
     return;
   }
-  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  QString error;
+  if (!saveSourceTo(toQString(original_->path), &error))
+    QMessageBox::warning(this, tr("Save failed"),
+                         error + tr("\n\nYour edits are still in the source view."));
+}
+
+bool MainWindow::saveSourceAs() {
+  if (!original_) return false;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Source As"), toQString(original_->path), tr("MLIR files (*.mlir)"));
+  if (path.isEmpty()) return false;
+  QString error;
+  if (!saveSourceTo(path, &error)) {
+    QMessageBox::warning(this, tr("Save failed"),
+                         error + tr("\n\nYour edits are still in the source view."));
+    return false;
+  }
+  addRecent(path);
+  return true;
+}
+
+bool MainWindow::maybeDiscardEdits() {
+  if (!isSourceModified()) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Unsaved edits"),
+      tr("The source of %1 has edits that are not saved. Save them?")
+          .arg(original_ ? toQString(original_->name) : tr("this module")),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) {
+    if (!original_ || original_->path.empty()) return saveSourceAs();
+    QString error;
+    if (!saveSourceTo(toQString(original_->path), &error)) {
+      QMessageBox::warning(this, tr("Save failed"), error);
+      return false;
+    }
+  }
+  return true;
+}
+
+// --- What-if -----------------------------------------------------------------
+
+void MainWindow::applySourceEdits() {
+  if (!original_) return;
+  const quint64 req = ++whatIfRequest_;
+  ++propagateRequest_;  // a propagation of the old text is stale now
+  const propagation::PropagationOptions options = run_ ? run_->options : trace_->options();
+  // The run to diff against: the last one shown, else a run of the applied
+  // text (made in the same job).
+  std::shared_ptr<const api::PropagationRun> previous =
+      run_ && run_->ok && run_->result ? run_ : nullptr;
+  whatIf_->setStatus(tr("Re-parsing and propagating (%1)…")
+                         .arg(QString::fromLatin1(api::levelName(options.level))));
+  whatIfWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  whatIfWatcher_.setFuture(QtConcurrent::run(
+      [text = source_->toPlainText().toStdString(), base = original_, previous, options] {
+        WhatIfResult r;
+        r.doc = api::parseDocument(text, base->name);
+        r.doc->path = base->path;
+        if (!r.doc->module || r.doc->hasErrors()) return r;
+        r.baseline = previous;
+        if (!r.baseline && base->module && !base->hasErrors())
+          r.baseline = api::propagateDocument(*base, options);
+        r.run = api::propagateDocument(*r.doc, options);
+        return r;
+      }));
+}
+
+void MainWindow::showWhatIf(const WhatIfResult& r) {
+  if (!r.doc->module || r.doc->hasErrors()) {
+    // Keep everything (the editor's text, the shown document); show why.
+    diagModel_->setDiagnostics(r.doc->diagnostics);
+    diagView_->resizeColumnsToContents();
+    source_->setDiagnostics(r.doc->diagnostics);
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) {
+      d->show();
+      d->raise();
+    }
+    const int errors = r.doc->errorCount();
+    const QString msg =
+        tr("The edited source has %n error(s); nothing was re-run and your edits are kept.", "",
+           errors);
+    whatIf_->setStatus(msg, true);
+    statusBar()->showMessage(msg, 8000);
+    // Show the first error (the user's text is not touched).
+    for (const auto& d : r.doc->diagnostics)
+      if (d.severity == ir::Severity::Error && d.loc.known()) {
+        source_->goToLine(static_cast<int>(d.loc.line), static_cast<int>(d.loc.col));
+        break;
+      }
+    emit whatIfFinished(false);
+    return;
+  }
+  original_ = r.doc;
+  run_ = r.run;
+  trace_->setRun(run_);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(r.doc->text),
+                                                            toQString(r.doc->name));
+#endif
+  diagModel_->setDiagnostics(r.doc->diagnostics);
+  std::vector<WhatIfChange> changes;
+  QString summary;
+  const QString level = QString::fromLatin1(api::levelName(run_->options.level));
+  if (!run_->ok || !run_->result) {
+    summary = tr("Propagation (%1) failed on the edited source; see Diagnostics.").arg(level);
+    for (const auto& d : run_->diagnostics)
+      if (d.severity == ir::Severity::Error) {
+        summary += u' ' + toQString(d.message);
+        break;
+      }
+  } else if (!r.baseline || !r.baseline->result) {
+    summary = tr("Propagated (%1). No previous run to compare with.").arg(level);
+  } else {
+    changes = diffDocuments(*r.baseline->result, *run_->result);
+    summary = changes.empty()
+                  ? tr("Propagated (%1): no value's sharding changed vs the previous run.").arg(level)
+                  : tr("Propagated (%1): %n value(s) changed sharding vs the previous run "
+                       "(marked in the op tree).",
+                       "", static_cast<int>(changes.size()))
+                        .arg(level);
+  }
+  // Publish first, so views rebuilding on documentChanged see the set.
+  state_->setChangedValues(changedKeys(changes));
+  // The result with the user's selection kept (not the op of the last step).
+  const std::shared_ptr<const api::Document> shown =
+      run_->ok && run_->result ? run_->result : original_;
+  treeModel_->setDocument(shown);
+  state_->setDocumentKeepingSelection(shown);
+  updateTitle(run_->ok ? tr("what-if re-run (%1)").arg(level) : QString());
+  tree_->expandToDepth(0);
+  whatIf_->setChanges(std::move(changes), summary);
+  whatIf_->setStatus(summary, !run_->ok);
+  if (auto* d = findChild<QDockWidget*>(QStringLiteral("whatIfDock"))) {
+    d->show();
+    d->raise();
+  }
+  updateStatus();
+  statusBar()->showMessage(summary, 8000);
+  emit whatIfFinished(true);
+}
+
+// --- Presentation mode and themes --------------------------------------------
+
+void MainWindow::setPresentationMode(bool on) {
+  if (on == presentation_) return;
+  presentation_ = on;
+  if (presentationAction_ && presentationAction_->isChecked() != on) {
+    QSignalBlocker block(presentationAction_);
+    presentationAction_->setChecked(on);
+  }
+  if (on) {
+    normalState_ = saveState();
+    normalWindowState_ = windowState();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    QFont f = QApplication::font();
+    if (f.pointSizeF() > 0)
+      f.setPointSizeF(f.pointSizeF() * 1.6);
+    else
+      f.setPixelSize(qRound(f.pixelSize() * 1.6));
+    setFont(f);
+    source_->setFontScale(1.6);
+    setWindowState(normalWindowState_ | Qt::WindowFullScreen);
+  } else {
+    setFont(QFont());  // inherit the application font again
+    source_->setFontScale(1.0);
+    setWindowState(normalWindowState_);
+    restoreState(normalState_);
+  }
+  QTimer::singleShot(0, graph_, &GraphView::zoomFit);
+}
+
+void MainWindow::setTheme(Theme theme) {
+  theme_ = theme;
+  applyTheme(theme);
+  QSettings().setValue(QLatin1String(kThemeKey), themeName(theme));
+  if (auto* a = findChild<QAction*>(QString(QStringLiteral("theme_") + themeName(theme))))
+    a->setChecked(true);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
@@ -601,7 +954,14 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-  QSettings().setValue(QStringLiteral("windowState"), saveState());
+  if (!maybeDiscardEdits()) {
+    e->ignore();
+    return;
+  }
+  QSettings settings;
+  // In presentation mode, keep the normal layout.
+  settings.setValue(QStringLiteral("windowState"), presentation_ ? normalState_ : saveState());
+  if (!presentation_) settings.setValue(QStringLiteral("geometry"), saveGeometry());
   QMainWindow::closeEvent(e);
 }
 

@@ -1,7 +1,9 @@
 // The Shardscope main window: op tree (left), graph and mesh tabs (centre),
-// source (right), diagnostics and the propagation trace (bottom). Files are
-// parsed off the UI thread; a request counter drops stale loads.
+// source (right, editable), diagnostics, the propagation trace and the
+// what-if diff (bottom). Files and edited text are parsed off the UI thread;
+// request counters drop stale loads and re-runs.
 #pragma once
+#include <QFont>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QStringList>
@@ -10,6 +12,7 @@
 
 #include "api/document.h"
 #include "api/propagate.h"
+#include "theme_palette.h"
 
 class QComboBox;
 class QLabel;
@@ -28,6 +31,7 @@ class MeshView;
 class OpTreeModel;
 class SourceView;
 class PropagationPanel;
+class WhatIfPanel;
 }  // namespace shardscope::widgets
 namespace shardscope::scw {
 class SparseCoreWorkspace;
@@ -52,8 +56,33 @@ class MainWindow : public QMainWindow {
     autoPropagate_ = options;
   }
 
+  widgets::SourceView* sourceView() const { return source_; }
+  widgets::WhatIfPanel* whatIfPanel() const { return whatIf_; }
+
+  // What-if: apply the source view's text. It is re-parsed off the UI
+  // thread; with errors the diagnostics are shown and the text is kept
+  // (whatIfFinished(false)); otherwise it is propagated (the previous run's
+  // options, else the panel's level), diffed against the previous run and
+  // the changed values are published in DocumentState (whatIfFinished(true)).
+  void applySourceEdits();
+  // Write the source view's text to `path` with QSaveFile. On failure the
+  // buffer is kept and `error` says why. Does not ask anything.
+  bool saveSourceTo(const QString& path, QString* error = nullptr);
+  // The source view holds text not yet saved.
+  bool isSourceModified() const;
+
+  // Presentation mode (View > Presentation Mode, F11): docks hidden, large
+  // fonts, full screen; leaving restores the layout.
+  void setPresentationMode(bool on);
+  bool isPresentationMode() const { return presentation_; }
+  // Light or dark palette for the application (View > Theme), kept in QSettings.
+  void setTheme(widgets::Theme theme);
+  widgets::Theme theme() const { return theme_; }
+
  signals:
   void loaded(bool ok);
+  // A what-if re-run finished: false when the edited text has errors.
+  void whatIfFinished(bool ok);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -66,7 +95,18 @@ class MainWindow : public QMainWindow {
   void openDialog();
   // Export `view` (an ExportView), or the current one for -1.
   void exportDialog(int view);
-  void saveSourceAs();
+  void saveSource();
+  bool saveSourceAs();
+  // Ask about unsaved edits: false when the user cancels.
+  bool maybeDiscardEdits();
+  struct WhatIfResult {
+    std::shared_ptr<api::Document> doc;                      // the edited text, parsed
+    std::shared_ptr<const api::PropagationRun> baseline, run;  // previous run, re-run
+  };
+  void showWhatIf(const WhatIfResult& result);
+  void selectValueByKey(const QString& key);
+  void selectOpByPreOrder(int opIndex);
+  void updateTitle(const QString& suffix = {});
   void reload();
   void addRecent(const QString& path);
   void rebuildRecentMenu();
@@ -95,6 +135,14 @@ class MainWindow : public QMainWindow {
   widgets::MeshView* mesh_;
   widgets::SourceView* source_;
   widgets::PropagationPanel* trace_;
+  widgets::WhatIfPanel* whatIf_;
+  QFutureWatcher<WhatIfResult> whatIfWatcher_;
+  quint64 whatIfRequest_ = 0;
+  bool presentation_ = false;
+  QByteArray normalState_;
+  Qt::WindowStates normalWindowState_;
+  widgets::Theme theme_ = widgets::Theme::Light;
+  QAction* presentationAction_ = nullptr;
   QWidget* explorer_ = nullptr;  // widgets/trace TracePanel when built with it
   QLabel* statusLabel_;
   QComboBox* valueCombo_;

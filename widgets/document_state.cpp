@@ -105,8 +105,29 @@ const ir::Value* DocumentState::defaultValue() const {
   return nullptr;
 }
 
+QString DocumentState::valueKey(const ir::Value& value) {
+  const ir::Op* owner = value.isBlockArgument() ? value.ownerBlock->parentOp() : value.definingOp;
+  const ir::Op* f = enclosingFunction(owner);
+  return u'@' + (f ? toQString(api::symbolName(*f)) : QString()) + u'/' +
+         toQString(api::valueName(value));
+}
+
+bool DocumentState::isValueChanged(const ir::Value* value) const {
+  return value && !changed_.isEmpty() && changed_.contains(valueKey(*value));
+}
+
+void DocumentState::setChangedValues(QSet<QString> keys) {
+  if (keys == changed_) return;
+  changed_ = std::move(keys);
+  emit changedValuesChanged();
+}
+
 void DocumentState::setDocument(std::shared_ptr<const api::Document> doc) {
   doc_ = std::move(doc);
+  if (!changed_.isEmpty()) {
+    changed_.clear();
+    emit changedValuesChanged();
+  }
   function_ = nullptr;
   op_ = nullptr;
   value_ = nullptr;

@@ -3,6 +3,7 @@
 // Views never call each other; they set and observe this object.
 #pragma once
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <memory>
 
@@ -38,6 +39,16 @@ class DocumentState : public QObject {
   // argument or result of the current function.
   const ir::Value* defaultValue() const;
 
+  // --- What-if: values whose sharding changed in the last re-run ----------
+  // A value's key, stable across versions of the same module (propagation
+  // steps, a re-parse of edited text): "@main/%3", "@main/%arg0".
+  static QString valueKey(const ir::Value& value);
+  // Keys of the values whose final sharding differs between the last two
+  // runs (empty before the first what-if re-run; cleared by setDocument).
+  const QSet<QString>& changedValues() const { return changed_; }
+  // True when `value` (of any version of the module) is in changedValues().
+  bool isValueChanged(const ir::Value* value) const;
+
  public slots:
   // Replace the document; selects the first function (or `main`).
   void setDocument(std::shared_ptr<const api::Document> doc);
@@ -49,17 +60,24 @@ class DocumentState : public QObject {
   // Selecting an op also selects its first result (and its function).
   void selectOp(const ir::Op* op);
   void selectValue(const ir::Value* value);
+  // Publish the changed-value set (emits changedValuesChanged when it differs).
+  // Set it before setDocumentKeepingSelection so views rebuilding on
+  // documentChanged already see it.
+  void setChangedValues(QSet<QString> keys);
 
  signals:
   void documentChanged();
   void functionChanged();
   void selectionChanged();
+  // changedValues() changed (after a what-if re-run, or cleared).
+  void changedValuesChanged();
 
  private:
   std::shared_ptr<const api::Document> doc_;
   const ir::Op* function_ = nullptr;
   const ir::Op* op_ = nullptr;
   const ir::Value* value_ = nullptr;
+  QSet<QString> changed_;
 };
 
 // The enclosing `func.func` of an op (or the op itself), or nullptr.

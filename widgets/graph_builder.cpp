@@ -48,7 +48,8 @@ constexpr const char* kMono = "font-family:'DejaVu Sans Mono',monospace;";
 
 class Builder {
  public:
-  Builder(const ir::Module& module, GraphModel& g) : module_(module), g_(g) {
+  Builder(const ir::Module& module, GraphModel& g, const GraphBuildOptions& opt = {})
+      : module_(module), g_(g), opt_(opt) {
     mesh_ = colorMesh(module, &g_.legend.meshName);
     g_.legend.mesh = mesh_;
   }
@@ -70,6 +71,27 @@ class Builder {
     for (const auto& [from, to, arrow] : regionEdges_) addEdge(from, to, region, arrow);
     // Exits (terminator -> op) are not drawn: as back edges they cross the
     // whole picture and say little the cluster does not already say.
+  }
+
+  // Some top-level ops; values from elsewhere become dashed input nodes.
+  void buildOps(const std::vector<const ir::Op*>& ops, const QString& title) {
+    g_.title = title;
+    for (const ir::Op* op : ops) addOp(*op, -1);
+    for (const ir::Op* op : ops)
+      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
+        for (ir::Value* v : o.operands())
+          if (!valueNode_.count(v)) {
+            addArgument(*v, -1);
+            GraphNodeInfo& n = g_.nodes.back();
+            n.dashed = true;
+            n.border = QColor(0x80, 0x80, 0x80);
+          }
+      });
+    for (const ir::Value* v : values_) addValueEdges(*v);
+    GraphEdgeInfo region;
+    region.color = QColor(0x9a, 0x9a, 0xb0);
+    region.dotted = true;
+    for (const auto& [from, to, arrow] : regionEdges_) addEdge(from, to, region, arrow);
   }
 
  private:
@@ -167,6 +189,15 @@ class Builder {
                     .arg(dir.toHtmlEscaped());
       }
     }
+    const bool collapsed = op.numRegions() > 0 && opt_.collapsedRegions.count(&op);
+    if (collapsed) {
+      int inside = 0;
+      const_cast<ir::Op&>(op).walk([&](ir::Op&) { ++inside; });
+      info.collapsedOps = inside - 1;
+      html += QStringLiteral("<br><span style=\"color:#3949ab;font-size:11px\">%1</span>")
+                  .arg(QObject::tr("▸ %1 ops inside (double-click)").arg(inside - 1));
+      info.dashed = true;
+    }
     info.html = html;
     if (op.dialect() == "sdy") info.border = QColor(0xb2, 0x6a, 0x00);
     const int node = addNode(std::move(info), cluster);
@@ -175,12 +206,13 @@ class Builder {
       valueNode_[r] = node;
       values_.push_back(r);
     }
-    for (unsigned ri = 0; ri < op.numRegions(); ++ri) {
+    for (unsigned ri = 0; ri < op.numRegions() && !collapsed; ++ri) {
       GraphInput::Cluster c;
       c.parent = cluster;
       const std::string& n = op.name();
       c.label = toQString(n.substr(n.find('.') + 1)) + QStringLiteral(" · ") + regionLabel(op, ri);
       g_.input.clusters.push_back(c);
+      g_.clusterOps.push_back(&op);
       const int ci = static_cast<int>(g_.input.clusters.size()) - 1;
       for (const auto& block : op.region(ri).blocks()) {
         for (ir::Value* arg : block->arguments()) {
@@ -252,6 +284,7 @@ class Builder {
 
   const ir::Module& module_;
   GraphModel& g_;
+  GraphBuildOptions opt_;
   Mesh mesh_;
   std::map<const ir::Op*, int> opNode_;
   std::map<const ir::Value*, int> valueNode_;
@@ -261,9 +294,17 @@ class Builder {
 
 }  // namespace
 
-GraphModel buildGraph(const ir::Module& module, const ir::Op& func) {
+GraphModel buildGraph(const ir::Module& module, const ir::Op& func,
+                      const GraphBuildOptions& options) {
   GraphModel g;
-  Builder(module, g).build(func);
+  Builder(module, g, options).build(func);
+  return g;
+}
+
+GraphModel buildGroupGraph(const ir::Module& module, const std::vector<const ir::Op*>& ops,
+                           const QString& title) {
+  GraphModel g;
+  Builder(module, g).buildOps(ops, title);
   return g;
 }
 

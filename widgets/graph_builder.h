@@ -6,7 +6,9 @@
 #pragma once
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "api/document.h"
@@ -18,7 +20,9 @@ class QTextDocument;
 namespace shardscope::widgets {
 
 struct GraphNodeInfo {
-  enum Kind { OpNode, ArgumentNode, ValueNode, ReturnNode, TerminatorNode };
+  // GroupNode: a collapsed group of ops (graph_grouping.h), painted from
+  // `title`, `lines` and `axes` rather than `html`.
+  enum Kind { OpNode, ArgumentNode, ValueNode, ReturnNode, TerminatorNode, GroupNode };
   Kind kind = OpNode;
   QString html;                      // the node's rich text
   QString searchText;                // plain text searched by Ctrl+F
@@ -26,6 +30,14 @@ struct GraphNodeInfo {
   const ir::Value* value = nullptr;  // argument and value nodes
   QColor border = QColor(0x55, 0x55, 0x55);
   bool dashed = false;
+  // Group nodes.
+  int group = -1;         // group id in the Grouping
+  bool expanded = false;  // drawn as a frame around the group's own nodes
+  QString title;          // "layer 3 · 73 ops"
+  QStringList lines;      // summary lines
+  QStringList axes;       // sharding axes, drawn as coloured chips
+  // Op nodes whose regions are collapsed (double-click expands them).
+  int collapsedOps = 0;
 };
 
 struct GraphEdgeInfo {
@@ -37,7 +49,10 @@ struct GraphEdgeInfo {
   bool dashed = false;
   bool dotted = false;  // region entry/exit
   double width = 1.2;
+  int count = 1;  // values carried (edges between groups)
 };
+
+struct Grouping;
 
 struct GraphModel {
   GraphInput input;
@@ -45,11 +60,26 @@ struct GraphModel {
   std::vector<GraphEdgeInfo> edges;
   QString title;  // "@main"
   Legend legend;
+  // The op owning each cluster (the region op), parallel to input.clusters.
+  std::vector<const ir::Op*> clusterOps;
+  // Set when the graph is the collapsed view of a large function.
+  std::shared_ptr<const Grouping> grouping;
   bool empty() const { return nodes.empty(); }
 };
 
+struct GraphBuildOptions {
+  // Region ops drawn without their regions (one node, "N ops inside").
+  std::set<const ir::Op*> collapsedRegions;
+};
+
 // Build the graph of `func` (a func.func op) in `module`.
-GraphModel buildGraph(const ir::Module& module, const ir::Op& func);
+GraphModel buildGraph(const ir::Module& module, const ir::Op& func,
+                      const GraphBuildOptions& options = {});
+
+// Build the graph of some top-level ops of a function (an expanded group):
+// values coming from outside them are drawn as dashed input nodes.
+GraphModel buildGroupGraph(const ir::Module& module, const std::vector<const ir::Op*>& ops,
+                           const QString& title);
 
 // A text document with the node font and margins, used for both measuring
 // (builder) and painting (scene) so the sizes agree.

@@ -1,5 +1,6 @@
 #include "graph_view.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QGraphicsPathItem>
 #include <QGraphicsSceneMouseEvent>
 #include <QHBoxLayout>
@@ -8,6 +9,7 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QPromise>
 #include <QPushButton>
 #include <QShortcut>
@@ -21,6 +23,7 @@
 #include <cmath>
 
 #include "document_state.h"
+#include "overview_map.h"
 
 namespace shardscope::widgets {
 
@@ -34,11 +37,17 @@ class NodeItem : public QGraphicsItem {
  public:
   NodeItem(const GraphNodeInfo& info, const QRectF& rect) : info_(info), size_(rect.size()) {
     setPos(rect.topLeft());
-    doc_ = makeNodeDocument(info.html);
     setFlag(ItemIsSelectable);
     setCursor(Qt::PointingHandCursor);
-    setToolTip(info.searchText);
-    setZValue(info.kind == GraphNodeInfo::ValueNode ? 3 : 2);
+    if (info.kind == GraphNodeInfo::GroupNode) {
+      setToolTip(info.title + u'\n' + info.lines.join(u'\n') +
+                 (info.expanded ? QObject::tr("\nDouble-click or Enter to collapse")
+                                : QObject::tr("\nDouble-click or Enter to expand")));
+      setZValue(info.expanded ? -20 : 2);
+    } else {
+      setToolTip(info.searchText);
+      setZValue(info.kind == GraphNodeInfo::ValueNode ? 3 : 2);
+    }
   }
   QRectF boundingRect() const override { return QRectF(QPointF(-4, -4), size_ + QSizeF(8, 8)); }
   void setHighlighted(bool on) {
@@ -55,6 +64,11 @@ class NodeItem : public QGraphicsItem {
   }
   void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
     const QRectF r(QPointF(0, 0), size_);
+    const qreal lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(p->worldTransform());
+    if (info_.kind == GraphNodeInfo::GroupNode) {
+      paintGroup(p, r, lod);
+      return;
+    }
     QColor fill(0xee, 0xf4, 0xfb);
     qreal radius = 5;
     switch (info_.kind) {
@@ -76,6 +90,8 @@ class NodeItem : public QGraphicsItem {
       case GraphNodeInfo::TerminatorNode:
         fill = QColor(0xf4, 0xf4, 0xf4);
         break;
+      case GraphNodeInfo::GroupNode:
+        break;
     }
     if (matched_) fill = QColor(0xff, 0xf1, 0x76);
     QPen pen(info_.border, info_.kind == GraphNodeInfo::ValueNode ? 1.6 : 1.2);
@@ -90,13 +106,92 @@ class NodeItem : public QGraphicsItem {
     p->setPen(pen);
     p->setBrush(fill);
     p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
+    if (lod < 0.3) return;  // too small to read: skip the text
+    if (!doc_) doc_ = makeNodeDocument(info_.html);
     p->save();
     const QSizeF ds = doc_->size();
     p->translate((r.width() - ds.width()) / 2, (r.height() - ds.height()) / 2);
-    doc_->drawContents(p);
+    // Node fills are light in every theme: draw the label in dark text rather
+    // than the application palette's (light in the dark theme).
+    QAbstractTextDocumentLayout::PaintContext ctx;
+    ctx.palette.setColor(QPalette::Text, Qt::black);
+    doc_->documentLayout()->draw(p, ctx);
     p->restore();
   }
   const GraphNodeInfo& info() const { return info_; }
+
+ private:
+  void paintGroup(QPainter* p, const QRectF& r, qreal lod) {
+    const QColor indigo(0x3f, 0x51, 0xb5);
+    const bool hot = highlighted_ || isSelected();
+    if (hot) {
+      p->setPen(QPen(QColor(0xd8, 0x1b, 0x60, 90), 7));
+      p->setBrush(Qt::NoBrush);
+      p->drawRoundedRect(r, 6, 6);
+    }
+    QPen pen(hot ? QColor(0xd8, 0x1b, 0x60) : info_.border, hot ? 2.2 : 1.3);
+    if (info_.expanded) {
+      pen.setStyle(Qt::DashLine);
+      p->setPen(pen);
+      p->setBrush(QColor(0xf7, 0xf8, 0xfe));
+      p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+      const QRectF header(r.left(), r.top(), r.width(), kGroupHeader - 4);
+      p->setPen(Qt::NoPen);
+      p->setBrush(QColor(0xe3, 0xe6, 0xf8));
+      p->drawRoundedRect(header.adjusted(1, 1, -1, 0), 5, 5);
+      if (lod < 0.2) return;
+      QFont f(QStringLiteral("DejaVu Sans"));
+      f.setPixelSize(12);
+      f.setBold(true);
+      p->setFont(f);
+      p->setPen(indigo.darker(130));
+      p->drawText(header.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                  QStringLiteral("▾ ") + info_.title +
+                      QObject::tr("   (double-click here to collapse)"));
+      return;
+    }
+    p->setPen(pen);
+    p->setBrush(matched_ ? QColor(0xff, 0xf1, 0x76) : QColor(0xe8, 0xea, 0xf6));
+    p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    // A second edge behind: "a stack of ops".
+    if (lod < 0.25) return;
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(12);
+    f.setBold(true);
+    p->setFont(f);
+    p->setPen(indigo.darker(140));
+    qreal y = r.top() + 5;
+    const qreal w = r.width() - 16;
+    p->drawText(QRectF(r.left() + 8, y, w, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(QStringLiteral("▸ ") + info_.title, Qt::ElideRight,
+                                            int(w)));
+    y += 18;
+    f.setBold(false);
+    f.setPixelSize(11);
+    p->setFont(f);
+    p->setPen(QColor(0x44, 0x44, 0x55));
+    for (const QString& l : info_.lines) {
+      p->drawText(QRectF(r.left() + 8, y, w, 15), Qt::AlignLeft | Qt::AlignVCenter,
+                  p->fontMetrics().elidedText(l, Qt::ElideRight, int(w)));
+      y += 16;
+    }
+    qreal x = r.left() + 8;
+    for (const QString& a : info_.axes) {
+      const int tw = p->fontMetrics().horizontalAdvance(a);
+      const QRectF chip(x, y + 1, tw + 12, 14);
+      if (chip.right() > r.right() - 6) break;
+      const QColor c = axisColor(&legendMesh_, a);
+      p->setPen(Qt::NoPen);
+      p->setBrush(c);
+      p->drawRoundedRect(chip, 3, 3);
+      p->setPen(Qt::white);
+      p->drawText(chip, Qt::AlignCenter, a);
+      x = chip.right() + 5;
+    }
+  }
+
+ public:
+  Mesh legendMesh_;
 
  private:
   GraphNodeInfo info_;
@@ -281,6 +376,8 @@ void GraphScene::clearGraph() {
   clear();
   nodeItems_.clear();
   edgeItems_.clear();
+  opNodes_.clear();
+  groupNodes_.clear();
   model_ = GraphModel();
   keepAlive_.reset();
   graphRect_ = QRectF();
@@ -301,10 +398,23 @@ void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
   for (size_t i = 0; i < layout.clusters.size() && i < model_.input.clusters.size(); ++i) {
     auto* item = new ClusterItem(layout.clusters[i], model_.input.clusters[i].label, depth[i]);
     item->setData(kKindKey, ClusterKind);
+    item->setData(kIndexKey, static_cast<int>(i));
+    item->setToolTip(tr("Double-click to collapse this region"));
     addItem(item);
   }
   for (size_t i = 0; i < nNodes; ++i) {
-    auto* item = new NodeItem(model_.nodes[i], layout.nodes[i].rect);
+    const GraphNodeInfo& info = model_.nodes[i];
+    auto* item = new NodeItem(info, layout.nodes[i].rect);
+    if (info.kind == GraphNodeInfo::GroupNode) {
+      item->legendMesh_ = model_.legend.mesh;
+      if (info.group >= 0) {
+        if (groupNodes_.size() <= static_cast<size_t>(info.group))
+          groupNodes_.resize(static_cast<size_t>(info.group) + 1, -1);
+        groupNodes_[static_cast<size_t>(info.group)] = static_cast<int>(i);
+      }
+    } else if (info.op && info.kind != GraphNodeInfo::ValueNode) {
+      opNodes_.emplace(info.op, static_cast<int>(i));
+    }
     item->setData(kKindKey, NodeKind);
     item->setData(kIndexKey, static_cast<int>(i));
     addItem(item);
@@ -327,10 +437,74 @@ QRectF GraphScene::nodeRect(int node) const {
 }
 
 int GraphScene::nodeOf(const ir::Op* op) const {
-  for (size_t i = 0; i < model_.nodes.size(); ++i)
-    if (model_.nodes[i].op == op && model_.nodes[i].kind != GraphNodeInfo::ValueNode)
-      return static_cast<int>(i);
+  if (!op) return -1;
+  auto it = opNodes_.find(op);
+  if (it != opNodes_.end()) return it->second;
+  if (model_.grouping) return nodeOfGroup(model_.grouping->groupOfOp(op));
   return -1;
+}
+
+int GraphScene::nodeOfGroup(int group) const {
+  if (group < 0 || static_cast<size_t>(group) >= groupNodes_.size()) return -1;
+  return groupNodes_[static_cast<size_t>(group)];
+}
+
+void GraphScene::highlightNode(int node) {
+  if (node < 0 || static_cast<size_t>(node) >= nodeItems_.size()) return;
+  static_cast<NodeItem*>(nodeItems_[static_cast<size_t>(node)])->setHighlighted(true);
+}
+
+std::vector<int> GraphScene::producers(int node) const {
+  std::vector<int> out;
+  const auto& nodes = model_.nodes;
+  const auto& edges = model_.input.edges;
+  auto add = [&](int n) {
+    if (n != node && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  for (const auto& e : edges) {
+    if (e.to != node) continue;
+    if (nodes[static_cast<size_t>(e.from)].kind == GraphNodeInfo::ValueNode) {
+      for (const auto& e2 : edges)
+        if (e2.to == e.from) add(e2.from);
+    } else {
+      add(e.from);
+    }
+  }
+  return out;
+}
+
+std::vector<int> GraphScene::consumers(int node) const {
+  std::vector<int> out;
+  const auto& nodes = model_.nodes;
+  const auto& edges = model_.input.edges;
+  auto add = [&](int n) {
+    if (n != node && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  for (const auto& e : edges) {
+    if (e.from != node) continue;
+    if (nodes[static_cast<size_t>(e.to)].kind == GraphNodeInfo::ValueNode) {
+      for (const auto& e2 : edges)
+        if (e2.from == e.to) add(e2.to);
+    } else {
+      add(e.to);
+    }
+  }
+  return out;
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) {
+  QGraphicsScene::mouseDoubleClickEvent(e);
+  for (QGraphicsItem* item : items(e->scenePos())) {
+    const int kind = item->data(kKindKey).toInt();
+    if (kind == NodeKind) {
+      emit nodeDoubleClicked(item->data(kIndexKey).toInt());
+      return;
+    }
+    if (kind == ClusterKind) {
+      emit clusterDoubleClicked(item->data(kIndexKey).toInt());
+      return;
+    }
+  }
 }
 
 void GraphScene::setHighlight(const ir::Op* op, const ir::Value* value) {
@@ -342,6 +516,8 @@ void GraphScene::setHighlight(const ir::Op* op, const ir::Value* value) {
         (op && n.op == op) || (value && n.value == value && n.kind == GraphNodeInfo::ValueNode);
     static_cast<NodeItem*>(nodeItems_[i])->setHighlighted(on);
   }
+  // An op inside a collapsed group: emphasise the group.
+  if (op && model_.grouping && !opNodes_.count(op)) highlightNode(nodeOf(op));
   for (size_t i = 0; i < edgeItems_.size(); ++i)
     static_cast<EdgeItem*>(edgeItems_[i])->setHighlighted(value && model_.edges[i].value == value);
   settingHighlight_ = false;
@@ -368,7 +544,10 @@ void GraphScene::onSelectionChanged() {
   if (items.isEmpty()) return;
   QGraphicsItem* item = items.front();
   if (item->data(kKindKey).toInt() != NodeKind) return;
-  const GraphNodeInfo& n = model_.nodes[static_cast<size_t>(item->data(kIndexKey).toInt())];
+  const int index = item->data(kIndexKey).toInt();
+  const GraphNodeInfo& n = model_.nodes[static_cast<size_t>(index)];
+  emit nodeClicked(index);
+  if (n.kind == GraphNodeInfo::GroupNode) return;  // nothing to select in the document
   if (n.kind == GraphNodeInfo::ValueNode || n.kind == GraphNodeInfo::ArgumentNode)
     emit valueActivated(n.value);
   else
@@ -431,6 +610,13 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     });
     barLayout->addWidget(b);
   }
+  mapButton_ = new QToolButton(bar);
+  mapButton_->setText(tr("Map"));
+  mapButton_->setToolTip(tr("Show the overview map"));
+  mapButton_->setAutoRaise(true);
+  mapButton_->setCheckable(true);
+  mapButton_->setChecked(true);
+  barLayout->addWidget(mapButton_);
   layout->addWidget(bar);
 
   searchBar_ = new QWidget(this);
@@ -456,6 +642,12 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
 
   view_ = new Canvas(scene_, this);
   layout->addWidget(view_, 1);
+  view_->installEventFilter(this);
+  view_->setFocusPolicy(Qt::StrongFocus);
+
+  overview_ = new OverviewMap(view_, view_);
+  overview_->hide();
+  connect(mapButton_, &QToolButton::toggled, this, [this] { placeOverview(); });
 
   // Progress overlay over the canvas.
   overlay_ = new QWidget(view_);
@@ -496,6 +688,33 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     applyLayout(req, watcher_.result());
   });
 
+  connect(&groupWatcher_, &QFutureWatcher<GroupJob>::progressValueChanged, progress_,
+          &QProgressBar::setValue);
+  connect(&groupWatcher_, &QFutureWatcher<GroupJob>::finished, this, [this] {
+    const quint64 req = groupWatcher_.property("request").toULongLong();
+    const auto expanded = groupWatcher_.property("expanded").value<QList<int>>();
+    if (groupWatcher_.isCanceled() || groupWatcher_.future().resultCount() == 0) {
+      if (req == request_) {
+        if (scene_->hasGraph())
+          setOverlay(QString(), false);
+        else
+          setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+      }
+      emit layoutFinished(false);
+      return;
+    }
+    applyGroupJob(req, groupWatcher_.result(), std::set<int>(expanded.begin(), expanded.end()));
+  });
+  connect(scene_, &GraphScene::nodeClicked, this, [this](int node) {
+    current_ = node;
+    navList_.clear();
+    navPos_ = -1;
+  });
+  connect(scene_, &GraphScene::nodeDoubleClicked, this, &GraphView::onNodeDoubleClicked);
+  connect(scene_, &GraphScene::clusterDoubleClicked, this, [this](int c) {
+    const auto& ops = scene_->model().clusterOps;
+    if (c >= 0 && static_cast<size_t>(c) < ops.size() && !isGrouped()) toggleRegions(ops[c]);
+  });
   connect(scene_, &GraphScene::opActivated, state_, &DocumentState::selectOp);
   connect(scene_, &GraphScene::valueActivated, state_, &DocumentState::selectValue);
   connect(state_, &DocumentState::functionChanged, this, &GraphView::relayout);
@@ -506,13 +725,20 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
 
 GraphView::~GraphView() {
   watcher_.disconnect(this);
+  groupWatcher_.disconnect(this);
   if (watcher_.isRunning()) {
     watcher_.cancel();
     watcher_.waitForFinished();
   }
+  if (groupWatcher_.isRunning()) {
+    groupWatcher_.cancel();
+    groupWatcher_.waitForFinished();
+  }
 }
 
-bool GraphView::isLayoutRunning() const { return watcher_.isRunning(); }
+bool GraphView::isLayoutRunning() const {
+  return watcher_.isRunning() || groupWatcher_.isRunning();
+}
 
 void GraphView::setOverlay(const QString& text, bool busy) {
   if (text.isEmpty()) {
@@ -547,7 +773,32 @@ void GraphView::relayout() {
     emit layoutFinished(false);
     return;
   }
-  pending_ = buildGraph(*module, *func);
+  current_ = -1;
+  navList_.clear();
+  if (hasMoreOpsThan(*func, groupingOptions_.threshold)) {
+    // Large function: group it off the UI thread (unless it is grouped
+    // already, e.g. relayout of the same document), then lay out the
+    // collapsed graph.
+    if (grouping_ && groupingDoc_ == state_->document() && groupingFunc_ == func) {
+      startGroupJob(-1, expanded_);
+      return;
+    }
+    resetGrouping();
+    groupingDoc_ = state_->document();
+    groupingFunc_ = func;
+    title_->setText(tr("<b>@%1</b> — grouping a large function…")
+                        .arg(toQString(api::symbolName(*func)).toHtmlEscaped()));
+    startGroupJob(-1, {});
+    return;
+  }
+  resetGrouping();
+  if (collapsedFor_ != module) {
+    collapsedRegions_.clear();
+    collapsedFor_ = module;
+  }
+  GraphBuildOptions options;
+  options.collapsedRegions = collapsedRegions_;
+  pending_ = buildGraph(*module, *func, options);
   pendingDoc_ = state_->document();
   title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
                       .arg(pending_.title.toHtmlEscaped())
@@ -560,6 +811,7 @@ void GraphView::relayout() {
     return;
   }
   if (watcher_.isRunning()) watcher_.cancel();  // its result will be dropped (stale request)
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
   const GraphInput input = pending_.input;
   QFuture<GraphLayout> future = QtConcurrent::run([input](QPromise<GraphLayout>& promise) {
     promise.setProgressRange(0, 100);
@@ -588,18 +840,25 @@ void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
   updateHighlight();
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
   if (searchBar_->isVisible()) runSearch(false);
+  placeOverview();
   emit layoutFinished(true);
 }
 
 void GraphView::cancelLayout() {
   if (watcher_.isRunning()) watcher_.cancel();
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
   ++request_;
-  setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+  if (scene_->hasGraph())
+    setOverlay(QString(), false);  // an expansion was cancelled: the graph stays
+  else
+    setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
 }
 
 void GraphView::updateHighlight() {
   scene_->setHighlight(state_->selectedOp(), state_->selectedValue());
-  int node = scene_->nodeOf(state_->selectedOp());
+  if (navigating_) return;
+  const int node = scene_->nodeOf(state_->selectedOp());
+  if (node >= 0) current_ = node;
   if (node >= 0 && isVisible()) view_->ensureVisible(scene_->nodeRect(node), 40, 40);
 }
 
@@ -630,6 +889,7 @@ void GraphView::zoomFit() {
 
 void GraphView::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
+  placeOverview();
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
   if (overlay_->isVisible())
     overlay_->move((view_->width() - overlay_->width()) / 2,
@@ -660,6 +920,373 @@ void GraphView::runSearch(bool next) {
   const int node = matches_[static_cast<size_t>(matchPos_)];
   view_->centerOn(scene_->nodeRect(node).center());
   searchInfo_->setText(tr("%1 of %2").arg(matchPos_ + 1).arg(matches_.size()));
+}
+
+// --- Large functions: groups -------------------------------------------------
+
+void GraphView::resetGrouping() {
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  grouping_.reset();
+  groupingDoc_.reset();
+  groupingFunc_ = nullptr;
+  expanded_.clear();
+  innerModels_.clear();
+  innerLayouts_.clear();
+  levelLayouts_.clear();
+}
+
+void GraphView::startGroupJob(int group, std::set<int> expanded) {
+  const quint64 req = ++request_;
+  if (watcher_.isRunning()) watcher_.cancel();
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  std::optional<GraphInput> innerInput;
+  if (group >= 0 && grouping_ && !innerLayouts_.count(group)) {
+    // The group's own graph: built here (it measures text), laid out below.
+    auto it = innerModels_.find(group);
+    if (it == innerModels_.end()) {
+      const OpGroup& g = grouping_->groups[static_cast<size_t>(group)];
+      it = innerModels_.emplace(group, buildGroupGraph(*state_->module(), g.ops, g.label)).first;
+    }
+    innerInput = it->second.input;
+  }
+  std::map<int, QSizeF> sizes;
+  for (int g : expanded)
+    if (auto it = innerLayouts_.find(g); it != innerLayouts_.end())
+      sizes[g] = it->second.bounds.size();
+  const bool needLevel = !levelLayouts_.count(expanded);
+  if (grouping_ && !innerInput && !needLevel) {
+    ++cacheStats_.hits;
+    GroupJob cached;
+    cached.group = group;
+    applyGroupJob(req, cached, std::move(expanded));
+    return;
+  }
+  ++cacheStats_.misses;
+  const ir::Module* module = state_->module();
+  const ir::Op* func = groupingFunc_;
+  auto doc = groupingDoc_;
+  auto grouping = grouping_;
+  const GroupingOptions options = groupingOptions_;
+  auto work = [=](const std::function<void(int)>& progress,
+                  const std::function<bool()>& canceled) -> std::optional<GroupJob> {
+    (void)doc;  // keeps the module alive while this runs
+    GroupJob job;
+    job.group = group;
+    job.grouping = grouping;
+    if (!job.grouping) {
+      progress(2);
+      job.grouping = groupFunction(*module, *func, options, canceled);
+      if (!job.grouping || canceled()) return std::nullopt;
+    }
+    progress(30);
+    std::map<int, QSizeF> sz = sizes;
+    if (innerInput) {
+      job.inner = layoutGraph(
+          *innerInput, [&](int p) { progress(30 + p * 3 / 10); }, canceled);
+      if (job.inner->canceled || canceled()) return std::nullopt;
+      sz[group] = job.inner->bounds.size();
+    }
+    if (needLevel) {
+      job.level = layoutGraph(
+          levelInput(*job.grouping, sz), [&](int p) { progress(60 + p * 4 / 10); }, canceled);
+      if (job.level->canceled || canceled()) return std::nullopt;
+    }
+    progress(100);
+    return job;
+  };
+  if (sync_) {
+    if (auto job = work([](int) {}, [] { return false; }))
+      applyGroupJob(req, *job, std::move(expanded));
+    return;
+  }
+  QFuture<GroupJob> future = QtConcurrent::run([work](QPromise<GroupJob>& promise) {
+    promise.setProgressRange(0, 100);
+    auto job = work([&](int p) { promise.setProgressValue(p); },
+                    [&] { return promise.isCanceled(); });
+    if (job && !promise.isCanceled()) promise.addResult(std::move(*job));
+  });
+  groupWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  groupWatcher_.setProperty("expanded",
+                            QVariant::fromValue(QList<int>(expanded.begin(), expanded.end())));
+  progress_->setValue(0);
+  if (!grouping_)
+    setOverlay(tr("Grouping %1 and laying out the groups…")
+                   .arg(func ? u'@' + toQString(api::symbolName(*func)) : QString()),
+               true);
+  else if (group >= 0)
+    setOverlay(tr("Laying out %1 (%2 ops)…")
+                   .arg(grouping_->groups[static_cast<size_t>(group)].label)
+                   .arg(grouping_->groups[static_cast<size_t>(group)].opCount),
+               true);
+  else
+    setOverlay(tr("Laying out the groups…"), true);
+  groupWatcher_.setFuture(future);
+}
+
+void GraphView::applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded) {
+  if (request != request_) return;  // stale
+  setOverlay(QString(), false);
+  if (job.grouping) grouping_ = job.grouping;
+  if (!grouping_) return;
+  if (job.inner) innerLayouts_[job.group] = *job.inner;
+  if (job.level) levelLayouts_[expanded] = *job.level;
+  const GraphLayout& level = levelLayouts_[expanded];
+  if (!level.error.isEmpty()) {
+    scene_->clearGraph();
+    setOverlay(level.error, false);
+    emit layoutFinished(false);
+    return;
+  }
+  expanded_ = std::move(expanded);
+  const Grouping& G = *grouping_;
+  title_->setText(tr("<b>%1</b> — %2 ops in %3 groups%4 · double-click or Enter expands a group")
+                      .arg(G.title.toHtmlEscaped())
+                      .arg(G.totalOps)
+                      .arg(G.groups.size())
+                      .arg(G.period ? tr(" (repeating every %1 ops)").arg(G.period) : QString()));
+  showGrouped(level, job.group);
+  emit layoutFinished(true);
+}
+
+void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
+  const Grouping& G = *grouping_;
+  GraphModel m = G.level;
+  m.grouping = grouping_;
+  std::map<int, QSizeF> sizes;
+  for (int g : expanded_) sizes[g] = innerLayouts_[g].bounds.size();
+  m.input = levelInput(G, sizes);
+  GraphLayout l = level;
+  for (int g : expanded_) {
+    const GraphModel& im = innerModels_[g];
+    const GraphLayout& il = innerLayouts_[g];
+    m.nodes[static_cast<size_t>(g)].expanded = true;
+    const QPointF off = l.nodes[static_cast<size_t>(g)].rect.topLeft() +
+                        QPointF(kGroupMargin, kGroupHeader) - il.bounds.topLeft();
+    const int base = static_cast<int>(m.nodes.size());
+    const int cbase = static_cast<int>(m.input.clusters.size());
+    for (size_t i = 0; i < im.nodes.size() && i < il.nodes.size(); ++i) {
+      m.nodes.push_back(im.nodes[i]);
+      GraphInput::Node n = im.input.nodes[i];
+      if (n.cluster >= 0) n.cluster += cbase;
+      m.input.nodes.push_back(n);
+      l.nodes.push_back({il.nodes[i].rect.translated(off)});
+    }
+    for (size_t i = 0; i < im.edges.size() && i < il.edges.size(); ++i) {
+      m.edges.push_back(im.edges[i]);
+      GraphInput::Edge e = im.input.edges[i];
+      e.from += base;
+      e.to += base;
+      m.input.edges.push_back(e);
+      GraphLayout::Edge le = il.edges[i];
+      for (QPointF& p : le.bezier) p += off;
+      le.arrowTip += off;
+      l.edges.push_back(std::move(le));
+    }
+    for (size_t i = 0; i < im.input.clusters.size() && i < il.clusters.size(); ++i) {
+      GraphInput::Cluster c = im.input.clusters[i];
+      if (c.parent >= 0) c.parent += cbase;
+      m.input.clusters.push_back(c);
+      m.clusterOps.push_back(i < im.clusterOps.size() ? im.clusterOps[i] : nullptr);
+      GraphLayout::Cluster lc = il.clusters[i];
+      lc.rect.translate(off);
+      lc.labelRect.translate(off);
+      l.clusters.push_back(lc);
+    }
+  }
+  scene_->setGraph(std::move(m), l, groupingDoc_);
+  updateHighlight();
+  if (searchBar_->isVisible()) runSearch(false);
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QRectF r = scene_->sceneRect();
+  view_->setSceneRect(r);  // the graph may have grown (zoomFit pads it again)
+  const qreal vw = std::max(50, view_->viewport()->width());
+  const qreal vh = std::max(50, view_->viewport()->height());
+  if (focusGroup >= 0) {
+    // Show the top of the group just expanded (or collapsed).
+    const int node = scene_->nodeOfGroup(focusGroup);
+    const QRectF gr = scene_->nodeRect(node);
+    const qreal s = canvas->transform().m11();
+    view_->centerOn(gr.center().x(), gr.top() + vh / (2 * s) - 30 / s);
+    if (node >= 0) {
+      current_ = node;
+      scene_->highlightNode(node);
+    }
+  } else if (!canvas->userZoomed) {
+    // A long chain of groups: start readable at the top rather than fitting
+    // thousands of boxes into the window.
+    const qreal fit = std::min(vw / r.width(), vh / r.height());
+    if (fit >= 0.35) {
+      zoomFit();
+    } else {
+      const qreal s = std::clamp((vw - 24) / r.width(), 0.35, 1.0);
+      view_->setSceneRect(r);
+      view_->setTransform(QTransform::fromScale(s, s));
+      view_->centerOn(r.center().x(), r.top() + vh / (2 * s));
+      canvas->userZoomed = true;  // keep this on resize
+    }
+  }
+  placeOverview();
+}
+
+void GraphView::expandGroup(int group) {
+  if (!grouping_ || group < 0 || static_cast<size_t>(group) >= grouping_->groups.size() ||
+      expanded_.count(group))
+    return;
+  auto e = expanded_;
+  e.insert(group);
+  startGroupJob(group, std::move(e));
+}
+
+void GraphView::collapseGroup(int group) {
+  if (!grouping_ || !expanded_.count(group)) return;
+  auto e = expanded_;
+  e.erase(group);
+  startGroupJob(group < 0 ? -1 : group, std::move(e));
+}
+
+void GraphView::toggleRegions(const ir::Op* op) {
+  if (!op || op->numRegions() == 0 || isGrouped()) return;
+  if (!collapsedRegions_.erase(op)) collapsedRegions_.insert(op);
+  relayout();
+}
+
+void GraphView::onNodeDoubleClicked(int node) {
+  current_ = node;
+  activateCurrent();
+}
+
+void GraphView::activateCurrent() {
+  const auto& nodes = scene_->model().nodes;
+  if (current_ < 0 || static_cast<size_t>(current_) >= nodes.size()) return;
+  const GraphNodeInfo& n = nodes[static_cast<size_t>(current_)];
+  if (n.kind == GraphNodeInfo::GroupNode) {
+    if (n.expanded)
+      collapseGroup(n.group);
+    else
+      expandGroup(n.group);
+  } else if (n.op && n.op->numRegions() > 0 && n.kind == GraphNodeInfo::OpNode) {
+    toggleRegions(n.op);
+  }
+}
+
+void GraphView::placeOverview() {
+  if (!mapButton_->isChecked() || !scene_->hasGraph()) {
+    overview_->hide();
+    return;
+  }
+  const QRectF r = scene_->sceneRect();
+  const qreal a = r.width() / std::max<qreal>(1, r.height());
+  constexpr qreal kW = 200, kH = 150;
+  qreal w = kW, h = kH;
+  if (a > kW / kH)
+    h = std::max<qreal>(40, kW / a);
+  else
+    w = std::max<qreal>(48, kH * a);
+  const QRect vp = view_->viewport()->geometry();
+  if (vp.width() < 3 * w || vp.height() < 2 * h) {
+    overview_->hide();  // no room
+    return;
+  }
+  overview_->setGeometry(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));
+  overview_->show();
+  overview_->raise();
+  overview_->refit();
+}
+
+// --- Keyboard navigation -----------------------------------------------------
+
+void GraphView::setCurrentNode(int node) {
+  const auto& nodes = scene_->model().nodes;
+  if (node < 0 || static_cast<size_t>(node) >= nodes.size()) return;
+  current_ = node;
+  const GraphNodeInfo& n = nodes[static_cast<size_t>(node)];
+  navigating_ = true;
+  if (n.kind == GraphNodeInfo::ValueNode || n.kind == GraphNodeInfo::ArgumentNode)
+    state_->selectValue(n.value);
+  else if (n.op)
+    state_->selectOp(n.op);
+  navigating_ = false;
+  if (n.kind == GraphNodeInfo::GroupNode) {
+    scene_->setHighlight(nullptr, nullptr);
+    scene_->highlightNode(node);
+  }
+  current_ = node;
+  const QRectF r = scene_->nodeRect(node);
+  if (!view_->mapToScene(view_->viewport()->rect()).boundingRect().contains(r))
+    view_->centerOn(r.center());
+}
+
+void GraphView::navigateTo(std::vector<int> candidates) {
+  if (candidates.empty()) return;
+  navList_ = std::move(candidates);
+  navPos_ = 0;
+  setCurrentNode(navList_.front());
+}
+
+void GraphView::goToProducer() {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  std::vector<int> c = scene_->producers(current_);
+  const GraphNodeInfo& n = scene_->model().nodes[static_cast<size_t>(current_)];
+  if (c.empty() && n.value && n.value->definingOp) {
+    // An input of an expanded group: go to where it comes from.
+    const int p = scene_->nodeOf(n.value->definingOp);
+    if (p >= 0 && p != current_) c.push_back(p);
+  }
+  navigateTo(std::move(c));
+}
+
+void GraphView::goToConsumer() {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  navigateTo(scene_->consumers(current_));
+}
+
+void GraphView::goToSibling(bool backwards) {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  if (navList_.empty()) {
+    navigateTo(scene_->consumers(current_));  // Tab: through the users
+    return;
+  }
+  const int n = static_cast<int>(navList_.size());
+  navPos_ = ((backwards ? navPos_ - 1 : navPos_ + 1) % n + n) % n;
+  setCurrentNode(navList_[static_cast<size_t>(navPos_)]);
+}
+
+bool GraphView::eventFilter(QObject* o, QEvent* e) {
+  if (o == view_ && e->type() == QEvent::Resize) placeOverview();
+  if (o != view_ || e->type() != QEvent::KeyPress || !scene_->hasGraph())
+    return QWidget::eventFilter(o, e);
+  auto* k = static_cast<QKeyEvent*>(e);
+  const bool alt = k->modifiers() & Qt::AltModifier;
+  switch (k->key()) {
+    case Qt::Key_Up:
+      if (!alt) break;
+      goToProducer();
+      return true;
+    case Qt::Key_Down:
+      if (!alt) break;
+      goToConsumer();
+      return true;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+      if (!alt) break;
+      goToSibling(k->key() == Qt::Key_Left);
+      return true;
+    case Qt::Key_Tab:
+    case Qt::Key_Backtab:
+      if (current_ < 0 && !state_->selectedOp()) break;
+      goToSibling(k->key() == Qt::Key_Backtab || (k->modifiers() & Qt::ShiftModifier));
+      return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      activateCurrent();
+      return true;
+    default:
+      break;
+  }
+  return QWidget::eventFilter(o, e);
 }
 
 }  // namespace shardscope::widgets

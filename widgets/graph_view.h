@@ -8,8 +8,12 @@
 #include <QGraphicsView>
 #include <QPointer>
 #include <QWidget>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "graph_builder.h"
+#include "graph_grouping.h"
 #include "graph_layout.h"
 #include "picture_export.h"
 
@@ -22,6 +26,7 @@ class QToolButton;
 namespace shardscope::widgets {
 
 class DocumentState;
+class OverviewMap;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -42,7 +47,16 @@ class GraphScene : public QGraphicsScene {
   // node indices in layout order.
   std::vector<int> search(const QString& text);
   QRectF nodeRect(int node) const;
+  // The node of `op`: its own node, else the collapsed group holding it.
   int nodeOf(const ir::Op* op) const;
+  // The node of a collapsed or expanded group, or -1.
+  int nodeOfGroup(int group) const;
+  // Emphasise one node (a group has no op to select in the document state).
+  void highlightNode(int node);
+  // Neighbours along edges, looking through value chips: the nodes whose
+  // values `node` uses, and the nodes using `node`'s values.
+  std::vector<int> producers(int node) const;
+  std::vector<int> consumers(int node) const;
 
   // The whole graph with the legend at the top right, for export.
   Picture picture() const;
@@ -50,10 +64,18 @@ class GraphScene : public QGraphicsScene {
  signals:
   void opActivated(const ir::Op* op);
   void valueActivated(const ir::Value* value);
+  void nodeClicked(int node);
+  void nodeDoubleClicked(int node);
+  void clusterDoubleClicked(int cluster);
+
+ protected:
+  void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) override;
 
  private:
   void onSelectionChanged();
   GraphModel model_;
+  std::unordered_map<const ir::Op*, int> opNodes_;
+  std::vector<int> groupNodes_;
   std::shared_ptr<const void> keepAlive_;
   std::vector<QGraphicsItem*> nodeItems_;
   std::vector<QGraphicsItem*> edgeItems_;
@@ -75,6 +97,23 @@ class GraphView : public QWidget {
   // Picture for export (title added by the caller).
   Picture picture() const { return scene_->picture(); }
 
+  // Large functions (more ops than options.threshold) open collapsed.
+  void setGroupingOptions(const GroupingOptions& o) { groupingOptions_ = o; }
+  bool isGrouped() const { return grouping_ != nullptr; }
+  const Grouping* grouping() const { return grouping_.get(); }
+  bool isExpanded(int group) const { return expanded_.count(group) > 0; }
+  // Layout cache use: level layouts keyed by the set of expanded groups,
+  // inner layouts by group id.
+  struct CacheStats {
+    int hits = 0;
+    int misses = 0;
+  };
+  CacheStats cacheStats() const { return cacheStats_; }
+  OverviewMap* overview() const { return overview_; }
+  // The node keyboard navigation starts from (-1: none).
+  int currentNode() const { return current_; }
+  void setCurrentNode(int node);
+
  public slots:
   void relayout();
   void cancelLayout();
@@ -82,14 +121,41 @@ class GraphView : public QWidget {
   void zoomOut();
   void zoomFit();
   void showSearch();
+  // Expand / collapse a group of a large function (layout off the UI thread
+  // unless cached); toggle the regions of a region op (small functions).
+  void expandGroup(int group);
+  void collapseGroup(int group);
+  void toggleRegions(const ir::Op* op);
+  // Keyboard navigation (Alt+Up, Alt+Down, Tab / Shift+Tab, Enter).
+  void goToProducer();
+  void goToConsumer();
+  void goToSibling(bool backwards = false);
+  void activateCurrent();
 
  signals:
   void layoutFinished(bool ok);
 
  protected:
   void resizeEvent(QResizeEvent* e) override;
+  bool eventFilter(QObject* o, QEvent* e) override;
 
  private:
+  // Async work on a large function: group it, lay out a group, lay out the
+  // collapsed graph; any of them may be skipped.
+  struct GroupJob {
+    std::shared_ptr<const Grouping> grouping;
+    int group = -1;
+    std::optional<GraphLayout> inner;
+    std::optional<GraphLayout> level;
+    QString error;
+  };
+  void startGroupJob(int group, std::set<int> expanded);
+  void applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded);
+  void showGrouped(const GraphLayout& level, int focusGroup);
+  void resetGrouping();
+  void onNodeDoubleClicked(int node);
+  void placeOverview();
+  void navigateTo(std::vector<int> candidates);
   void applyLayout(quint64 request, const GraphLayout& layout);
   void updateHighlight();
   void runSearch(bool next);
@@ -113,6 +179,28 @@ class GraphView : public QWidget {
   bool sync_ = false;
   std::vector<int> matches_;
   int matchPos_ = -1;
+
+  OverviewMap* overview_;
+  QToolButton* mapButton_;
+  // Small functions: region ops drawn collapsed.
+  std::set<const ir::Op*> collapsedRegions_;
+  const void* collapsedFor_ = nullptr;  // the module collapsedRegions_ points into
+  // Large functions.
+  GroupingOptions groupingOptions_;
+  std::shared_ptr<const Grouping> grouping_;
+  std::shared_ptr<const void> groupingDoc_;
+  const ir::Op* groupingFunc_ = nullptr;
+  std::set<int> expanded_;
+  std::map<int, GraphModel> innerModels_;
+  std::map<int, GraphLayout> innerLayouts_;
+  std::map<std::set<int>, GraphLayout> levelLayouts_;
+  CacheStats cacheStats_;
+  QFutureWatcher<GroupJob> groupWatcher_;
+  // Keyboard navigation.
+  int current_ = -1;
+  bool navigating_ = false;
+  std::vector<int> navList_;
+  int navPos_ = -1;
 };
 
 }  // namespace shardscope::widgets

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "axis_style.h"
+#include "document_state.h"
 
 namespace shardscope::widgets {
 
@@ -98,6 +99,33 @@ const ir::Op* OpTreeModel::opAt(const QModelIndex& index) {
   return reinterpret_cast<const ir::Op*>(index.data(OpRole).value<quintptr>());
 }
 
+void OpTreeModel::setChangedValues(const QSet<QString>& keys) {
+  if (keys == changed_) return;
+  changed_ = keys;
+  emitAllDataChanged({});
+}
+
+void OpTreeModel::emitAllDataChanged(const QModelIndex& parent) {
+  const int rows = rowCount(parent);
+  if (rows == 0) return;
+  emit dataChanged(index(0, 0, parent), index(rows - 1, NumColumns - 1, parent),
+                   {ChangedRole, Qt::BackgroundRole});
+  for (int r = 0; r < rows; ++r) emitAllDataChanged(index(r, 0, parent));
+}
+
+bool OpTreeModel::isOpChanged(const ir::Op* op) const {
+  if (!op || changed_.isEmpty()) return false;
+  if (op->is("func.func")) {
+    if (op->numRegions() == 0 || op->region(0).empty()) return false;
+    for (ir::Value* a : op->region(0).front().arguments())
+      if (changed_.contains(DocumentState::valueKey(*a))) return true;
+    return false;
+  }
+  for (ir::Value* r : op->results())
+    if (changed_.contains(DocumentState::valueKey(*r))) return true;
+  return false;
+}
+
 QModelIndex OpTreeModel::index(int row, int column, const QModelIndex& parent) const {
   if (column < 0 || column >= NumColumns || row < 0) return {};
   if (parent.isValid() && parent.column() != 0) return {};
@@ -173,6 +201,12 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
       return n->op ? static_cast<int>(n->op->loc().line) : 0;
     case KindRole:
       return static_cast<int>(n->kind);
+    case ChangedRole:
+      return n->kind != RegionNode && isOpChanged(n->op);
+    case Qt::BackgroundRole:
+      // Translucent amber: readable on light and dark palettes.
+      if (n->kind != RegionNode && isOpChanged(n->op)) return QBrush(QColor(0xff, 0xb3, 0x00, 90));
+      return {};
     case Qt::FontRole:
       if (n->kind == FunctionNode && index.column() == OpColumn) {
         QFont f;

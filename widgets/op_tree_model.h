@@ -2,6 +2,8 @@
 // nested ops. Columns: op, results (names and short types), sharding.
 #pragma once
 #include <QAbstractItemModel>
+#include <QSet>
+#include <QString>
 #include <memory>
 #include <vector>
 
@@ -17,6 +19,8 @@ class OpTreeModel : public QAbstractItemModel {
     OpRole = Qt::UserRole,  // const ir::Op* as quintptr (0 for region rows)
     LineRole,               // 1-based source line (0 unknown)
     KindRole,               // NodeKind
+    ChangedRole,            // bool: a result (a function: an argument) changed sharding
+                            // in the last what-if re-run (also a background colour)
   };
   enum NodeKind { MeshNode, FunctionNode, OpNode, RegionNode };
 
@@ -28,6 +32,10 @@ class OpTreeModel : public QAbstractItemModel {
   // The index of `op` in column 0 (invalid if not in the tree).
   QModelIndex indexOfOp(const ir::Op* op) const;
   static const ir::Op* opAt(const QModelIndex& index);
+  // What-if: keys of values whose sharding changed (DocumentState::valueKey);
+  // rows of their ops get ChangedRole and a background. Emits dataChanged.
+  void setChangedValues(const QSet<QString>& keys);
+  bool isOpChanged(const ir::Op* op) const;
 
   QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
   QModelIndex parent(const QModelIndex& child) const override;
@@ -42,10 +50,12 @@ class OpTreeModel : public QAbstractItemModel {
   void build();
   Node* nodeAt(const QModelIndex& index) const;
   QModelIndex indexOfNode(const Node* node, int column) const;
+  void emitAllDataChanged(const QModelIndex& parent);
 
   std::shared_ptr<const api::Document> doc_;
   std::unique_ptr<Node> root_;
   std::vector<std::pair<const ir::Op*, Node*>> opIndex_;  // sorted by op pointer
+  QSet<QString> changed_;
 };
 
 // Short label for a region of `op`: "cond"/"do" for while, "body", "reducer", ...

@@ -3,6 +3,7 @@
 #include <QAbstractTextDocumentLayout>
 #include <QHelpEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QToolTip>
 #include <algorithm>
@@ -14,12 +15,14 @@ namespace shardscope::widgets {
 
 namespace {
 
-QFont sourceFont() {
+QFont sourceFont(double scale = 1.0) {
   QFont f(QStringLiteral("DejaVu Sans Mono"));
   f.setStyleHint(QFont::Monospace);
-  f.setPixelSize(13);
+  f.setPixelSize(qRound(13 * scale));
   return f;
 }
+
+bool darkPalette(const QPalette& p) { return p.color(QPalette::Base).lightness() < 128; }
 
 QTextCharFormat fmt(const QColor& c, bool bold = false, bool italic = false) {
   QTextCharFormat f;
@@ -42,22 +45,37 @@ QColor severityColor(ir::Severity s) {
 
 }  // namespace
 
-MlirHighlighter::MlirHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
+MlirHighlighter::MlirHighlighter(QTextDocument* doc, bool dark)
+    : QSyntaxHighlighter(doc), dark_(dark) {
+  buildRules();
+}
+
+void MlirHighlighter::setDark(bool dark) {
+  if (dark == dark_) return;
+  dark_ = dark;
+  buildRules();
+  rehighlight();
+}
+
+void MlirHighlighter::buildRules() {
+  rules_.clear();
+  // Light colours on a dark background, dark ones on a light one.
+  auto c = [this](QRgb light, QRgb dark) { return QColor::fromRgb(dark_ ? dark : light); };
   auto add = [&](const char* pattern, const QTextCharFormat& f) {
     rules_.push_back({QRegularExpression(QLatin1String(pattern)), f});
   };
   add(R"(\b(func\.func|func\.return|return|module|private|cond|do|reducer|across|dimensions|init|in_shardings|out_shardings|manual_axes|group_id|allowed_direction|sharding|dims|contracting_dims|batching_dims)\b)",
-      fmt(QColor(0x7b, 0x1f, 0xa2), true));
-  add(R"(\b(tensor|mesh|i1|i8|i32|i64|f16|bf16|f32|f64|index)\b)", fmt(QColor(0x00, 0x70, 0x70)));
+      fmt(c(0x7b1fa2, 0xd7a6f0), true));
+  add(R"(\b(tensor|mesh|i1|i8|i32|i64|f16|bf16|f32|f64|index)\b)", fmt(c(0x007070, 0x5fd4d4)));
   add(R"(\b(stablehlo|sdy|func|chlo|mhlo)\.[A-Za-z_][A-Za-z0-9_.]*)",
-      fmt(QColor(0x1a, 0x4f, 0xa0), true));
-  add(R"(#sdy\.[A-Za-z_]+|#stablehlo(\.[A-Za-z_]+)?)", fmt(QColor(0xa0, 0x50, 0x00)));
-  add(R"(@[A-Za-z_][A-Za-z0-9_$.]*)", fmt(QColor(0x8a, 0x3a, 0x00), true));
-  add(R"(%[A-Za-z0-9_$.#:]+)", fmt(QColor(0x2e, 0x6b, 0x2e)));
-  add(R"("[^"\\]*(\\.[^"\\]*)*")", fmt(QColor(0xb7, 0x1c, 0x1c)));
-  add(R"(\?)", fmt(QColor(0x80, 0x80, 0x80), true));
-  add(R"(\bp[0-9]+\b)", fmt(QColor(0xc2, 0x18, 0x5b), true));
-  comment_ = fmt(QColor(0x6a, 0x73, 0x7d), false, true);
+      fmt(c(0x1a4fa0, 0x82b4ff), true));
+  add(R"(#sdy\.[A-Za-z_]+|#stablehlo(\.[A-Za-z_]+)?)", fmt(c(0xa05000, 0xf0a860)));
+  add(R"(@[A-Za-z_][A-Za-z0-9_$.]*)", fmt(c(0x8a3a00, 0xf0b070), true));
+  add(R"(%[A-Za-z0-9_$.#:]+)", fmt(c(0x2e6b2e, 0x8fd88f)));
+  add(R"("[^"\\]*(\\.[^"\\]*)*")", fmt(c(0xb71c1c, 0xff8a80)));
+  add(R"(\?)", fmt(c(0x808080, 0xa0a0a0), true));
+  add(R"(\bp[0-9]+\b)", fmt(c(0xc2185b, 0xff80ab), true));
+  comment_ = fmt(c(0x6a737d, 0x8b949e), false, true);
 }
 
 void MlirHighlighter::highlightBlock(const QString& text) {
@@ -98,11 +116,11 @@ class LineNumberArea : public QWidget {
 
 SourceView::SourceView(DocumentState* state, QWidget* parent)
     : QPlainTextEdit(parent), state_(state), lineArea_(new LineNumberArea(this)) {
-  setReadOnly(true);
   setFont(sourceFont());
   setLineWrapMode(QPlainTextEdit::NoWrap);
-  setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-  highlighter_ = new MlirHighlighter(document());
+  setTabChangesFocus(false);
+  highlighter_ = new MlirHighlighter(document(), darkPalette(palette()));
+  connect(this, &QPlainTextEdit::cursorPositionChanged, this, &SourceView::onCursorMoved);
   connect(this, &QPlainTextEdit::blockCountChanged, this,
           [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
   connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
@@ -120,7 +138,8 @@ SourceView::SourceView(DocumentState* state, QWidget* parent)
       if (line == currentOpLine_) return;
       currentOpLine_ = line;
       updateExtraSelections();
-      if (line > 0) goToLine(line);
+      // Scroll to it unless the cursor is already there (a click on the line).
+      if (line > 0 && textCursor().blockNumber() != line - 1) goToLine(line);
     });
   }
 }
@@ -129,9 +148,80 @@ void SourceView::onDocumentChanged() {
   const auto& doc = state_->document();
   currentOpLine_ = 0;
   const QString text = doc ? toQString(doc->text) : QString();
-  if (text != toPlainText())
-    setPlainText(text);  // same text (a propagation step): keep the scroll position
+  // Same text as before (a propagation step): keep the editor as it is, with
+  // any unapplied edits. Text just applied (equal to the editor's): keep the
+  // scroll position and the undo history. Otherwise a new file.
+  if (text != appliedText_ && text != toPlainText()) {
+    movingCursor_ = true;
+    // Highlighting a multi-megabyte export line by line blocks the UI thread
+    // for seconds: large sources are shown plain.
+    constexpr qsizetype kHighlightLimit = 2 * 1024 * 1024;
+    if (highlighter_) highlighter_->setDocument(text.size() > kHighlightLimit ? nullptr : document());
+    setPlainText(text);
+    movingCursor_ = false;
+    cursorLine_ = 0;
+  }
+  appliedText_ = text;
   setDiagnostics(doc ? doc->diagnostics : std::vector<ir::Diagnostic>{});
+}
+
+const ir::Op* SourceView::opAtLine(int line) const {
+  const ir::Module* m = state_ ? state_->module() : nullptr;
+  if (!m || line <= 0) return nullptr;
+  const ir::Op* found = nullptr;
+  for (const auto& top : m->body().ops())
+    top->walk([&](ir::Op& op) {
+      if (!found && static_cast<int>(op.loc().line) == line && !op.is("sdy.mesh")) found = &op;
+    });
+  return found;
+}
+
+void SourceView::onCursorMoved() {
+  const int line = textCursor().blockNumber() + 1;
+  if (line == cursorLine_) return;
+  cursorLine_ = line;
+  if (movingCursor_ || !state_ || !state_->document()) return;
+  // Line numbers only match the document while no line was added or removed.
+  if (blockCount() != document()->blockCount() ||
+      appliedText_.count(u'\n') + 1 != blockCount())
+    return;
+  const ir::Op* op = opAtLine(line);
+  if (op && op != state_->selectedOp()) state_->selectOp(op);
+}
+
+void SourceView::replaceText(const QString& text) {
+  const QString old = toPlainText();
+  if (old == text) return;
+  qsizetype prefix = 0;
+  const qsizetype n = std::min(old.size(), text.size());
+  while (prefix < n && old[prefix] == text[prefix]) ++prefix;
+  qsizetype suffix = 0;
+  while (suffix < n - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix])
+    ++suffix;
+  QTextCursor c(document());
+  c.setPosition(static_cast<int>(prefix));
+  c.setPosition(static_cast<int>(old.size() - suffix), QTextCursor::KeepAnchor);
+  const int h = horizontalScrollBar()->value(), v = verticalScrollBar()->value();
+  c.insertText(text.mid(prefix, text.size() - suffix - prefix));
+  horizontalScrollBar()->setValue(h);
+  verticalScrollBar()->setValue(v);
+}
+
+void SourceView::setFontScale(double scale) {
+  fontScale_ = scale;
+  setFont(sourceFont(scale));
+  setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
+  const QRect cr = contentsRect();
+  lineArea_->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+}
+
+void SourceView::changeEvent(QEvent* e) {
+  QPlainTextEdit::changeEvent(e);
+  if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) {
+    highlighter_->setDark(darkPalette(palette()));
+    updateExtraSelections();
+    lineArea_->update();
+  }
 }
 
 int SourceView::lineNumberAreaWidth() const {
@@ -148,7 +238,8 @@ void SourceView::resizeEvent(QResizeEvent* e) {
 
 void SourceView::paintLineNumbers(QPaintEvent* e) {
   QPainter p(lineArea_);
-  p.fillRect(e->rect(), QColor(0xf3, 0xf3, 0xf3));
+  const bool dark = darkPalette(palette());
+  p.fillRect(e->rect(), dark ? palette().color(QPalette::Window) : QColor(0xf3, 0xf3, 0xf3));
   QTextBlock block = firstVisibleBlock();
   int number = block.blockNumber() + 1;
   int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
@@ -161,10 +252,13 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
       });
       if (diag != diags_.end()) {
         p.fillRect(QRect(0, top, lineArea_->width(), bottom - top),
-                   severityColor(diag->severity).lighter(185));
+                   dark ? severityColor(diag->severity).darker(250)
+                        : severityColor(diag->severity).lighter(185));
         p.setPen(severityColor(diag->severity));
       } else {
-        p.setPen(number == currentOpLine_ ? QColor(0x10, 0x10, 0x10) : QColor(0x99, 0x99, 0x99));
+        p.setPen(number == currentOpLine_ ? palette().color(QPalette::Text)
+                                          : QColor(dark ? 0x70 : 0x99, dark ? 0x70 : 0x99,
+                                                   dark ? 0x70 : 0x99));
       }
       p.drawText(0, top, lineArea_->width() - 6, fontMetrics().height(), Qt::AlignRight,
                  QString::number(number));
@@ -213,7 +307,8 @@ void SourceView::updateExtraSelections() {
   QList<QTextEdit::ExtraSelection> sels;
   if (currentOpLine_ > 0) {
     QTextEdit::ExtraSelection s;
-    s.format.setBackground(QColor(0xff, 0xf8, 0xc5));
+    s.format.setBackground(darkPalette(palette()) ? QColor(0x4a, 0x44, 0x20)
+                                                  : QColor(0xff, 0xf8, 0xc5));
     s.format.setProperty(QTextFormat::FullWidthSelection, true);
     s.cursor = QTextCursor(document()->findBlockByNumber(currentOpLine_ - 1));
     sels << s;
@@ -255,7 +350,9 @@ void SourceView::goToLine(int line, int col) {
   if (!block.isValid()) return;
   QTextCursor c(block);
   if (col > 1) c.setPosition(block.position() + std::min(col - 1, block.length() - 1));
+  movingCursor_ = true;
   setTextCursor(c);
+  movingCursor_ = false;
   centerCursor();
 }
 
@@ -337,7 +434,10 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
                  QString::number(n));
     }
     p.translate(gutter, 0);
-    doc->drawContents(&p);
+    // Always light (exports keep light colours whatever the theme).
+    QAbstractTextDocumentLayout::PaintContext ctx;
+    ctx.palette.setColor(QPalette::Text, Qt::black);
+    doc->documentLayout()->draw(&p, ctx);
     p.translate(-gutter, doc->size().height() + 12);
     for (const QString& l : diagLines) {
       p.setPen(QColor(0xd0, 0x10, 0x20));

@@ -1,6 +1,8 @@
 // The MLIR source with line numbers, syntax highlighting, wavy underlines
 // at diagnostics (tooltips show the message) and the selected op's line
-// highlighted. Read-only.
+// highlighted. Editable (what-if): the main window re-parses the text on
+// Apply; the editor keeps unapplied edits while other versions of the same
+// module (propagation steps) are shown. Clicking a line selects its op.
 #pragma once
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "ir/operation.h"
 #include "picture_export.h"
 
 namespace shardscope::widgets {
@@ -18,7 +21,9 @@ class DocumentState;
 class MlirHighlighter : public QSyntaxHighlighter {
   Q_OBJECT
  public:
-  explicit MlirHighlighter(QTextDocument* doc);
+  explicit MlirHighlighter(QTextDocument* doc, bool dark = false);
+  // Colours for a dark background (rehighlights when it changes).
+  void setDark(bool dark);
 
  protected:
   void highlightBlock(const QString& text) override;
@@ -28,8 +33,10 @@ class MlirHighlighter : public QSyntaxHighlighter {
     QRegularExpression re;
     QTextCharFormat format;
   };
+  void buildRules();
   std::vector<Rule> rules_;
   QTextCharFormat comment_;
+  bool dark_ = false;
 };
 
 // Picture of `text` (or lines [first, last], 1-based, when given) with line
@@ -48,6 +55,23 @@ class SourceView : public QPlainTextEdit {
   // line numbers, highlighting and diagnostics, for export.
   Picture picture(int firstLine = 0, int lastLine = 0) const;
 
+  // The text of the document last shown (what Apply last succeeded with,
+  // or the file as loaded).
+  const QString& appliedText() const { return appliedText_; }
+  // The editor holds text not yet applied (re-parsed) successfully.
+  bool hasUnappliedEdits() const { return toPlainText() != appliedText_; }
+  // Replace the editor's text by `text` as one undoable edit (only the part
+  // that differs is replaced, so the scroll position stays).
+  void replaceText(const QString& text);
+  // The next document shown replaces the editor's text even when it is the
+  // same module (a reload after the user chose to discard edits).
+  void discardEdits() { appliedText_ = QString(); }
+  // Font scale (1: 13 px; presentation mode uses more).
+  void setFontScale(double scale);
+  double fontScale() const { return fontScale_; }
+  // The op whose source line is `line` (1-based) in the shown document.
+  const ir::Op* opAtLine(int line) const;
+
  public slots:
   // Move the cursor to `line` (1-based) and `col`, scroll it into view.
   void goToLine(int line, int col = 0);
@@ -55,18 +79,24 @@ class SourceView : public QPlainTextEdit {
  protected:
   void resizeEvent(QResizeEvent* e) override;
   bool event(QEvent* e) override;
+  void changeEvent(QEvent* e) override;
 
  private:
   friend class LineNumberArea;
   void paintLineNumbers(QPaintEvent* e);
   void updateExtraSelections();
   void onDocumentChanged();
+  void onCursorMoved();
 
   DocumentState* state_;
   QWidget* lineArea_;
   MlirHighlighter* highlighter_;
   std::vector<ir::Diagnostic> diags_;
   int currentOpLine_ = 0;
+  QString appliedText_;
+  double fontScale_ = 1.0;
+  int cursorLine_ = 0;        // the block of the cursor when it last moved
+  bool movingCursor_ = false;  // goToLine is moving it (no op selection)
 };
 
 }  // namespace shardscope::widgets

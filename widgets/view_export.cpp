@@ -7,6 +7,7 @@
 #include "document_state.h"
 #include "graph_builder.h"
 #include "graph_layout.h"
+#include "graph_grouping.h"
 #include "graph_view.h"
 #include "mesh_view.h"
 #include "source_view.h"
@@ -72,7 +73,21 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
                         .arg(file)
                         .arg(doc.errorCount()));
       if (!func) return fail(QStringLiteral("%1 has no func.func to draw").arg(file));
-      GraphModel model = buildGraph(*module, *func);
+      // Large functions are drawn collapsed into groups, as the graph view
+      // shows them (graph_grouping.h); a full Graphviz layout of 10^4+ ops
+      // takes minutes.
+      GraphModel model;
+      QString groupsNote;
+      if (hasMoreOpsThan(*func, GroupingOptions().threshold)) {
+        auto grouping = groupFunction(*module, *func);
+        model = grouping->level;
+        model.grouping = grouping;
+        groupsNote = QStringLiteral(" · %1 ops collapsed into %2 groups")
+                         .arg(grouping->totalOps)
+                         .arg(grouping->groups.size());
+      } else {
+        model = buildGraph(*module, *func);
+      }
       const GraphLayout layout = layoutGraph(model.input);
       if (!layout.error.isEmpty()) return fail(layout.error);
       auto scene = std::make_shared<GraphScene>();
@@ -86,7 +101,7 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
           keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
           QStringLiteral(
               "ops as boxes, sharded values as chips; edge colours = sharding axes (see legend)") +
-              errorsNote);
+              groupsNote + errorsNote);
     }
     case ExportView::Mesh: {
       if (!module)

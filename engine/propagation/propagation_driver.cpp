@@ -128,6 +128,8 @@ std::optional<TensorSharding> transformEdgeSharding(ir::Op& edge, const std::opt
 
 struct PropagationDriver::Impl {
   PropagationDriver& d;
+  // Function argument/result shardings are deferred from prepare() to finish().
+  bool deferringFuncShardings = false;
   std::vector<ir::Op*> preorder;
   std::unordered_map<const ir::Op*, int64_t> index;
   std::vector<std::vector<ir::Value*>> groups;
@@ -201,6 +203,8 @@ struct PropagationDriver::Impl {
   std::vector<OpState> state;
   std::unordered_map<const ir::Op*, int64_t> extraIds;
   bool indexed = false;
+  // Whether syncGroups() inserted sharding constraints (the index is stale).
+  bool insertedOps = false;
   int64_t curId = -1;  // id of the op being processed
 
   int64_t idOf(const ir::Op* op) {
@@ -380,6 +384,7 @@ struct PropagationDriver::Impl {
         } else {
           inserted = m->definingOp->parentBlock()->insertAfter(m->definingOp, std::move(constraint));
         }
+        insertedOps = true;
         m->replaceUsesWithIf(result, [&](const ir::Use& u) { return u.user != inserted; });
         groupOf.erase(m);
         m = result;
@@ -736,7 +741,9 @@ PropagationDriver::PropagationDriver(ir::Module& module, const PropagationOption
                                      ir::DiagnosticSink& diags)
     : impl_(std::make_unique<Impl>(*this)), module_(module), options_(options), diags_(diags) {}
 
-PropagationDriver::~PropagationDriver() = default;
+PropagationDriver::~PropagationDriver() {
+  if (impl_ && impl_->deferringFuncShardings) endDeferredFuncShardings();
+}
 
 int64_t PropagationDriver::opIndex(const ir::Op* op) const {
   auto it = impl_->index.find(op);
@@ -764,10 +771,15 @@ bool PropagationDriver::prepare() {
     return true;
   });
   if (!ok) return false;
+  if (!impl_->deferringFuncShardings) {
+    beginDeferredFuncShardings();
+    impl_->deferringFuncShardings = true;
+  }
   impl_->indexOps();
   impl_->buildGroups();
+  impl_->insertedOps = false;
   impl_->syncGroups();
-  impl_->indexOps();  // the sync may have inserted constraints
+  if (impl_->insertedOps) impl_->indexOps();  // the sync inserted constraints
   return true;
 }
 
@@ -820,13 +832,25 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
 }
 
 void PropagationDriver::finish() {
+  if (impl_->deferringFuncShardings) {
+    impl_->deferringFuncShardings = false;
+    endDeferredFuncShardings();
+  }
   if (options_.keepShardingRules) return;
-  module_.op->walk([](ir::Op& op) {
+  // The op structure is unchanged since prepare(): the pre-order index
+  // covers every op below the module.
+  auto strip = [](ir::Op& op) {
     const ir::Attribute* a = op.attr(kShardingRuleAttr);
     if (!a) return;
     const auto* rule = a->as<OpShardingRule>();
     if (rule && !rule->isCustom) op.removeAttr(kShardingRuleAttr);
-  });
+  };
+  if (!impl_->indexed) {
+    module_.op->walk(strip);
+    return;
+  }
+  strip(*module_.op);
+  for (ir::Op* op : impl_->preorder) strip(*op);
 }
 
 }  // namespace shardscope::propagation

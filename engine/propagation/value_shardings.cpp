@@ -3,6 +3,7 @@
 #include "propagation/value_shardings.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace shardscope::propagation {
 
@@ -45,7 +46,61 @@ void setPerValue(ir::Op& op, const std::string& name, unsigned index, const Tens
   op.setAttr(name, ir::Attribute(TensorShardingPerValue{list}), wasInherent);
 }
 
+// Deferred function argument/result shardings (see beginDeferredFuncShardings):
+// the `sdy.sharding` written for entry i of a func's arg_attrs (list 0) or
+// res_attrs (list 1), kept as attributes so references stay alive.
+struct FuncSide {
+  std::vector<std::optional<ir::Attribute>> lists[2];
+  unsigned counts[2] = {0, 0};
+};
+struct SideTable {
+  int depth = 0;
+  std::unordered_map<const ir::Op*, FuncSide> funcs;
+};
+SideTable& sideTable() {
+  static thread_local SideTable t;
+  return t;
+}
+int listIndex(const char* listName) { return listName[0] == 'a' ? 0 : 1; }  // arg_attrs / res_attrs
+
+const ir::Attribute* sideLookup(const ir::Op& op, const char* listName, unsigned i) {
+  SideTable& t = sideTable();
+  if (t.depth == 0 || t.funcs.empty()) return nullptr;
+  auto it = t.funcs.find(&op);
+  if (it == t.funcs.end()) return nullptr;
+  const auto& l = it->second.lists[listIndex(listName)];
+  return i < l.size() && l[i] ? &*l[i] : nullptr;
+}
+
+void writeShardingsInList(ir::Op& op, const char* listName, unsigned count,
+                          const std::vector<std::optional<ir::Attribute>>& shardings) {
+  std::vector<ir::Attribute> elems;
+  if (const ir::Attribute* list = op.attr(listName))
+    if (const ir::ArrayAttr* arr = list->array()) elems = arr->elems;
+  for (unsigned i = 0; i < shardings.size(); ++i)
+    if (shardings[i]) count = std::max<unsigned>(count, i + 1);
+  while (elems.size() < count) elems.push_back(ir::Attribute::makeDict({}));
+  for (unsigned i = 0; i < shardings.size(); ++i) {
+    if (!shardings[i]) continue;
+    std::vector<ir::NamedAttribute> entries;
+    if (const ir::DictionaryAttr* d = elems[i].dict()) entries = d->entries;
+    bool found = false;
+    for (auto& [k, v] : entries)
+      if (k == kShardingAttr) {
+        v = *shardings[i];
+        found = true;
+      }
+    if (!found) entries.emplace_back(kShardingAttr, *shardings[i]);
+    elems[i] = ir::Attribute::makeDict(std::move(entries));
+  }
+  op.setAttr(listName, ir::Attribute::makeArray(std::move(elems)), true);
+}
+
 std::optional<TensorSharding> shardingInList(const ir::Op& op, const char* listName, unsigned i) {
+  if (const ir::Attribute* a = sideLookup(op, listName, i)) {
+    if (const auto* ts = a->as<TensorSharding>()) return *ts;
+    return std::nullopt;
+  }
   const ir::Attribute* list = op.attr(listName);
   if (!list) return std::nullopt;
   const ir::ArrayAttr* arr = list->array();
@@ -60,6 +115,16 @@ std::optional<TensorSharding> shardingInList(const ir::Op& op, const char* listN
 
 void setShardingInList(ir::Op& op, const char* listName, unsigned i, unsigned count,
                        const TensorSharding& s) {
+  SideTable& t = sideTable();
+  if (t.depth > 0) {
+    FuncSide& f = t.funcs[&op];
+    int li = listIndex(listName);
+    auto& l = f.lists[li];
+    if (l.size() <= i) l.resize(i + 1);
+    l[i] = ir::Attribute(s);
+    f.counts[li] = std::max(f.counts[li], count);
+    return;
+  }
   std::vector<ir::Attribute> elems;
   if (const ir::Attribute* list = op.attr(listName))
     if (const ir::ArrayAttr* arr = list->array()) elems = arr->elems;
@@ -307,6 +372,12 @@ const TensorSharding* getShardingRef(ir::Value* v, std::optional<ir::Attribute>&
   if (!op) return nullptr;
   if (sv->isBlockArgument()) {
     if (SS_OP_IS(*op, "func.func")) {
+      if (const ir::Attribute* side = sideLookup(*op, "arg_attrs", sv->index)) {
+        const auto* ts = side->as<TensorSharding>();
+        if (!ts) return nullptr;
+        keep = *side;
+        return ts;
+      }
       const ir::Attribute* list = op->attr("arg_attrs");
       const ir::ArrayAttr* arr = list ? list->array() : nullptr;
       if (!arr || sv->index >= arr->elems.size()) return nullptr;
@@ -370,6 +441,20 @@ std::optional<TensorSharding> funcArgSharding(const ir::Op& func, unsigned i) {
 void setFuncArgSharding(ir::Op& func, unsigned i, const TensorSharding& s) {
   unsigned n = func.numRegions() && !func.region(0).empty() ? func.region(0).front().numArguments() : i + 1;
   setShardingInList(func, "arg_attrs", i, n, s);
+}
+
+void beginDeferredFuncShardings() { ++sideTable().depth; }
+
+void endDeferredFuncShardings() {
+  SideTable& t = sideTable();
+  if (t.depth == 0 || --t.depth > 0) return;
+  std::unordered_map<const ir::Op*, FuncSide> funcs;
+  funcs.swap(t.funcs);
+  for (auto& [op, f] : funcs)
+    for (int li = 0; li < 2; ++li)
+      if (!f.lists[li].empty())
+        writeShardingsInList(const_cast<ir::Op&>(*op), li == 0 ? "arg_attrs" : "res_attrs", f.counts[li],
+                             f.lists[li]);
 }
 
 ir::Op* funcReturn(const ir::Op& func) {

@@ -64,6 +64,12 @@ std::optional<TensorSharding> funcResultSharding(const ir::Op& func, unsigned i)
 void setFuncResultSharding(ir::Op& func, unsigned i, const TensorSharding& s);
 std::optional<TensorSharding> funcArgSharding(const ir::Op& func, unsigned i);
 void setFuncArgSharding(ir::Op& func, unsigned i, const TensorSharding& s);
+// Between begin and end (nestable), function argument/result shardings
+// written through this file are kept in a side table (read back by every
+// getter here) and written to `arg_attrs`/`res_attrs` once, at the outermost
+// end: one rebuild per function instead of one per write.
+void beginDeferredFuncShardings();
+void endDeferredFuncShardings();
 // Number of results declared by a func.func (from its terminator or type).
 unsigned funcNumResults(const ir::Op& func);
 // The terminator of a func.func body, or nullptr.

@@ -1,0 +1,236 @@
+// Opening a large module in the graph view, offscreen: time to the first
+// navigable frame and the longest UI-thread stall.
+//
+//   gui_open_bench [--ops 100000] [--grab PREFIX] [--main-window] [FILE.mlir]
+//
+// Without FILE, writes a transformer of --ops ops with
+// tests/bench/gen_transformer.py. The module is loaded the way the main
+// window loads it (api::loadDocument in QtConcurrent::run, handed to the
+// DocumentState on the UI thread), the GraphView lays it out, and a frame is
+// grabbed. A 10 ms QTimer heartbeat measures how late the UI thread answers
+// (the longest stall). Then one group is expanded and collapsed again.
+// Prints figures; asserts nothing. --grab writes PREFIX_collapsed.png and
+// PREFIX_expanded.png (the window after opening and after expanding).
+// --main-window opens the file in the whole main window instead (op tree,
+// source view, ... as well), through MainWindow::openFile.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QGraphicsView>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cstdio>
+
+#include "document_state.h"
+#include "graph_view.h"
+#ifdef SHARDSCOPE_BENCH_MAIN_WINDOW
+#include "main_window.h"
+#endif
+
+using namespace shardscope;
+using namespace shardscope::widgets;
+
+namespace {
+
+// Heartbeat: a 10 ms timer; the longest gap beyond its period is the longest
+// time the UI thread did not process events.
+class Heartbeat : public QObject {
+ public:
+  Heartbeat() {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(10);
+    connect(&timer_, &QTimer::timeout, this, [this] {
+      const qint64 now = clock_.nsecsElapsed();
+      if (last_ >= 0) worst_ = std::max(worst_, (now - last_) / 1e6 - 10.0);
+      last_ = now;
+    });
+  }
+  void start() {
+    clock_.start();
+    last_ = -1;
+    worst_ = 0;
+    timer_.start();
+  }
+  double worstMs() const { return std::max(0.0, worst_); }
+  void reset() {
+    worst_ = 0;
+    last_ = -1;
+  }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  qint64 last_ = -1;
+  double worst_ = 0;
+};
+
+// Run the event loop until `done` or `timeoutMs`.
+bool waitFor(const std::function<bool()>& done, int timeoutMs = 300000) {
+  QElapsedTimer t;
+  t.start();
+  QEventLoop loop;
+  QTimer poll;
+  poll.setInterval(1);
+  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+    if (done() || t.elapsed() > timeoutMs) loop.quit();
+  });
+  poll.start();
+  if (!done()) loop.exec();
+  return done();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  qputenv("QT_QPA_PLATFORM",
+          qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
+  QApplication app(argc, argv);
+  int ops = 100000;
+  QString path, grab;
+  bool mainWindow = false;
+  const QStringList args = app.arguments();
+  for (int i = 1; i < args.size(); ++i) {
+    if (args[i] == QLatin1String("--ops") && i + 1 < args.size())
+      ops = args[++i].toInt();
+    else if (args[i] == QLatin1String("--main-window"))
+      mainWindow = true;
+    else if (args[i] == QLatin1String("--grab") && i + 1 < args.size())
+      grab = args[++i];
+    else
+      path = args[i];
+  }
+  QTemporaryDir dir;
+  if (path.isEmpty()) {
+    path = dir.filePath(QStringLiteral("transformer.mlir"));
+    QElapsedTimer gen;
+    gen.start();
+    const int rc = QProcess::execute(
+        QStringLiteral("python3"),
+        {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
+         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path});
+    if (rc != 0) {
+      std::fprintf(stderr, "generator failed (%d)\n", rc);
+      return 1;
+    }
+    std::printf("generated %d ops in %lld ms: %s\n", ops, gen.elapsed(), qPrintable(path));
+  }
+
+#ifdef SHARDSCOPE_BENCH_MAIN_WINDOW
+  if (mainWindow) {
+    app::MainWindow win{QString()};
+    win.resize(1600, 1000);
+    win.show();
+    Heartbeat beat;
+    beat.start();
+    waitFor([] { return false; }, 200);
+    beat.reset();
+    bool finished = false, ok = false;
+    QObject::connect(win.graphView(), &GraphView::layoutFinished, &win, [&](bool good) {
+      finished = true;
+      ok = good;
+    });
+    QElapsedTimer total;
+    total.start();
+    win.openFile(path);
+    waitFor([&] { return finished; });
+    const QPixmap frame = win.grab();
+    const qint64 ms = total.elapsed();
+    waitFor([] { return false; }, 50);
+    if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_window.png"));
+    std::printf("main window: first navigable frame %lld ms%s, longest UI stall %.1f ms\n", ms,
+                ok ? "" : " (layout FAILED)", beat.worstMs());
+    return ok ? 0 : 2;
+  }
+#else
+  if (mainWindow) {
+    std::fprintf(stderr, "built without the main window\n");
+    return 1;
+  }
+#endif
+  DocumentState state;
+  GraphView view(&state);
+  view.resize(1400, 900);
+  view.show();
+  Heartbeat beat;
+  beat.start();
+  waitFor([] { return false; }, 100);  // settle
+  beat.reset();
+
+  // 1. Load off the UI thread, as the main window does.
+  QElapsedTimer total;
+  total.start();
+  QFutureWatcher<std::shared_ptr<api::Document>> loader;
+  loader.setFuture(QtConcurrent::run([p = path.toStdString()] { return api::loadDocument(p); }));
+  waitFor([&] { return loader.isFinished(); });
+  auto doc = loader.result();
+  const qint64 loadMs = total.elapsed();
+  if (!doc || !doc->module) {
+    std::fprintf(stderr, "could not load %s\n", qPrintable(path));
+    return 1;
+  }
+  const double stallLoad = beat.worstMs();
+
+  // 2. Show it: the graph view groups and lays it out off the UI thread.
+  bool finished = false, ok = false;
+  QObject::connect(&view, &GraphView::layoutFinished, &view, [&](bool good) {
+    finished = true;
+    ok = good;
+  });
+  QElapsedTimer stateTimer;
+  stateTimer.start();
+  state.setDocument(doc);
+  const qint64 setDocMs = stateTimer.elapsed();
+  waitFor([&] { return finished; });
+  const qint64 layoutMs = total.elapsed();
+  // 3. The first frame.
+  QElapsedTimer frameTimer;
+  frameTimer.start();
+  const QPixmap frame = view.grab();
+  const qint64 frameMs = frameTimer.elapsed();
+  const qint64 firstFrameMs = total.elapsed();
+  if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_collapsed.png"));
+  waitFor([] { return false; }, 50);  // let the heartbeat catch up
+  const double stallOpen = beat.worstMs();
+
+  std::printf("module: %s, %d ops%s\n", qPrintable(path),
+              view.grouping() ? view.grouping()->totalOps : int(view.scene()->model().nodes.size()),
+              ok ? "" : " (layout FAILED)");
+  if (view.grouping())
+    std::printf("groups: %zu (period %d), scene nodes %zu\n", view.grouping()->groups.size(),
+                view.grouping()->period, view.scene()->model().nodes.size());
+  std::printf("load (off the UI thread):            %6lld ms\n", loadMs);
+  std::printf("DocumentState::setDocument (UI):     %6lld ms\n", setDocMs);
+  std::printf("grouped + laid out (from open):      %6lld ms\n", layoutMs);
+  std::printf("frame grab (UI):                     %6lld ms\n", frameMs);
+  std::printf("TIME TO FIRST NAVIGABLE FRAME:       %6lld ms\n", firstFrameMs);
+  std::printf("longest UI stall while loading:      %6.1f ms\n", stallLoad);
+  std::printf("LONGEST UI STALL (open + first frame): %4.1f ms\n", stallOpen);
+
+  // 4. Expand a group in the middle and collapse it again.
+  if (view.grouping() && view.grouping()->groups.size() > 2) {
+    const int g = int(view.grouping()->groups.size() / 2);
+    beat.reset();
+    QElapsedTimer ex;
+    ex.start();
+    finished = false;
+    view.expandGroup(g);
+    waitFor([&] { return finished; });
+    const qint64 expandMs = ex.elapsed();
+    const QPixmap expandedFrame = view.grab();
+    if (!grab.isEmpty()) expandedFrame.save(grab + QStringLiteral("_expanded.png"));
+    const double stallExpand = beat.worstMs();
+    ex.restart();
+    finished = false;
+    view.collapseGroup(g);
+    waitFor([&] { return finished; });
+    const qint64 collapseMs = ex.elapsed();
+    std::printf("expand group %d (%d ops):            %6lld ms, longest stall %.1f ms\n", g,
+                view.grouping()->groups[size_t(g)].opCount, expandMs, stallExpand);
+    std::printf("collapse again (cached layout):      %6lld ms, cache hits %d misses %d\n",
+                collapseMs, view.cacheStats().hits, view.cacheStats().misses);
+  }
+  std::fflush(stdout);
+  return ok ? 0 : 2;
+}

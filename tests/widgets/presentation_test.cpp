@@ -1,0 +1,161 @@
+// Workshop and review use: presentation mode (docks hidden, large fonts,
+// the layout restored after), light/dark themes (palette; exports stay
+// light), settings kept.
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include "document_state.h"
+#include "graph_view.h"
+#include "main_window.h"
+#include "picture_export.h"
+#include "source_view.h"
+#include "test_util.h"
+#include "theme_palette.h"
+#include "view_export.h"
+
+using namespace shardscope;
+using namespace shardscope::widgets;
+
+namespace {
+
+bool openSample(app::MainWindow& w, const QString& sample) {
+  QSignalSpy loaded(&w, &app::MainWindow::loaded);
+  w.openFile(QDir(test::sampleDir()).filePath(sample));
+  if (!loaded.wait(30000) || !loaded.last().at(0).toBool()) return false;
+  return QTest::qWaitFor([&] { return w.graphView()->scene()->hasGraph(); }, 30000);
+}
+
+QStringList visibleDocks(const QMainWindow& w) {
+  QStringList out;
+  for (const QDockWidget* d : w.findChildren<QDockWidget*>())
+    if (d->isVisible()) out << d->objectName();
+  out.sort();
+  return out;
+}
+
+// Mean lightness of an image (0 black .. 255 white).
+int meanLightness(const QImage& img) {
+  qint64 sum = 0, n = 0;
+  for (int y = 0; y < img.height(); y += 4)
+    for (int x = 0; x < img.width(); x += 4) {
+      sum += QColor(img.pixel(x, y)).lightness();
+      ++n;
+    }
+  return n ? static_cast<int>(sum / n) : 0;
+}
+
+// Only the keys this test writes (other tests share the test-mode settings).
+void clearKeys() {
+  QSettings s;
+  for (const char* key : {"theme", "geometry", "windowState"}) s.remove(QLatin1String(key));
+}
+
+}  // namespace
+
+class PresentationTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    clearKeys();
+  }
+  void cleanupTestCase() {
+    applyTheme(Theme::Light);
+    clearKeys();
+  }
+
+  void presentationHidesAndRestoresDocks() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    const QStringList before = visibleDocks(w);
+    QVERIFY(before.contains(QStringLiteral("sourceDock")));
+    QVERIFY(before.contains(QStringLiteral("opsDock")));
+    const qreal fontBefore = QFontInfo(w.font()).pixelSize();
+    const qreal sourceBefore = QFontInfo(w.sourceView()->font()).pixelSize();
+    // F11 (the View menu action).
+    auto* act = w.findChild<QAction*>(QStringLiteral("presentationAction"));
+    QVERIFY(act);
+    QCOMPARE(act->shortcut(), QKeySequence(Qt::Key_F11));
+    act->trigger();
+    QVERIFY(w.isPresentationMode());
+    QVERIFY(visibleDocks(w).isEmpty());
+    QVERIFY(QFontInfo(w.font()).pixelSize() > fontBefore);
+    QVERIFY(QFontInfo(w.sourceView()->font()).pixelSize() > sourceBefore);
+    QTest::qWait(400);
+    w.grab().save(QStringLiteral("/tmp/presentation.png"));
+    act->trigger();
+    QVERIFY(!w.isPresentationMode());
+    QTRY_COMPARE(visibleDocks(w), before);
+    QCOMPARE(QFontInfo(w.font()).pixelSize(), fontBefore);
+    QCOMPARE(QFontInfo(w.sourceView()->font()).pixelSize(), sourceBefore);
+  }
+
+  void themeChangesPalette() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    auto* dark = w.findChild<QAction*>(QStringLiteral("theme_dark"));
+    auto* light = w.findChild<QAction*>(QStringLiteral("theme_light"));
+    QVERIFY(dark && light);
+    dark->trigger();
+    QCOMPARE(w.theme(), Theme::Dark);
+    QVERIFY(isDark(QApplication::palette()));
+    QTRY_VERIFY(isDark(w.sourceView()->palette()));
+    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 100);
+    QCOMPARE(QSettings().value(QStringLiteral("theme")).toString(), QStringLiteral("dark"));
+    QTest::qWait(300);
+    w.grab().save(QStringLiteral("/tmp/dark.png"));
+    // Export pictures stay light in the dark theme.
+    ExportRequest req;
+    req.view = ExportView::Source;
+    QString error;
+    const Picture pic = exportPicture(*w.state()->document(), req, &error);
+    QVERIFY2(!pic.isNull(), qPrintable(error));
+    QImage img(pic.size.toSize(), QImage::Format_ARGB32);
+    img.fill(Qt::white);
+    {
+      QPainter p(&img);
+      pic.paint(p);
+    }
+    QVERIFY(meanLightness(img) > 200);
+    img.save(QStringLiteral("/tmp/dark_export_source.png"));
+    // A new window starts in the saved theme.
+    {
+      app::MainWindow again(test::sampleDir());
+      QCOMPARE(again.theme(), Theme::Dark);
+    }
+    light->trigger();
+    QCOMPARE(w.theme(), Theme::Light);
+    QVERIFY(!isDark(QApplication::palette()));
+    QTRY_VERIFY(!isDark(w.sourceView()->palette()));
+  }
+
+  void settingsKeepGeometryAndLayout() {
+    QSize saved;
+    {
+      app::MainWindow w(test::sampleDir());
+      w.show();
+      w.resize(1234, 950);
+      saved = w.size();  // (the docks' minimum sizes may make it taller)
+      if (auto* d = w.findChild<QDockWidget*>(QStringLiteral("sourceDock"))) d->hide();
+      w.close();
+    }
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    auto* d = w.findChild<QDockWidget*>(QStringLiteral("sourceDock"));
+    QVERIFY(d);
+    QVERIFY(!d->isVisible());
+    QCOMPARE(w.size(), saved);
+    d->show();
+    w.close();
+  }
+};
+
+QTEST_MAIN(PresentationTest)
+#include "presentation_test.moc"

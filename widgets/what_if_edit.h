@@ -1,0 +1,30 @@
+// What-if edits of one value's sharding: check the text the user typed
+// (ir::parseAttribute) against the value, and rewrite the module's source
+// text so the value carries it. The rewritten text is then re-parsed and
+// propagated like any source edit; nothing here touches a module.
+#pragma once
+#include <QString>
+#include <optional>
+
+#include "api/document.h"
+
+namespace shardscope::widgets {
+
+// Parse `text` as the new sharding of `value` in `module`:
+// `#sdy.sharding<@mesh, [{"x"}, {}]>`, `<@mesh, [{"x"}, {}]>` or just the
+// dimensions `[{"x"}, {}]` (then the mesh of the value's current sharding,
+// else the module's first mesh). Checks the rank and the mesh's axes.
+// Returns nullopt with a one-line `error` ("expected 2 dimensions, got 1").
+std::optional<TensorSharding> parseShardingForValue(const QString& text, const ir::Module& module,
+                                                    const ir::Value& value, QString* error);
+
+// `source` with `value`'s sharding set to `sharding`: a function argument's
+// `{sdy.sharding = ...}` (added or replaced), an op result's entry in
+// `sdy.sharding = #sdy.sharding_per_value<[...]>` (added or replaced), the
+// sharding of sdy.sharding_constraint / sdy.reshard. The value is found at
+// its source line (which must still hold it). nullopt + `error` for values
+// that cannot be edited this way (region arguments, ops spanning lines).
+std::optional<QString> rewriteValueSharding(const QString& source, const ir::Value& value,
+                                            const TensorSharding& sharding, QString* error);
+
+}  // namespace shardscope::widgets
