@@ -165,13 +165,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   }
 
   if (name == "sdy.mesh") {
-    skipWs();
-    if (!consume('@')) {
-      error("expected symbol name");
-      return nullptr;
-    }
-    std::string_view id = parseSuffixId();
-    op->setAttr("sym_name", StringAttr{std::string(id)}, true);
+    std::string id;
+    if (!parseSymbolName(id, "symbol name")) return nullptr;
+    op->setAttr("sym_name", StringAttr{id}, true);
     if (!expect('=')) return nullptr;
     Mesh m;
     if (!parseMeshBody(m)) {
@@ -191,16 +187,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     for (const char* vis : {"private", "public", "nested"}) {
       if (consumeKeyword(vis)) op->setAttr("sym_visibility", StringAttr{vis}, true);
     }
-    if (!consume('@')) {
-      error("expected function name");
-      return nullptr;
-    }
     std::string fname;
-    if (p_ < end_ && *p_ == '"') {
-      if (!parseString(fname)) return nullptr;
-    } else {
-      fname = std::string(parseSuffixId());
-    }
+    if (!parseSymbolName(fname, "function name")) return nullptr;
     op->setAttr("sym_name", StringAttr{fname}, true);
     // Arguments: `%a: T {attrs}` (definition) or `T {attrs}` (declaration).
     if (!expect('(')) return nullptr;
@@ -289,13 +277,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   }
 
   if (name == "func.call") {
-    skipWs();
-    if (!consume('@')) {
-      error("expected symbol reference");
-      return nullptr;
-    }
-    std::string_view callee = parseSuffixId();
-    op->setAttr("callee", SymbolRefAttr{{std::string(callee)}}, true);
+    std::string callee;
+    if (!parseSymbolName(callee, "symbol reference")) return nullptr;
+    op->setAttr("callee", SymbolRefAttr{{callee}}, true);
     if (!expect('(') || !parseValueUseList(uses) || !expect(')')) return nullptr;
     std::vector<NamedAttribute> attrs;
     if (!parseOptionalAttrDict(attrs)) return nullptr;
@@ -569,17 +553,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   }
 
   if (name == "stablehlo.custom_call") {
-    skipWs();
-    if (!consume('@')) {
-      error("expected custom call target");
-      return nullptr;
-    }
     std::string target;
-    if (p_ < end_ && *p_ == '"') {
-      if (!parseString(target)) return nullptr;
-    } else {
-      target = std::string(parseSuffixId());
-    }
+    if (!parseSymbolName(target, "custom call target")) return nullptr;
     op->setAttr("call_target_name", StringAttr{target}, true);
     if (!expect('(') || !parseValueUseList(uses) || !expect(')')) return nullptr;
     std::vector<NamedAttribute> attrs;

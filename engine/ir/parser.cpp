@@ -144,6 +144,15 @@ bool Parser::parseString(std::string& out) {
   }
 }
 
+bool Parser::parseSymbolName(std::string& out, const char* what) {
+  skipWs();
+  if (!consume('@')) return error(std::string("expected ") + what);
+  if (p_ < end_ && *p_ == '"') return parseString(out);
+  out = std::string(parseSuffixId());
+  if (out.empty()) return error(std::string("expected ") + what);
+  return true;
+}
+
 bool Parser::parseInt(int64_t& out, bool allowNegative) {
   skipWs();
   const char* s = p_;

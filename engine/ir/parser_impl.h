@@ -39,6 +39,8 @@ class Parser {
   std::string_view parseBareId();
   std::string_view parseSuffixId();
   bool parseString(std::string& out);
+  // `@name` or `@"quoted name"`; `what` names it in the error ("function name").
+  bool parseSymbolName(std::string& out, const char* what);
   bool parseInt(int64_t& out, bool allowNegative = true);
   const char* pos() { skipWs(); return p_; }
 
