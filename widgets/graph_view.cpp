@@ -454,43 +454,32 @@ void GraphScene::highlightNode(int node) {
   static_cast<NodeItem*>(nodeItems_[static_cast<size_t>(node)])->setHighlighted(true);
 }
 
-std::vector<int> GraphScene::producers(int node) const {
+// Op nodes one edge away from `node` (upstream or downstream), looking
+// through the value chips that sit between ops.
+std::vector<int> GraphScene::neighbours(int node, bool upstream) const {
   std::vector<int> out;
   const auto& nodes = model_.nodes;
   const auto& edges = model_.input.edges;
   auto add = [&](int n) {
     if (n != node && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   };
+  auto near = [&](const auto& e) { return upstream ? e.from : e.to; };
+  auto far = [&](const auto& e) { return upstream ? e.to : e.from; };
   for (const auto& e : edges) {
-    if (e.to != node) continue;
-    if (nodes[static_cast<size_t>(e.from)].kind == GraphNodeInfo::ValueNode) {
+    if (far(e) != node) continue;
+    if (nodes[static_cast<size_t>(near(e))].kind == GraphNodeInfo::ValueNode) {
       for (const auto& e2 : edges)
-        if (e2.to == e.from) add(e2.from);
+        if (far(e2) == near(e)) add(near(e2));
     } else {
-      add(e.from);
+      add(near(e));
     }
   }
   return out;
 }
 
-std::vector<int> GraphScene::consumers(int node) const {
-  std::vector<int> out;
-  const auto& nodes = model_.nodes;
-  const auto& edges = model_.input.edges;
-  auto add = [&](int n) {
-    if (n != node && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
-  };
-  for (const auto& e : edges) {
-    if (e.from != node) continue;
-    if (nodes[static_cast<size_t>(e.to)].kind == GraphNodeInfo::ValueNode) {
-      for (const auto& e2 : edges)
-        if (e2.from == e.to) add(e2.to);
-    } else {
-      add(e.to);
-    }
-  }
-  return out;
-}
+std::vector<int> GraphScene::producers(int node) const { return neighbours(node, true); }
+
+std::vector<int> GraphScene::consumers(int node) const { return neighbours(node, false); }
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) {
   QGraphicsScene::mouseDoubleClickEvent(e);

@@ -55,6 +55,7 @@ class GraphScene : public QGraphicsScene {
   void highlightNode(int node);
   // Neighbours along edges, looking through value chips: the nodes whose
   // values `node` uses, and the nodes using `node`'s values.
+  std::vector<int> neighbours(int node, bool upstream) const;
   std::vector<int> producers(int node) const;
   std::vector<int> consumers(int node) const;
 

@@ -10,25 +10,6 @@ namespace shardscope::passes {
 
 namespace {
 
-// Shardings of the edges of `owners` (open where missing), or empty.
-std::vector<TensorSharding> shardingsFromEdges(const std::vector<ir::Value*>& owners) {
-  std::vector<std::optional<TensorSharding>> found;
-  std::optional<MeshRef> mesh;
-  for (ir::Value* owner : owners) {
-    std::optional<TensorSharding> s;
-    if (ir::Op* edge = util::dataFlowEdgeUser(owner))
-      if (const ir::Attribute* a = edge->attr("sharding"))
-        if (auto* ts = a->as<TensorSharding>()) s = *ts;
-    if (s && !mesh) mesh = s->mesh;
-    found.push_back(s);
-  }
-  if (!mesh) return {};
-  std::vector<TensorSharding> out;
-  for (size_t i = 0; i < owners.size(); ++i)
-    out.push_back(found[i] ? *found[i] : util::fullyOpen(*mesh, util::rankOf(owners[i])));
-  return out;
-}
-
 // Replace the data-flow edge using each of `values` by the value itself.
 void removeDataFlowEdges(const std::vector<ir::Value*>& values) {
   for (ir::Value* v : values) {
@@ -56,9 +37,9 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
 
   std::vector<ir::Value*> callResults;
   for (ir::Op* nc : ncs) {
-    std::vector<TensorSharding> in = shardingsFromEdges(util::blockArgEdgeOwners(*nc));
+    std::vector<TensorSharding> in = util::shardingsFromEdges(util::blockArgEdgeOwners(*nc));
     if (!in.empty()) util::setInShardings(*nc, in);
-    std::vector<TensorSharding> out = shardingsFromEdges(util::resultEdgeOwners(*nc));
+    std::vector<TensorSharding> out = util::shardingsFromEdges(util::resultEdgeOwners(*nc));
     if (!out.empty()) util::setOutShardings(*nc, out);
     std::vector<TensorSharding> inShardings = util::inShardingsOf(*nc);
     std::optional<std::vector<TensorSharding>> outShardings;

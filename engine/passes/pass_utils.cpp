@@ -747,4 +747,23 @@ void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
   }
 }
 
+std::vector<TensorSharding> shardingsFromEdges(const std::vector<ir::Value*>& owners) {
+  std::vector<std::optional<TensorSharding>> found;
+  std::optional<MeshRef> mesh;
+  for (ir::Value* owner : owners) {
+    std::optional<TensorSharding> s;
+    if (ir::Op* edge = dataFlowEdgeUser(owner)) {
+      if (const ir::Attribute* a = edge->attr("sharding"))
+        if (auto* ts = a->as<TensorSharding>()) s = *ts;
+      if (s && !mesh) mesh = s->mesh;
+    }
+    found.push_back(s);
+  }
+  if (!mesh) return {};
+  std::vector<TensorSharding> out;
+  for (size_t i = 0; i < owners.size(); ++i)
+    out.push_back(found[i] ? *found[i] : fullyOpen(*mesh, rankOf(owners[i])));
+  return out;
+}
+
 }  // namespace shardscope::passes::util

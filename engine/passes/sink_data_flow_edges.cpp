@@ -14,27 +14,6 @@ namespace shardscope::passes {
 
 namespace {
 
-// Shardings of the edges of `owners`, open on the common mesh where an edge
-// has none; empty when no edge has a sharding.
-std::vector<TensorSharding> shardingsFromEdges(const std::vector<ir::Value*>& owners) {
-  std::vector<std::optional<TensorSharding>> found;
-  std::optional<MeshRef> mesh;
-  for (ir::Value* owner : owners) {
-    std::optional<TensorSharding> s;
-    if (ir::Op* edge = util::dataFlowEdgeUser(owner)) {
-      if (const ir::Attribute* a = edge->attr("sharding"))
-        if (auto* ts = a->as<TensorSharding>()) s = *ts;
-      if (s && !mesh) mesh = s->mesh;
-    }
-    found.push_back(s);
-  }
-  if (!mesh) return {};
-  std::vector<TensorSharding> out;
-  for (size_t i = 0; i < owners.size(); ++i)
-    out.push_back(found[i] ? *found[i] : util::fullyOpen(*mesh, util::rankOf(owners[i])));
-  return out;
-}
-
 void setBlockArgOwnerShardings(ir::Op& op, const std::vector<TensorSharding>& shardings) {
   if (op.is("sdy.manual_computation")) {
     std::vector<TensorSharding> in = util::inShardingsOf(op);
@@ -98,12 +77,12 @@ bool sinkDataFlowEdges(ir::Module& module, ir::DiagnosticSink& diags,
       continue;
     }
     std::vector<ir::Value*> argOwners = util::blockArgEdgeOwners(*op);
-    std::vector<TensorSharding> argShardings = shardingsFromEdges(argOwners);
+    std::vector<TensorSharding> argShardings = util::shardingsFromEdges(argOwners);
     if (!argShardings.empty()) setBlockArgOwnerShardings(*op, argShardings);
     saveDebugInfo(argOwners, *op, options, /*blockArgs=*/true);
 
     std::vector<ir::Value*> resultOwners = util::resultEdgeOwners(*op);
-    std::vector<TensorSharding> resultShardings = shardingsFromEdges(resultOwners);
+    std::vector<TensorSharding> resultShardings = util::shardingsFromEdges(resultOwners);
     if (!resultShardings.empty()) setResultOwnerShardings(*op, resultShardings);
     saveDebugInfo(resultOwners, *op, options, /*blockArgs=*/false);
   }
