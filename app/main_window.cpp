@@ -34,6 +34,8 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QListView>
+#include <QStandardItemModel>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "axis_style.h"
@@ -99,7 +101,11 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   mbl->addWidget(new QLabel(tr("Tensor:"), meshBar));
   valueCombo_ = new QComboBox(meshBar);
   valueCombo_->setObjectName(QStringLiteral("valueCombo"));
-  valueCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  // Sized to a fixed number of characters, the popup's rows of one height:
+  // measuring 100,000 value labels blocks the UI thread for half a second.
+  valueCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  valueCombo_->setMinimumContentsLength(48);
+  if (auto* list = qobject_cast<QListView*>(valueCombo_->view())) list->setUniformItemSizes(true);
   valueCombo_->setToolTip(
       tr("The value whose shards the mesh view shows (or click a value in the graph)"));
   mbl->addWidget(valueCombo_);
@@ -530,7 +536,11 @@ void MainWindow::openFile(const QString& path) {
   loadingPath_ = path;
   statusLabel_->setText(tr("Loading %1…").arg(path));
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  loader_.setFuture(QtConcurrent::run([p = path.toStdString()] { return api::loadDocument(p); }));
+  loader_.setFuture(QtConcurrent::run([p = path.toStdString()] {
+    auto doc = api::loadDocument(p);
+    OpTreeModel::prepare(doc);  // the op tree's rows, off the UI thread
+    return doc;
+  }));
 }
 
 void MainWindow::reload() {
@@ -648,13 +658,18 @@ void MainWindow::fillValueCombo() {
   valueCombo_->clear();
   const ir::Op* func = state_->function();
   if (!func) return;
-  auto add = [this](const ir::Value* v) {
+  // One insertion for all items: adding 100,000 values one by one (a model
+  // signal each) blocks the UI thread for a quarter of a second.
+  QList<QStandardItem*> items;
+  auto add = [&items](const ir::Value* v) {
     if (!v->type.isRankedTensor()) return;
     const auto s = api::valueSharding(*v);
     QString text =
         toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
     if (s) text += QStringLiteral("   ") + shardingText(*s);
-    valueCombo_->addItem(text, QVariant::fromValue(reinterpret_cast<quintptr>(v)));
+    auto* item = new QStandardItem(text);
+    item->setData(QVariant::fromValue(reinterpret_cast<quintptr>(v)), Qt::UserRole);
+    items.append(item);
   };
   const_cast<ir::Op*>(func)->walkPreOrder([&](ir::Op& op) {
     for (const auto& region : op.regions())
@@ -664,6 +679,13 @@ void MainWindow::fillValueCombo() {
       for (ir::Value* r : op.results()) add(r);
     return true;
   });
+  if (auto* model = qobject_cast<QStandardItemModel*>(valueCombo_->model()))
+    model->invisibleRootItem()->appendRows(items);
+  else
+    for (QStandardItem* item : items) {
+      valueCombo_->addItem(item->text(), item->data(Qt::UserRole));
+      delete item;
+    }
 }
 
 void MainWindow::onTreeActivated(const QModelIndex& index) {
@@ -742,7 +764,9 @@ void MainWindow::exportDialog(int view) {
 bool MainWindow::isSourceModified() const { return source_->document()->isModified(); }
 
 bool MainWindow::saveSourceTo(const QString& path, QString* error) {
-  const QByteArray bytes = source_->toPlainText().toUtf8();
+  // While a large source is still being filled into the editor (read-only,
+  // no edits possible) the editor holds only part of it: save the whole text.
+  const QByteArray bytes = (source_->isFilling() ? source_->appliedText() : source_->toPlainText()).toUtf8();
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
     if (error) *error = tr("Cannot save %1: %2").arg(path, f.errorString());
@@ -803,6 +827,10 @@ bool MainWindow::maybeDiscardEdits() {
 
 void MainWindow::applySourceEdits() {
   if (!original_) return;
+  if (source_->isFilling()) {  // nothing edited yet, and the editor text is partial
+    statusBar()->showMessage(tr("The source is still loading; nothing to apply yet."), 5000);
+    return;
+  }
   const quint64 req = ++whatIfRequest_;
   ++propagateRequest_;  // a propagation of the old text is stale now
   const propagation::PropagationOptions options = run_ ? run_->options : trace_->options();

@@ -5,6 +5,8 @@
 #include <QFont>
 #include <QStringList>
 #include <algorithm>
+#include <functional>
+#include <mutex>
 
 #include "axis_style.h"
 #include "document_state.h"
@@ -49,21 +51,26 @@ OpTreeModel::OpTreeModel(QObject* parent)
     : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
 OpTreeModel::~OpTreeModel() = default;
 
-void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
-  beginResetModel();
-  doc_ = std::move(doc);
-  build();
-  endResetModel();
-}
+struct OpTreeModel::Tree {
+  std::weak_ptr<const api::Document> doc;
+  std::unique_ptr<Node> root = std::make_unique<Node>();
+  std::vector<std::pair<const ir::Op*, Node*>> opIndex;
+};
 
-void OpTreeModel::build() {
-  root_ = std::make_unique<Node>();
-  opIndex_.clear();
-  if (!doc_ || !doc_->module) return;
+namespace {
+std::mutex preparedMutex;
+}  // namespace
+
+std::unique_ptr<OpTreeModel::Tree> OpTreeModel::buildTree(
+    const std::shared_ptr<const api::Document>& doc) {
+  auto tree = std::make_unique<Tree>();
+  tree->doc = doc;
+  if (!doc || !doc->module) return tree;
+  auto& opIndex = tree->opIndex;
   std::function<void(Node*, const ir::Op&)> addOp = [&](Node* parent, const ir::Op& op) {
     NodeKind kind = op.is("func.func") ? FunctionNode : op.is("sdy.mesh") ? MeshNode : OpNode;
     Node* n = parent->add(kind, &op);
-    opIndex_.emplace_back(&op, n);
+    opIndex.emplace_back(&op, n);
     for (unsigned r = 0; r < op.numRegions(); ++r) {
       Node* regionParent = n;
       // A function's single body region is shown inline.
@@ -72,10 +79,44 @@ void OpTreeModel::build() {
         for (const auto& child : block->ops()) addOp(regionParent, *child);
     }
   };
-  for (const auto& op : doc_->module->body().ops()) addOp(root_.get(), *op);
-  std::sort(opIndex_.begin(), opIndex_.end(), [](const auto& a, const auto& b) {
+  for (const auto& op : doc->module->body().ops()) addOp(tree->root.get(), *op);
+  std::sort(opIndex.begin(), opIndex.end(), [](const auto& a, const auto& b) {
     return std::less<const ir::Op*>()(a.first, b.first);
   });
+  return tree;
+}
+
+void OpTreeModel::prepare(const std::shared_ptr<const api::Document>& doc) {
+  auto tree = buildTree(doc);
+  std::unique_ptr<Tree> old;
+  {
+    std::lock_guard lock(preparedMutex);
+    old = std::exchange(preparedSlot(), std::move(tree));
+  }
+  // `old` (an unused tree) is freed here, outside the lock.
+}
+
+std::unique_ptr<OpTreeModel::Tree> OpTreeModel::takePrepared(const api::Document* doc) {
+  std::lock_guard lock(preparedMutex);
+  auto& slot = preparedSlot();
+  if (!slot || !doc || slot->doc.lock().get() != doc) return nullptr;
+  return std::move(slot);
+}
+
+void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
+  std::unique_ptr<Tree> tree = takePrepared(doc.get());
+  if (!tree) tree = buildTree(doc);
+  beginResetModel();
+  doc_ = std::move(doc);
+  root_ = std::move(tree->root);
+  opIndex_ = std::move(tree->opIndex);
+  endResetModel();
+}
+
+// The one prepared tree (guarded by preparedMutex).
+std::unique_ptr<OpTreeModel::Tree>& OpTreeModel::preparedSlot() {
+  static std::unique_ptr<OpTreeModel::Tree> slot;
+  return slot;
 }
 
 OpTreeModel::Node* OpTreeModel::nodeAt(const QModelIndex& index) const {
@@ -192,6 +233,18 @@ QString shardingColumnText(const ir::Op& op) {
 
 QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
+  if (role == Qt::DisplayRole) {
+    // A function of thousands of arguments has a results/sharding text of
+    // hundreds of kilobytes: measuring and eliding it at every paint blocks the
+    // UI thread. Shown cut; the tooltip has all of it.
+    constexpr qsizetype kMaxShown = 400;
+    QVariant v = data(index, Qt::ToolTipRole);
+    if (v.typeId() == QMetaType::QString) {
+      const QString text = v.toString();
+      if (text.size() > kMaxShown) return QString(text.left(kMaxShown) + QChar(0x2026));
+    }
+    return v;
+  }
   const Node* n = nodeAt(index);
   switch (role) {
     case OpRole:

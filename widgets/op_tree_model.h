@@ -27,8 +27,13 @@ class OpTreeModel : public QAbstractItemModel {
   explicit OpTreeModel(QObject* parent = nullptr);
   ~OpTreeModel() override;
 
-  // Model reset with a new document (nullptr clears).
+  // Model reset with a new document (nullptr clears). Uses the rows built by
+  // prepare() for this document when there are some (no walk of the module on
+  // the calling thread).
   void setDocument(std::shared_ptr<const api::Document> doc);
+  // Builds the rows of `doc` (any thread; only reads the document) for the
+  // next setDocument(doc). One document is kept; a newer prepare() replaces it.
+  static void prepare(const std::shared_ptr<const api::Document>& doc);
   // The index of `op` in column 0 (invalid if not in the tree).
   QModelIndex indexOfOp(const ir::Op* op) const;
   static const ir::Op* opAt(const QModelIndex& index);
@@ -47,7 +52,10 @@ class OpTreeModel : public QAbstractItemModel {
 
  private:
   struct Node;
-  void build();
+  struct Tree;
+  static std::unique_ptr<Tree> buildTree(const std::shared_ptr<const api::Document>& doc);
+  static std::unique_ptr<Tree> takePrepared(const api::Document* doc);
+  static std::unique_ptr<Tree>& preparedSlot();  // guarded by a mutex
   Node* nodeAt(const QModelIndex& index) const;
   QModelIndex indexOfNode(const Node* node, int column) const;
   void emitAllDataChanged(const QModelIndex& parent);

@@ -151,18 +151,81 @@ void SourceView::onDocumentChanged() {
   // Same text as before (a propagation step): keep the editor as it is, with
   // any unapplied edits. Text just applied (equal to the editor's): keep the
   // scroll position and the undo history. Otherwise a new file.
-  if (text != appliedText_ && text != toPlainText()) {
+  const bool filling = isFilling();
+  if (filling) {
+    // A new document while the previous one is still going in.
+    fillTimer_->stop();
+    fillPos_ = -1;
+    setReadOnly(false);
+    document()->setUndoRedoEnabled(true);
+  }
+  if (filling || (text != appliedText_ && text != toPlainText())) {
     movingCursor_ = true;
     // Highlighting a multi-megabyte export line by line blocks the UI thread
     // for seconds: large sources are shown plain.
     constexpr qsizetype kHighlightLimit = 2 * 1024 * 1024;
     if (highlighter_) highlighter_->setDocument(text.size() > kHighlightLimit ? nullptr : document());
-    setPlainText(text);
+    // Setting megabytes at once blocks the UI thread for seconds too: a large
+    // text goes in by chunks from a timer, read-only until complete.
+    constexpr qsizetype kFillLimit = 1024 * 1024;
+    pendingLine_ = pendingCol_ = 0;
+    if (text.size() > kFillLimit) {
+      const bool modified = document()->isModified();
+      setPlainText(QString());
+      document()->setModified(modified);
+      document()->setUndoRedoEnabled(false);
+      setReadOnly(true);
+      fillPos_ = 0;
+      if (!fillTimer_) {
+        fillTimer_ = new QTimer(this);
+        fillTimer_->setInterval(0);
+        connect(fillTimer_, &QTimer::timeout, this, &SourceView::fillChunk);
+      }
+      fillTimer_->start();
+    } else {
+      setPlainText(text);
+    }
     movingCursor_ = false;
     cursorLine_ = 0;
   }
   appliedText_ = text;
   setDiagnostics(doc ? doc->diagnostics : std::vector<ir::Diagnostic>{});
+}
+
+void SourceView::fillChunk() {
+  if (!isFilling()) return;
+  constexpr qsizetype kChunk = 128 * 1024;
+  const qsizetype size = appliedText_.size();
+  qsizetype end = std::min(size, fillPos_ + kChunk);
+  if (end < size) {
+    // End the chunk after a newline so no line is split between two appends.
+    const qsizetype nl = appliedText_.indexOf(u'\n', end);
+    end = nl < 0 ? size : nl + 1;
+  }
+  const bool modified = document()->isModified();
+  movingCursor_ = true;
+  QTextCursor c(document());
+  c.movePosition(QTextCursor::End);
+  c.insertText(QStringView(appliedText_).mid(fillPos_, end - fillPos_).toString());
+  movingCursor_ = false;
+  document()->setModified(modified);
+  fillPos_ = end;
+  if (fillPos_ >= size) finishFill();
+}
+
+void SourceView::finishFill() {
+  fillTimer_->stop();
+  fillPos_ = -1;
+  document()->setUndoRedoEnabled(true);
+  setReadOnly(false);
+  movingCursor_ = true;
+  setTextCursor(QTextCursor(document()));
+  movingCursor_ = false;
+  cursorLine_ = 0;
+  updateExtraSelections();
+  lineArea_->update();
+  if (pendingLine_ > 0) goToLine(pendingLine_, pendingCol_);
+  pendingLine_ = pendingCol_ = 0;
 }
 
 const ir::Op* SourceView::opAtLine(int line) const {
@@ -304,6 +367,10 @@ QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
 }  // namespace
 
 void SourceView::updateExtraSelections() {
+  if (isFilling()) {  // lines still missing: set when the text is complete
+    setExtraSelections({});
+    return;
+  }
   QList<QTextEdit::ExtraSelection> sels;
   if (currentOpLine_ > 0) {
     QTextEdit::ExtraSelection s;
@@ -346,6 +413,11 @@ bool SourceView::event(QEvent* e) {
 }
 
 void SourceView::goToLine(int line, int col) {
+  if (isFilling()) {  // after the last chunk
+    pendingLine_ = line;
+    pendingCol_ = col;
+    return;
+  }
   QTextBlock block = document()->findBlockByNumber(line - 1);
   if (!block.isValid()) return;
   QTextCursor c(block);

@@ -7,6 +7,7 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
+#include <QTimer>
 #include <vector>
 
 #include "ir/diagnostics.h"
@@ -55,11 +56,15 @@ class SourceView : public QPlainTextEdit {
   // line numbers, highlighting and diagnostics, for export.
   Picture picture(int firstLine = 0, int lastLine = 0) const;
 
+  // A large text is put into the editor in chunks (the UI stays responsive);
+  // true until the last chunk is in.
+  bool isFilling() const { return fillPos_ >= 0; }
+
   // The text of the document last shown (what Apply last succeeded with,
   // or the file as loaded).
   const QString& appliedText() const { return appliedText_; }
   // The editor holds text not yet applied (re-parsed) successfully.
-  bool hasUnappliedEdits() const { return toPlainText() != appliedText_; }
+  bool hasUnappliedEdits() const { return !isFilling() && toPlainText() != appliedText_; }
   // Replace the editor's text by `text` as one undoable edit (only the part
   // that differs is replaced, so the scroll position stays).
   void replaceText(const QString& text);
@@ -87,6 +92,8 @@ class SourceView : public QPlainTextEdit {
   void updateExtraSelections();
   void onDocumentChanged();
   void onCursorMoved();
+  void fillChunk();
+  void finishFill();
 
   DocumentState* state_;
   QWidget* lineArea_;
@@ -97,6 +104,9 @@ class SourceView : public QPlainTextEdit {
   double fontScale_ = 1.0;
   int cursorLine_ = 0;        // the block of the cursor when it last moved
   bool movingCursor_ = false;  // goToLine is moving it (no op selection)
+  qsizetype fillPos_ = -1;     // next offset of appliedText_ to append (-1: not filling)
+  QTimer* fillTimer_ = nullptr;
+  int pendingLine_ = 0, pendingCol_ = 0;  // goToLine asked for while filling
 };
 
 }  // namespace shardscope::widgets
