@@ -660,9 +660,17 @@ void MainWindow::fillValueCombo() {
   if (!func) return;
   // One insertion for all items: adding 100,000 values one by one (a model
   // signal each) blocks the UI thread for a quarter of a second.
+  // A list of 100,000 values is unusable and costs the UI thread ~100 ms to
+  // label: list the first ones (arguments first) and say how to reach the rest.
+  constexpr int kMaxComboValues = 2000;
   QList<QStandardItem*> items;
-  auto add = [&items](const ir::Value* v) {
+  int skipped = 0;
+  auto add = [&items, &skipped](const ir::Value* v) {
     if (!v->type.isRankedTensor()) return;
+    if (items.size() >= kMaxComboValues) {
+      ++skipped;
+      return;
+    }
     const auto s = api::valueSharding(*v);
     QString text =
         toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
@@ -679,6 +687,11 @@ void MainWindow::fillValueCombo() {
       for (ir::Value* r : op.results()) add(r);
     return true;
   });
+  if (skipped > 0) {
+    auto* more = new QStandardItem(tr("… %n more value(s): select them in the graph or the op tree", nullptr, skipped));
+    more->setEnabled(false);
+    items.append(more);
+  }
   if (auto* model = qobject_cast<QStandardItemModel*>(valueCombo_->model()))
     model->invisibleRootItem()->appendRows(items);
   else
