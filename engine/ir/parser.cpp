@@ -916,6 +916,9 @@ bool Parser::parseDimSharding(DimensionSharding& out) {
     });
     if (!allDigits)
       return error(ps, "expecting priority in format 'p<number>', got: " + std::string(ps, p_));
+    if (digits.size() > 1 && digits[0] == '0')
+      return error(ps,
+                   "priorities with leading zeros are not allowed, got: " + std::string(ps, p_));
     errno = 0;
     unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
     if (errno == ERANGE || v > static_cast<unsigned long long>(LLONG_MAX))
@@ -944,23 +947,34 @@ bool Parser::parseTensorShardingBody(TensorSharding& out) {
     } while (consume(','));
     if (!expect(']')) return failDims();
   }
-  bool seenReplicated = false, seenUnreduced = false;
+  // `replicated=...` and `unreduced=...` may come in either order; a list that
+  // is still empty may be given (again).
   while (consume(',')) {
     skipWs();
     const char* kp = p_;
-    bool replicated = !seenReplicated && !seenUnreduced && consumeKeyword("replicated");
-    bool unreduced = !replicated && !seenUnreduced && consumeKeyword("unreduced");
+    bool replicated = out.replicated.empty() && consumeKeyword("replicated");
+    bool unreduced = !replicated && out.unreduced.empty() && consumeKeyword("unreduced");
     if (!replicated && !unreduced) {
       return error(kp, "failed to parse Sdy_TensorSharding, expected valid named axis list after comma");
     }
-    (replicated ? seenReplicated : seenUnreduced) = true;
     std::string param = replicated ? "replicated_axes" : "unreduced_axes";
     AxisRefList& list = replicated ? out.replicated : out.unreduced;
-    bool ok = expect('=');
-    if (ok && unreduced && peek() != '{') {
-      // `unreduced=max{"a"}`: the reduction kind comes first.
-      std::string_view kind = parseBareId();
-      if (!kind.empty()) out.unreducedReduction = std::string(kind);
+    bool ok = true;
+    if (replicated) {
+      ok = expect('=');
+    } else {
+      // `unreduced{...}`, `unreduced={...}` or `unreduced=KIND{...}` with
+      // KIND one of sum (the default), max, min.
+      out.unreducedReduction = "sum";
+      if (consume('=')) {
+        skipWs();
+        for (std::string_view kind : {"sum", "max", "min"}) {
+          if (consumeKeyword(kind)) {
+            out.unreducedReduction = std::string(kind);
+            break;
+          }
+        }
+      }
     }
     if (!ok || !parseAxisList(list))
       return error(kp, "failed to parse Sdy_TensorSharding parameter '" + param +
@@ -1095,24 +1109,25 @@ bool Parser::parseOpShardingRuleBody(OpShardingRule& out) {
     }
   }
   (void)used;  // range checks belong to the verifier
-  // Optional factor groups, in any order, then `, custom`.
-  while (true) {
+  // Optional factor groups, each at most once and in this fixed order, then
+  // `, custom`. A group out of order (or any other word) ends the groups.
+  const std::pair<std::string_view, std::vector<int64_t>*> groups[] = {
+      {"reduction", &out.reductionFactors},
+      {"need_replication", &out.needReplicationFactors},
+      {"permutation", &out.permutationFactors},
+      {"blocked_propagation", &out.blockedPropagationFactors},
+  };
+  for (const auto& [keyword, target] : groups) {
     skipWs();
-    const char* kp = p_;
-    std::vector<int64_t>* target = nullptr;
-    if (consumeKeyword("reduction")) target = &out.reductionFactors;
-    else if (consumeKeyword("need_replication")) target = &out.needReplicationFactors;
-    else if (consumeKeyword("permutation")) target = &out.permutationFactors;
-    else if (consumeKeyword("blocked_propagation")) target = &out.blockedPropagationFactors;
-    if (!target) {
-      if (peek() == ',' || peek() == '>') break;
-      std::string_view w = parseBareId();
-      p_ = kp;
-      if (w.empty()) break;
-      return error(kp, "expected '>'");
-    }
+    if (!consumeKeyword(keyword)) continue;
     if (!expect('=') || !parseFactorSet(*target)) return false;
-    (void)kp;
+  }
+  skipWs();
+  if (peek() != ',' && peek() != '>') {
+    const char* kp = p_;
+    std::string_view w = parseBareId();
+    p_ = kp;
+    if (!w.empty()) return error(kp, "expected '>'");
   }
   if (consume(',')) {
     if (!expectKeyword("custom")) return false;

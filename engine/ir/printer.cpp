@@ -62,6 +62,7 @@ class NameState {
     return hash == std::string::npos ? n : n.substr(0, hash);
   }
   bool hasOwnNames(const Op& op) const { return ownNamed_.count(&op) != 0; }
+  bool namesEachResult(const Op& op) const { return perResultNamed_.count(&op) != 0; }
 
  private:
   struct Scope {
@@ -115,8 +116,23 @@ class NameState {
     }
   }
 
+  // Ops that name each of their results (like MLIR's getAsmResultNames with
+  // one name per result): every result is its own group, printed as
+  // `%a, %b = ...`.
+  static const std::vector<const char*>* perResultNames(const Op& op) {
+    static const std::vector<const char*> rngBitGenerator = {"output_state", "output"};
+    if (op.name() == "stablehlo.rng_bit_generator" && op.numResults() == rngBitGenerator.size())
+      return &rngBitGenerator;
+    return nullptr;
+  }
+
   void numberOp(const Op& op, int scope) {
     if (op.numResults() == 0) return;
+    if (const auto* names = perResultNames(op)) {
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + unique((*names)[i], scope));
+      perResultNamed_.insert(&op);
+      return;
+    }
     std::string base;
     if (const char* hint = resultHint(op)) {
       base = unique(hint, scope);
@@ -147,6 +163,7 @@ class NameState {
   uint32_t generation_ = nextGeneration();
   std::vector<std::string> names_;
   std::unordered_set<const Op*> ownNamed_;
+  std::unordered_set<const Op*> perResultNamed_;
   std::vector<Scope> scopes_;
   unsigned nextValue_ = 0, nextArg_ = 0, nextConflict_ = 0;
 };
@@ -365,7 +382,9 @@ class Writer {
 
   void printOp(const Op& op) {
     if (op.numResults() > 0) {
-      if (names_.hasOwnNames(op) || op.numResults() == 1) {
+      if (names_.namesEachResult(op)) {
+        for (unsigned i = 0; i < op.numResults(); ++i) os_ << (i ? ", " : "") << v(op.result(i));
+      } else if (names_.hasOwnNames(op) || op.numResults() == 1) {
         os_ << names_.resultGroupName(op);
       } else {
         os_ << names_.resultGroupName(op) << ':' << op.numResults();

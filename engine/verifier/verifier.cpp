@@ -610,6 +610,20 @@ class Verifier {
                                   "' unreduced axes. Expected 'sum'."));
       return false;
     }
+    // Unreduced axes kept from the source must keep their reduction kind.
+    const std::string sourceReduction =
+        source->unreducedReduction.empty() ? std::string("sum") : source->unreducedReduction;
+    if (sourceReduction != reduction) {
+      for (const AxisRef& axis : sharding->unreduced) {
+        bool kept = std::any_of(source->unreduced.begin(), source->unreduced.end(),
+                                [&](const AxisRef& s) { return s.overlaps(axis, *mesh); });
+        if (!kept) continue;
+        emitOpError(op, "",
+                    problem("cannot change the reduction operator of kept unreduced axes from " +
+                            sourceReduction + " to " + reduction + "."));
+        return false;
+      }
+    }
     return true;
   }
 
