@@ -7,6 +7,7 @@
 // order and prints the result. Diagnostics go to stderr as
 // `FILE:LINE:COL: error: MESSAGE`; the exit code is 1 when any error was
 // reported (for -verify-diagnostics: when an expected diagnostic was missed).
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -37,6 +38,7 @@ struct Options {
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   bool genericForm = false;
+  bool timing = false;
   std::vector<PassRequest> pipeline;
 };
 
@@ -49,6 +51,7 @@ void printHelp() {
                "  -verify-diagnostics      check expected-error annotations\n"
                "  --trace=FILE.json        record the propagation steps as JSON\n"
                "  --mlir-print-op-generic  print every op in generic form\n"
+               "  --mlir-timing            report the wall time of parsing, each pass and printing\n"
                "  --list-passes            list the available passes\n\n"
                "PASSES (run in the order given; options as -PASS=\"key=value ...\"):\n";
   for (const auto& p : passes::allPasses()) {
@@ -125,6 +128,10 @@ int parseArgs(int argc, char** argv, Options& opts) {
       opts.tracePath = value;
       continue;
     }
+    if (name == "mlir-timing") {
+      opts.timing = true;
+      continue;
+    }
     if (name == "mlir-print-op-generic") {
       opts.genericForm = true;
       continue;
@@ -172,6 +179,26 @@ bool readInput(const std::string& path, std::string& out) {
   return true;
 }
 
+// The `--mlir-timing` report, shaped like MLIR's execution time report.
+void printTimingReport(const std::vector<passes::PassTiming>& timings, std::ostream& err) {
+  double total = 0;
+  for (const auto& t : timings)
+    if (t.depth == 0) total += t.seconds;
+  char line[256];
+  err << "===" << std::string(73, '-') << "===\n"
+      << "                         ... Execution time report ...\n"
+      << "===" << std::string(73, '-') << "===\n";
+  std::snprintf(line, sizeof line, "  Total Execution Time: %.4f seconds\n\n", total);
+  err << line << "  ----Wall Time----  ----Name----\n";
+  for (const auto& t : timings) {
+    std::snprintf(line, sizeof line, "  %8.4f (%5.1f%%)  %s%s\n", t.seconds, total > 0 ? 100 * t.seconds / total : 0.0,
+                  std::string(2 * static_cast<size_t>(t.depth), ' ').c_str(), t.name.c_str());
+    err << line;
+  }
+  std::snprintf(line, sizeof line, "  %8.4f (100.0%%)  Total\n", total);
+  err << line;
+}
+
 // Process one chunk; returns false when it reported an error.
 bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts, std::ostream& out,
                   std::ostream& err, const std::string& displayName, bool lastChunk) {
@@ -179,13 +206,32 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   ir::ParseOptions po;
   po.fileName = displayName;
   po.firstLine = firstLine;
+  std::vector<passes::PassTiming> timings;
+  auto clock = std::chrono::steady_clock::now();
+  // Appends the time since the last mark under `name`.
+  auto mark = [&](const std::string& name, int depth) {
+    auto now = std::chrono::steady_clock::now();
+    if (opts.timing) timings.push_back({name, std::chrono::duration<double>(now - clock).count(), depth});
+    clock = now;
+  };
   std::unique_ptr<ir::Module> module = ir::parseModule(text, po, diags);
+  mark("Parser", 0);
   bool ok = module != nullptr;
   if (ok) ok = verifyModule(*module, diags);
+  mark("Verifier", 0);
   if (ok) {
     passes::PassContext ctx{diags, opts.tracePath};
+    if (opts.timing) ctx.timings = &timings;
     for (const PassRequest& req : opts.pipeline) {
-      if (!req.info->run(*module, req.options, ctx) || diags.hasErrors()) {
+      size_t at = timings.size();
+      bool passOk = req.info->run(*module, req.options, ctx) && !diags.hasErrors();
+      // The pass's own line goes before the steps it timed.
+      auto now = std::chrono::steady_clock::now();
+      if (opts.timing)
+        timings.insert(timings.begin() + static_cast<std::ptrdiff_t>(at),
+                       {req.info->name, std::chrono::duration<double>(now - clock).count(), 0});
+      clock = now;
+      if (!passOk) {
         ok = false;
         break;
       }
@@ -196,7 +242,10 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     ir::PrintOptions print;
     print.genericForm = opts.genericForm;
     ir::printModule(*module, out, print);
+    out.flush();
+    mark("Output", 0);
   }
+  if (opts.timing) printTimingReport(timings, err);
   // The process ends right after the last chunk: like LLVM's tools, skip
   // freeing a large module one object at a time (it costs a tenth of a run).
   if (lastChunk) (void)module.release();

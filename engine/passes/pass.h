@@ -21,10 +21,19 @@ struct PassOptions {
 };
 
 // What a pass gets besides the module.
+// Wall-clock time of one pass (or pipeline step), for `--mlir-timing`.
+struct PassTiming {
+  std::string name;
+  double seconds = 0;
+  int depth = 0;  // 0: a pass on the command line; 1: a step of a pipeline
+};
+
 struct PassContext {
   ir::DiagnosticSink& diags;
   // Where `--trace=FILE` output should go (empty: no trace).
   std::string tracePath;
+  // When set, passes and pipeline steps append their wall time here.
+  std::vector<PassTiming>* timings = nullptr;
 };
 
 // Runs the pass; returns false when it failed (diagnostics say why).

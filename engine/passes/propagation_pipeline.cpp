@@ -1,6 +1,7 @@
 // `-sdy-propagation-pipeline`: import, user-priority propagation and export,
 // in the order of the reference pipeline, composed from the registered
 // passes so that each step stays testable on its own.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,12 @@ bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ct
     for (const auto& [from, to] : step.forwarded)
       if (options.has(from)) stepOptions.values[to] = options.get(from);
     if (name == "sdy-user-priority-propagate") stepOptions.values["keep-sharding-rules"] = "true";
-    if (!info->run(module, stepOptions, ctx) || ctx.diags.hasErrors()) return false;
+    auto start = std::chrono::steady_clock::now();
+    bool ok = info->run(module, stepOptions, ctx) && !ctx.diags.hasErrors();
+    if (ctx.timings)
+      ctx.timings->push_back(
+          {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1});
+    if (!ok) return false;
   }
   return true;
 }
