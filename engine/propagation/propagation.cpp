@@ -12,11 +12,11 @@
 
 namespace shardscope::propagation {
 
-bool propagate(ir::Module& module, const PropagationOptions& options, ir::DiagnosticSink& diags,
-               PropagationTrace* trace) {
+PropagationStatus propagate(ir::Module& module, const PropagationOptions& options, ir::DiagnosticSink& diags,
+                            PropagationTrace* trace, const PropagationControl& control) {
   PropagationDriver driver(module, options, diags);
   ShardingDebugInfo debug(module, options.debugShardingOrigins, options.debugPropagationEdgeSharding);
-  if (!driver.prepare()) return false;
+  if (!driver.prepare()) return PropagationStatus::Invalid;
   debug.prepare();
   if (debug.enabled()) driver.addObserver([&debug](const StepEvent& e) { debug.onStep(e); });
   std::unique_ptr<TraceNormalizer> normalizer;
@@ -25,8 +25,19 @@ bool propagate(ir::Module& module, const PropagationOptions& options, ir::Diagno
     normalizer = std::make_unique<TraceNormalizer>(driver);
     driver.addObserver(normalizer->observer());
   }
+  if (control.onStep) {
+    int64_t steps = 0;
+    driver.addObserver([&control, steps](const StepEvent&) mutable { control.onStep(++steps); });
+  }
   static const BasicFactorPropagation basic;
+  const std::atomic<bool>* cancel = control.cancel;
   GetDirectionFn any = propagateAny;
+  if (cancel) {
+    any = [cancel](const ir::Op& op, int64_t f, const OpShardingRule* rule) {
+      if (cancel->load(std::memory_order_relaxed)) return PropagationDirection::None;
+      return propagateAny(op, f, rule);
+    };
+  }
   bool converged = true;
   switch (options.level) {
     case PropagationLevel::Basic: converged = driver.run(basic, any); break;
@@ -34,11 +45,20 @@ bool propagate(ir::Module& module, const PropagationOptions& options, ir::Diagno
     case PropagationLevel::OpPriority: converged = runOpPriority(driver, any, {}); break;
     case PropagationLevel::UserPriority: converged = runUserPriority(driver, any); break;
   }
+  const bool cancelled = cancel && cancel->load();
+  // Also after Cancel: replaying the partial trace then gives exactly the
+  // partially propagated module the run leaves behind.
   if (normalizer) normalizer->finish(*trace);
   if (!converged && trace) trace->notes.push_back("the iteration guard stopped a fixed point early");
+  if (cancelled && trace) trace->notes.push_back("cancelled");
   driver.finish();
   debug.save();
-  return true;
+  return cancelled ? PropagationStatus::Cancelled : PropagationStatus::Ok;
+}
+
+bool propagate(ir::Module& module, const PropagationOptions& options, ir::DiagnosticSink& diags,
+               PropagationTrace* trace) {
+  return propagate(module, options, diags, trace, PropagationControl{}) != PropagationStatus::Invalid;
 }
 
 bool basicPropagate(ir::Module& m, PropagationOptions o, ir::DiagnosticSink& d, PropagationTrace* t) {

@@ -23,10 +23,18 @@ std::vector<ShardingChange> diffRuns(const TraceRun& a, const TraceRun& b) {
     if (x.op != y.op) return x.op < y.op;
     return explain::TraceValueRefLess{}(x, y);
   });
+  // User-priority propagation drops the `p<N>` of every sharding when it
+  // ends, basic propagation keeps them: a difference in priorities alone says
+  // nothing about how the tensor is sharded, so it is not a change.
+  auto withoutPriorities = [](std::optional<TensorSharding> s) {
+    if (s)
+      for (auto& d : s->dims) d.priority.reset();
+    return s;
+  };
   for (const auto& r : refs) {
     auto l = a.index->shardingAfter(r, explain::kAllSteps);
     auto rr = b.index->shardingAfter(r, explain::kAllSteps);
-    if (l == rr) continue;
+    if (withoutPriorities(l) == withoutPriorities(rr)) continue;
     ShardingChange c;
     c.value = r;
     c.name = QString::fromStdString(a.index->valueName(r));
