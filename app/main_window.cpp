@@ -35,12 +35,16 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QListView>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
 #include <QStandardItemModel>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "axis_style.h"
 #include "diagnostics_model.h"
 #include "document_state.h"
+#include "graph_change_marks.h"
+#include "graph_axis_animation.h"
 #include "graph_view.h"
 #include "mesh_view.h"
 #include "op_tree_model.h"
@@ -53,6 +57,7 @@
 #include "what_if_panel.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/strategy_compare_widget.h"
+#include "trace/trace_graph_link.h"
 #include "trace/trace_panel.h"
 #endif
 
@@ -76,6 +81,11 @@ QString findSampleDir() {
 }
 
 namespace {
+// Stage times of opening a document (QT_LOGGING_RULES="shardscope.open.debug=true").
+Q_LOGGING_CATEGORY(lcOpen, "shardscope.open", QtWarningMsg)
+// Op trees with more rows than this get computed column widths (measuring
+// every row at each layout blocks the UI thread on large modules).
+constexpr size_t kLargeTree = 5000;
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 const char* const kThemeKey = "theme";
@@ -116,6 +126,8 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   meshScroll->setFrameShape(QFrame::NoFrame);
   ml->addWidget(meshBar);
   ml->addWidget(meshScroll, 1);
+  // What-if: the values changed by the last re-run, marked in the graph.
+  new GraphChangeMarks(state_, graph_);
   tabs_->addTab(graph_, tr("Dataflow graph"));
   tabs_->addTab(meshPane, tr("Mesh"));
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
@@ -263,6 +275,8 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, explorerDock);
   tabifyDockWidget(traceDock, explorerDock);
   diagDock->raise();
+  // Its steps send the moved axes through the graph (travelling chips).
+  trace::linkGraphAnimation(explorer, graph_);
   connect(explorer, &trace::TracePanel::stepSelected, this, [this](int, int opIndex, int line) {
     if (line > 0) source_->goToLine(line);
     selectOpByPreOrder(opIndex);
@@ -322,14 +336,11 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
     const int vi = valueCombo_->findData(
         QVariant::fromValue(reinterpret_cast<quintptr>(state_->selectedValue())));
     if (vi >= 0) valueCombo_->setCurrentIndex(vi);
-    const QModelIndex src = treeModel_->indexOfOp(state_->selectedOp());
-    const QModelIndex idx = treeProxy_->mapFromSource(src);
-    if (idx.isValid() && tree_->currentIndex() != idx) {
-      QSignalBlocker block(tree_->selectionModel());
-      tree_->setCurrentIndex(idx);
-      tree_->scrollTo(idx);
-    }
+    syncTreeToSelection();
   });
+  openStageTimer_.setSingleShot(true);
+  openStageTimer_.setInterval(0);
+  connect(&openStageTimer_, &QTimer::timeout, this, &MainWindow::runOpenStage);
   connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this, [this] {
     const quint64 req = loader_.property("request").toULongLong();
     if (req != loadRequest_ || loader_.future().resultCount() == 0) return;  // stale
@@ -579,7 +590,7 @@ void MainWindow::showStep(int stepsApplied) {
     }
   }
   treeModel_->setDocument(doc);
-  tree_->expandToDepth(0);
+  expandTree();
   state_->setDocumentKeepingSelection(doc);
   // Select the op of the step just done.
   if (stepsApplied > 0 && doc->module) {
@@ -590,6 +601,9 @@ void MainWindow::showStep(int stepsApplied) {
     if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size())
       state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
   }
+  // Stepping forward / playing: the step's axes travel through its op (the
+  // panel plays one step per 900 ms; the chips take 80% of that).
+  graph_->showTraceStep(&run_->trace, stepsApplied - 1, axisAnimationDuration(1000.0 / 900.0));
   updateTitle(stepsApplied == 0 ? tr("input")
                                 : tr("after step %1/%2 (%3)")
                                       .arg(stepsApplied - 1)
@@ -599,28 +613,34 @@ void MainWindow::showStep(int stepsApplied) {
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
+  // A large module must not block the UI thread for long (target: no turn of
+  // the event loop over 100 ms for 100,000 ops; tests/bench/gui_open_bench
+  // --main-window). What is seen first is done in this turn: the document
+  // state (the graph groups and lays out off the UI thread, the source goes
+  // in by chunks), diagnostics, title and status. The rest runs in later
+  // turns, one costly step each: the op tree's rows, its expansion, the
+  // hidden trace explorer, recent files. `loaded` is emitted after the last
+  // one; a newer document drops the stages still pending.
+  QElapsedTimer clock;
+  clock.start();
+  openStages_.clear();
   const bool readable = doc->module || !doc->text.empty();
   original_ = doc;
   run_.reset();
   ++propagateRequest_;
   ++whatIfRequest_;  // a re-run of the previous file is stale
-  treeModel_->setDocument(doc);
+  treeModel_->setDocument(nullptr);  // filled in a later turn (rows prepared off the UI thread)
   diagModel_->setDiagnostics(doc->diagnostics);
   diagView_->resizeColumnsToContents();
   source_->discardEdits();
+  qCDebug(lcOpen) << "tree cleared, diagnostics:" << clock.restart() << "ms";
   state_->setDocument(doc);
+  qCDebug(lcOpen) << "DocumentState::setDocument (views):" << clock.restart() << "ms";
   source_->document()->setModified(false);
   whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
                              "what changes."));
   trace_->setRun(nullptr);
-#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
-  static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(doc->text),
-                                                            toQString(doc->name));
-#endif
-  tree_->expandToDepth(0);
-  for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
   updateTitle();
-  if (readable) addRecent(toQString(doc->path));
   if (doc->hasErrors()) {
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
     const auto& diags = doc->diagnostics;
@@ -629,8 +649,87 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
                         static_cast<int>(diags.front().loc.col));
   }
   updateStatus();
-  emit loaded(doc->module != nullptr);
-  if (autoPropagate_ && doc->module && !doc->hasErrors()) startPropagation(*autoPropagate_);
+  qCDebug(lcOpen) << "title, status:" << clock.restart() << "ms";
+  queueOpenStage("op tree rows", [this, doc] {
+    treeModel_->setDocument(doc);
+    fitTreeColumns();
+  });
+  queueOpenStage("op tree expanded", [this] {
+    expandTree();
+    syncTreeToSelection();
+  });
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  // The source view's text (converted once, shared).
+  queueOpenStage("trace explorer", [this, doc] {
+    static_cast<trace::TracePanel*>(explorer_)->setModuleText(source_->appliedText(),
+                                                              toQString(doc->name));
+  });
+#endif
+  queueOpenStage("recent files, loaded", [this, doc, readable] {
+    if (readable) addRecent(toQString(doc->path));
+    emit loaded(doc->module != nullptr);
+    if (autoPropagate_ && doc->module && !doc->hasErrors()) startPropagation(*autoPropagate_);
+  });
+}
+
+void MainWindow::queueOpenStage(const char* name, std::function<void()> stage) {
+  openStages_.push_back({name, std::move(stage)});
+  if (!openStageTimer_.isActive()) openStageTimer_.start();
+}
+
+void MainWindow::runOpenStage() {
+  if (openStages_.empty()) return;
+  // Popped first: the last stage emits `loaded` with isOpening() false.
+  OpenStage stage = std::move(openStages_.front());
+  openStages_.pop_front();
+  QElapsedTimer clock;
+  clock.start();
+  stage.run();
+  qCDebug(lcOpen) << stage.name << clock.elapsed() << "ms";
+  if (!openStages_.empty()) openStageTimer_.start();  // the next one in the next turn
+}
+
+void MainWindow::expandTree() { tree_->expandToDepth(0); }
+
+void MainWindow::fitTreeColumns() {
+  QHeaderView* header = tree_->header();
+  if (treeModel_->opCount() <= kLargeTree) {
+    // Small modules: sized to every row, as the rows change.
+    header->setSectionResizeMode(OpTreeModel::OpColumn, QHeaderView::ResizeToContents);
+    for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) tree_->resizeColumnToContents(c);
+    return;
+  }
+  // Large ones: ResizeToContents measures up to 1,000 rows at every layout of
+  // the tree (tens of ms each on the UI thread). The widths are computed once
+  // from a sample instead: the top-level rows and the first rows under each.
+  header->setSectionResizeMode(OpTreeModel::OpColumn, QHeaderView::Interactive);
+  constexpr int kSample = 150;
+  const QAbstractItemModel* m = tree_->model();
+  for (int c = 0; c < OpTreeModel::NumColumns - 1; ++c) {
+    int width = header->sectionSizeHint(c);
+    const int top = std::min(m->rowCount(), kSample);
+    for (int r = 0; r < top; ++r) {
+      width = std::max(width, tree_->sizeHintForIndex(m->index(r, c)).width() +
+                                  (c == 0 ? tree_->indentation() : 0));
+      const QModelIndex first = m->index(r, 0);
+      const int children = std::min(m->rowCount(first), kSample);
+      for (int k = 0; k < children; ++k)
+        width = std::max(width, tree_->sizeHintForIndex(m->index(k, c, first)).width() +
+                                    (c == 0 ? 2 * tree_->indentation() : 0));
+    }
+    header->resizeSection(c, width + 8);
+  }
+}
+
+void MainWindow::syncTreeToSelection() {
+  const QModelIndex src = treeModel_->indexOfOp(state_->selectedOp());
+  if (!src.isValid()) return;
+  const QModelIndex idx = treeProxy_->mapFromSource(src);
+  if (idx.isValid() && tree_->currentIndex() != idx) {
+    QSignalBlocker block(tree_->selectionModel());
+    tree_->setCurrentIndex(idx);
+    tree_->scrollTo(idx);
+  }
 }
 
 void MainWindow::updateStatus() {
@@ -918,7 +1017,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
     summary = changes.empty()
                   ? tr("Propagated (%1): no value's sharding changed vs the previous run.").arg(level)
                   : tr("Propagated (%1): %n value(s) changed sharding vs the previous run "
-                       "(marked in the op tree).",
+                       "(marked in the op tree and the graph).",
                        "", static_cast<int>(changes.size()))
                         .arg(level);
   }
@@ -930,7 +1029,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
   treeModel_->setDocument(shown);
   state_->setDocumentKeepingSelection(shown);
   updateTitle(run_->ok ? tr("what-if re-run (%1)").arg(level) : QString());
-  tree_->expandToDepth(0);
+  expandTree();
   whatIf_->setChanges(std::move(changes), summary);
   whatIf_->setStatus(summary, !run_->ok);
   if (auto* d = findChild<QDockWidget*>(QStringLiteral("whatIfDock"))) {

@@ -7,6 +7,9 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QStringList>
+#include <QTimer>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -57,6 +60,9 @@ class MainWindow : public QMainWindow {
   }
 
   widgets::SourceView* sourceView() const { return source_; }
+  // A document is being shown: stages deferred to later event-loop turns
+  // (so that none blocks the UI thread for long) are still pending.
+  bool isOpening() const { return !openStages_.empty(); }
   widgets::WhatIfPanel* whatIfPanel() const { return whatIf_; }
 
   // What-if: apply the source view's text. It is re-parsed off the UI
@@ -92,6 +98,15 @@ class MainWindow : public QMainWindow {
  private:
   void createActions();
   void showDocument(std::shared_ptr<const api::Document> doc);
+  // Run `stage` in a later event-loop turn, after the stages queued before
+  // it, one per turn (see showDocument); dropped by the next showDocument.
+  void queueOpenStage(const char* name, std::function<void()> stage);
+  void runOpenStage();
+  // The op tree: functions expanded, column widths, current row following
+  // the selection.
+  void expandTree();
+  void fitTreeColumns();
+  void syncTreeToSelection();
   void openDialog();
   // Export `view` (an ExportView), or the current one for -1.
   void exportDialog(int view);
@@ -155,6 +170,13 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const api::Document> original_;
   std::shared_ptr<const api::PropagationRun> run_;
   quint64 loadRequest_ = 0;
+  // Deferred stages of showDocument, run one per event-loop turn.
+  struct OpenStage {
+    const char* name;
+    std::function<void()> run;
+  };
+  std::deque<OpenStage> openStages_;
+  QTimer openStageTimer_;
   QString loadingPath_;
   std::optional<propagation::PropagationOptions> autoPropagate_;
   QString screenshotPath_;

@@ -1,7 +1,7 @@
 // shardscope: the GUI explorer.
 //   shardscope [FILE]                  open FILE (default: the matmul_chain sample)
 //   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|factors|trace
-//              [--op NAME] [--value NAME] [--propagate LEVEL] FILE
+//              [--op NAME] [--value NAME] [--propagate LEVEL] [--step N] FILE
 //                                      write the picture and exit, no window
 #include <QApplication>
 #include <QCommandLineParser>
@@ -113,7 +113,42 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
 
-  if (args.isSet(QStringLiteral("propagate"))) {
+  // --view graph --step N: the module after step N of a propagation run
+  // (--propagate or --strategy, default user-priority), the step's axis
+  // moves drawn on the edges of its op.
+  std::shared_ptr<const api::PropagationRun> stepRun;
+  int graphStep = -1;
+  if (view == ExportView::Graph && args.isSet(QStringLiteral("step"))) {
+    bool ok = false;
+    graphStep = args.value(QStringLiteral("step")).toInt(&ok);
+    if (!ok || graphStep < 0)
+      return fail(QStringLiteral("--step needs a step number (0, 1, ...), got '%1'")
+                      .arg(args.value(QStringLiteral("step"))));
+    propagation::PropagationOptions opts;
+    opts.level = propagation::PropagationLevel::UserPriority;
+    const QString level = args.isSet(QStringLiteral("propagate"))
+                              ? args.value(QStringLiteral("propagate"))
+                              : args.value(QStringLiteral("strategy"));
+    if (!level.isEmpty() && !parseLevel(level, &opts))
+      return fail(
+          QStringLiteral(
+              "unknown level '%1' (use basic, aggressive, op-priority or user-priority)")
+              .arg(level));
+    if (!doc->module || doc->hasErrors())
+      return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
+    stepRun = api::propagateDocument(*doc, opts);
+    if (!stepRun->ok) return fail(QStringLiteral("propagation failed on %1").arg(file));
+    const size_t n = stepRun->trace.steps.size();
+    if (static_cast<size_t>(graphStep) >= n)
+      return fail(QStringLiteral("step %1 does not exist (the %2 run has %3 step(s))")
+                      .arg(graphStep)
+                      .arg(QLatin1String(api::levelName(opts.level)))
+                      .arg(n));
+    std::string err;
+    auto after = api::documentAtStep(*doc, *stepRun, static_cast<size_t>(graphStep) + 1, &err);
+    if (!after) return fail(QStringLiteral("cannot replay the trace: %1").arg(toQString(err)));
+    doc = after;
+  } else if (args.isSet(QStringLiteral("propagate"))) {
     const QString level = args.value(QStringLiteral("propagate"));
     propagation::PropagationOptions opts;
     if (!parseLevel(level, &opts))
@@ -151,6 +186,17 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       const ir::Op* owner =
           req.value->isBlockArgument() ? req.value->ownerBlock->parentOp() : req.value->definingOp;
       if (view == ExportView::Graph) req.op = enclosingFunction(owner);
+    }
+  }
+  if (stepRun) {
+    const auto& step = stepRun->trace.steps[static_cast<size_t>(graphStep)];
+    req.step = &step;
+    if (!req.op && doc->module) {
+      const auto ops = propagation::preOrderOps(*doc->module);
+      if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size()) {
+        req.op = ops[static_cast<size_t>(step.opIndex)];
+        if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
+      }
     }
   }
   QString error;
@@ -202,7 +248,8 @@ int main(int argc, char** argv) {
        QStringLiteral("Propagate first (basic, aggressive, op-priority, user-priority)."),
        QStringLiteral("LEVEL")});
   args.addOption({QStringLiteral("step"),
-                  QStringLiteral("With --view factors|trace: the step to show (0-based)."),
+                  QStringLiteral("With --view factors|trace|graph: the step to show (0-based); "
+                                 "graph: the module after it, its axis moves drawn on the edges."),
                   QStringLiteral("N")});
   args.addOption(
       {QStringLiteral("strategy"),

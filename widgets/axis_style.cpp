@@ -5,6 +5,8 @@
 #include <QPainterPath>
 #include <algorithm>
 
+#include "theme_palette.h"
+
 namespace shardscope::widgets {
 
 QString toQString(const std::string& s) { return QString::fromStdString(s); }
@@ -151,8 +153,9 @@ QSizeF Legend::size() const {
 void Legend::paint(QPainter& p, const QPointF& topLeft) const {
   p.save();
   const QSizeF sz = size();
-  p.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 1));
-  p.setBrush(QColor(255, 255, 255, 235));
+  const CanvasColors& cc = canvasColors(dark);
+  p.setPen(QPen(cc.legendBorder, 1));
+  p.setBrush(cc.legendFill);
   p.drawRoundedRect(QRectF(topLeft, sz), 4, 4);
   p.setFont(legendFont());
   QFont bold = legendFont();
@@ -162,19 +165,19 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
   auto textRow = [&](const QString& t, const QFont& f, const QColor& c = Qt::black,
                      qreal indent = 0) {
     p.setFont(f);
-    p.setPen(c);
+    p.setPen(readableOn(c, dark));
     p.drawText(QRectF(x + indent, y, sz.width() - 2 * kPad - indent, kRow),
                Qt::AlignVCenter | Qt::AlignLeft, t);
     y += kRow;
   };
   textRow(QStringLiteral("Mesh @%1  (%2 devices)").arg(meshName).arg(mesh.totalSize()), bold);
   for (size_t i = 0; i < mesh.axes.size(); ++i) {
-    const QColor c = axisColor(static_cast<int>(i));
+    const QColor c = readableOn(axisColor(static_cast<int>(i)), dark);
     p.setPen(Qt::NoPen);
     p.setBrush(c);
     p.drawRoundedRect(QRectF(x, y + 4, kSwatch, kRow - 8), 2, 2);
     textRow(QStringLiteral("\"%1\" = %2").arg(toQString(mesh.axes[i].name)).arg(mesh.axes[i].size),
-            legendFont(), c.darker(110), kSwatch + 6);
+            legendFont(), dark ? c : c.darker(110), kSwatch + 6);
   }
   if (mesh.hasCustomDeviceIds())
     textRow(QStringLiteral("custom device_ids"), legendFont(), QColor(0x55, 0x55, 0x55));
@@ -183,12 +186,13 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
     const QStringList rows = notationRows();
     for (int i = 0; i < rows.size(); ++i) {
       const qreal my = y + kRow / 2;
-      QPen pen(i == 3 ? QColor(0x99, 0x99, 0x99) : QColor(0x33, 0x33, 0x33), i == 3 ? 1 : 2.2);
+      QPen pen(readableOn(i == 3 ? QColor(0x99, 0x99, 0x99) : QColor(0x33, 0x33, 0x33), dark),
+               i == 3 ? 1 : 2.2);
       if (i == 1) pen.setStyle(Qt::DashLine);
       p.setPen(pen);
       if (i == 4) {
-        QPen outer(axisColor(0), 5);
-        QPen inner(axisColor(1), 2);
+        QPen outer(readableOn(axisColor(0), dark), 5);
+        QPen inner(readableOn(axisColor(1), dark), 2);
         p.setPen(outer);
         p.drawLine(QPointF(x, my), QPointF(x + kSwatch, my));
         p.setPen(inner);
@@ -198,7 +202,7 @@ void Legend::paint(QPainter& p, const QPointF& topLeft) const {
         f.setStrikeOut(true);
         f.setBold(true);
         p.setFont(f);
-        p.setPen(axisColor(1));
+        p.setPen(readableOn(axisColor(1), dark));
         p.drawText(QRectF(x, y, kSwatch, kRow), Qt::AlignCenter, QStringLiteral("\"y\""));
       } else {
         p.drawLine(QPointF(x, my), QPointF(x + kSwatch, my));

@@ -32,6 +32,7 @@ struct Legend {
   QString meshName;
   Mesh mesh;
   bool showNotation = true;  // open/closed/replicated key
+  bool dark = false;         // drawn on a dark canvas (theme_palette.h canvasColors)
   QSizeF size() const;
   void paint(QPainter& painter, const QPointF& topLeft) const;
 };

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QSettings>
 #include <QPromise>
 #include <QPushButton>
 #include <QShortcut>
@@ -23,7 +24,9 @@
 #include <cmath>
 
 #include "document_state.h"
+#include "graph_axis_animation.h"
 #include "overview_map.h"
+#include "theme_palette.h"
 
 namespace shardscope::widgets {
 
@@ -69,52 +72,54 @@ class NodeItem : public QGraphicsItem {
       paintGroup(p, r, lod);
       return;
     }
-    QColor fill(0xee, 0xf4, 0xfb);
+    const CanvasColors& cc = canvasColors(isDark(scene()));  // light or dark theme
+    QColor fill = cc.opFill;
     qreal radius = 5;
     switch (info_.kind) {
       case GraphNodeInfo::OpNode:
-        fill = info_.op && info_.op->dialect() == "sdy" ? QColor(0xff, 0xf3, 0xe0)
-                                                        : QColor(0xe9, 0xf1, 0xfb);
+        fill = info_.op && info_.op->dialect() == "sdy" ? cc.sdyOpFill : cc.opFill;
         break;
       case GraphNodeInfo::ArgumentNode:
-        fill = QColor(0xe8, 0xf5, 0xe9);
+        fill = cc.argumentFill;
         radius = std::min(r.height() / 2, 14.0);
         break;
       case GraphNodeInfo::ValueNode:
-        fill = Qt::white;
+        fill = cc.valueFill;
         radius = 3;
         break;
       case GraphNodeInfo::ReturnNode:
-        fill = QColor(0xec, 0xec, 0xec);
+        fill = cc.returnFill;
         break;
       case GraphNodeInfo::TerminatorNode:
-        fill = QColor(0xf4, 0xf4, 0xf4);
+        fill = cc.terminatorFill;
         break;
       case GraphNodeInfo::GroupNode:
         break;
     }
-    if (matched_) fill = QColor(0xff, 0xf1, 0x76);
-    QPen pen(info_.border, info_.kind == GraphNodeInfo::ValueNode ? 1.6 : 1.2);
+    if (matched_) fill = cc.matchFill;
+    QPen pen(readableOn(info_.border, cc.dark), info_.kind == GraphNodeInfo::ValueNode ? 1.6 : 1.2);
     if (info_.dashed) pen.setStyle(Qt::DashLine);
     if (highlighted_ || isSelected()) {
-      p->setPen(QPen(QColor(0xd8, 0x1b, 0x60, 90), 7));
+      p->setPen(QPen(cc.highlightHalo, 7));
       p->setBrush(Qt::NoBrush);
       p->drawRoundedRect(r, radius, radius);
       pen.setWidthF(2.2);
-      pen.setColor(QColor(0xd8, 0x1b, 0x60));
+      pen.setColor(cc.highlight);
     }
     p->setPen(pen);
     p->setBrush(fill);
     p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
     if (lod < 0.3) return;  // too small to read: skip the text
-    if (!doc_) doc_ = makeNodeDocument(info_.html);
+    if (!doc_ || docDark_ != cc.dark) {  // inline colours made readable on dark fills
+      doc_ = makeNodeDocument(readableHtml(info_.html, cc.dark));
+      docDark_ = cc.dark;
+    }
     p->save();
     const QSizeF ds = doc_->size();
     p->translate((r.width() - ds.width()) / 2, (r.height() - ds.height()) / 2);
-    // Node fills are light in every theme: draw the label in dark text rather
-    // than the application palette's (light in the dark theme).
+    // The canvas colours' text, not the application palette's.
     QAbstractTextDocumentLayout::PaintContext ctx;
-    ctx.palette.setColor(QPalette::Text, Qt::black);
+    ctx.palette.setColor(QPalette::Text, cc.text);
     doc_->documentLayout()->draw(p, ctx);
     p->restore();
   }
@@ -122,36 +127,36 @@ class NodeItem : public QGraphicsItem {
 
  private:
   void paintGroup(QPainter* p, const QRectF& r, qreal lod) {
-    const QColor indigo(0x3f, 0x51, 0xb5);
+    const CanvasColors& cc = canvasColors(isDark(scene()));
     const bool hot = highlighted_ || isSelected();
     if (hot) {
-      p->setPen(QPen(QColor(0xd8, 0x1b, 0x60, 90), 7));
+      p->setPen(QPen(cc.highlightHalo, 7));
       p->setBrush(Qt::NoBrush);
       p->drawRoundedRect(r, 6, 6);
     }
-    QPen pen(hot ? QColor(0xd8, 0x1b, 0x60) : info_.border, hot ? 2.2 : 1.3);
+    QPen pen(hot ? cc.highlight : readableOn(info_.border, cc.dark), hot ? 2.2 : 1.3);
     if (info_.expanded) {
       pen.setStyle(Qt::DashLine);
       p->setPen(pen);
-      p->setBrush(QColor(0xf7, 0xf8, 0xfe));
+      p->setBrush(cc.groupExpandedFill);
       p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
       const QRectF header(r.left(), r.top(), r.width(), kGroupHeader - 4);
       p->setPen(Qt::NoPen);
-      p->setBrush(QColor(0xe3, 0xe6, 0xf8));
+      p->setBrush(cc.groupHeaderFill);
       p->drawRoundedRect(header.adjusted(1, 1, -1, 0), 5, 5);
       if (lod < 0.2) return;
       QFont f(QStringLiteral("DejaVu Sans"));
       f.setPixelSize(12);
       f.setBold(true);
       p->setFont(f);
-      p->setPen(indigo.darker(130));
+      p->setPen(cc.groupTitle);
       p->drawText(header.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
                   QStringLiteral("▾ ") + info_.title +
                       QObject::tr("   (double-click here to collapse)"));
       return;
     }
     p->setPen(pen);
-    p->setBrush(matched_ ? QColor(0xff, 0xf1, 0x76) : QColor(0xe8, 0xea, 0xf6));
+    p->setBrush(matched_ ? cc.matchFill : cc.groupFill);
     p->drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
     // A second edge behind: "a stack of ops".
     if (lod < 0.25) return;
@@ -159,7 +164,7 @@ class NodeItem : public QGraphicsItem {
     f.setPixelSize(12);
     f.setBold(true);
     p->setFont(f);
-    p->setPen(indigo.darker(140));
+    p->setPen(cc.groupTitle);
     qreal y = r.top() + 5;
     const qreal w = r.width() - 16;
     p->drawText(QRectF(r.left() + 8, y, w, 16), Qt::AlignLeft | Qt::AlignVCenter,
@@ -169,7 +174,7 @@ class NodeItem : public QGraphicsItem {
     f.setBold(false);
     f.setPixelSize(11);
     p->setFont(f);
-    p->setPen(QColor(0x44, 0x44, 0x55));
+    p->setPen(cc.groupText);
     for (const QString& l : info_.lines) {
       p->drawText(QRectF(r.left() + 8, y, w, 15), Qt::AlignLeft | Qt::AlignVCenter,
                   p->fontMetrics().elidedText(l, Qt::ElideRight, int(w)));
@@ -197,6 +202,7 @@ class NodeItem : public QGraphicsItem {
   GraphNodeInfo info_;
   QSizeF size_;
   std::unique_ptr<QTextDocument> doc_;
+  bool docDark_ = false;  // doc_ made for a dark canvas
   bool highlighted_ = false;
   bool matched_ = false;
 };
@@ -228,6 +234,13 @@ class EdgeItem : public QGraphicsPathItem {
     return QGraphicsPathItem::boundingRect().united(arrowRect()).adjusted(-4, -4, 4, 4);
   }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override {
+    // Dark canvas: axis colours lightened (same hues), highlights lighter still.
+    const bool dark = isDark(scene());
+    auto themed = [&](const QColor& c) {
+      const QColor t = readableOn(c, dark);
+      return highlighted_ ? (dark ? t.lighter(125) : t.darker(130)) : t;
+    };
+    const QColor edgeColor = dark ? themed(info_.color) : pen().color();
     if (info_.axisColors.size() > 1) {
       // Nested stripes, one per axis: the major axis outermost.
       const size_t n = info_.axisColors.size();
@@ -235,7 +248,7 @@ class EdgeItem : public QGraphicsPathItem {
       p->setBrush(Qt::NoBrush);
       for (size_t i = 0; i < n; ++i) {
         QPen stripe = pen();
-        stripe.setColor(highlighted_ ? info_.axisColors[i].darker(130) : info_.axisColors[i]);
+        stripe.setColor(themed(info_.axisColors[i]));
         stripe.setWidthF(base * qreal(n - i) / qreal(n) * 1.5);
         if (i > 0)
           stripe.setStyle(
@@ -243,6 +256,12 @@ class EdgeItem : public QGraphicsPathItem {
         p->setPen(stripe);
         p->drawPath(path());
       }
+    } else if (dark) {
+      QPen themedPen = pen();
+      themedPen.setColor(edgeColor);
+      p->setPen(themedPen);
+      p->setBrush(Qt::NoBrush);
+      p->drawPath(path());
     } else {
       QGraphicsPathItem::paint(p, o, w);
     }
@@ -256,7 +275,7 @@ class EdgeItem : public QGraphicsPathItem {
     arrow << arrowTip_ << arrowTip_ + dir * len + normal * width
           << arrowTip_ + dir * len - normal * width;
     p->setPen(Qt::NoPen);
-    p->setBrush(pen().color());
+    p->setBrush(edgeColor);
     p->drawPolygon(arrow);
   }
 
@@ -292,15 +311,15 @@ class ClusterItem : public QGraphicsItem {
   }
   QRectF boundingRect() const override { return c_.rect.adjusted(-2, -2, 2, 2); }
   void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
-    const int shade = std::max(0xe6, 0xf6 - 8 * depth_);
-    p->setPen(QPen(QColor(0xa8, 0xa8, 0xb8), 1, Qt::SolidLine));
-    p->setBrush(QColor(shade, shade, std::min(255, shade + 6)));
+    const CanvasColors& cc = canvasColors(isDark(scene()));
+    p->setPen(QPen(cc.clusterBorder, 1, Qt::SolidLine));
+    p->setBrush(cc.clusterFill(depth_));
     p->drawRoundedRect(c_.rect, 8, 8);
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPixelSize(11);
     f.setItalic(true);
     p->setFont(f);
-    p->setPen(QColor(0x44, 0x44, 0x66));
+    p->setPen(cc.clusterText);
     QRectF lr = c_.labelRect.isValid() ? c_.labelRect
                                        : QRectF(c_.rect.topLeft() + QPointF(8, 2), QSizeF(200, 16));
     lr.setLeft(c_.rect.left() + 8);
@@ -322,7 +341,6 @@ class Canvas : public QGraphicsView {
     setDragMode(QGraphicsView::ScrollHandDrag);
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
-    setBackgroundBrush(Qt::white);
   }
   bool fullLegend = false;
   bool userZoomed = false;  // the user zoomed: do not refit on resize
@@ -349,10 +367,15 @@ class Canvas : public QGraphicsView {
     }
     QGraphicsView::wheelEvent(e);
   }
+  // The canvas follows the theme (the scene's palette: the application's).
+  void drawBackground(QPainter* p, const QRectF& rect) override {
+    p->fillRect(rect, canvasColors(isDark(scene_)).background);
+  }
   void drawForeground(QPainter* p, const QRectF&) override {
     if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return;
     Legend legend = scene_->model().legend;
     legend.showNotation = fullLegend;
+    legend.dark = isDark(scene_);
     p->save();
     p->resetTransform();
     const QSizeF s = legend.size();
@@ -429,6 +452,11 @@ void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
   }
   graphRect_ = layout.bounds.adjusted(-8, -8, 8, 8);
   setSceneRect(graphRect_.adjusted(-40, -40, 40, 40));
+}
+
+QPainterPath GraphScene::edgePath(int edge) const {
+  if (edge < 0 || static_cast<size_t>(edge) >= edgeItems_.size()) return {};
+  return static_cast<QGraphicsPathItem*>(edgeItems_[static_cast<size_t>(edge)])->path();
 }
 
 QRectF GraphScene::nodeRect(int node) const {
@@ -552,7 +580,8 @@ Picture GraphScene::picture() const {
   pic.size =
       QSizeF(src.width() + (withLegend ? ls.width() + 24 : 0), std::max(src.height(), ls.height()));
   auto* self = const_cast<GraphScene*>(this);
-  const Legend legend = model_.legend;
+  Legend legend = model_.legend;
+  legend.dark = isDark(this);  // export scenes are given the light palette unless asked
   pic.paint = [self, src, legend, withLegend, ls](QPainter& p) {
     // Hide selection decorations for export.
     self->render(&p, QRectF(QPointF(0, 0), src.size()), src);
@@ -606,6 +635,22 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   mapButton_->setCheckable(true);
   mapButton_->setChecked(true);
   barLayout->addWidget(mapButton_);
+  // Axis movement when stepping through a trace (off: reduced motion).
+  animator_ = new AxisMoveAnimator(scene_, this);
+  animateAxes_ = QSettings().value(QStringLiteral("graph/animateAxisMoves"), true).toBool();
+  animateButton_ = new QToolButton(bar);
+  animateButton_->setText(tr("Animate"));
+  animateButton_->setToolTip(
+      tr("Animate the mesh axes moving along the edges when stepping through a propagation "
+         "trace (off: reduced motion)"));
+  animateButton_->setAutoRaise(true);
+  animateButton_->setCheckable(true);
+  animateButton_->setChecked(animateAxes_);
+  connect(animateButton_, &QToolButton::toggled, this, &GraphView::setAxisAnimationEnabled);
+  connect(animateButton_, &QToolButton::clicked, this, [](bool on) {
+    QSettings().setValue(QStringLiteral("graph/animateAxisMoves"), on);
+  });
+  barLayout->insertWidget(barLayout->indexOf(mapButton_), animateButton_);
   layout->addWidget(bar);
 
   searchBar_ = new QWidget(this);
@@ -630,6 +675,7 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   });
 
   view_ = new Canvas(scene_, this);
+  animator_->setViewport(view_->viewport());
   layout->addWidget(view_, 1);
   view_->installEventFilter(this);
   view_->setFocusPolicy(Qt::StrongFocus);
@@ -710,6 +756,45 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   // The scene keeps the document it shows alive, so on a document change it
   // stays up until the new layout replaces it (no flicker when stepping).
   connect(state_, &DocumentState::selectionChanged, this, &GraphView::updateHighlight);
+}
+
+void GraphView::setAxisAnimationEnabled(bool on) {
+  if (animateButton_ && animateButton_->isChecked() != on) animateButton_->setChecked(on);
+  animateAxes_ = on;
+  if (!on) {
+    pendingAxis_.reset();
+    animator_->cancel();
+  }
+}
+
+void GraphView::showTraceStep(const propagation::PropagationTrace* trace, int step,
+                              int durationMs) {
+  const bool forward = trace && trace == axisTrace_ && step == axisStep_ + 1;
+  axisTrace_ = trace;
+  axisStep_ = step;
+  pendingAxis_.reset();
+  animator_->cancel();
+  if (!forward || !animateAxes_ || durationMs <= 0 || step < 0 ||
+      static_cast<size_t>(step) >= trace->steps.size())
+    return;
+  const propagation::TraceStep& s = trace->steps[static_cast<size_t>(step)];
+  if (s.moves.empty()) return;
+  pendingAxis_ = PendingAxisStep{s, durationMs, state_->document().get()};
+  // A document change (the player shows the module after the step) starts
+  // a layout: the chips wait for it.
+  if (!isLayoutRunning() && scene_->shownDocument() == state_->document().get())
+    startPendingAxisAnimation();
+}
+
+void GraphView::startPendingAxisAnimation() {
+  if (!pendingAxis_) return;
+  const PendingAxisStep p = std::move(*pendingAxis_);
+  pendingAxis_.reset();
+  const ir::Module* module = state_->module();
+  if (!animateAxes_ || !module || p.doc != state_->document().get() ||
+      scene_->shownDocument() != p.doc)
+    return;
+  animator_->start(resolveAxisMoves(*module, p.step), p.durationMs);
 }
 
 GraphView::~GraphView() {
@@ -823,7 +908,9 @@ void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
     emit layoutFinished(false);
     return;
   }
+  animator_->cancel();
   scene_->setGraph(std::move(pending_), layout, std::move(pendingDoc_));
+  startPendingAxisAnimation();
   pending_ = GraphModel();
   pendingDoc_.reset();
   updateHighlight();
@@ -1082,7 +1169,9 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
       l.clusters.push_back(lc);
     }
   }
+  animator_->cancel();
   scene_->setGraph(std::move(m), l, groupingDoc_);
+  startPendingAxisAnimation();
   updateHighlight();
   if (searchBar_->isVisible()) runSearch(false);
   auto* canvas = static_cast<Canvas*>(view_);

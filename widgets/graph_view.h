@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QPainterPath>
 #include <QPointer>
 #include <QWidget>
 #include <map>
@@ -16,6 +17,7 @@
 #include "graph_grouping.h"
 #include "graph_layout.h"
 #include "picture_export.h"
+#include "propagation/propagation_trace.h"
 
 class QLabel;
 class QLineEdit;
@@ -25,6 +27,7 @@ class QToolButton;
 
 namespace shardscope::widgets {
 
+class AxisMoveAnimator;
 class DocumentState;
 class OverviewMap;
 
@@ -47,6 +50,10 @@ class GraphScene : public QGraphicsScene {
   // node indices in layout order.
   std::vector<int> search(const QString& text);
   QRectF nodeRect(int node) const;
+  // The painted path of edge `edge` (index into model().edges), scene coordinates.
+  QPainterPath edgePath(int edge) const;
+  // The document the shown graph belongs to (its keep-alive), or nullptr.
+  const void* shownDocument() const { return keepAlive_.get(); }
   // The node of `op`: its own node, else the collapsed group holding it.
   int nodeOf(const ir::Op* op) const;
   // The node of a collapsed or expanded group, or -1.
@@ -61,6 +68,8 @@ class GraphScene : public QGraphicsScene {
 
   // The whole graph with the legend at the top right, for export.
   Picture picture() const;
+  // Grow the area picture() shows (e.g. by axis-move markers beside edges).
+  void includeInPicture(const QRectF& sceneRect) { graphRect_ = graphRect_.united(sceneRect); }
 
  signals:
   void opActivated(const ir::Op* op);
@@ -115,6 +124,21 @@ class GraphView : public QWidget {
   int currentNode() const { return current_; }
   void setCurrentNode(int node);
 
+  // --- Axis movement (graph_axis_animation.h) -------------------------------
+  // Show step `step` of `trace` (-1: the input) in the graph, as the trace
+  // players do: when it directly follows the step shown before (stepping
+  // forward, playing), the axes that moved travel as chips through the
+  // step's op over `durationMs`; stepping back, jumping or scrubbing cancels
+  // running chips and shows no movement. Op indices are resolved in the
+  // module the graph shows; when a layout for it is still running the chips
+  // start once it is shown. `trace` is only compared, not kept.
+  void showTraceStep(const propagation::PropagationTrace* trace, int step, int durationMs);
+  // Reduced motion: off, no chips are created (kept in QSettings as
+  // graph/animateAxisMoves; the toolbar's "Animate" button).
+  void setAxisAnimationEnabled(bool on);
+  bool axisAnimationEnabled() const { return animateAxes_; }
+  AxisMoveAnimator* axisAnimator() const { return animator_; }
+
  public slots:
   void relayout();
   void cancelLayout();
@@ -161,6 +185,7 @@ class GraphView : public QWidget {
   void updateHighlight();
   void runSearch(bool next);
   void setOverlay(const QString& text, bool busy);
+  void startPendingAxisAnimation();
 
   DocumentState* state_;
   GraphScene* scene_;
@@ -202,6 +227,18 @@ class GraphView : public QWidget {
   bool navigating_ = false;
   std::vector<int> navList_;
   int navPos_ = -1;
+  // Axis movement.
+  AxisMoveAnimator* animator_ = nullptr;
+  QToolButton* animateButton_ = nullptr;
+  bool animateAxes_ = true;
+  const void* axisTrace_ = nullptr;  // the trace and step shown last
+  int axisStep_ = -2;
+  struct PendingAxisStep {
+    propagation::TraceStep step;
+    int durationMs = 0;
+    const void* doc = nullptr;  // the document it must be shown on
+  };
+  std::optional<PendingAxisStep> pendingAxis_;
 };
 
 }  // namespace shardscope::widgets

@@ -9,6 +9,7 @@
 
 #include "axis_style.h"
 #include "document_state.h"
+#include "theme_palette.h"
 
 namespace shardscope::widgets {
 
@@ -26,8 +27,10 @@ QString joinList(const std::vector<int64_t>& v) {
   return u'[' + parts.join(QStringLiteral(", ")) + u']';
 }
 
-QColor groupColor(int64_t group) {
-  return QColor::fromHsv(static_cast<int>((group * 137 + 200) % 360), 70, 252);
+QColor groupColor(int64_t group, bool dark = false) {
+  const int hue = static_cast<int>((group * 137 + 200) % 360);
+  // Dark theme: deep tints of the same hues under light text.
+  return dark ? QColor::fromHsv(hue, 120, 92) : QColor::fromHsv(hue, 70, 252);
 }
 
 }  // namespace
@@ -155,8 +158,9 @@ QStringList headerLines(const MeshTensor& t) {
 
 }  // namespace
 
-Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
+Picture meshPicture(const MeshTensor& t, qreal maxWidth, bool dark) {
   Picture pic;
+  const CanvasColors& cc = canvasColors(dark);
   const QStringList header = headerLines(t);
   const QFont headerFont = font(13, false, true);
   const QFontMetricsF hfm(headerFont);
@@ -166,9 +170,9 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
 
   if (!t.valid()) {
     pic.size = QSizeF(std::max<qreal>(headerW + 20, 420), headerH + 20);
-    pic.paint = [header, headerFont, hfm](QPainter& p) {
+    pic.paint = [header, headerFont, hfm, dark](QPainter& p) {
       p.setFont(headerFont);
-      p.setPen(QColor(0x33, 0x33, 0x33));
+      p.setPen(readableOn(QColor(0x33, 0x33, 0x33), dark));
       qreal y = 0;
       for (const QString& l : header) {
         p.drawText(QPointF(0, y + hfm.ascent()), l);
@@ -206,6 +210,7 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
   legend.meshName = t.meshName;
   legend.mesh = t.mesh;
   legend.showNotation = false;
+  legend.dark = dark;
   const QSizeF ls = legend.size();
   const int rank = static_cast<int>(t.layout.globalShape.size());
   const bool sketch = rank >= 1 && rank <= 2 && t.layout.globalShape[0] > 0 &&
@@ -227,13 +232,13 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
             : QSizeF(std::max(headerW, gridW + 24 + sideW), headerH + std::max(gridH, sideH));
 
   pic.paint = [t, g, G, header, headerFont, hfm, headerH, side, legend, ls, sketch, sketchW,
-               sketchH, rank](QPainter& p) {
+               sketchH, rank, dark, cc](QPainter& p) {
     p.save();
     // Header.
     p.setFont(headerFont);
     qreal y = 0;
     for (int i = 0; i < header.size(); ++i) {
-      p.setPen(i == 0 ? QColor(0x10, 0x10, 0x10) : QColor(0x44, 0x44, 0x44));
+      p.setPen(readableOn(i == 0 ? QColor(0x10, 0x10, 0x10) : QColor(0x44, 0x44, 0x44), dark));
       p.drawText(QPointF(0, y + hfm.ascent()), header[i]);
       y += hfm.height() + 2;
     }
@@ -271,7 +276,7 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
           }
         if (!subs.isEmpty()) s += QStringLiteral(" ") + subs.join(u' ');
         if (plain) *plain << s;
-        parts.emplace_back(s, axisColor(k));
+        parts.emplace_back(s, readableOn(axisColor(k), dark));
       }
       return parts;
     };
@@ -302,13 +307,13 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
       const int64_t r = d.linearIndex / g.cols, c = d.linearIndex % g.cols;
       const QRectF cell(G.rowHeaderW + c * (G.cellW + G.gap), G.colHeaderH + r * (G.cellH + G.gap),
                         G.cellW, G.cellH);
-      const QColor fill = groupColor(d.replicaGroup);
-      p.setPen(QPen(fill.darker(160), 1.2));
+      const QColor fill = groupColor(d.replicaGroup, dark);
+      p.setPen(QPen(dark ? fill.lighter(170) : fill.darker(160), 1.2));
       p.setBrush(fill);
       p.drawRoundedRect(cell, 6, 6);
       if (d.replicaRank > 0) {
         p.setPen(Qt::NoPen);
-        QBrush hatch(fill.darker(125), Qt::BDiagPattern);
+        QBrush hatch(dark ? fill.lighter(140) : fill.darker(125), Qt::BDiagPattern);
         p.setBrush(hatch);
         p.drawRoundedRect(cell, 6, 6);
       }
@@ -317,14 +322,16 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
       for (int i = 0; i < lines.size(); ++i) {
         p.setFont(i == 0 ? cellBold : cellFont);
         const bool isCopy = lines[i].startsWith(QLatin1String("copy"));
-        p.setPen(isCopy && d.replicaRank > 0 ? QColor(0x90, 0x20, 0x20) : QColor(0x20, 0x20, 0x20));
+        p.setPen(isCopy && d.replicaRank > 0
+                     ? (dark ? QColor(0xff, 0x9e, 0x9e) : QColor(0x90, 0x20, 0x20))
+                     : cc.text);
         p.drawText(QRectF(cell.left() + 8, ty, cell.width() - 16, 16),
                    Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
         ty += 16;
       }
       if (d.deviceId != d.linearIndex) {
         p.setFont(font(10));
-        p.setPen(QColor(0x66, 0x66, 0x66));
+        p.setPen(cc.faintText);
         p.drawText(QRectF(cell.left(), cell.top() + 6, cell.width() - 8, 14),
                    Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("pos %1").arg(d.linearIndex));
       }
@@ -335,7 +342,7 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
     if (sketch) {
       qreal ty = side.y() + ls.height() + 16;
       p.setFont(font(12, true));
-      p.setPen(QColor(0x22, 0x22, 0x22));
+      p.setPen(cc.text);
       p.drawText(QRectF(sx, ty, sketchW, 18), Qt::AlignLeft | Qt::AlignVCenter,
                  QStringLiteral("global %1 by shard").arg(joinDims(t.layout.globalShape)));
       ty += 22;
@@ -352,11 +359,11 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
               rank == 2 ? std::vector<int64_t>{i, j} : std::vector<int64_t>{j};
           const QRectF b(sx + j * bw, ty + i * bh, bw, bh);
           auto it = groupOf.find(idx);
-          p.setPen(QPen(QColor(0x55, 0x55, 0x55), 1));
-          p.setBrush(it != groupOf.end() ? groupColor(it->second) : QColor(Qt::white));
+          p.setPen(QPen(cc.gridLine, 1));
+          p.setBrush(it != groupOf.end() ? groupColor(it->second, dark) : cc.background);
           p.drawRect(b);
           if (bw > 26 && bh > 14) {
-            p.setPen(QColor(0x22, 0x22, 0x22));
+            p.setPen(cc.text);
             p.drawText(b, Qt::AlignCenter, joinList(idx));
           }
         }
@@ -369,10 +376,8 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth) {
 // --- MeshView ------------------------------------------------------------------
 
 MeshView::MeshView(DocumentState* state, QWidget* parent) : QWidget(parent), state_(state) {
-  setAutoFillBackground(true);
-  QPalette pal = palette();
-  pal.setColor(QPalette::Window, Qt::white);
-  setPalette(pal);
+  // The canvas background is painted (paintEvent) in the theme's colour.
+  setAttribute(Qt::WA_OpaquePaintEvent);
   connect(state_, &DocumentState::selectionChanged, this,
           [this] { showValue(state_->selectedValue()); });
   connect(state_, &DocumentState::documentChanged, this, [this] { showValue(nullptr); });
@@ -398,13 +403,20 @@ void MeshView::resizeEvent(QResizeEvent* e) {
   update();
 }
 
+void MeshView::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::PaletteChange) update();  // light/dark theme
+}
+
 void MeshView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
-  p.fillRect(rect(), Qt::white);
-  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale);
+  const bool dark = isDark(palette());
+  const CanvasColors& cc = canvasColors(dark);
+  p.fillRect(rect(), cc.background);
+  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale, dark);
   if (pic.isNull()) {
-    p.setPen(QColor(0x66, 0x66, 0x66));
+    p.setPen(cc.faintText);
     p.drawText(rect(), Qt::AlignCenter, tensor_.note);
     return;
   }

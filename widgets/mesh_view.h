@@ -37,14 +37,16 @@ struct MeshTensor {
 MeshTensor describeValue(const ir::Module& module, const ir::Value& value);
 // The picture of `t` (header, device grid, legend, tensor sketch). The
 // legend and sketch go right of the grid, or below it when that would be
-// wider than `maxWidth` (0: no limit).
-Picture meshPicture(const MeshTensor& t, qreal maxWidth = 0);
+// wider than `maxWidth` (0: no limit). `dark`: colours for a dark canvas
+// (theme_palette.h canvasColors; exports are light unless asked otherwise).
+Picture meshPicture(const MeshTensor& t, qreal maxWidth = 0, bool dark = false);
 
 class MeshView : public QWidget {
   Q_OBJECT
  public:
   explicit MeshView(DocumentState* state, QWidget* parent = nullptr);
   const MeshTensor& tensor() const { return tensor_; }
+  // Light, for export (the view itself follows the theme).
   Picture picture() const { return meshPicture(tensor_); }
   QSize sizeHint() const override { return {640, 480}; }
 
@@ -54,6 +56,7 @@ class MeshView : public QWidget {
  protected:
   void paintEvent(QPaintEvent* e) override;
   void resizeEvent(QResizeEvent* e) override;
+  void changeEvent(QEvent* e) override;
 
  private:
   static constexpr double kMinScale = 0.75;

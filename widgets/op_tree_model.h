@@ -37,6 +37,8 @@ class OpTreeModel : public QAbstractItemModel {
   // The index of `op` in column 0 (invalid if not in the tree).
   QModelIndex indexOfOp(const ir::Op* op) const;
   static const ir::Op* opAt(const QModelIndex& index);
+  // Ops (meshes and functions included) in the tree.
+  size_t opCount() const { return opIndex_.size(); }
   // What-if: keys of values whose sharding changed (DocumentState::valueKey);
   // rows of their ops get ChangedRole and a background. Emits dataChanged.
   void setChangedValues(const QSet<QString>& keys);

@@ -5,12 +5,14 @@
 
 #include "axis_style.h"
 #include "document_state.h"
+#include "graph_axis_animation.h"
 #include "graph_builder.h"
 #include "graph_layout.h"
 #include "graph_grouping.h"
 #include "graph_view.h"
 #include "mesh_view.h"
 #include "source_view.h"
+#include "theme_palette.h"
 
 namespace shardscope::widgets {
 
@@ -91,12 +93,31 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       const GraphLayout layout = layoutGraph(model.input);
       if (!layout.error.isEmpty()) return fail(layout.error);
       auto scene = std::make_shared<GraphScene>();
+      // Exported pictures are light in either theme (documents, slides, print).
+      scene->setPalette(themePalette(Theme::Light));
       scene->setGraph(std::move(model), layout);
       const ir::Op* op = req.op && req.op != func ? req.op : nullptr;
       scene->setHighlight(op, req.value);
+      std::vector<GraphAxisMove> moves;
+      if (req.step) {
+        moves = resolveAxisMoves(*module, *req.step);
+        addAxisMoveMarkers(*scene, moves);
+      }
       Picture inner = scene->picture();
       Picture keep = inner;
       keep.paint = [scene, inner](QPainter& p) { inner.paint(p); };  // keeps the scene alive
+      if (req.step) {
+        // The step explained above the graph: its op and each axis that moved.
+        const Picture caption =
+            axisMovesCaption(*req.step, moves, scene->model().legend.mesh);
+        return withTitle(
+            stackPictures(caption, keep),
+            file + QStringLiteral(" — ") + funcName +
+                QStringLiteral(" — dataflow graph after step %1").arg(req.step->step),
+            QStringLiteral("arrows + axis chips on the edges: the mesh axes the step moved "
+                           "through its op (highlighted); edge colours = shardings after the step") +
+                groupsNote + errorsNote);
+      }
       return withTitle(
           keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
           QStringLiteral(

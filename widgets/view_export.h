@@ -5,6 +5,7 @@
 
 #include "api/document.h"
 #include "picture_export.h"
+#include "propagation/propagation_trace.h"
 
 namespace shardscope::widgets {
 
@@ -17,6 +18,10 @@ struct ExportRequest {
   ExportView view = ExportView::Graph;
   const ir::Op* op = nullptr;        // function to draw / op to centre on (optional)
   const ir::Value* value = nullptr;  // tensor for the mesh view (optional)
+  // Graph: a propagation step to explain (optional; `doc` should be the
+  // module after it). Its axis moves are drawn as arrows + axis chips on the
+  // edges into and out of its op (graph_axis_animation.h).
+  const propagation::TraceStep* step = nullptr;
 };
 
 // The titled picture of `request` for `doc`. Lays the graph out on the
