@@ -58,13 +58,13 @@ bool Attribute::operator==(const Attribute& o) const {
   return *v_ == *o.v_;
 }
 
-const Attribute* DictionaryAttr::get(const std::string& name) const {
+const Attribute* DictionaryAttr::get(std::string_view name) const {
   for (const auto& [k, v] : entries)
     if (k == name) return &v;
   return nullptr;
 }
 
-const Attribute* StructAttr::get(const std::string& key) const {
+const Attribute* StructAttr::get(std::string_view key) const {
   for (const auto& [k, v] : params)
     if (k == key) return &v;
   return nullptr;

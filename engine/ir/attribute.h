@@ -5,10 +5,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "node_pool.h"
 #include "sharding/sharding.h"
 #include "type.h"
 
@@ -79,9 +81,13 @@ class Attribute {
                              OpaqueAttr, TensorSharding, TensorShardingPerValue, Mesh, OpShardingRule,
                              ManualAxesAttr, AxisRefListAttr>;
 
-  Attribute() : v_(std::make_shared<const Value>(UnitAttr{})) {}
+  // The shared values come from the node pools (node_pool.h): an op's
+  // attributes then lie near its neighbours' rather than anywhere in the heap.
+  Attribute() : v_(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(), UnitAttr{})) {}
   template <typename T>
-  Attribute(T value) : v_(std::make_shared<const Value>(Value(std::move(value)))) {}
+  Attribute(T value)
+      : v_(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(),
+                                             Value(std::move(value)))) {}
 
   const Value& value() const { return *v_; }
   template <typename T> bool is() const { return std::holds_alternative<T>(*v_); }
@@ -114,13 +120,13 @@ struct ArrayAttr {
 struct DictionaryAttr {
   std::vector<NamedAttribute> entries;
   bool operator==(const DictionaryAttr&) const = default;
-  const Attribute* get(const std::string& name) const;
+  const Attribute* get(std::string_view name) const;  // string_view: no string built per lookup
 };
 struct StructAttr {
   std::string name;  // "stablehlo.dot"
   std::vector<NamedAttribute> params;  // in written order
   bool operator==(const StructAttr&) const = default;
-  const Attribute* get(const std::string& key) const;
+  const Attribute* get(std::string_view key) const;
 };
 
 // Print a dense i64 list as `[1, 2, 3]`.

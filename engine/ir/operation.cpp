@@ -101,7 +101,7 @@ Value* Op::addResult(Type t) {
   return results_.back().get();
 }
 
-const Attribute* Op::attr(const std::string& n) const {
+const Attribute* Op::attr(std::string_view n) const {
   for (const Attr& a : attrs_)
     if (a.name == n) return &a.value;
   return nullptr;
@@ -118,7 +118,7 @@ void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
   attrs_.push_back({n, std::move(v), inherent});
 }
 
-void Op::removeAttr(const std::string& n) {
+void Op::removeAttr(std::string_view n) {
   attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(), [&](const Attr& a) { return a.name == n; }),
                attrs_.end());
 }

@@ -7,10 +7,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attribute.h"
 #include "diagnostics.h"
+#include "node_pool.h"
 #include "type.h"
 
 namespace shardscope::ir {
@@ -18,6 +20,10 @@ namespace shardscope::ir {
 class Op;
 class Block;
 class Region;
+
+// A block's ops. The list nodes come from the node pools (node_pool.h), so
+// that walking a block reads nodes lying side by side.
+using OpList = std::list<std::unique_ptr<Op>, detail::PoolAllocator<std::unique_ptr<Op>>>;
 
 // One use of a value: operand `index` of `user`.
 struct Use {
@@ -51,6 +57,10 @@ class Value {
   // The op whose region holds this block argument, or the defining op.
   Op* ownerOp() const;
 
+  // Values live in the node pools (node_pool.h), next to their neighbours.
+  static void* operator new(std::size_t size) { return detail::poolAllocate(size); }
+  static void operator delete(void* p, std::size_t size) { detail::poolDeallocate(p, size); }
+
  private:
   friend class Op;
   std::vector<Use> uses_;
@@ -62,6 +72,11 @@ class Op {
   ~Op();
   Op(const Op&) = delete;
   Op& operator=(const Op&) = delete;
+
+  // Ops live in the node pools (node_pool.h): ops made one after another
+  // lie side by side, so walks over a large module stream through memory.
+  static void* operator new(std::size_t size) { return detail::poolAllocate(size); }
+  static void operator delete(void* p, std::size_t size) { detail::poolDeallocate(p, size); }
 
   const std::string& name() const { return *name_; }
   void setName(std::string_view n) { name_ = &internOpName(n); }
@@ -95,11 +110,15 @@ class Op {
     Attribute value;
     bool inherent = false;
   };
-  const std::vector<Attr>& attrs() const { return attrs_; }
-  const Attribute* attr(const std::string& n) const;
-  bool hasAttr(const std::string& n) const { return attr(n) != nullptr; }
+  // The list lives in the node pools (node_pool.h), near the op.
+  using AttrList = std::vector<Attr, detail::PoolAllocator<Attr>>;
+  const AttrList& attrs() const { return attrs_; }
+  // By string_view: most callers pass a literal, which as a `std::string`
+  // argument was built (and for long names allocated) on every lookup.
+  const Attribute* attr(std::string_view n) const;
+  bool hasAttr(std::string_view n) const { return attr(n) != nullptr; }
   void setAttr(const std::string& n, Attribute v, bool inherent = false);
-  void removeAttr(const std::string& n);
+  void removeAttr(std::string_view n);
 
   // Regions.
   unsigned numRegions() const { return static_cast<unsigned>(regions_.size()); }
@@ -128,10 +147,10 @@ class Op {
   SourceLoc loc_;
   std::vector<Value*> operands_;
   std::vector<std::unique_ptr<Value>> results_;
-  std::vector<Attr> attrs_;
+  AttrList attrs_;
   std::vector<std::unique_ptr<Region>> regions_;
   Block* parent_ = nullptr;
-  std::list<std::unique_ptr<Op>>::iterator self_;
+  OpList::iterator self_;
 };
 
 class Block {
@@ -147,8 +166,8 @@ class Block {
   Value* addArgument(Type t);
   void eraseArgument(unsigned i);
 
-  std::list<std::unique_ptr<Op>>& ops() { return ops_; }
-  const std::list<std::unique_ptr<Op>>& ops() const { return ops_; }
+  OpList& ops() { return ops_; }
+  const OpList& ops() const { return ops_; }
   bool empty() const { return ops_.empty(); }
   Op* terminator() const { return ops_.empty() ? nullptr : ops_.back().get(); }
 
@@ -164,7 +183,7 @@ class Block {
  private:
   Region* parent_;
   std::vector<std::unique_ptr<Value>> args_;
-  std::list<std::unique_ptr<Op>> ops_;
+  OpList ops_;
 };
 
 class Region {

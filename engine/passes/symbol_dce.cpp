@@ -31,6 +31,16 @@ void collectRefs(const ir::Attribute& attr, std::set<std::string>& out) {
 
 bool symbolDce(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Only private symbols can die: without one, the walks of every live
+  // symbol below would find nothing to erase (the pipeline runs this pass
+  // five times, each a walk of the whole module).
+  bool anyPrivate = false;
+  for (auto& op : module.body().ops())
+    if (isPrivate(*op) && !util::symNameOf(*op).empty()) {
+      anyPrivate = true;
+      break;
+    }
+  if (!anyPrivate) return true;
   std::set<std::string> live;
   std::vector<ir::Op*> work;
   for (auto& op : module.body().ops()) {

@@ -193,11 +193,10 @@ struct PropagationDriver::Impl {
   struct OpState {
     bool ruleDone = false;
     bool pending = false;
-    // The rule: inside the op's `sdy.sharding_rule` attribute (held alive by
-    // `ruleKeep`), or owned when the registry's answer was not stored.
+    // The rule, inside the op's `sdy.sharding_rule` attribute (held alive by
+    // `ruleKeep`).
     const OpShardingRule* rule = nullptr;
     std::optional<ir::Attribute> ruleKeep;
-    std::unique_ptr<const OpShardingRule> ownedRule;
     NoChangeMemo memo;
   };
   std::vector<OpState> state;
@@ -428,17 +427,19 @@ struct PropagationDriver::Impl {
     OpState& st = state[op == current && curId >= 0 ? curId : idOf(op)];
     if (!st.ruleDone) {
       st.ruleDone = true;
-      std::optional<OpShardingRule> rule =
-          rules::getOrCreateOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_, true);
-      if (rule) {
-        const ir::Attribute* a = op->attr(kShardingRuleAttr);
-        const OpShardingRule* stored = a ? a->as<OpShardingRule>() : nullptr;
-        if (stored && *stored == *rule) {
+      // As getOrCreateOpShardingRule(..., setOnOp=true), without its copies
+      // of the rule (out of the attribute, into it, then compared): the
+      // created rule is moved onto the op and used from there.
+      if (!rules::existingOpShardingRule(*op)) {
+        std::optional<OpShardingRule> rule =
+            rules::createOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_);
+        if (rule)
+          op->setAttr(kShardingRuleAttr, ir::Attribute(std::move(*rule)), /*inherent=*/false);
+      }
+      if (const ir::Attribute* a = op->attr(kShardingRuleAttr)) {
+        if (const OpShardingRule* stored = a->as<OpShardingRule>()) {
           st.ruleKeep = *a;  // no second copy of the rule per op
           st.rule = stored;
-        } else {
-          st.ownedRule = std::make_unique<const OpShardingRule>(std::move(*rule));
-          st.rule = st.ownedRule.get();
         }
       }
     }

@@ -1,0 +1,82 @@
+#include "ir/node_pool.h"
+
+#include <array>
+#include <mutex>
+#include <new>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SS_NODE_POOL_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SS_NODE_POOL_OFF 1
+#endif
+#endif
+
+namespace shardscope::ir::detail {
+
+namespace {
+
+constexpr std::size_t kGrain = 16;        // size classes are multiples of this
+constexpr std::size_t kMaxSize = 512;     // larger objects use operator new
+constexpr std::size_t kChunk = 64 << 10;  // bytes carved per refill
+
+// One size class: a free list threaded through given-back slots, then the
+// rest of the current chunk.
+struct SizeClass {
+  std::mutex mutex;
+  void* freeList = nullptr;
+  char* next = nullptr;
+  char* end = nullptr;
+};
+
+// Never destroyed: ops of a module held in a static may be freed after
+// other statics are gone.
+std::array<SizeClass, kMaxSize / kGrain>& classes() {
+  static auto* c = new std::array<SizeClass, kMaxSize / kGrain>();
+  return *c;
+}
+
+}  // namespace
+
+void* poolAllocate(std::size_t size) {
+#ifdef SS_NODE_POOL_OFF
+  return ::operator new(size);
+#else
+  if (size == 0 || size > kMaxSize) return ::operator new(size);
+  std::size_t rounded = (size + kGrain - 1) / kGrain * kGrain;
+  SizeClass& c = classes()[rounded / kGrain - 1];
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.freeList) {
+    void* p = c.freeList;
+    c.freeList = *static_cast<void**>(p);
+    return p;
+  }
+  if (c.next == nullptr || c.next + rounded > c.end) {
+    // The chunk is owned by the pool for the process's lifetime.
+    c.next = static_cast<char*>(::operator new(kChunk, std::align_val_t{kGrain}));
+    c.end = c.next + kChunk;
+  }
+  void* p = c.next;
+  c.next += rounded;
+  return p;
+#endif
+}
+
+void poolDeallocate(void* p, std::size_t size) noexcept {
+  if (!p) return;
+#ifdef SS_NODE_POOL_OFF
+  ::operator delete(p);
+#else
+  if (size == 0 || size > kMaxSize) {
+    ::operator delete(p);
+    return;
+  }
+  std::size_t rounded = (size + kGrain - 1) / kGrain * kGrain;
+  SizeClass& c = classes()[rounded / kGrain - 1];
+  std::lock_guard<std::mutex> lock(c.mutex);
+  *static_cast<void**>(p) = c.freeList;
+  c.freeList = p;
+#endif
+}
+
+}  // namespace shardscope::ir::detail
