@@ -202,9 +202,14 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   connect(source_->document(), &QTextDocument::modificationChanged, this,
           &QWidget::setWindowModified);
   auto updateHint = [this, sourceHint] {
-    sourceHint->setText(source_->hasUnappliedEdits()
-                            ? tr("<b>Edited</b> — not applied yet (Ctrl+Return)")
-                            : tr("Edit shardings, then re-run:"));
+    if (source_->hasUnappliedEdits())
+      sourceHint->setText(tr("<b>Edited</b> — not applied yet (Ctrl+Return)"));
+    else if (source_->hasSplitLines())
+      sourceHint->setText(tr("Read-only: lines over %L1 characters are shown in pieces (↪); "
+                             "edit shardings in the What-if panel")
+                              .arg(source_->maxShownLine()));
+    else
+      sourceHint->setText(tr("Edit shardings, then re-run:"));
   };
   connect(source_, &QPlainTextEdit::textChanged, this, updateHint);
   connect(state_, &DocumentState::documentChanged, this, updateHint);
@@ -300,7 +305,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
           [this](const ir::Value* value, const TensorSharding& sharding) {
             QString error;
             const auto text =
-                rewriteValueSharding(source_->toPlainText(), *value, sharding, &error);
+                rewriteValueSharding(source_->text(), *value, sharding, &error);
             if (!text) {
               whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
               return;
@@ -763,11 +768,11 @@ void MainWindow::fillValueCombo() {
   // label: list the first ones (arguments first) and say how to reach the rest.
   constexpr int kMaxComboValues = 2000;
   QList<QStandardItem*> items;
-  int skipped = 0;
-  auto add = [&items, &skipped](const ir::Value* v) {
+  bool more = false;
+  auto add = [&items, &more](const ir::Value* v) {
     if (!v->type.isRankedTensor()) return;
     if (items.size() >= kMaxComboValues) {
-      ++skipped;
+      more = true;
       return;
     }
     const auto s = api::valueSharding(*v);
@@ -778,18 +783,23 @@ void MainWindow::fillValueCombo() {
     item->setData(QVariant::fromValue(reinterpret_cast<quintptr>(v)), Qt::UserRole);
     items.append(item);
   };
+  // The walk stops at the first value past the limit (walking all of a
+  // 100,000-op function only to count the rest costs ~30 ms).
   const_cast<ir::Op*>(func)->walkPreOrder([&](ir::Op& op) {
+    if (more) return false;
     for (const auto& region : op.regions())
       for (const auto& block : region->blocks())
         for (ir::Value* a : block->arguments()) add(a);
     if (&op != func)
       for (ir::Value* r : op.results()) add(r);
-    return true;
+    return !more;
   });
-  if (skipped > 0) {
-    auto* more = new QStandardItem(tr("… %n more value(s): select them in the graph or the op tree", nullptr, skipped));
-    more->setEnabled(false);
-    items.append(more);
+  if (more) {
+    auto* item = new QStandardItem(
+        tr("… more values (the first %L1 are listed): select them in the graph or the op tree")
+            .arg(kMaxComboValues));
+    item->setEnabled(false);
+    items.append(item);
   }
   if (auto* model = qobject_cast<QStandardItemModel*>(valueCombo_->model()))
     model->invisibleRootItem()->appendRows(items);
@@ -878,7 +888,7 @@ bool MainWindow::isSourceModified() const { return source_->document()->isModifi
 bool MainWindow::saveSourceTo(const QString& path, QString* error) {
   // While a large source is still being filled into the editor (read-only,
   // no edits possible) the editor holds only part of it: save the whole text.
-  const QByteArray bytes = (source_->isFilling() ? source_->appliedText() : source_->toPlainText()).toUtf8();
+  const QByteArray bytes = source_->text().toUtf8();
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
     if (error) *error = tr("Cannot save %1: %2").arg(path, f.errorString());
@@ -954,7 +964,7 @@ void MainWindow::applySourceEdits() {
                          .arg(QString::fromLatin1(api::levelName(options.level))));
   whatIfWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
   whatIfWatcher_.setFuture(QtConcurrent::run(
-      [text = source_->toPlainText().toStdString(), base = original_, previous, options] {
+      [text = source_->text().toStdString(), base = original_, previous, options] {
         WhatIfResult r;
         r.doc = api::parseDocument(text, base->name);
         r.doc->path = base->path;

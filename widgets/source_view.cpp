@@ -152,6 +152,7 @@ void SourceView::onDocumentChanged() {
   // any unapplied edits. Text just applied (equal to the editor's): keep the
   // scroll position and the undo history. Otherwise a new file.
   const bool filling = isFilling();
+  const bool sameAsShown = text == appliedText_ || text == this->text();
   if (filling) {
     // A new document while the previous one is still going in.
     fillTimer_->stop();
@@ -159,15 +160,28 @@ void SourceView::onDocumentChanged() {
     setReadOnly(false);
     document()->setUndoRedoEnabled(true);
   }
-  if (filling || (text != appliedText_ && text != toPlainText())) {
+  if (filling || !sameAsShown) {
+    constexpr qsizetype kFillLimit = 1024 * 1024;
     movingCursor_ = true;
+    // Long lines: shown in pieces, the editor read-only (see the header).
+    split_ = false;
+    maxShownLine_ = text.size() > kFillLimit ? kMaxShownLineLarge : kMaxShownLine;
+    for (qsizetype pos = 0; pos < text.size() && !split_;) {
+      qsizetype nl = text.indexOf(u'\n', pos);
+      if (nl < 0) nl = text.size();
+      split_ = nl - pos > maxShownLine_;
+      pos = nl + 1;
+    }
+    splitSource_ = split_ ? text : QString();
+    lineStart_.clear();
+    shownBlocks_ = 0;
+    setReadOnly(split_);
     // Highlighting a multi-megabyte export line by line blocks the UI thread
     // for seconds: large sources are shown plain.
     constexpr qsizetype kHighlightLimit = 2 * 1024 * 1024;
     if (highlighter_) highlighter_->setDocument(text.size() > kHighlightLimit ? nullptr : document());
     // Setting megabytes at once blocks the UI thread for seconds too: a large
     // text goes in by chunks from a timer, read-only until complete.
-    constexpr qsizetype kFillLimit = 1024 * 1024;
     pendingLine_ = pendingCol_ = 0;
     if (text.size() > kFillLimit) {
       const bool modified = document()->isModified();
@@ -183,7 +197,7 @@ void SourceView::onDocumentChanged() {
       }
       fillTimer_->start();
     } else {
-      setPlainText(text);
+      setPlainText(shownText(text));
     }
     movingCursor_ = false;
     cursorLine_ = 0;
@@ -194,7 +208,7 @@ void SourceView::onDocumentChanged() {
 
 void SourceView::fillChunk() {
   if (!isFilling()) return;
-  constexpr qsizetype kChunk = 128 * 1024;
+  constexpr qsizetype kChunk = 64 * 1024;
   const qsizetype size = appliedText_.size();
   qsizetype end = std::min(size, fillPos_ + kChunk);
   if (end < size) {
@@ -206,7 +220,7 @@ void SourceView::fillChunk() {
   movingCursor_ = true;
   QTextCursor c(document());
   c.movePosition(QTextCursor::End);
-  c.insertText(QStringView(appliedText_).mid(fillPos_, end - fillPos_).toString());
+  c.insertText(shownText(QStringView(appliedText_).mid(fillPos_, end - fillPos_)));
   movingCursor_ = false;
   document()->setModified(modified);
   fillPos_ = end;
@@ -217,7 +231,7 @@ void SourceView::finishFill() {
   fillTimer_->stop();
   fillPos_ = -1;
   document()->setUndoRedoEnabled(true);
-  setReadOnly(false);
+  setReadOnly(split_);
   movingCursor_ = true;
   setTextCursor(QTextCursor(document()));
   movingCursor_ = false;
@@ -240,19 +254,34 @@ const ir::Op* SourceView::opAtLine(int line) const {
 }
 
 void SourceView::onCursorMoved() {
-  const int line = textCursor().blockNumber() + 1;
+  const int line = lineOfBlock(textCursor().blockNumber());
   if (line == cursorLine_) return;
   cursorLine_ = line;
   if (movingCursor_ || !state_ || !state_->document()) return;
-  // Line numbers only match the document while no line was added or removed.
-  if (blockCount() != document()->blockCount() ||
-      appliedText_.count(u'\n') + 1 != blockCount())
-    return;
+  // Line numbers only match the document while no line was added or removed
+  // (a split source is read-only: they always do).
+  if (!split_ && appliedText_.count(u'\n') + 1 != blockCount()) return;
   const ir::Op* op = opAtLine(line);
   if (op && op != state_->selectedOp()) state_->selectOp(op);
 }
 
 void SourceView::replaceText(const QString& text) {
+  if (split_) {
+    // Read-only pieces: show the new text as a whole, keep the scroll position.
+    if (text == splitSource_) return;
+    const int h = horizontalScrollBar()->value(), v = verticalScrollBar()->value();
+    splitSource_ = text;
+    lineStart_.clear();
+    shownBlocks_ = 0;
+    movingCursor_ = true;
+    setPlainText(shownText(text));
+    movingCursor_ = false;
+    document()->setModified(text != appliedText_);
+    updateExtraSelections();
+    horizontalScrollBar()->setValue(h);
+    verticalScrollBar()->setValue(v);
+    return;
+  }
   const QString old = toPlainText();
   if (old == text) return;
   qsizetype prefix = 0;
@@ -304,11 +333,12 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
   const bool dark = darkPalette(palette());
   p.fillRect(e->rect(), dark ? palette().color(QPalette::Window) : QColor(0xf3, 0xf3, 0xf3));
   QTextBlock block = firstVisibleBlock();
-  int number = block.blockNumber() + 1;
   int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
   int bottom = top + qRound(blockBoundingRect(block).height());
   p.setFont(font());
   while (block.isValid() && top <= e->rect().bottom()) {
+    const int number = lineOfBlock(block.blockNumber());
+    const bool continuation = blockOfLine(number) != block.blockNumber();
     if (block.isVisible() && bottom >= e->rect().top()) {
       auto diag = std::find_if(diags_.begin(), diags_.end(), [&](const ir::Diagnostic& d) {
         return static_cast<int>(d.loc.line) == number;
@@ -324,12 +354,11 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
                                                    dark ? 0x70 : 0x99));
       }
       p.drawText(0, top, lineArea_->width() - 6, fontMetrics().height(), Qt::AlignRight,
-                 QString::number(number));
+                 continuation ? QStringLiteral("\u21aa") : QString::number(number));
     }
     block = block.next();
     top = bottom;
     bottom = top + qRound(blockBoundingRect(block).height());
-    ++number;
   }
 }
 
@@ -342,13 +371,13 @@ void SourceView::setDiagnostics(const std::vector<ir::Diagnostic>& diags) {
 namespace {
 // The range a diagnostic underlines: from its column to the end of the
 // token (or the rest of the line when the column is unknown).
-QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
-  QTextBlock block = doc->findBlockByNumber(static_cast<int>(d.loc.line) - 1);
-  if (!block.isValid()) return {};
+// `at` is the diagnostic's position in the editor (its block and column).
+QTextCursor diagnosticCursor(const QTextCursor& at, const ir::Diagnostic& d) {
+  const QTextBlock block = at.block();
+  if (at.isNull() || !block.isValid()) return {};
   QTextCursor c(block);
   const QString text = block.text();
-  int start =
-      d.loc.col > 0 ? std::min(static_cast<int>(d.loc.col) - 1, static_cast<int>(text.size())) : 0;
+  int start = d.loc.col > 0 ? at.positionInBlock() : 0;
   if (d.loc.col == 0)
     while (start < text.size() && text[start].isSpace()) ++start;
   int end = start;
@@ -364,6 +393,15 @@ QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
   c.setPosition(block.position() + std::max(end, start), QTextCursor::KeepAnchor);
   return c;
 }
+
+// The same in a document shown as it is (no pieces).
+QTextCursor diagnosticCursor(QTextDocument* doc, const ir::Diagnostic& d) {
+  const QTextBlock b = doc->findBlockByNumber(static_cast<int>(d.loc.line) - 1);
+  if (!b.isValid()) return {};
+  QTextCursor at(b);
+  if (d.loc.col > 0) at.setPosition(b.position() + std::min(static_cast<int>(d.loc.col) - 1, b.length() - 1));
+  return diagnosticCursor(at, d);
+}
 }  // namespace
 
 void SourceView::updateExtraSelections() {
@@ -377,13 +415,13 @@ void SourceView::updateExtraSelections() {
     s.format.setBackground(darkPalette(palette()) ? QColor(0x4a, 0x44, 0x20)
                                                   : QColor(0xff, 0xf8, 0xc5));
     s.format.setProperty(QTextFormat::FullWidthSelection, true);
-    s.cursor = QTextCursor(document()->findBlockByNumber(currentOpLine_ - 1));
+    s.cursor = QTextCursor(document()->findBlockByNumber(blockOfLine(currentOpLine_)));
     sels << s;
   }
   for (const ir::Diagnostic& d : diags_) {
     if (!d.loc.known()) continue;
     QTextEdit::ExtraSelection s;
-    s.cursor = diagnosticCursor(document(), d);
+    s.cursor = diagnosticCursor(cursorAt(static_cast<int>(d.loc.line), static_cast<int>(d.loc.col)), d);
     if (s.cursor.isNull()) continue;
     s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
     s.format.setUnderlineColor(severityColor(d.severity));
@@ -397,7 +435,7 @@ bool SourceView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
     const QPoint vp = viewport()->mapFrom(this, he->pos());
-    const int line = cursorForPosition(vp).blockNumber() + 1;
+    const int line = lineOfBlock(cursorForPosition(vp).blockNumber());
     QStringList msgs;
     for (const ir::Diagnostic& d : diags_)
       if (static_cast<int>(d.loc.line) == line) msgs << toQString(d.format(""));
@@ -418,10 +456,8 @@ void SourceView::goToLine(int line, int col) {
     pendingCol_ = col;
     return;
   }
-  QTextBlock block = document()->findBlockByNumber(line - 1);
-  if (!block.isValid()) return;
-  QTextCursor c(block);
-  if (col > 1) c.setPosition(block.position() + std::min(col - 1, block.length() - 1));
+  const QTextCursor c = cursorAt(line, col);
+  if (c.isNull()) return;
   movingCursor_ = true;
   setTextCursor(c);
   movingCursor_ = false;
@@ -429,7 +465,62 @@ void SourceView::goToLine(int line, int col) {
 }
 
 Picture SourceView::picture(int firstLine, int lastLine) const {
-  return sourcePicture(toPlainText(), diags_, firstLine, lastLine);
+  return sourcePicture(text(), diags_, firstLine, lastLine);
+}
+
+QString SourceView::text() const {
+  if (isFilling()) return appliedText_;
+  return split_ ? splitSource_ : toPlainText();
+}
+
+QString SourceView::shownText(QStringView text) {
+  if (!split_) return text.toString();
+  QString out;
+  out.reserve(text.size() + text.size() / maxShownLine_ + 1);
+  for (qsizetype pos = 0; pos < text.size();) {
+    qsizetype nl = text.indexOf(u'\n', pos);
+    const bool newline = nl >= 0;
+    if (!newline) nl = text.size();
+    lineStart_.push_back(shownBlocks_);
+    const qsizetype len = nl - pos;
+    const qsizetype pieces = std::max<qsizetype>(1, (len + maxShownLine_ - 1) / maxShownLine_);
+    for (qsizetype k = 0; k < pieces; ++k) {
+      if (k) out += u'\n';
+      out += text.mid(pos + k * maxShownLine_, std::min(maxShownLine_, len - k * maxShownLine_));
+    }
+    if (newline) out += u'\n';
+    // Where the next line starts (past the text's end when it has no newline).
+    shownBlocks_ += static_cast<int>(pieces);
+    pos = nl + 1;
+  }
+  return out;
+}
+
+int SourceView::blockOfLine(int line) const {
+  if (!split_) return line - 1;
+  const size_t i = static_cast<size_t>(std::max(line, 1) - 1);
+  if (i < lineStart_.size()) return lineStart_[i];
+  return shownBlocks_ + static_cast<int>(i - lineStart_.size());  // the empty line after a final newline
+}
+
+int SourceView::lineOfBlock(int block) const {
+  if (!split_) return block + 1;
+  if (block >= shownBlocks_) return static_cast<int>(lineStart_.size()) + 1 + (block - shownBlocks_);
+  return static_cast<int>(std::upper_bound(lineStart_.begin(), lineStart_.end(), block) - lineStart_.begin());
+}
+
+QTextCursor SourceView::cursorAt(int line, int col) const {
+  int block = blockOfLine(line);
+  int inBlock = col > 0 ? col - 1 : 0;
+  if (split_) {
+    block += inBlock / static_cast<int>(maxShownLine_);
+    inBlock %= static_cast<int>(maxShownLine_);
+  }
+  const QTextBlock b = document()->findBlockByNumber(block);
+  if (!b.isValid()) return {};
+  QTextCursor c(b);
+  c.setPosition(b.position() + std::min(inBlock, b.length() - 1));
+  return c;
 }
 
 Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnostic>& diags_,

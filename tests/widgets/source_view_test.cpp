@@ -56,6 +56,84 @@ class SourceViewTest : public QObject {
     state.selectOp(tanh);
     QCOMPARE(view.textCursor().blockNumber() + 1, int(tanh->loc().line));
   }
+
+  // A line longer than kMaxShownLine (an exported signature) is shown in
+  // pieces, read-only; positions map onto the pieces, text() stays whole.
+  void longLinesInPieces_data() {
+    QTest::addColumn<int>("padding");  // extra lines to make the source large
+    QTest::newRow("small source") << 0;
+    QTest::newRow("large source, filled in chunks") << 40000;
+  }
+  void longLinesInPieces() {
+    QFETCH(int, padding);
+    const qsizetype kLong = SourceView::kMaxShownLine;
+    // 2.5 pieces' worth of arguments on line 3; a verifier error (unknown
+    // mesh) on line 5, after the padding comments.
+    QString args;
+    for (int i = 0; args.size() < 2 * kLong + kLong / 2; ++i)
+      args += QStringLiteral("%a%1: tensor<8xf32>, ").arg(i);
+    args += QStringLiteral("%x: tensor<8xf32>");
+    QString text = QStringLiteral("sdy.mesh @mesh = <[\"a\"=2]>\n// long signature\n") +
+                   QStringLiteral("func.func @main(") + args + QStringLiteral(") -> tensor<8xf32> {\n");
+    for (int i = 0; i < padding; ++i) text += QStringLiteral("  // padding line %1 ...........................\n").arg(i);
+    text += QStringLiteral("  %0 = stablehlo.negate %x : tensor<8xf32>\n");
+    text += QStringLiteral("  %1 = stablehlo.abs %0 {sdy.sharding = #sdy.sharding_per_value<[<@nomesh, [{}]>]>} : tensor<8xf32>\n");
+    text += QStringLiteral("  return %1 : tensor<8xf32>\n}\n");
+    const int negateLine = 4 + padding, errorLine = 5 + padding;
+    const int longLine = 3;
+
+    DocumentState state;
+    SourceView view(&state);
+    state.setDocument(api::parseDocument(text.toStdString(), "long.mlir"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 20000);
+    // Over a megabyte: the shorter limit.
+    const qsizetype kMax = view.maxShownLine();
+    QCOMPARE(kMax, text.size() > 1024 * 1024 ? SourceView::kMaxShownLineLarge : SourceView::kMaxShownLine);
+    QVERIFY(view.hasSplitLines());
+    QVERIFY(view.isReadOnly());
+    QCOMPARE(view.text(), text);
+    QVERIFY(!view.hasUnappliedEdits());
+    // Every editor block is at most kMax long; the long line takes `pieces`
+    // blocks, every other line one.
+    for (QTextBlock b = view.document()->begin(); b.isValid(); b = b.next())
+      QVERIFY(b.length() - 1 <= kMax);
+    const int pieces = int((text.section(u'\n', 2, 2).size() + kMax - 1) / kMax);
+    QCOMPARE(view.document()->blockCount(), text.count(u'\n') + 1 + pieces - 1);
+
+    // The op on a line after the long one: selecting it moves the cursor to
+    // its block, and clicking that block selects it again.
+    const ir::Op* negate = state.findOp(QStringLiteral("stablehlo.negate"));
+    QVERIFY(negate);
+    QCOMPARE(int(negate->loc().line), negateLine);
+    state.selectOp(negate);
+    QCOMPARE(view.textCursor().block().text().trimmed().left(24), QStringLiteral("%0 = stablehlo.negate %x"));
+    QCOMPARE(view.textCursor().blockNumber(), negateLine - 1 + pieces - 1);
+
+    // The diagnostic (unknown mesh) underlines text on its line.
+    QVERIFY(state.document()->hasErrors());
+    bool underlined = false;
+    for (const auto& sel : view.extraSelections()) {
+      if (sel.format.underlineStyle() != QTextCharFormat::WaveUnderline) continue;
+      QVERIFY(!sel.cursor.selectedText().isEmpty());
+      QCOMPARE(sel.cursor.blockNumber(), errorLine - 1 + pieces - 1);
+      underlined = true;
+    }
+    QVERIFY(underlined);
+
+    // goToLine with a column past the first piece lands in the right piece.
+    const qsizetype xAt = text.section(u'\n', 2, 2).indexOf(QStringLiteral("%x:"));
+    view.goToLine(longLine, int(xAt) + 1);
+    QCOMPARE(view.textCursor().blockNumber(), longLine - 1 + int(xAt / kMax));
+    QVERIFY(view.textCursor().block().text().mid(view.textCursor().positionInBlock()).startsWith(QStringLiteral("%x:")));
+
+    // An edit from the what-if panel replaces the text as a whole.
+    QString edited = text;
+    edited.replace(QStringLiteral("@nomesh"), QStringLiteral("@mesh"));
+    view.replaceText(edited);
+    QCOMPARE(view.text(), edited);
+    QVERIFY(view.hasUnappliedEdits());
+    QVERIFY(view.isReadOnly());
+  }
 };
 
 QTEST_MAIN(SourceViewTest)
