@@ -22,6 +22,7 @@
 #include "table_limits_model.h"
 
 using namespace shardscope;
+using namespace shardscope::scw;
 
 namespace {
 
@@ -77,6 +78,33 @@ int rowOf(const scw::TableLimitsModel& m, const QString& table) {
 class SparseCoreWorkspaceTest : public QObject {
   Q_OBJECT
  private slots:
+  // The message list under the plots: one row per message, severity prefix
+  // and role, errors counted.
+  void messagesModel_data() {
+    QTest::addColumn<int>("severity");
+    QTest::addColumn<QString>("prefix");
+    QTest::newRow("note") << int(Severity::Info) << QStringLiteral("note: ");
+    QTest::newRow("warning") << int(Severity::Warning) << QStringLiteral("warning: ");
+    QTest::newRow("error") << int(Severity::Error) << QStringLiteral("error: ");
+  }
+  void messagesModel() {
+    QFETCH(int, severity);
+    QFETCH(QString, prefix);
+    ScMessagesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setMessages({{Severity::Info, QStringLiteral("first")},
+                       {Severity(severity), QStringLiteral("table t0 drops 12 ids")}});
+    QCOMPARE(model.rowCount(), 2);
+    const QModelIndex row = model.index(1, 0);
+    QCOMPARE(row.data().toString(), prefix + QStringLiteral("table t0 drops 12 ids"));
+    QCOMPARE(row.data(Qt::ToolTipRole).toString(), QStringLiteral("table t0 drops 12 ids"));
+    QCOMPARE(row.data(ScMessagesModel::SeverityRole).toInt(), severity);
+    QCOMPARE(model.errorCount(), severity == int(Severity::Error) ? 1 : 0);
+    model.setMessages({});
+    QCOMPARE(model.rowCount(), 0);
+  }
+
   void loads_data() {
     QTest::addColumn<QString>("file");
     for (const char* f : kJobs) QTest::newRow(f) << QString::fromLatin1(f);
