@@ -209,8 +209,8 @@ void DocumentState::setFunction(const ir::Op* func) {
   emit functionChanged();
 }
 
-void DocumentState::selectOp(const ir::Op* op) {
-  if (op) {
+void DocumentState::selectOp(const ir::Op* op, bool keepFunction) {
+  if (op && !(keepFunction && function_)) {
     const ir::Op* f = enclosingFunction(op);
     if (f) setFunction(f);
   }

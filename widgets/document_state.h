@@ -58,7 +58,10 @@ class DocumentState : public QObject {
   void setDocumentKeepingSelection(std::shared_ptr<const api::Document> doc);
   void setFunction(const ir::Op* func);
   // Selecting an op also selects its first result (and its function).
-  void selectOp(const ir::Op* op);
+  // Also makes the op's function the current one, unless `keepFunction`
+  // (a view that shows the op inside the current function's picture, e.g.
+  // the graph with a call expanded into its callee's body).
+  void selectOp(const ir::Op* op, bool keepFunction = false);
   void selectValue(const ir::Value* value);
   // Publish the changed-value set (emits changedValuesChanged when it differs).
   // Set it before setDocumentKeepingSelection so views rebuilding on

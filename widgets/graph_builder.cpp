@@ -40,6 +40,16 @@ Mesh colorMesh(const ir::Module& module, QString* names) {
   return out;
 }
 
+const ir::Op* calledFunction(const ir::Module& module, const ir::Op& call) {
+  if (!call.is("func.call")) return nullptr;
+  const ir::Attribute* a = call.attr("callee");
+  const auto* ref = a ? a->as<ir::SymbolRefAttr>() : nullptr;
+  if (!ref || ref->path.empty()) return nullptr;
+  for (const ir::Op* f : module.functions())
+    if (api::symbolName(*f) == ref->root()) return f;
+  return nullptr;
+}
+
 namespace {
 
 QString esc(const std::string& s) { return toQString(s).toHtmlEscaped(); }
@@ -52,10 +62,13 @@ class Builder {
       : module_(module), g_(g), opt_(opt) {
     mesh_ = colorMesh(module, &g_.legend.meshName);
     g_.legend.mesh = mesh_;
+    for (const ir::Op* call : opt_.expandedCalls)
+      if (const ir::Op* f = calledFunction(module_, *call)) expandedCallees_.insert(f);
   }
 
   void build(const ir::Op& func) {
     g_.title = u'@' + toQString(api::symbolName(func));
+    drawnFuncs_.insert(&func);  // a recursive call never draws it again
     if (func.numRegions() == 0 || func.region(0).empty()) return;
     const ir::Block& body = func.region(0).front();
     for (ir::Value* arg : body.arguments()) addArgument(*arg, -1);
@@ -190,6 +203,23 @@ class Builder {
       }
     }
     const bool collapsed = op.numRegions() > 0 && opt_.collapsedRegions.count(&op);
+    // A call: the callee's body as a cluster when expanded (and not drawn yet).
+    const ir::Op* callee = calledFunction(module_, op);
+    const bool calleeHasBody = callee && callee->numRegions() > 0 && !callee->region(0).empty();
+    const bool drawCallee = calleeHasBody && opt_.expandedCalls.count(&op) && !drawnFuncs_.count(callee);
+    if (calleeHasBody && !drawCallee) {
+      int inside = 0;
+      const_cast<ir::Op*>(callee)->walk([&](ir::Op&) { ++inside; });
+      const QString name = u'@' + toQString(api::symbolName(*callee)).toHtmlEscaped();
+      info.collapsedOps = inside - 1;
+      html += QStringLiteral("<br><span style=\"color:#3949ab;font-size:11px\">%1</span>")
+                  .arg(op.parentOfName("func.func") == callee
+                           ? QObject::tr("%1: recursive call").arg(name)
+                       : drawnFuncs_.count(callee) || expandedCallees_.count(callee)
+                           ? QObject::tr("%1: body drawn at another call").arg(name)
+                           : QObject::tr("▸ %1: %2 ops (double-click)").arg(name).arg(inside - 1));
+      info.dashed = true;
+    }
     if (collapsed) {
       int inside = 0;
       const_cast<ir::Op&>(op).walk([&](ir::Op&) { ++inside; });
@@ -221,6 +251,21 @@ class Builder {
         }
         for (const auto& child : block->ops()) addOp(*child, ci);
       }
+    }
+    if (drawCallee) {
+      drawnFuncs_.insert(callee);
+      GraphInput::Cluster c;
+      c.parent = cluster;
+      c.label = QStringLiteral("call · @") + toQString(api::symbolName(*callee));
+      g_.input.clusters.push_back(c);
+      g_.clusterOps.push_back(&op);
+      const int ci = static_cast<int>(g_.input.clusters.size()) - 1;
+      const ir::Block& body = callee->region(0).front();
+      for (ir::Value* arg : body.arguments()) {
+        addArgument(*arg, ci);
+        regionEdges_.push_back({node, valueNode_[arg], true});
+      }
+      for (const auto& child : body.ops()) addOp(*child, ci);
     }
   }
 
@@ -290,6 +335,8 @@ class Builder {
   std::map<const ir::Value*, int> valueNode_;
   std::vector<const ir::Value*> values_;
   std::vector<std::tuple<int, int, bool>> regionEdges_;
+  std::set<const ir::Op*> drawnFuncs_;  // functions whose body is in the graph
+  std::set<const ir::Op*> expandedCallees_;  // called by an expanded call
 };
 
 }  // namespace

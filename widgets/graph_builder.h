@@ -70,7 +70,15 @@ struct GraphModel {
 struct GraphBuildOptions {
   // Region ops drawn without their regions (one node, "N ops inside").
   std::set<const ir::Op*> collapsedRegions;
+  // `func.call` ops drawn with the callee's body inside, as a cluster
+  // (collapsed by default: a call is one node until it is expanded). A callee
+  // is drawn once per graph (at the first expanded call) and never inside
+  // itself: its ops are the same ops wherever it is called.
+  std::set<const ir::Op*> expandedCalls;
 };
+
+// The function a `func.call` op calls, or nullptr.
+const ir::Op* calledFunction(const ir::Module& module, const ir::Op& call);
 
 // Build the graph of `func` (a func.func op) in `module`.
 GraphModel buildGraph(const ir::Module& module, const ir::Op& func,

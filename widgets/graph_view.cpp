@@ -750,7 +750,10 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     const auto& ops = scene_->model().clusterOps;
     if (c >= 0 && static_cast<size_t>(c) < ops.size() && !isGrouped()) toggleRegions(ops[c]);
   });
-  connect(scene_, &GraphScene::opActivated, state_, &DocumentState::selectOp);
+  // An op drawn inside an expanded call belongs to the callee: selecting it
+  // keeps this graph's function (the callee's body stays where it is drawn).
+  connect(scene_, &GraphScene::opActivated, state_,
+          [this](const ir::Op* op) { state_->selectOp(op, /*keepFunction=*/true); });
   connect(scene_, &GraphScene::valueActivated, state_, &DocumentState::selectValue);
   connect(state_, &DocumentState::functionChanged, this, &GraphView::relayout);
   // The scene keeps the document it shows alive, so on a document change it
@@ -868,10 +871,12 @@ void GraphView::relayout() {
   resetGrouping();
   if (collapsedFor_ != module) {
     collapsedRegions_.clear();
+    expandedCalls_.clear();
     collapsedFor_ = module;
   }
   GraphBuildOptions options;
   options.collapsedRegions = collapsedRegions_;
+  options.expandedCalls = expandedCalls_;
   pending_ = buildGraph(*module, *func, options);
   pendingDoc_ = state_->document();
   title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
@@ -1223,8 +1228,15 @@ void GraphView::collapseGroup(int group) {
 }
 
 void GraphView::toggleRegions(const ir::Op* op) {
-  if (!op || op->numRegions() == 0 || isGrouped()) return;
-  if (!collapsedRegions_.erase(op)) collapsedRegions_.insert(op);
+  if (!op || isGrouped()) return;
+  if (op->is("func.call")) {
+    // A call expands into its callee's body (graph_builder.h).
+    if (!state_->module() || !calledFunction(*state_->module(), *op)) return;
+    if (!expandedCalls_.erase(op)) expandedCalls_.insert(op);
+  } else {
+    if (op->numRegions() == 0) return;
+    if (!collapsedRegions_.erase(op)) collapsedRegions_.insert(op);
+  }
   relayout();
 }
 
@@ -1242,7 +1254,8 @@ void GraphView::activateCurrent() {
       collapseGroup(n.group);
     else
       expandGroup(n.group);
-  } else if (n.op && n.op->numRegions() > 0 && n.kind == GraphNodeInfo::OpNode) {
+  } else if (n.op && (n.op->numRegions() > 0 || n.op->is("func.call")) &&
+             n.kind == GraphNodeInfo::OpNode) {
     toggleRegions(n.op);
   }
 }

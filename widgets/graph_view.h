@@ -210,6 +210,7 @@ class GraphView : public QWidget {
   QToolButton* mapButton_;
   // Small functions: region ops drawn collapsed.
   std::set<const ir::Op*> collapsedRegions_;
+  std::set<const ir::Op*> expandedCalls_;  // calls drawn with their callee inside
   const void* collapsedFor_ = nullptr;  // the module collapsedRegions_ points into
   // Large functions.
   GroupingOptions groupingOptions_;

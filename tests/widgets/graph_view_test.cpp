@@ -136,6 +136,88 @@ class GraphViewTest : public QObject {
     QCOMPARE(int(view.scene()->search(text).size()), matches);
   }
 
+  // A func.call is one node until it is expanded (Enter / double-click):
+  // then the callee's body is a cluster "call · @f" fed by the call; a second
+  // call of the same function does not draw the body again, nor does a
+  // recursive call. Selecting an op in the expanded body keeps @main shown.
+  void callsExpandIntoTheirCallee_data() {
+    QTest::addColumn<int>("whichCall");  // the call expanded: 0 or 1
+    QTest::newRow("first call") << 0;
+    QTest::newRow("second call") << 1;
+  }
+  void callsExpandIntoTheirCallee() {
+    QFETCH(int, whichCall);
+    auto doc = api::parseDocument(R"mlir(
+sdy.mesh @mesh = <["x"=2]>
+func.func private @f(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %a : tensor<8xf32>
+  %1 = stablehlo.abs %0 : tensor<8xf32>
+  %2 = func.call @f(%1) : (tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  %0 = func.call @f(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = func.call @f(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+)mlir", "calls.mlir");
+    QVERIFY(doc->module && !doc->hasErrors());
+    DocumentState state;
+    GraphView view(&state);
+    view.setSynchronous(true);
+    state.setDocument(doc);
+    QCOMPARE(toQString(api::symbolName(*state.function())), QStringLiteral("main"));
+    const ir::Op* mainFn = state.function();
+    std::vector<const ir::Op*> calls;
+    const_cast<ir::Op*>(mainFn)->walk([&](ir::Op& op) {
+      if (op.is("func.call")) calls.push_back(&op);
+    });
+    QCOMPARE(calls.size(), size_t(2));
+    auto nodeHtml = [&](const ir::Op* op) {
+      const int n = view.scene()->nodeOf(op);
+      return n < 0 ? QString() : view.scene()->model().nodes[size_t(n)].html;
+    };
+    // Collapsed: no clusters, each call says what it hides.
+    QVERIFY(view.scene()->model().input.clusters.empty());
+    QVERIFY(nodeHtml(calls[0]).contains(QStringLiteral("@f: 4 ops")));
+    const ir::Op* negate = state.findOp(QStringLiteral("stablehlo.negate"));
+    QVERIFY(negate);
+    QCOMPARE(view.scene()->nodeOf(negate), -1);
+
+    view.setCurrentNode(view.scene()->nodeOf(calls[size_t(whichCall)]));
+    view.activateCurrent();
+    const GraphModel& m = view.scene()->model();
+    QCOMPARE(m.input.clusters.size(), size_t(1));
+    QCOMPARE(m.input.clusters[0].label, QStringLiteral("call · @f"));
+    QCOMPARE(m.clusterOps[0], calls[size_t(whichCall)]);
+    const int negNode = view.scene()->nodeOf(negate);
+    QVERIFY(negNode >= 0);
+    QCOMPARE(m.input.nodes[size_t(negNode)].cluster, 0);
+    // SHARDSCOPE_TEST_GRAB=DIR: keep a picture of the expanded call.
+    if (const QString dir = qEnvironmentVariable("SHARDSCOPE_TEST_GRAB"); !dir.isEmpty()) {
+      view.resize(900, 700);
+      view.zoomFit();
+      view.grab().save(QStringLiteral("%1/graph_call_%2.png").arg(dir).arg(whichCall));
+    }
+    // The other call and the recursive call inside @f: drawn elsewhere.
+    QVERIFY(nodeHtml(calls[size_t(1 - whichCall)]).contains(QStringLiteral("body drawn at another call")));
+    const ir::Op* inner = nullptr;
+    const_cast<ir::Op*>(negate->parentOfName("func.func"))->walk([&](ir::Op& op) {
+      if (op.is("func.call")) inner = &op;
+    });
+    QVERIFY(inner);
+    QVERIFY(nodeHtml(inner).contains(QStringLiteral("@f: recursive call")));
+    // Selecting an op of the body keeps @main's graph.
+    QSignalSpy functionChanged(&state, &DocumentState::functionChanged);
+    emit view.scene()->opActivated(negate);
+    QCOMPARE(state.selectedOp(), negate);
+    QCOMPARE(state.function(), mainFn);
+    QCOMPARE(functionChanged.count(), 0);
+    // Collapsing again (double-click on the cluster does the same).
+    view.toggleRegions(calls[size_t(whichCall)]);
+    QVERIFY(view.scene()->model().input.clusters.empty());
+  }
+
   void selectionFollowsState() {
     auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
     DocumentState state;
