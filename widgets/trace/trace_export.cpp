@@ -275,10 +275,12 @@ Picture traceExportPicture(const TraceRun& run, const TraceExportOptions& o, QSt
       for (int i = 0; i < n; ++i)
         if (run.trace.steps[size_t(i)].opIndex == opIndex) step = i;
     } else {
-      // The last step of an op (result syncs only when nothing else moved).
+      // The last step of an op with a sharding rule: result syncs and the
+      // closing normalisation step (priorities dropped) only when nothing
+      // else moved.
       step = n - 1;
       for (int i = n - 1; i >= 0; --i)
-        if (run.trace.steps[size_t(i)].op != "func.return") {
+        if (!run.trace.steps[size_t(i)].rule.empty()) {
           step = i;
           break;
         }
