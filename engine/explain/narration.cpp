@@ -60,7 +60,9 @@ std::string tensorDisplay(const TraceStep& step, const std::string& tensor) {
 
 std::string stepHeadline(const TraceStep& step) {
   std::string out;
-  if (step.op == "func.return") {
+  if (step.op == propagation::kNormalizationStepOp) {
+    out = "end of propagation: final shardings";
+  } else if (step.op == "func.return") {
     const TraceTensorRow* res = findRow(step.after, "result-0");
     const TraceTensorRow* opd = findRow(step.after, "operand-0");
     out = "function " + (res && !res->value.empty() ? res->value : std::string("result")) + " synced with " +
@@ -81,7 +83,16 @@ StepNarration narrateStep(const TraceStep& step, const TraceIndex* index) {
   if (step.userPriority >= 0) n.context += " · user-priority round " + std::to_string(step.userPriority);
   if (step.opPriority >= 0) n.context += " · op-priority stage " + std::to_string(step.opPriority);
   if (!step.strategy.empty()) n.context += " · " + step.strategy;
-  n.context += " · fixed point " + std::to_string(step.iteration);
+  if (step.op == propagation::kNormalizationStepOp) {
+    // Not an op's step: the writes propagation makes outside them, recorded
+    // so that replaying the trace gives exactly the final module.
+    n.context = "step " + std::to_string(step.step) + " · after the last round";
+    n.noFactorNote =
+        "user-priority propagation drops the p<N> priorities when it ends, and dimensions it "
+        "kept closed between rounds are opened again; these values end as follows";
+  } else {
+    n.context += " · fixed point " + std::to_string(step.iteration);
+  }
 
   std::optional<OpShardingRule> rule = step.rule.empty() ? std::nullopt : parseRuleText(step.rule);
   std::vector<FactorInfo> infos = rule ? describeFactors(*rule, step.op) : std::vector<FactorInfo>{};
@@ -163,7 +174,7 @@ StepNarration narrateStep(const TraceStep& step, const TraceIndex* index) {
 std::string StepNarration::text() const {
   std::string out = headline + "\n" + context + "\n";
   for (const auto& f : factors) out += f.sentence + "\n";
-  if (factors.empty()) out += "no factor moved an axis\n";
+  if (factors.empty()) out += noFactorNote + "\n";
   for (const auto& u : updates) out += u + "\n";
   return out;
 }

@@ -40,6 +40,9 @@ struct StepNarration {
   std::string context;   // `step 4 · user priority 0 · op-priority stage 2 · aggressive · fixed point 3`
   std::vector<FactorNarration> factors;  // factors that moved or conflict
   std::vector<std::string> updates;      // `%3 is now [{"a", ?}, {?}]`
+  // What is said when no factor moved or conflicts ("no factor moved an
+  // axis", or why a step without an op rule wrote shardings).
+  std::string noFactorNote = "no factor moved an axis";
   // Headline, context, one line per factor, one per update.
   std::string text() const;
 };

@@ -78,6 +78,10 @@ struct TraceValueUpdate {
   bool operator==(const TraceValueUpdate&) const = default;
 };
 
+// `TraceStep::op` of the closing step that sets the shardings propagation
+// wrote outside op steps (trace_recorder.h TraceNormalizer).
+inline constexpr const char* kNormalizationStepOp = "sdy.sharding_normalization";
+
 struct TraceStep {
   int64_t step = 0;          // global step number (0-based)
   int64_t userPriority = -1; // user priority round (-1: no user priorities)

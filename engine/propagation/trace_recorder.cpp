@@ -206,7 +206,7 @@ StepObserver TraceNormalizer::observer() {
 void TraceNormalizer::finish(PropagationTrace& trace) {
   TraceStep s;
   s.step = driver_.stepCount();
-  s.op = "sdy.sharding_normalization";
+  s.op = kNormalizationStepOp;
   s.iteration = -1;
   for (size_t i = 0; i < places_.size(); ++i) {
     std::optional<TensorSharding> now = read(places_[i]);

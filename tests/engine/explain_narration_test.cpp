@@ -109,6 +109,31 @@ TEST(NarrationTest, FunctionResultSync) {
   EXPECT_NE(text.find("function result 0 synced with %1"), std::string::npos) << text;
 }
 
+// The closing step of user-priority propagation (priorities dropped) is
+// told as such, not as an op's fixed-point step.
+TEST(NarrationTest, NormalizationStepSaysWhatItIs) {
+  auto r = run(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p1]>},
+                %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}p0]>}) -> tensor<8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)mlir",
+               propagation::PropagationLevel::UserPriority);
+  ASSERT_FALSE(r.trace.steps.empty());
+  const auto& last = r.trace.steps.back();
+  ASSERT_EQ(last.op, propagation::kNormalizationStepOp);
+  const StepNarration n = narrateStep(last);
+  EXPECT_EQ(n.headline, "end of propagation: final shardings");
+  EXPECT_EQ(n.context.find("fixed point"), std::string::npos) << n.context;
+  EXPECT_TRUE(n.factors.empty());
+  EXPECT_NE(n.text().find("drops the p<N> priorities"), std::string::npos) << n.text();
+  EXPECT_FALSE(n.updates.empty());
+  // An op's step still says "no factor moved" when nothing moved.
+  EXPECT_EQ(StepNarration{}.noFactorNote, "no factor moved an axis");
+}
+
 TEST(NarrationTest, ShardingDimsText) {
   TensorSharding s;
   s.dims = {DimensionSharding{{AxisRef{"a", {}}}, false, {}}, DimensionSharding{{}, true, 1}};

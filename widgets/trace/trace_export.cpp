@@ -330,7 +330,7 @@ Picture traceExportPicture(const TraceRun& run, const TraceExportOptions& o, QSt
   lines.append({qs(nar.context), false, QColor(0x55, 0x55, 0x55)});
   for (const auto& f : nar.factors)
     lines.append({qs(f.sentence), false, f.conflict && !f.moved ? QColor(0xa0, 0x28, 0x1e) : QColor(0x20, 0x20, 0x20), 8});
-  if (nar.factors.empty()) lines.append({QStringLiteral("no factor moved an axis"), false, QColor(0x55, 0x55, 0x55), 8});
+  if (nar.factors.empty()) lines.append({QString::fromStdString(nar.noFactorNote), false, QColor(0x55, 0x55, 0x55), 8});
   for (const auto& u : nar.updates) lines.append({qs(u), true, QColor(0x20, 0x20, 0x20), 8});
   Picture steps = stepListPicture(run, step, 16);
   Picture table2 = table.columns.empty() ? Picture() : tablePicture(std::move(table), o.dimensionView);

@@ -297,7 +297,7 @@ void TracePanel::updateNarration() {
     const QString color = f.conflict && !f.moved ? QStringLiteral("#a0281e") : QStringLiteral("#202020");
     html += QStringLiteral("<li style='color:%1'>%2</li>").arg(color, qs(f.sentence).toHtmlEscaped());
   }
-  if (n.factors.empty()) html += tr("<li>no factor moved an axis</li>");
+  if (n.factors.empty()) html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.noFactorNote).toHtmlEscaped());
   html += QStringLiteral("</ul><p>");
   for (const auto& u : n.updates) html += qs(u).toHtmlEscaped() + QStringLiteral("<br>");
   html += QStringLiteral("</p><p style='color:#777'>rule %1</p>").arg(qs(s->rule).toHtmlEscaped());
