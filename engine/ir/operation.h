@@ -78,9 +78,17 @@ class Op {
   static void* operator new(std::size_t size) { return detail::poolAllocate(size); }
   static void operator delete(void* p, std::size_t size) { detail::poolDeallocate(p, size); }
 
+  // Scratch for the propagation driver: the op's pre-order index in the
+  // driver indexing numbered `scratchGeneration` (0: none), so that queueing
+  // an op needs no hash map lookup.
+  mutable uint32_t scratchGeneration = 0;
+  mutable uint32_t scratchIndex = 0;
+
   const std::string& name() const { return *name_; }
   void setName(std::string_view n) { name_ = &internOpName(n); }
-  bool is(const char* n) const { return *name_ == n; }
+  // By string_view: a literal's length is known at compile time, so most
+  // mismatches are decided by the lengths alone.
+  bool is(std::string_view n) const { return *name_ == n; }
   // Op names are few and repeated: each is stored once for the process.
   static const std::string& internOpName(std::string_view name);
   // "stablehlo" for "stablehlo.add".

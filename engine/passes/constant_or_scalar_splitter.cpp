@@ -124,7 +124,10 @@ class Splitter {
     if (!isConstantPreserving(op) && !util::isTerminator(op)) {
       if (ir::Op* nc = op.parentOfName("sdy.named_computation"))
         nonConstNamedComputations_.insert(namedComputationName(*nc));
-      nonConstFuncs_.insert(originalFuncName(*func));
+      if (func != lastNonConstFunc_) {  // (inserting it again changes nothing)
+        nonConstFuncs_.insert(originalFuncName(*func));
+        lastNonConstFunc_ = func;
+      }
     }
     if (isScalarExpansion(op)) {
       scalarExpansions.insert(&op);
@@ -180,6 +183,7 @@ class Splitter {
   util::SymbolTable symbols_;
   std::unordered_set<std::string> nonConstNamedComputations_;
   std::unordered_set<std::string> nonConstFuncs_;
+  const ir::Op* lastNonConstFunc_ = nullptr;  // whose name is in nonConstFuncs_
 };
 
 }  // namespace

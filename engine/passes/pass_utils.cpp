@@ -1,7 +1,9 @@
 #include "passes/pass_utils.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace shardscope::passes::util {
@@ -12,21 +14,35 @@ using ir::Value;
 
 // ---- Op kinds ---------------------------------------------------------------
 
-bool isFuncOp(const Op& op) { return op.name() == "func.func"; }
-bool isCallOp(const Op& op) { return op.name() == "func.call" || op.name() == "call"; }
-bool isReturnOp(const Op& op) { return op.name() == "func.return" || op.name() == "return"; }
+namespace {
+// Op names are interned (one string per name for the process): a test that
+// depends on the name alone is answered once per name, cached by address.
+template <typename Test>
+bool byName(const Op& op, std::unordered_map<const std::string*, bool>& cache, const Test& test) {
+  const std::string* name = &op.name();
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, test(*name)).first;
+  return it->second;
+}
+}  // namespace
+
+bool isFuncOp(const Op& op) { return op.is("func.func"); }
+bool isCallOp(const Op& op) { return op.is("func.call") || op.is("call"); }
+bool isReturnOp(const Op& op) { return op.is("func.return") || op.is("return"); }
 
 bool isTerminator(const Op& op) {
   static const std::set<std::string> kNames = {"func.return", "return", "stablehlo.return",
                                                "sdy.return", "mhlo.return"};
-  return kNames.count(op.name()) != 0;
+  static thread_local std::unordered_map<const std::string*, bool> cache;
+  return byName(op, cache, [](const std::string& n) { return kNames.count(n) != 0; });
 }
 
 bool isShardableDataFlowOp(const Op& op) {
   static const std::set<std::string> kNames = {"stablehlo.while", "stablehlo.case",
                                                "stablehlo.optimization_barrier",
                                                "sdy.manual_computation", "sdy.named_computation"};
-  return kNames.count(op.name()) != 0;
+  static thread_local std::unordered_map<const std::string*, bool> cache;
+  return byName(op, cache, [](const std::string& n) { return kNames.count(n) != 0; });
 }
 
 bool isElementwise(const Op& op) {
@@ -38,21 +54,22 @@ bool isElementwise(const Op& op) {
       "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",
       "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt", "subtract", "tan",
       "tanh", "xor"};
-  const std::string& n = op.name();
-  if (n == "sdy.propagation_barrier" || n == "sdy.sharding_constraint" || n == "sdy.reshard")
+  if (op.is("sdy.propagation_barrier") || op.is("sdy.sharding_constraint") || op.is("sdy.reshard"))
     return true;
-  if (n == "stablehlo.bitcast_convert") {
+  if (op.is("stablehlo.bitcast_convert")) {
     return op.numOperands() == 1 && op.numResults() == 1 &&
            op.operand(0)->type.shape == op.result(0)->type.shape;
   }
-  if (n.rfind("stablehlo.", 0) != 0) return false;
-  return kNames.count(n.substr(10)) != 0;
+  static thread_local std::unordered_map<const std::string*, bool> cache;
+  return byName(op, cache, [](const std::string& n) {
+    if (n.rfind("stablehlo.", 0) != 0) return false;
+    return kNames.count(n.substr(10)) != 0;
+  });
 }
 
 bool isPure(const Op& op) {
-  const std::string& n = op.name();
-  return n != "sdy.sharding_constraint" && n != "stablehlo.custom_call" &&
-         n != "sdy.sharding_group" && n != "sdy.data_flow_edge";
+  return !op.is("sdy.sharding_constraint") && !op.is("stablehlo.custom_call") && !op.is("sdy.sharding_group") &&
+         !op.is("sdy.data_flow_edge");
 }
 
 std::string calleeOf(const Op& call) {
@@ -404,40 +421,68 @@ bool transformShardingsIn(Attribute& attr,
     attr = Attribute(std::move(n));
     return true;
   }
+  // Copies are made only once something changes (fn is applied to the
+  // same elements either way).
   if (auto* p = attr.as<TensorShardingPerValue>()) {
-    TensorShardingPerValue n = *p;
-    bool changed = false;
-    for (TensorSharding& s : n.shardings) {
-      TensorSharding t = fn(s);
-      if (!(t == s)) {
-        s = std::move(t);
-        changed = true;
+    std::optional<TensorShardingPerValue> n;
+    for (size_t i = 0; i < p->shardings.size(); ++i) {
+      TensorSharding t = fn(p->shardings[i]);
+      if (!(t == p->shardings[i])) {
+        if (!n) n = *p;
+        n->shardings[i] = std::move(t);
       }
     }
-    if (changed) attr = Attribute(std::move(n));
-    return changed;
+    if (!n) return false;
+    attr = Attribute(std::move(*n));
+    return true;
   }
   if (const ir::ArrayAttr* arr = attr.array()) {
-    std::vector<Attribute> elems = arr->elems;
-    bool changed = false;
-    for (Attribute& e : elems) changed |= transformShardingsIn(e, fn);
-    if (changed) attr = Attribute::makeArray(std::move(elems));
-    return changed;
+    std::optional<std::vector<Attribute>> elems;
+    for (size_t i = 0; i < arr->elems.size(); ++i) {
+      Attribute e = arr->elems[i];
+      if (!transformShardingsIn(e, fn)) continue;  // false: `e` is untouched
+      if (!elems) elems = arr->elems;
+      (*elems)[i] = std::move(e);
+    }
+    if (!elems) return false;
+    attr = Attribute::makeArray(std::move(*elems));
+    return true;
   }
   if (const ir::DictionaryAttr* dict = attr.dict()) {
-    std::vector<ir::NamedAttribute> entries = dict->entries;
-    bool changed = false;
-    for (auto& [name, value] : entries) changed |= transformShardingsIn(value, fn);
-    if (changed) attr = Attribute::makeDict(std::move(entries));
-    return changed;
+    std::optional<std::vector<ir::NamedAttribute>> entries;
+    for (size_t i = 0; i < dict->entries.size(); ++i) {
+      Attribute value = dict->entries[i].second;
+      if (!transformShardingsIn(value, fn)) continue;
+      if (!entries) entries = dict->entries;
+      (*entries)[i].second = std::move(value);
+    }
+    if (!entries) return false;
+    attr = Attribute::makeDict(std::move(*entries));
+    return true;
   }
   return false;
 }
 
 static void transformOpShardings(Op& op,
                                  const std::function<TensorSharding(const TensorSharding&)>& fn) {
+  if (!isFuncOp(op)) {
+    // In the attributes' order, without a list of their names: setAttr on an
+    // existing name replaces its value in place.
+    const auto& attrs = op.attrs();
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      const std::string& name = attrs[i].name;
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = attrs[j].name == name;
+      if (seen) continue;
+      const Attribute* a = op.attr(name);
+      if (!a) continue;
+      Attribute copy = *a;
+      if (transformShardingsIn(copy, fn)) op.setAttr(name, copy, isInherentAttr(op, name, false));
+    }
+    return;
+  }
   std::vector<std::string> order;
-  if (isFuncOp(op)) order = {"arg_attrs", "res_attrs"};
+  order = {"arg_attrs", "res_attrs"};
   for (const Op::Attr& a : op.attrs())
     if (std::find(order.begin(), order.end(), a.name) == order.end()) order.push_back(a.name);
   for (const std::string& name : order) {

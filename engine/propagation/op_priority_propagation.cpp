@@ -5,6 +5,8 @@
 #include "propagation/aggressive_factor_propagation.h"
 #include "propagation/basic_factor_propagation.h"
 
+#include <memory>
+
 namespace shardscope::propagation {
 
 namespace {
@@ -53,10 +55,46 @@ PropagationDirection opPriorityStageDirection(int stage, const ir::Op& op, int64
   }
 }
 
+namespace {
+
+// The factor-independent parts of opPriorityStageDirection for the op asked
+// about last. The driver asks for every factor of one op in a row, and an
+// op's structure (its name, operands and their uses) does not change during
+// a propagation run, so they are computed once per op instead of per factor.
+struct StageDirectionCache {
+  const ir::Op* op = nullptr;
+  PropagationDirection passThrough[2] = {PropagationDirection::None, PropagationDirection::None};
+  bool broadcast = false;
+
+  void load(const ir::Op& o, int stage) {
+    if (op == &o) return;
+    op = &o;
+    if (stage >= 0) passThrough[0] = shardscope::propagation::passThrough(o, false);
+    if (stage >= 1) passThrough[1] = shardscope::propagation::passThrough(o, true);
+    broadcast = SS_OP_IS(o, "stablehlo.broadcast_in_dim");
+  }
+  // As opPriorityStageDirection(s, op, factor, rule) for the loaded op.
+  PropagationDirection stageDirection(int s, int64_t factor, const OpShardingRule* rule) const {
+    switch (s) {
+      case 0: return passThrough[0];
+      case 1: return passThrough[1];
+      case 2:
+        if (rule && rule->factorType(factor) != FactorType::Passthrough) return PropagationDirection::None;
+        return broadcast ? PropagationDirection::Backward : PropagationDirection::Both;
+      case 3: return broadcast ? PropagationDirection::Backward : PropagationDirection::Both;
+      default: return PropagationDirection::Both;
+    }
+  }
+};
+
+}  // namespace
+
 GetDirectionFn opPriorityDirection(int stage, GetDirectionFn outer) {
-  return [stage, outer](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
+  auto cache = std::make_shared<StageDirectionCache>();
+  return [stage, outer, cache](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
+    cache->load(op, stage);
     PropagationDirection acc = PropagationDirection::None;
-    for (int s = 0; s <= stage; ++s) acc = unionOf(acc, opPriorityStageDirection(s, op, factor, rule));
+    for (int s = 0; s <= stage; ++s) acc = unionOf(acc, cache->stageDirection(s, factor, rule));
     return intersectionOf(acc, outer ? outer(op, factor, rule) : PropagationDirection::Both);
   };
 }

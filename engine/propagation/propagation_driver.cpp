@@ -14,6 +14,7 @@
 #include "propagation/propagation_driver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <unordered_set>
 
@@ -95,10 +96,17 @@ struct Slot {
     keep = ir::Attribute(std::move(*s));
     sharding = keep->as<TensorSharding>();
   }
-  std::function<void(const TensorSharding&)> set;
-  // What to record as the written value: (value, sharding given to setSharding).
-  std::function<StepEvent::Write(const TensorSharding&)> write;
+  // Where an update goes: the value's sharding, a data-flow edge's own
+  // `sharding` (`edge`), or result `funcIndex` of function `func`.
+  enum class Kind : uint8_t { Value, Edge, FuncResult };
+  Kind kind = Kind::Value;
   bool funcResult = false;
+  ir::Op* edge = nullptr;
+  ir::Op* func = nullptr;
+  unsigned funcIndex = 0;
+  void set(const TensorSharding& t) const;
+  // What to record as the written value: (value, sharding given to setSharding).
+  StepEvent::Write write(const TensorSharding& t) const;
 };
 
 std::optional<TensorSharding> transformEdgeSharding(ir::Op& edge, const std::optional<TensorSharding>& s,
@@ -124,6 +132,34 @@ std::optional<TensorSharding> transformEdgeSharding(ir::Op& edge, const std::opt
   return eraseManualAxes(*s, manual);
 }
 
+void Slot::set(const TensorSharding& t) const {
+  switch (kind) {
+    case Kind::Value: setSharding(value, t); return;
+    case Kind::Edge: edge->setAttr("sharding", ir::Attribute(*transformEdgeSharding(*edge, t, false)), true); return;
+    case Kind::FuncResult: setFuncResultSharding(*func, funcIndex, t); return;
+  }
+}
+
+StepEvent::Write Slot::write(const TensorSharding& t) const {
+  StepEvent::Write w;
+  switch (kind) {
+    case Kind::Value:
+      w.value = value;
+      w.sharding = t;
+      break;
+    case Kind::Edge:
+      w.value = value;
+      w.sharding = *transformEdgeSharding(*edge, t, false);
+      break;
+    case Kind::FuncResult:
+      w.func = func;
+      w.funcResult = funcIndex;
+      w.sharding = t;
+      break;
+  }
+  return w;
+}
+
 }  // namespace
 
 struct PropagationDriver::Impl {
@@ -131,7 +167,24 @@ struct PropagationDriver::Impl {
   // Function argument/result shardings are deferred from prepare() to finish().
   bool deferringFuncShardings = false;
   std::vector<ir::Op*> preorder;
+  // Pre-order index of each op: on the op (Op::scratchIndex, valid while
+  // its scratchGeneration is `generation`), else in `index`, built from
+  // `preorder` when first needed.
+  uint32_t generation = 0;
   std::unordered_map<const ir::Op*, int64_t> index;
+  bool indexMapBuilt = false;
+  void ensureIndexMap() {
+    if (indexMapBuilt) return;
+    indexMapBuilt = true;
+    index.reserve(preorder.size());
+    for (size_t i = 0; i < preorder.size(); ++i) index.emplace(preorder[i], static_cast<int64_t>(i));
+  }
+  static uint32_t nextGeneration() {
+    static std::atomic<uint32_t> counter{0};
+    uint32_t g = ++counter;
+    if (g == 0) g = ++counter;  // 0 means "none"
+    return g;
+  }
   std::vector<std::vector<ir::Value*>> groups;
   std::unordered_map<ir::Value*, int64_t> groupOf;
   std::map<std::string, ir::Op*> funcs;
@@ -151,6 +204,9 @@ struct PropagationDriver::Impl {
   // Per op, the inputs of its last visit when that visit changed nothing.
   struct NoChangeMemo {
     bool valid = false;
+    // Every factor had the same axes on all tensors mapping it: no step
+    // changes anything whatever the directions.
+    bool anyDirs = false;
     const FactorPropagation* strategy = nullptr;
     std::vector<const TensorSharding*> shardings;  // operands then results
     std::vector<std::optional<ir::Attribute>> keep;
@@ -163,7 +219,7 @@ struct PropagationDriver::Impl {
     }
     bool matches(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
                  const std::vector<PropagationDirection>& d) const {
-      if (!valid || s != strategy || d != dirs || shardings.size() != operands.size() + results.size())
+      if (!valid || s != strategy || (!anyDirs && d != dirs) || shardings.size() != operands.size() + results.size())
         return false;
       size_t k = 0;
       for (const std::vector<Slot>* list : {&operands, &results})
@@ -175,8 +231,9 @@ struct PropagationDriver::Impl {
       return true;
     }
     void record(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
-                const std::vector<PropagationDirection>& d) {
+                const std::vector<PropagationDirection>& d, bool agree) {
       valid = true;
+      anyDirs = agree;
       strategy = s;
       dirs = d;
       shardings.clear();
@@ -192,7 +249,6 @@ struct PropagationDriver::Impl {
   // outside the pre-order (none in practice) an id handed out on demand.
   struct OpState {
     bool ruleDone = false;
-    bool pending = false;
     // The rule, inside the op's `sdy.sharding_rule` attribute (held alive by
     // `ruleKeep`).
     const OpShardingRule* rule = nullptr;
@@ -200,6 +256,9 @@ struct PropagationDriver::Impl {
     NoChangeMemo memo;
   };
   std::vector<OpState> state;
+  // Whether the op with that id is on the worklist (apart from `state`: it
+  // is set for every op at the start of each run).
+  std::vector<uint8_t> pending;
   std::unordered_map<const ir::Op*, int64_t> extraIds;
   bool indexed = false;
   // Whether syncGroups() inserted sharding constraints (the index is stale).
@@ -207,12 +266,23 @@ struct PropagationDriver::Impl {
   int64_t curId = -1;  // id of the op being processed
 
   int64_t idOf(const ir::Op* op) {
+    if (op->scratchGeneration == generation && generation != 0) return static_cast<int64_t>(op->scratchIndex);
+    // Another driver re-indexed the op since: the map from the pre-order.
+    ensureIndexMap();
     auto it = index.find(op);
     if (it != index.end()) return it->second;
     auto [e, inserted] = extraIds.try_emplace(op, static_cast<int64_t>(state.size()));
-    if (inserted) state.emplace_back();
+    if (inserted) {
+      state.emplace_back();
+      pending.push_back(0);
+    }
     return e->second;
   }
+
+  // Scratch directions of propagateTensors.
+  std::vector<PropagationDirection> dirsScratch;
+  // Scratch slot lists of processRegistered.
+  std::vector<Slot> registeredOperands, registeredResults;
 
   // Identity rules of edges and barriers, keyed by op.
   std::unordered_map<const ir::Op*, OpShardingRule> identityCache;
@@ -227,15 +297,20 @@ struct PropagationDriver::Impl {
   void indexOps() {
     preorder.clear();
     index.clear();
+    indexMapBuilt = false;
     extraIds.clear();
     state.clear();
+    pending.clear();
+    generation = nextGeneration();
     for (auto& op : d.module_.body().ops())
       op->walkPreOrder([&](ir::Op& o) {
-        index[&o] = static_cast<int64_t>(preorder.size());
+        o.scratchGeneration = generation;
+        o.scratchIndex = static_cast<uint32_t>(preorder.size());
         preorder.push_back(&o);
         return true;
       });
     state.resize(preorder.size());
+    pending.assign(preorder.size(), 0);
     indexed = true;
     funcs.clear();
     callers.clear();
@@ -257,8 +332,8 @@ struct PropagationDriver::Impl {
   void notifyOp(ir::Op* op) {
     if (!notifying || !op || op == current) return;
     int64_t id = idOf(op);
-    if (state[id].pending) return;
-    state[id].pending = true;
+    if (pending[id]) return;
+    pending[id] = 1;
     worklist.emplace_back(op, id);
   }
 
@@ -456,21 +531,16 @@ struct PropagationDriver::Impl {
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                         const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
                         bool elementwise, StepEvent event) {
-    std::vector<PropagationDirection> dirs(rule.factorSizes.size());
-    for (size_t f = 0; f < dirs.size(); ++f)
-      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
-                                                        : dirFn(static_cast<int64_t>(f));
     // An op-level step is a pure function of the tensors' shardings, the
     // directions and the strategy (the rule, mesh table and flags are fixed
     // per op). When the last visit of `op` changed nothing and it sees the
     // very same sharding attributes again (held alive by the memo, so equal
     // addresses mean identical contents), it would change nothing again.
     NoChangeMemo* memo = notify ? &state[op == current && curId >= 0 ? curId : idOf(op)].memo : nullptr;
-    // Nothing can move when no factor may propagate, or when no tensor has
-    // an axis in any dimension (both strategies only ever extend a factor
-    // by axes some tensor already holds for it).
-    if (std::all_of(dirs.begin(), dirs.end(), [](PropagationDirection x) { return x == PropagationDirection::None; }))
-      return false;
+    // Nothing can move when no tensor has an axis in any dimension (both
+    // strategies only ever extend a factor by axes some tensor already holds
+    // for it), or when no factor may propagate. (The directions are only
+    // computed when the first test passes.)
     auto hasDimAxes = [](const Slot& slot) {
       if (!slot.sharding) return false;
       for (const DimensionSharding& dim : slot.sharding->dims)
@@ -480,21 +550,60 @@ struct PropagationDriver::Impl {
     if (std::none_of(operands.begin(), operands.end(), hasDimAxes) &&
         std::none_of(results.begin(), results.end(), hasDimAxes))
       return false;
+    // Reused from step to step (a step never starts another).
+    std::vector<PropagationDirection>& dirs = dirsScratch;
+    dirs.assign(rule.factorSizes.size(), PropagationDirection::None);
+    for (size_t f = 0; f < dirs.size(); ++f)
+      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
+                                                        : dirFn(static_cast<int64_t>(f));
+    if (std::all_of(dirs.begin(), dirs.end(), [](PropagationDirection x) { return x == PropagationDirection::None; }))
+      return false;
     if (memo && memo->matches(strategy, operands, results, dirs)) return false;
+    bool allAgree = false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
-                                        std::move(event));
+                                        std::move(event), allAgree);
     if (memo) {
       if (changed)
         memo->clear();
       else
-        memo->record(strategy, operands, results, dirs);
+        memo->record(strategy, operands, results, dirs, allAgree);
     }
     return changed;
   }
 
+  // Whether some factor that may propagate (per `dirs`) has different axes
+  // on two tensors mapping it; `allAgree`: no factor at all has.
+  static bool factorsMayChange(const ShardingProjection& projection, const std::vector<PropagationDirection>& dirs,
+                               bool& allAgree) {
+    allAgree = true;
+    bool may = false;
+    for (size_t f = 0; f < dirs.size(); ++f) {
+      const AxisRefList* first = nullptr;
+      bool agree = true;
+      for (const std::vector<TensorFactorShardings>* rows : {&projection.operands, &projection.results}) {
+        for (const TensorFactorShardings& row : *rows) {
+          const FactorSharding* fs = row.find(static_cast<int64_t>(f));
+          if (!fs) continue;
+          if (!first) {
+            first = &fs->axes;
+          } else if (!(*first == fs->axes)) {
+            agree = false;
+            break;
+          }
+        }
+        if (!agree) break;
+      }
+      if (agree) continue;
+      allAgree = false;
+      if (dirs[f] != PropagationDirection::None) may = true;
+    }
+    return may;
+  }
+
   bool propagateTensorsImpl(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                             const OpShardingRule& rule, std::vector<PropagationDirection>& dirs, bool conservative,
-                            bool notify, bool elementwise, StepEvent event) {
+                            bool notify, bool elementwise, StepEvent event, bool& allAgree) {
+    allAgree = false;
     MeshRef meshRef;
     const Mesh* mesh = nullptr;
     if (!commonMesh(operands, results, meshRef, mesh)) return false;
@@ -508,6 +617,13 @@ struct PropagationDriver::Impl {
     for (size_t i = 0; i < rule.results.size(); ++i)
       projection.results.push_back(projectTensor(
           rule.results[i], i < results.size() ? results[i].sharding : nullptr, rule.factorSizes, *mesh));
+    // Both strategies give a factor only axes compatible with what the
+    // tensors mapping it hold (a fold of their axes, then only truncated),
+    // and a tensor changes only when its axes are a strict prefix of those.
+    // So when every factor that may propagate has the same axes on all the
+    // tensors mapping it, the step changes nothing: skip the strategy.
+    if (!factorsMayChange(projection, dirs, allAgree)) return false;
+    allAgree = false;
     // Only observers look at the table before the update.
     std::optional<ShardingProjection> before;
     if (!d.observers_.empty()) before = projection;
@@ -517,6 +633,7 @@ struct PropagationDriver::Impl {
     UpdateTensorShardings update = strategy->propagate(projection, ctx);
 
     bool any = false;
+    const bool observed = !d.observers_.empty();
     auto apply = [&](std::vector<Slot>& slots, const std::vector<TensorFactorShardings>& rows,
                      const std::vector<TensorFactorMapping>& mappings, std::vector<bool>& bits) {
       for (size_t i = 0; i < slots.size() && i < rows.size(); ++i) {
@@ -529,17 +646,20 @@ struct PropagationDriver::Impl {
         }
         any = true;
         slots[i].set(updated);
-        event.writes.push_back(slots[i].write(updated));
+        // Only observers read the writes.
+        if (observed) event.writes.push_back(slots[i].write(updated));
         if (slots[i].funcResult) continue;
         ir::Value* modified = shardableValue(slots[i].value);
         if (notify) notifyShardingModified(modified);
         for (ir::Value* member : groupMembers(modified)) {
           if (member == modified) continue;
           setSharding(member, updated);
-          StepEvent::Write w;
-          w.value = member;
-          w.sharding = updated;
-          event.writes.push_back(w);
+          if (observed) {
+            StepEvent::Write w;
+            w.value = member;
+            w.sharding = updated;
+            event.writes.push_back(w);
+          }
           if (notify) notifyShardingModified(member);
         }
       }
@@ -570,13 +690,6 @@ struct PropagationDriver::Impl {
     Slot s;
     s.value = v;
     s.sharding = getShardingRef(v, s.keep);
-    s.set = [v](const TensorSharding& t) { setSharding(v, t); };
-    s.write = [v](const TensorSharding& t) {
-      StepEvent::Write w;
-      w.value = v;
-      w.sharding = t;
-      return w;
-    };
     return s;
   }
 
@@ -584,17 +697,28 @@ struct PropagationDriver::Impl {
     const OpShardingRule* rule = ruleFor(op);
     if (!rule) return false;
     if (rule->operands.size() != op->numOperands() || rule->results.size() != op->numResults()) return false;
-    std::vector<Slot> operands, results;
-    operands.reserve(op->numOperands());
-    results.reserve(op->numResults());
+    // The slot lists are reused from visit to visit (a step never starts
+    // another op's step), and emptied afterwards.
+    std::vector<Slot>& operands = registeredOperands;
+    std::vector<Slot>& results = registeredResults;
+    operands.clear();
+    results.clear();
     StepEvent ev;
     ev.op = op;
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
     for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
-    const OpShardingRule* rp = rule;
-    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, rp); };
-    return propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation,
-                            true, isElementwiseOp(*op), std::move(ev));
+    // One pointer captured, so that the std::function stores it inline.
+    struct DirArgs {
+      const GetDirectionFn* direction;
+      ir::Op* op;
+      const OpShardingRule* rule;
+    } args{direction, op, rule};
+    DirectionAlongFactor dir = [a = &args](int64_t f) { return (*a->direction)(*a->op, f, a->rule); };
+    bool changed = propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation, true,
+                                    isElementwiseOp(*op), std::move(ev));
+    operands.clear();
+    results.clear();
+    return changed;
   }
 
   bool processBarrier(ir::Op* op) {
@@ -641,15 +765,8 @@ struct PropagationDriver::Impl {
       if (ownSharding) own = *ownSharding;
       res.own(transformEdgeSharding(*op, own, true));
     }
-    res.set = [op](const TensorSharding& t) {
-      op->setAttr("sharding", ir::Attribute(*transformEdgeSharding(*op, t, false)), true);
-    };
-    res.write = [op, result](const TensorSharding& t) {
-      StepEvent::Write w;
-      w.value = result;
-      w.sharding = *transformEdgeSharding(*op, t, false);
-      return w;
-    };
+    res.kind = Slot::Kind::Edge;
+    res.edge = op;
     std::vector<Slot> results{std::move(res)};
     const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
     DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
@@ -715,14 +832,9 @@ struct PropagationDriver::Impl {
       res.value = v;
       res.funcResult = true;
       res.own(funcResultSharding(*func, i));
-      res.set = [func, i](const TensorSharding& t) { setFuncResultSharding(*func, i, t); };
-      res.write = [func, i](const TensorSharding& t) {
-        StepEvent::Write w;
-        w.func = func;
-        w.funcResult = i;
-        w.sharding = t;
-        return w;
-      };
+      res.kind = Slot::Kind::FuncResult;
+      res.func = func;
+      res.funcIndex = i;
       std::vector<Slot> results{res};
       StepEvent ev;
       ev.op = func;
@@ -747,6 +859,9 @@ PropagationDriver::~PropagationDriver() {
 }
 
 int64_t PropagationDriver::opIndex(const ir::Op* op) const {
+  if (op->scratchGeneration == impl_->generation && impl_->generation != 0)
+    return static_cast<int64_t>(op->scratchIndex);
+  impl_->ensureIndexMap();
   auto it = impl_->index.find(op);
   return it == impl_->index.end() ? -1 : it->second;
 }
@@ -799,7 +914,7 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
   m.worklist.reserve(m.preorder.size());
   for (size_t i = m.preorder.size(); i-- > 0;) {
     m.worklist.emplace_back(m.preorder[i], static_cast<int64_t>(i));
-    m.state[i].pending = true;
+    m.pending[i] = 1;
   }
   int64_t limit = options_.maxStepsPerRun;
   if (limit <= 0) limit = 100000 + 1024 * static_cast<int64_t>(m.preorder.size());
@@ -809,7 +924,7 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
   while (!m.worklist.empty()) {
     auto [op, id] = m.worklist.back();
     m.worklist.pop_back();
-    m.state[id].pending = false;
+    m.pending[id] = 0;
     if (++pops > limit) {
       diags_.warning(module_.op->loc(), "sharding propagation did not converge after " +
                                             std::to_string(limit) + " op visits; stopping");
@@ -824,7 +939,7 @@ bool PropagationDriver::run(const FactorPropagation& strategy, const GetDirectio
     m.curId = -1;
   }
   m.notifying = false;
-  for (const auto& [op, id] : m.worklist) m.state[id].pending = false;
+  for (const auto& [op, id] : m.worklist) m.pending[id] = 0;
   m.worklist.clear();
 
   m.propagateFuncResults();

@@ -29,21 +29,23 @@ std::vector<TensorSharding> perValueList(const ir::Attribute* a) {
 
 // Set entry `index` of a per-value attribute, filling missing entries with
 // open replicated shardings of the values' ranks on the same mesh.
-void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s,
-                 const std::vector<ir::Value*>& values, bool inherent) {
-  std::vector<TensorSharding> list = perValueList(op.attr(name));
-  if (list.size() != values.size()) {
+// `count` values, value i being `valueAt(i)`.
+template <typename ValueAt>
+void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s, size_t count,
+                 const ValueAt& valueAt, bool inherent) {
+  const ir::Attribute* old = op.attr(name);
+  std::vector<TensorSharding> list = perValueList(old);
+  if (list.size() != count) {
     list.clear();
-    for (ir::Value* v : values) list.push_back(fullyReplicated(s.mesh, rankOf(v->type), false));
+    for (size_t i = 0; i < count; ++i) list.push_back(fullyReplicated(s.mesh, rankOf(valueAt(i)->type), false));
   }
   if (index < list.size()) list[index] = s;
-  const ir::Attribute* old = op.attr(name);
   bool wasInherent = inherent;
   if (old) {
     for (const auto& a : op.attrs())
       if (a.name == name) wasInherent = a.inherent;
   }
-  op.setAttr(name, ir::Attribute(TensorShardingPerValue{list}), wasInherent);
+  op.setAttr(name, ir::Attribute(TensorShardingPerValue{std::move(list)}), wasInherent);
 }
 
 // Deferred function argument/result shardings (see beginDeferredFuncShardings):
@@ -144,7 +146,8 @@ void setShardingInList(ir::Op& op, const char* listName, unsigned i, unsigned co
 }
 
 bool isCollectiveWithOutSharding(const ir::Op& op) {
-  return op.hasAttr("out_sharding") && op.dialect() == "sdy";
+  // (The name test first: it is cheaper than the attribute lookup.)
+  return op.name().compare(0, 4, "sdy.") == 0 && op.hasAttr("out_sharding");
 }
 
 }  // namespace
@@ -414,7 +417,9 @@ void setSharding(ir::Value* v, const TensorSharding& s) {
         op->setAttr("in_shardings", ir::Attribute(TensorShardingPerValue{list}), true);
       }
     } else if (SS_OP_IS(*op, "sdy.named_computation")) {
-      setPerValue(*op, "in_shardings", v->index, s, v->ownerBlock->arguments(), true);
+      ir::Block* block = v->ownerBlock;
+      setPerValue(*op, "in_shardings", v->index, s, block->numArguments(),
+                  [block](size_t i) { return block->argument(static_cast<unsigned>(i)); }, true);
     }
     return;
   }
@@ -423,9 +428,11 @@ void setSharding(ir::Value* v, const TensorSharding& s) {
   } else if (isCollectiveWithOutSharding(*op)) {
     op->setAttr("out_sharding", ir::Attribute(s), true);
   } else if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation")) {
-    setPerValue(*op, "out_shardings", v->index, s, op->results(), true);
+    setPerValue(*op, "out_shardings", v->index, s, op->numResults(),
+                [op](size_t i) { return op->result(static_cast<unsigned>(i)); }, true);
   } else {
-    setPerValue(*op, kShardingAttr, v->index, s, op->results(), false);
+    setPerValue(*op, kShardingAttr, v->index, s, op->numResults(),
+                [op](size_t i) { return op->result(static_cast<unsigned>(i)); }, false);
   }
 }
 

@@ -58,7 +58,7 @@ RuleResult allToAllRule(const ir::Op& op, const RuleContext&) {
   if (*split != *concat)
     builder.addFactorToAllOperands(*concat, sizeAt(in, *concat), FactorType::NeedReplication)
         .addFactorToAllResults(*concat, sizeAt(out, *concat), FactorType::NeedReplication);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

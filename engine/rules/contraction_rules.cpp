@@ -22,7 +22,7 @@ RuleResult dotRule(const ir::Op& op, const RuleContext&) {
   if (lhsMatrix) builder.addFactor({0, kNullDim}, {0}, lhs[0]);
   if (rhsMatrix) builder.addFactor({kNullDim, 1}, {lhsMatrix ? 1 : 0}, rhs[1]);
   builder.addFactor({lhsMatrix ? 1 : 0, 0}, {kNullDim}, rhs[0], FactorType::Reduction);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // dot_general: factors in result order (batching, lhs free dims, rhs free
@@ -59,7 +59,7 @@ RuleResult dotGeneralRule(const ir::Op& op, const RuleContext&) {
   for (size_t k = 0; k < lhsContract.size(); ++k)
     builder.addFactor({lhsContract[k], rhsContract[k]}, {kNullDim}, sizeAt(lhs, lhsContract[k]),
                       FactorType::Reduction);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // reduce: N inputs then N init values; reduced dims are reduction factors of
@@ -83,7 +83,7 @@ RuleResult reduceRule(const ir::Op& op, const RuleContext&) {
     else
       builder.addFactor(operandDims, std::vector<int64_t>(op.numResults(), outDim++), size);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

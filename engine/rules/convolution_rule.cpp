@@ -74,7 +74,7 @@ RuleResult convolutionRule(const ir::Op& op, const RuleContext& ctx) {
   if (outFeaturesPerGroup > 1)
     builder.addFactor({kNullDim, dn->kernelOutputFeature}, {dn->outputFeature},
                       outFeaturesPerGroup);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

@@ -133,7 +133,7 @@ RuleResult approxTopKRule(const ir::Op& op) {
     builder.addFactor({kNullDim, kNullDim, kNullDim, kNullDim}, {dim, dim}, out[d],
                       FactorType::NeedReplication, true);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // X64Combine feeding an rng_bit_generator: its ui64 state must stay

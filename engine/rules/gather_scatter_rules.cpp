@@ -147,7 +147,7 @@ RuleResult gatherRule(const ir::Op& op, const RuleContext&) {
                         FactorType type, bool blocked) {
                       builder.addFactor({inputDim, indicesDim}, {slicesDim}, size, type, blocked);
                     });
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // scatter (N inputs, indices, N updates) -> N results shaped like the inputs.
@@ -175,7 +175,7 @@ RuleResult scatterRule(const ir::Op& op, const RuleContext&) {
                       builder.addFactor(operandDims, std::vector<int64_t>(numInputs, inputDim),
                                         size, type, blocked);
                     });
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

@@ -27,7 +27,7 @@ RuleResult batchNormInferenceRule(const ir::Op& op, const RuleContext&) {
     if (!operandDims.empty()) operandDims[0] = dim;
     builder.addFactor(operandDims, std::vector<int64_t>(op.numResults(), dim), shape[d]);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // cholesky: batch dims pass through; the two matrix dims need replication.
@@ -78,7 +78,7 @@ RuleResult fftRule(const ir::Op& op, const RuleContext&) {
       builder.addFactorToAll(dim, size, FactorType::NeedReplication,
                              out.empty() || in.back() != out.back());
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // rng_bit_generator(state) -> (new_state, output): the states must stay
@@ -94,7 +94,7 @@ RuleResult rngBitGeneratorRule(const ir::Op& op, const RuleContext&) {
   }
   for (size_t d = 0; d < output.size(); ++d)
     builder.addFactor({kNullDim}, {kNullDim, static_cast<int64_t>(d)}, output[d]);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // sort: the sort dim needs replication, other dims are batch. When every
@@ -118,7 +118,7 @@ RuleResult sortRule(const ir::Op& op, const RuleContext&) {
     else
       builder.addFactorToAll(d, size);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // triangular_solve(a, b): batch dims pass through; solving `op(a) x = b`
@@ -152,7 +152,7 @@ RuleResult triangularSolveRule(const ir::Op& op, const RuleContext&) {
         .addFactor({aFree, dim2}, {kNullDim}, at(a, aFree), nr)
         .addFactor({aContracted, kNullDim}, {dim2}, at(a, aContracted), nr);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

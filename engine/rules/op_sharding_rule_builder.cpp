@@ -1,6 +1,9 @@
 // Building op sharding rules factor by factor.
 #include "rules/op_sharding_rule_builder.h"
 
+#include <type_traits>
+#include <utility>
+
 namespace shardscope::rules {
 
 int64_t ruleRank(const ir::Type& type) {
@@ -29,18 +32,27 @@ std::vector<int64_t> resultRanksOf(const ir::Op& op) {
 OpShardingRuleBuilder::OpShardingRuleBuilder(const ir::Op& op)
     : OpShardingRuleBuilder(operandRanksOf(op), resultRanksOf(op)) {}
 
-OpShardingRule OpShardingRuleBuilder::build() const {
+namespace {
+
+// The rule of a builder's parts; `Parts` is the builder (copied from) or an
+// rvalue reference to it (moved from).
+template <typename Mappings, typename Factors>
+OpShardingRule buildRule(Mappings&& operands, Mappings&& results, Factors&& factorSizes, Factors&& reduction,
+                         Factors&& needReplication, Factors&& permutation, Factors&& blocked) {
   OpShardingRule rule;
-  rule.factorSizes = factorSizes_;
+  rule.factorSizes = std::forward<Factors>(factorSizes);
   // Every dimension needs at least one factor; give the bare ones size 1.
-  auto convert = [&rule](const std::vector<Mapping>& tensors,
-                         std::vector<TensorFactorMapping>& out) {
-    for (const Mapping& tensor : tensors) {
+  auto convert = [&rule](auto&& tensors, std::vector<TensorFactorMapping>& out) {
+    out.reserve(tensors.size());
+    for (auto& tensor : tensors) {
       TensorFactorMapping mapping;
-      for (const auto& factors : tensor) {
+      mapping.dims.reserve(tensor.size());
+      for (auto& factors : tensor) {
         if (factors.empty()) {
           mapping.dims.push_back({rule.numFactors()});
           rule.factorSizes.push_back(1);
+        } else if constexpr (std::is_rvalue_reference_v<Mappings&&>) {
+          mapping.dims.push_back(std::move(factors));
         } else {
           mapping.dims.push_back(factors);
         }
@@ -48,13 +60,26 @@ OpShardingRule OpShardingRuleBuilder::build() const {
       out.push_back(std::move(mapping));
     }
   };
-  convert(operands_, rule.operands);
-  convert(results_, rule.results);
-  rule.reductionFactors = reduction_;
-  rule.needReplicationFactors = needReplication_;
-  rule.permutationFactors = permutation_;
-  rule.blockedPropagationFactors = blocked_;
+  convert(operands, rule.operands);
+  convert(results, rule.results);
+  rule.reductionFactors = std::forward<Factors>(reduction);
+  rule.needReplicationFactors = std::forward<Factors>(needReplication);
+  rule.permutationFactors = std::forward<Factors>(permutation);
+  rule.blockedPropagationFactors = std::forward<Factors>(blocked);
   return rule;
+}
+
+}  // namespace
+
+OpShardingRule OpShardingRuleBuilder::build() const& {
+  return buildRule<const std::vector<Mapping>&, const std::vector<int64_t>&>(
+      operands_, results_, factorSizes_, reduction_, needReplication_, permutation_, blocked_);
+}
+
+OpShardingRule OpShardingRuleBuilder::build() && {
+  return buildRule<std::vector<Mapping>, std::vector<int64_t>>(
+      std::move(operands_), std::move(results_), std::move(factorSizes_), std::move(reduction_),
+      std::move(needReplication_), std::move(permutation_), std::move(blocked_));
 }
 
 std::optional<OpShardingRule> OpShardingRuleBuilder::buildPointwise(const ir::Op& op) {
@@ -71,7 +96,7 @@ std::optional<OpShardingRule> OpShardingRuleBuilder::buildPointwise(const ir::Op
   };
   mapAll(builder.operands_);
   mapAll(builder.results_);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 int64_t OpShardingRuleBuilder::newFactor(int64_t size, FactorType type, bool blocked) {

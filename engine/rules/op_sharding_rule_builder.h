@@ -39,7 +39,9 @@ class OpShardingRuleBuilder {
   // size-1 factor (operands first, then results, in dimension order), so that
   // `([i, j])->([i])` for a 2x1 -> 2 op reads `{i=2, j=1}`. The builder
   // itself is left unchanged.
-  OpShardingRule build() const;
+  OpShardingRule build() const&;
+  // As build(), moving the mappings out of the builder instead of copying them.
+  OpShardingRule build() &&;
 
   // The rule of an elementwise op: factor d maps dimension d of every tensor
   // (scalars map nothing). Taken from the first result's shape; nullopt when

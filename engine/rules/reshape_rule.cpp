@@ -126,7 +126,7 @@ RuleResult reshapeRule(const ir::Op& op, const RuleContext&) {
   if (product(in) == 0 || product(in) != product(out)) return std::nullopt;
   OpShardingRuleBuilder builder(op);
   if (!ReshapeWalk(in, out, builder).run()) return std::nullopt;
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

@@ -22,7 +22,7 @@ RuleResult bitcastConvertRule(const ir::Op& op, const RuleContext&) {
   else if (in.size() > out.size())
     builder.addFactor({static_cast<int64_t>(in.size()) - 1}, {kNullDim}, in.back(),
                       FactorType::NeedReplication);
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // broadcast_in_dim: each result dimension has its own factor, shared with
@@ -49,7 +49,7 @@ RuleResult broadcastInDimRule(const ir::Op& op, const RuleContext&) {
     }
     builder.addFactor({inDim}, {static_cast<int64_t>(outDim)}, out[outDim]);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 namespace {
@@ -144,7 +144,7 @@ RuleResult dynamicUpdateSliceRule(const ir::Op& op, const RuleContext&) {
     builder.addFactor(operandDims, {kNullDim}, updateSize,
                       constantIndices ? FactorType::Passthrough : FactorType::NeedReplication);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 // pad: padded dims are permutations (blocked when conservative).
@@ -194,7 +194,7 @@ RuleResult transposeRule(const ir::Op& op, const RuleContext&) {
     if (inDim < 0 || inDim >= static_cast<int64_t>(in.size())) return std::nullopt;
     builder.addFactor({inDim}, {static_cast<int64_t>(outDim)}, in[static_cast<size_t>(inDim)]);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail

@@ -71,7 +71,7 @@ RuleResult selectAndScatterRule(const ir::Op& op, const RuleContext& ctx) {
     builder.addFactor({dim, kNullDim, kNullDim}, {dim}, out[d], FactorType::Permutation,
                       ctx.conservative);
   }
-  return builder.build();
+  return std::move(builder).build();
 }
 
 }  // namespace shardscope::rules::detail
