@@ -13,19 +13,14 @@
 #include "graph_view.h"
 #include "main_window.h"
 #include "source_view.h"
-#include "test_util.h"
+#include "main_window_test_util.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;
 
 namespace {
 
-bool openSample(app::MainWindow& w, const QString& sample) {
-  QSignalSpy loaded(&w, &app::MainWindow::loaded);
-  w.openFile(QDir(test::sampleDir()).filePath(sample));
-  if (!loaded.wait(30000) || !loaded.last().at(0).toBool()) return false;
-  return QTest::qWaitFor([&] { return w.graphView()->scene()->hasGraph(); }, 30000);
-}
+using test::openSample;
 
 // The graph is laid out for the document shown (no layout pending).
 bool graphSettled(app::MainWindow& w) {

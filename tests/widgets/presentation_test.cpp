@@ -14,7 +14,7 @@
 #include "main_window.h"
 #include "picture_export.h"
 #include "source_view.h"
-#include "test_util.h"
+#include "main_window_test_util.h"
 #include "theme_palette.h"
 #include "view_export.h"
 
@@ -23,12 +23,7 @@ using namespace shardscope::widgets;
 
 namespace {
 
-bool openSample(app::MainWindow& w, const QString& sample) {
-  QSignalSpy loaded(&w, &app::MainWindow::loaded);
-  w.openFile(QDir(test::sampleDir()).filePath(sample));
-  if (!loaded.wait(30000) || !loaded.last().at(0).toBool()) return false;
-  return QTest::qWaitFor([&] { return w.graphView()->scene()->hasGraph(); }, 30000);
-}
+using test::openSample;
 
 QStringList visibleDocks(const QMainWindow& w) {
   QStringList out;

@@ -23,7 +23,7 @@
 #include "main_window.h"
 #include "op_tree_model.h"
 #include "source_view.h"
-#include "test_util.h"
+#include "main_window_test_util.h"
 #include "what_if_diff.h"
 #include "what_if_edit.h"
 #include "what_if_panel.h"
@@ -38,13 +38,7 @@ using namespace shardscope::widgets;
 
 namespace {
 
-// A window with `sample` open (and laid out).
-bool openSample(app::MainWindow& w, const QString& sample) {
-  QSignalSpy loaded(&w, &app::MainWindow::loaded);
-  w.openFile(QDir(test::sampleDir()).filePath(sample));
-  if (!loaded.wait(30000) || !loaded.last().at(0).toBool()) return false;
-  return QTest::qWaitFor([&] { return w.graphView()->scene()->hasGraph(); }, 30000);
-}
+using test::openSample;
 
 // Apply the source view's text and wait for the re-run; its `ok`.
 bool applyAndWait(app::MainWindow& w, bool* ok) {
