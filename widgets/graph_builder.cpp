@@ -45,9 +45,8 @@ const ir::Op* calledFunction(const ir::Module& module, const ir::Op& call) {
   const ir::Attribute* a = call.attr("callee");
   const auto* ref = a ? a->as<ir::SymbolRefAttr>() : nullptr;
   if (!ref || ref->path.empty()) return nullptr;
-  for (const ir::Op* f : module.functions())
-    if (api::symbolName(*f) == ref->root()) return f;
-  return nullptr;
+  const ir::Op* f = module.lookupSymbol(ref->root());
+  return f && f->is("func.func") ? f : nullptr;
 }
 
 namespace {
