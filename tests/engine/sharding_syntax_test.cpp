@@ -52,6 +52,9 @@ TEST(ShardingSyntax, PriorityWithLeadingZeroIsRejected) {
     EXPECT_NE(o.diagnostics.find("priorities with leading zeros are not allowed, got: p0"),
               std::string::npos)
         << o.diagnostics;
+    // Named by file, line (the signature's) and column, as an error.
+    EXPECT_EQ(o.diagnostics.rfind("t.mlir:2:", 0), 0u) << o.diagnostics;
+    EXPECT_NE(o.diagnostics.find(": error: priorities"), std::string::npos) << o.diagnostics;
   }
   // A single zero and ordinary numbers stay valid.
   Outcome ok = run(argSharding("[{\"p\"}p0, {\"q\"}p10]"));

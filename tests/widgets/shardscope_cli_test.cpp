@@ -110,6 +110,14 @@ class ShardscopeCliTest : public QObject {
                                               QStringLiteral("--propagate"),
                                               QStringLiteral("eager"), sample("matmul_chain.mlir")}
                                << "unknown --propagate 'eager'";
+    QTest::newRow("graph step not a number")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("graph"),
+                       QStringLiteral("--step"), QStringLiteral("three"), sample("matmul_chain.mlir")}
+        << "--step needs a step number (0, 1, ...), got 'three'";
+    QTest::newRow("graph step out of range")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("graph"),
+                       QStringLiteral("--step"), QStringLiteral("999"), sample("matmul_chain.mlir")}
+        << "step 999 does not exist";
     QTest::newRow("view without export")
         << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
                        sample("matmul_chain.mlir")}
