@@ -15,9 +15,21 @@ void Value::replaceAllUsesWith(Value* other) {
 
 void Value::replaceUsesWithIf(Value* other, const std::function<bool(const Use&)>& pred) {
   if (other == this) return;
-  std::vector<Use> uses = uses_;  // setOperand edits uses_
-  for (const Use& u : uses)
-    if (pred(u)) u.user->setOperand(u.index, other);
+  // Rewire the uses directly rather than through setOperand: that searches
+  // this use list for each use, which is quadratic for a value with many
+  // users (a merged constant can have thousands). The uses move to `other`
+  // in their order here, as successive setOperand calls would put them.
+  size_t kept = 0;
+  for (size_t i = 0; i < uses_.size(); ++i) {
+    Use u = uses_[i];
+    if (!pred(u)) {
+      uses_[kept++] = u;
+      continue;
+    }
+    u.user->operands_[u.index] = other;
+    if (other) other->uses_.push_back(u);
+  }
+  uses_.resize(kept);
 }
 
 Op* Value::ownerOp() const {
@@ -53,7 +65,11 @@ std::string Op::dialect() const {
 }
 
 static void removeUse(std::vector<Use>& uses, Op* user, unsigned index) {
-  for (size_t i = 0; i < uses.size(); ++i) {
+  // From the back: the use removed is most often a recent one (an op erased
+  // or rewired right after it was made), and erasing near the end moves
+  // little. A (user, index) pair occurs at most once, so the order of the
+  // search does not matter for the result.
+  for (size_t i = uses.size(); i-- > 0;) {
     if (uses[i].user == user && uses[i].index == index) {
       uses.erase(uses.begin() + static_cast<long>(i));
       return;

@@ -151,6 +151,7 @@ class Op {
 
  private:
   friend class Block;
+  friend class Value;  // rewires operands when replacing uses
   const std::string* name_;
   SourceLoc loc_;
   std::vector<Value*> operands_;

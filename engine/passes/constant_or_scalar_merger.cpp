@@ -2,7 +2,10 @@
 // constants with identical attributes (value, sharding, ...) become one, and
 // so do broadcasts of the same scalar to the same type with the same
 // attributes; the first one (in post-order) is kept.
-#include <map>
+#include <algorithm>
+#include <cstring>
+#include <tuple>
+#include <unordered_map>
 
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
@@ -11,13 +14,28 @@ namespace shardscope::passes {
 
 namespace {
 
-// All attributes of `op` as text (an attribute dictionary key).
-std::string attrKey(const ir::Op& op) {
-  std::vector<std::pair<std::string, std::string>> entries;
-  for (const ir::Op::Attr& a : op.attrs()) entries.emplace_back(a.name, a.value.str());
-  std::sort(entries.begin(), entries.end());
-  std::string key;
-  for (auto& [n, v] : entries) key += n + "=" + v + ";";
+// The merge key of `op`: everything two ops must share to be merged (the
+// region, a discriminator such as the op name or the operand, the result
+// type when given, and all attributes as text, sorted by name), packed into
+// one string so that a hash map can hold the candidates.
+std::string mergeKey(const ir::Op& op, const ir::Region* region, const void* discriminator,
+                     const std::string& extra) {
+  std::vector<std::pair<const std::string*, std::string>> entries;
+  entries.reserve(op.attrs().size());
+  for (const ir::Op::Attr& a : op.attrs()) entries.emplace_back(&a.name, a.value.str());
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& x, const auto& y) { return std::tie(*x.first, x.second) < std::tie(*y.first, y.second); });
+  std::string key(2 * sizeof(void*), '\0');
+  std::memcpy(key.data(), &region, sizeof(void*));
+  std::memcpy(key.data() + sizeof(void*), &discriminator, sizeof(void*));
+  key += extra;
+  key += '\n';
+  for (auto& [n, v] : entries) {
+    key += *n;
+    key += '=';
+    key += v;
+    key += ';';
+  }
   return key;
 }
 
@@ -32,21 +50,23 @@ void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
 
 bool constantOrScalarMerger(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
-  std::map<std::tuple<std::string, const ir::Region*, std::string>, ir::Op*> constants;
-  std::map<std::tuple<std::string, const ir::Region*, std::string, const ir::Value*>, ir::Op*> broadcasts;
+  // Constants and scalar broadcasts apart: a broadcast's key names its
+  // operand and result type instead of the op name.
+  std::unordered_map<std::string, ir::Op*> constants, broadcasts;
   std::vector<ir::Op*> ops;
   collectPostOrder(*module.op, ops);
   for (ir::Op* op : ops) {
     const ir::Region* region = op->parentBlock() ? op->parentBlock()->parentRegion() : nullptr;
     ir::Op* cached = nullptr;
     if (op->is("sdy.constant") || op->is("stablehlo.constant")) {
-      // The op name is part of the key: only like constants merge.
-      auto [it, inserted] = constants.try_emplace({attrKey(*op), region, op->name()}, op);
+      // The op name is part of the key: only like constants merge (names
+      // are interned, so the name's address stands for it).
+      auto [it, inserted] = constants.try_emplace(mergeKey(*op, region, &op->name(), {}), op);
       if (!inserted) cached = it->second;
     } else if (op->is("stablehlo.broadcast_in_dim") && op->numOperands() == 1 &&
                util::isScalar(op->operand(0)) && op->numResults() == 1) {
       auto [it, inserted] =
-          broadcasts.try_emplace({attrKey(*op), region, op->result(0)->type.str(), op->operand(0)}, op);
+          broadcasts.try_emplace(mergeKey(*op, region, op->operand(0), op->result(0)->type.str()), op);
       if (!inserted) cached = it->second;
     }
     if (!cached || cached->numResults() != op->numResults()) continue;

@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "propagation/axis_algebra.h"
+#include "propagation/op_sharding_rule_cache.h"
 #include "propagation/value_shardings.h"
 #include "rules/op_sharding_rule_registry.h"
 
@@ -284,6 +285,9 @@ struct PropagationDriver::Impl {
   // Scratch slot lists of processRegistered.
   std::vector<Slot> registeredOperands, registeredResults;
 
+  // Registry rules, one per op signature.
+  OpShardingRuleCache ruleCache;
+
   // Identity rules of edges and barriers, keyed by op.
   std::unordered_map<const ir::Op*, OpShardingRule> identityCache;
 
@@ -506,10 +510,9 @@ struct PropagationDriver::Impl {
       // of the rule (out of the attribute, into it, then compared): the
       // created rule is moved onto the op and used from there.
       if (!rules::existingOpShardingRule(*op)) {
-        std::optional<OpShardingRule> rule =
-            rules::createOpShardingRule(*op, d.options_.conservativePropagation, &d.diags_);
-        if (rule)
-          op->setAttr(kShardingRuleAttr, ir::Attribute(std::move(*rule)), /*inherent=*/false);
+        // Ops alike share one rule attribute (see OpShardingRuleCache).
+        if (std::optional<ir::Attribute> rule = ruleCache.ruleFor(*op, d.options_.conservativePropagation, &d.diags_))
+          op->setAttr(kShardingRuleAttr, std::move(*rule), /*inherent=*/false);
       }
       if (const ir::Attribute* a = op->attr(kShardingRuleAttr)) {
         if (const OpShardingRule* stored = a->as<OpShardingRule>()) {

@@ -195,6 +195,17 @@ std::optional<OpShardingRule> createOpShardingRule(const ir::Op& op, bool conser
   return std::nullopt;
 }
 
+bool ruleDependsOnlyOnSignature(const ir::Op& op) {
+  // Keep in step with the rule families: any of them that starts reading
+  // beyond its own op's types and attributes belongs here.
+  static const std::string* const kContextual[] = {
+      &ir::Op::internOpName("stablehlo.concatenate"), &ir::Op::internOpName("stablehlo.dynamic_update_slice"),
+      &ir::Op::internOpName("stablehlo.custom_call"), &ir::Op::internOpName("stablehlo.scatter")};
+  for (const std::string* name : kContextual)
+    if (&op.name() == name) return false;
+  return true;
+}
+
 const OpShardingRule* existingOpShardingRule(const ir::Op& op) {
   const ir::Attribute* attr = op.attr(kShardingRuleAttr);
   return attr ? attr->as<OpShardingRule>() : nullptr;

@@ -38,6 +38,13 @@ std::optional<OpShardingRule> getOrCreateOpShardingRule(ir::Op& op,
                                                         ir::DiagnosticSink* diags = nullptr,
                                                         bool setOnOp = true);
 
+// Whether the rule createOpShardingRule gives `op` is a function of the op's
+// name, operand and result types and attributes alone, so that two ops alike
+// in these get equal rules. False for the ops whose rule also looks at the
+// producers of their operands (concatenate, dynamic_update_slice), at their
+// uses (custom_call) or at their body (scatter).
+bool ruleDependsOnlyOnSignature(const ir::Op& op);
+
 // The rule stored on `op`, or nullptr.
 const OpShardingRule* existingOpShardingRule(const ir::Op& op);
 

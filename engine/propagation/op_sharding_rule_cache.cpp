@@ -1,0 +1,82 @@
+// One op sharding rule per op signature (see op_sharding_rule_cache.h).
+#include "propagation/op_sharding_rule_cache.h"
+
+#include <functional>
+
+#include "rules/op_sharding_rule_registry.h"
+
+namespace shardscope::propagation {
+
+namespace {
+
+bool isDiscardableSdyAttr(const std::string& name) { return name.compare(0, 4, "sdy.") == 0; }
+
+void combine(size_t& seed, size_t value) { seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); }
+
+void hashType(size_t& seed, const ir::Type& t) {
+  combine(seed, static_cast<size_t>(t.kind));
+  for (int64_t d : t.shape) combine(seed, std::hash<int64_t>{}(d));
+  combine(seed, std::hash<std::string>{}(t.elementType));
+}
+
+}  // namespace
+
+size_t OpShardingRuleCache::hashOf(const ir::Op& op) {
+  size_t seed = std::hash<const void*>{}(&op.name());
+  combine(seed, op.numOperands());
+  for (const ir::Value* v : op.operands()) hashType(seed, v->type);
+  combine(seed, op.numResults());
+  for (unsigned i = 0; i < op.numResults(); ++i) hashType(seed, op.result(i)->type);
+  // Attribute names only: values are compared on a hash match.
+  for (const ir::Op::Attr& a : op.attrs())
+    if (!isDiscardableSdyAttr(a.name)) combine(seed, std::hash<std::string>{}(a.name));
+  return seed;
+}
+
+bool OpShardingRuleCache::matches(const Signature& s, const ir::Op& op, bool conservative) {
+  if (s.name != &op.name() || s.conservative != conservative || s.operandTypes.size() != op.numOperands() ||
+      s.resultTypes.size() != op.numResults())
+    return false;
+  for (unsigned i = 0; i < op.numOperands(); ++i)
+    if (!(s.operandTypes[i] == op.operand(i)->type)) return false;
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!(s.resultTypes[i] == op.result(i)->type)) return false;
+  size_t k = 0;
+  for (const ir::Op::Attr& a : op.attrs()) {
+    if (isDiscardableSdyAttr(a.name)) continue;
+    if (k >= s.attrs.size() || s.attrs[k].first != a.name || !(s.attrs[k].second == a.value)) return false;
+    ++k;
+  }
+  return k == s.attrs.size();
+}
+
+OpShardingRuleCache::Signature OpShardingRuleCache::signatureOf(const ir::Op& op, bool conservative) {
+  Signature s;
+  s.name = &op.name();
+  s.conservative = conservative;
+  for (const ir::Value* v : op.operands()) s.operandTypes.push_back(v->type);
+  for (unsigned i = 0; i < op.numResults(); ++i) s.resultTypes.push_back(op.result(i)->type);
+  for (const ir::Op::Attr& a : op.attrs())
+    if (!isDiscardableSdyAttr(a.name)) s.attrs.emplace_back(a.name, a.value);
+  return s;
+}
+
+std::optional<ir::Attribute> OpShardingRuleCache::ruleFor(const ir::Op& op, bool conservative,
+                                                        ir::DiagnosticSink* diags) {
+  auto create = [&]() -> std::optional<ir::Attribute> {
+    std::optional<OpShardingRule> rule = rules::createOpShardingRule(op, conservative, diags);
+    if (!rule) return std::nullopt;
+    return ir::Attribute(std::move(*rule));
+  };
+  if (!rules::ruleDependsOnlyOnSignature(op)) return create();
+  size_t hash = hashOf(op);
+  auto [first, last] = entries_.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    if (matches(it->second.signature, op, conservative)) return it->second.rule;
+  size_t diagsBefore = diags ? diags->all().size() : 0;
+  std::optional<ir::Attribute> rule = create();
+  if (!diags || diags->all().size() == diagsBefore) entries_.emplace(hash, Entry{signatureOf(op, conservative), rule});
+  return rule;
+}
+
+}  // namespace shardscope::propagation
