@@ -75,7 +75,10 @@ std::optional<ir::Attribute> OpShardingRuleCache::ruleFor(const ir::Op& op, bool
     if (matches(it->second.signature, op, conservative)) return it->second.rule;
   size_t diagsBefore = diags ? diags->all().size() : 0;
   std::optional<ir::Attribute> rule = create();
-  if (!diags || diags->all().size() == diagsBefore) entries_.emplace(hash, Entry{signatureOf(op, conservative), rule});
+  // No rule (constants, terminators, unknown ops) is cheap to find again,
+  // and an unknown op must reach the registry for its once-per-sink warning.
+  if (rule && (!diags || diags->all().size() == diagsBefore))
+    entries_.emplace(hash, Entry{signatureOf(op, conservative), *rule});
   return rule;
 }
 

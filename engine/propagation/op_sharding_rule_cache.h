@@ -42,7 +42,7 @@ class OpShardingRuleCache {
   };
   struct Entry {
     Signature signature;
-    std::optional<ir::Attribute> rule;
+    ir::Attribute rule;
   };
   static size_t hashOf(const ir::Op& op);
   static bool matches(const Signature& s, const ir::Op& op, bool conservative);
