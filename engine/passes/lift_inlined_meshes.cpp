@@ -151,14 +151,17 @@ class Lifter {
     return name;
   }
 
-  TensorSharding lift(const TensorSharding& s) {
-    TensorSharding out = s;
+  // nullopt: `s` names a mesh that stays.
+  std::optional<TensorSharding> lift(const TensorSharding& s) {
     if (s.mesh.inlineMesh) {
+      TensorSharding out = s;
       out.mesh = MeshRef{nameFor(*s.mesh.inlineMesh), std::nullopt};
       return out;
     }
     auto it = refToName_.find(s.mesh.name);
-    if (it != refToName_.end()) out.mesh.name = it->second;
+    if (it == refToName_.end()) return std::nullopt;
+    TensorSharding out = s;
+    out.mesh.name = it->second;
     return out;
   }
 

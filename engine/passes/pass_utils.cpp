@@ -413,12 +413,11 @@ void setFuncResultSharding(Op& func, unsigned i, const TensorSharding& s) {
 
 // ---- Walking and rewriting shardings ----------------------------------------
 
-bool transformShardingsIn(Attribute& attr,
-                          const std::function<TensorSharding(const TensorSharding&)>& fn) {
+bool transformShardingsIn(Attribute& attr, const ShardingRewrite& fn) {
   if (auto* s = attr.as<TensorSharding>()) {
-    TensorSharding n = fn(*s);
-    if (n == *s) return false;
-    attr = Attribute(std::move(n));
+    std::optional<TensorSharding> n = fn(*s);
+    if (!n || *n == *s) return false;
+    attr = Attribute(std::move(*n));
     return true;
   }
   // Copies are made only once something changes (fn is applied to the
@@ -426,10 +425,10 @@ bool transformShardingsIn(Attribute& attr,
   if (auto* p = attr.as<TensorShardingPerValue>()) {
     std::optional<TensorShardingPerValue> n;
     for (size_t i = 0; i < p->shardings.size(); ++i) {
-      TensorSharding t = fn(p->shardings[i]);
-      if (!(t == p->shardings[i])) {
+      std::optional<TensorSharding> t = fn(p->shardings[i]);
+      if (t && !(*t == p->shardings[i])) {
         if (!n) n = *p;
-        n->shardings[i] = std::move(t);
+        n->shardings[i] = std::move(*t);
       }
     }
     if (!n) return false;
@@ -463,8 +462,7 @@ bool transformShardingsIn(Attribute& attr,
   return false;
 }
 
-static void transformOpShardings(Op& op,
-                                 const std::function<TensorSharding(const TensorSharding&)>& fn) {
+static void transformOpShardings(Op& op, const ShardingRewrite& fn) {
   if (!isFuncOp(op)) {
     // In the attributes' order, without a list of their names: setAttr on an
     // existing name replaces its value in place.
@@ -493,8 +491,7 @@ static void transformOpShardings(Op& op,
   }
 }
 
-void transformShardings(ir::Module& module,
-                        const std::function<TensorSharding(const TensorSharding&)>& fn) {
+void transformShardings(ir::Module& module, const ShardingRewrite& fn) {
   for (auto& top : module.body().ops())
     top->walk([&](Op& op) { transformOpShardings(op, fn); });
 }

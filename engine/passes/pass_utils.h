@@ -115,12 +115,14 @@ unsigned numFuncResults(const ir::Op& func);
 
 // Calls `fn` on every TensorSharding in the module, in op pre-order (function
 // arguments, then results, then the op's own attributes in order, nested in
-// arrays and dictionaries too), replacing it with what `fn` returns.
-void transformShardings(ir::Module& module,
-                        const std::function<TensorSharding(const TensorSharding&)>& fn);
+// arrays and dictionaries too), replacing it with what `fn` returns. `fn`
+// returns nullopt to leave a sharding as it is (most shardings pass through
+// most rewrites unchanged, and a copy of each to compare would cost more
+// than the rewrite itself).
+using ShardingRewrite = std::function<std::optional<TensorSharding>(const TensorSharding&)>;
+void transformShardings(ir::Module& module, const ShardingRewrite& fn);
 // Same on one attribute (recursively); returns whether anything changed.
-bool transformShardingsIn(ir::Attribute& attr,
-                          const std::function<TensorSharding(const TensorSharding&)>& fn);
+bool transformShardingsIn(ir::Attribute& attr, const ShardingRewrite& fn);
 
 // ---- Structure --------------------------------------------------------------
 

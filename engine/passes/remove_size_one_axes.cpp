@@ -19,9 +19,9 @@ bool removeSizeOneAxes(ir::Module& module, ir::DiagnosticSink& diags) {
       any = true;
   }
   if (!any) return true;
-  util::transformShardings(module, [&](const TensorSharding& s) {
+  util::transformShardings(module, [&](const TensorSharding& s) -> std::optional<TensorSharding> {
     const Mesh* mesh = module.meshOf(s);
-    if (!mesh) return s;
+    if (!mesh) return std::nullopt;
     auto sizeOne = [&](const AxisRef& axis) { return axis.size(*mesh) == 1; };
     TensorSharding out = s;
     for (DimensionSharding& dim : out.dims) {
@@ -37,7 +37,7 @@ bool removeSizeOneAxes(ir::Module& module, ir::DiagnosticSink& diags) {
                          out.replicated.end());
     out.unreduced.erase(std::remove_if(out.unreduced.begin(), out.unreduced.end(), sizeOne),
                         out.unreduced.end());
-    if (sameAxes() && out.replicated == s.replicated && out.unreduced == s.unreduced) return s;
+    if (sameAxes() && out.replicated == s.replicated && out.unreduced == s.unreduced) return std::nullopt;
     return out;
   });
   return true;

@@ -3,7 +3,15 @@
 
 #include "propagation/axis_algebra.h"
 
+#include <stdexcept>
+
 namespace shardscope::propagation {
+
+FactorSharding& FactorShardingMap::at(int64_t factor) {
+  iterator it = find(factor);
+  if (it == entries_.end()) throw std::out_of_range("factor " + std::to_string(factor) + " is not in the row");
+  return it->second;
+}
 
 bool TensorFactorShardings::expandAxes(int64_t factor, const AxisRefList& newAxes) {
   auto it = factors.find(factor);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sharding/axis_ref.h"
 
@@ -26,10 +28,58 @@ struct FactorSharding {
   bool operator==(const FactorSharding&) const = default;
 };
 
+// A row's factor shardings by factor index, in increasing factor order.
+// A tensor maps a handful of factors, and rows are built and dropped once
+// per op step, so they are kept in one sorted vector rather than in a tree
+// with a heap node per factor. Like a std::map, but a reference into it is
+// only good until the next insertion.
+class FactorShardingMap {
+ public:
+  using value_type = std::pair<int64_t, FactorSharding>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  FactorShardingMap() = default;
+  // From a map (tests and hand-built tables spell rows that way).
+  FactorShardingMap(const std::map<int64_t, FactorSharding>& m) : entries_(m.begin(), m.end()) {}  // NOLINT
+
+  iterator begin() { return entries_.begin(); }
+  iterator end() { return entries_.end(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+  bool empty() const { return entries_.empty(); }
+  size_t size() const { return entries_.size(); }
+
+  iterator find(int64_t factor) {
+    iterator it = lowerBound(factor);
+    return it != entries_.end() && it->first == factor ? it : entries_.end();
+  }
+  const_iterator find(int64_t factor) const { return const_cast<FactorShardingMap*>(this)->find(factor); }
+  size_t count(int64_t factor) const { return find(factor) != end() ? 1 : 0; }
+  FactorSharding& at(int64_t factor);
+  const FactorSharding& at(int64_t factor) const { return const_cast<FactorShardingMap*>(this)->at(factor); }
+  // The factor's sharding, inserted (default) when missing.
+  FactorSharding& operator[](int64_t factor) {
+    iterator it = lowerBound(factor);
+    if (it == entries_.end() || it->first != factor) it = entries_.emplace(it, factor, FactorSharding{});
+    return it->second;
+  }
+  bool operator==(const FactorShardingMap&) const = default;
+
+ private:
+  iterator lowerBound(int64_t factor) {
+    // Rows are short: a linear scan beats a binary search.
+    iterator it = entries_.begin();
+    while (it != entries_.end() && it->first < factor) ++it;
+    return it;
+  }
+  std::vector<value_type> entries_;
+};
+
 // One tensor's row of the factor table: the factors it maps, plus the
 // tensor's replicated and unreduced axes (which no mapped factor may take).
 struct TensorFactorShardings {
-  std::map<int64_t, FactorSharding> factors;
+  FactorShardingMap factors;
   AxisRefList replicated;
   AxisRefList unreduced;
   std::string unreducedReduction = "sum";

@@ -531,9 +531,26 @@ struct PropagationDriver::Impl {
     return it->second;
   }
 
+  // Fills `dirsScratch` with each factor's direction (None for blocked
+  // factors); false when no factor may propagate.
+  template <typename DirFn>
+  bool computeDirections(const OpShardingRule& rule, const DirFn& dirFn) {
+    std::vector<PropagationDirection>& dirs = dirsScratch;
+    dirs.assign(rule.factorSizes.size(), PropagationDirection::None);
+    bool any = false;
+    for (size_t f = 0; f < dirs.size(); ++f) {
+      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
+                                                        : dirFn(static_cast<int64_t>(f));
+      any = any || dirs[f] != PropagationDirection::None;
+    }
+    return any;
+  }
+
+  // `dirsReady`: the caller already filled `dirsScratch` (computeDirections)
+  // and found some factor that may propagate; `dirFn` is then not used.
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                         const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
-                        bool elementwise, StepEvent event) {
+                        bool elementwise, StepEvent event, bool dirsReady = false) {
     // An op-level step is a pure function of the tensors' shardings, the
     // directions and the strategy (the rule, mesh table and flags are fixed
     // per op). When the last visit of `op` changed nothing and it sees the
@@ -555,12 +572,7 @@ struct PropagationDriver::Impl {
       return false;
     // Reused from step to step (a step never starts another).
     std::vector<PropagationDirection>& dirs = dirsScratch;
-    dirs.assign(rule.factorSizes.size(), PropagationDirection::None);
-    for (size_t f = 0; f < dirs.size(); ++f)
-      dirs[f] = rule.isBlocked(static_cast<int64_t>(f)) ? PropagationDirection::None
-                                                        : dirFn(static_cast<int64_t>(f));
-    if (std::all_of(dirs.begin(), dirs.end(), [](PropagationDirection x) { return x == PropagationDirection::None; }))
-      return false;
+    if (!dirsReady && !computeDirections(rule, dirFn)) return false;
     if (memo && memo->matches(strategy, operands, results, dirs)) return false;
     bool allAgree = false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
@@ -702,6 +714,10 @@ struct PropagationDriver::Impl {
     if (rule->operands.size() != op->numOperands() || rule->results.size() != op->numResults()) return false;
     // The slot lists are reused from visit to visit (a step never starts
     // another op's step), and emptied afterwards.
+    // Directions first: they need only the op and its rule, while reading
+    // the tensors' shardings visits every operand's producer. In the early
+    // op-priority stages most ops may not propagate at all.
+    if (!computeDirections(*rule, [&](int64_t f) { return (*direction)(*op, f, rule); })) return false;
     std::vector<Slot>& operands = registeredOperands;
     std::vector<Slot>& results = registeredResults;
     operands.clear();
@@ -710,15 +726,8 @@ struct PropagationDriver::Impl {
     ev.op = op;
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
     for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
-    // One pointer captured, so that the std::function stores it inline.
-    struct DirArgs {
-      const GetDirectionFn* direction;
-      ir::Op* op;
-      const OpShardingRule* rule;
-    } args{direction, op, rule};
-    DirectionAlongFactor dir = [a = &args](int64_t f) { return (*a->direction)(*a->op, f, a->rule); };
-    bool changed = propagateTensors(op, operands, results, *rule, dir, d.options_.conservativePropagation, true,
-                                    isElementwiseOp(*op), std::move(ev));
+    bool changed = propagateTensors(op, operands, results, *rule, DirectionAlongFactor(), d.options_.conservativePropagation,
+                                    true, isElementwiseOp(*op), std::move(ev), /*dirsReady=*/true);
     operands.clear();
     results.clear();
     return changed;
