@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace shardscope::ir {
@@ -46,22 +47,55 @@ namespace {
 thread_local bool tearingDown = false;
 }  // namespace
 
-const std::string& Op::internOpName(std::string_view name) {
-  static std::mutex mutex;
-  static std::unordered_set<std::string> names;
-  std::lock_guard<std::mutex> lock(mutex);
-  return *names.emplace(name).first;
+namespace {
+struct NameTable {
+  std::mutex mutex;
+  // Keys view the entries' own text; entries never move or die.
+  std::unordered_map<std::string_view, std::unique_ptr<detail::InternedOpName>> names;
+};
+NameTable& nameTable() {
+  static auto* table = new NameTable();  // never destroyed: ops may outlive statics
+  return *table;
+}
+}  // namespace
+
+detail::InternedOpName& Op::intern(std::string_view name) {
+  NameTable& t = nameTable();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.names.find(name);
+  if (it != t.names.end()) return *it->second;
+  auto entry = std::make_unique<detail::InternedOpName>();
+  entry->text = std::string(name);
+  detail::InternedOpName& ref = *entry;
+  t.names.emplace(std::string_view(ref.text), std::move(entry));
+  return ref;
+}
+
+bool Op::anyLive(std::string_view name) {
+  NameTable& t = nameTable();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.names.find(name);
+  return it != t.names.end() && it->second->live.load(std::memory_order_relaxed) > 0;
+}
+
+void Op::setName(std::string_view n) {
+  detail::InternedOpName* next = &intern(n);
+  if (next == name_) return;
+  next->live.fetch_add(1, std::memory_order_relaxed);
+  name_->live.fetch_sub(1, std::memory_order_relaxed);
+  name_ = next;
 }
 
 Op::~Op() {
+  name_->live.fetch_sub(1, std::memory_order_relaxed);
   // Regions go first so nested ops release their uses of our values' peers.
   regions_.clear();
   if (!tearingDown) dropAllReferences();
 }
 
 std::string Op::dialect() const {
-  auto dot = name_->find('.');
-  return dot == std::string::npos ? std::string() : name_->substr(0, dot);
+  auto dot = name_->text.find('.');
+  return dot == std::string::npos ? std::string() : name_->text.substr(0, dot);
 }
 
 static void removeUse(std::vector<Use>& uses, Op* user, unsigned index) {
@@ -148,7 +182,7 @@ Op* Op::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
 
 Op* Op::parentOfName(const char* n) const {
   for (Op* p = parentOp(); p; p = p->parentOp())
-    if (*p->name_ == n) return p;
+    if (p->name_->text == n) return p;
   return nullptr;
 }
 

@@ -1,6 +1,7 @@
 // The in-memory module: operations with operands, results, attributes and
 // regions of blocks, linked by SSA values with use lists.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -66,9 +67,20 @@ class Value {
   std::vector<Use> uses_;
 };
 
+namespace detail {
+// An op name as stored once for the process, with the number of ops of that
+// name alive right now (in every module).
+struct InternedOpName {
+  std::string text;
+  std::atomic<int64_t> live{0};
+};
+}  // namespace detail
+
 class Op {
  public:
-  Op(std::string_view name, SourceLoc loc = {}) : name_(&internOpName(name)), loc_(loc) {}
+  Op(std::string_view name, SourceLoc loc = {}) : name_(&intern(name)), loc_(loc) {
+    name_->live.fetch_add(1, std::memory_order_relaxed);
+  }
   ~Op();
   Op(const Op&) = delete;
   Op& operator=(const Op&) = delete;
@@ -84,13 +96,16 @@ class Op {
   mutable uint32_t scratchGeneration = 0;
   mutable uint32_t scratchIndex = 0;
 
-  const std::string& name() const { return *name_; }
-  void setName(std::string_view n) { name_ = &internOpName(n); }
+  const std::string& name() const { return name_->text; }
+  void setName(std::string_view n);
   // By string_view: a literal's length is known at compile time, so most
   // mismatches are decided by the lengths alone.
-  bool is(std::string_view n) const { return *name_ == n; }
+  bool is(std::string_view n) const { return name_->text == n; }
   // Op names are few and repeated: each is stored once for the process.
-  static const std::string& internOpName(std::string_view name);
+  static const std::string& internOpName(std::string_view name) { return intern(name).text; }
+  // Whether any op named `name` exists now, in any module. When none does,
+  // a pass looking for such ops has nothing to do and can skip its walk.
+  static bool anyLive(std::string_view name);
   // "stablehlo" for "stablehlo.add".
   std::string dialect() const;
   SourceLoc loc() const { return loc_; }
@@ -152,7 +167,8 @@ class Op {
  private:
   friend class Block;
   friend class Value;  // rewires operands when replacing uses
-  const std::string* name_;
+  static detail::InternedOpName& intern(std::string_view name);
+  detail::InternedOpName* name_;
   SourceLoc loc_;
   std::vector<Value*> operands_;
   std::vector<std::unique_ptr<Value>> results_;

@@ -12,6 +12,8 @@ namespace shardscope::passes {
 
 bool addDataFlowEdges(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!util::mayHaveShardableDataFlowOps()) return true;
   std::vector<ir::Op*> dataFlowOps;
   module.op->walk([&](ir::Op& op) {
     if (util::isShardableDataFlowOp(op)) dataFlowOps.push_back(&op);

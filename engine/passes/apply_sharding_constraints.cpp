@@ -171,6 +171,8 @@ void recordConstraintStep(propagation::ShardingDebugInfo& debug, ir::Module& mod
 bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
                               const ApplyShardingConstraintsOptions& options) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!ir::Op::anyLive("sdy.sharding_constraint") && !ir::Op::anyLive("sdy.manual_computation")) return true;
   propagation::ShardingDebugInfo debug(module, /*origins=*/false, options.debugPropagationEdgeSharding);
   debug.prepare();
   std::vector<ir::Op*> ops;

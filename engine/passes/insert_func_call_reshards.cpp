@@ -8,6 +8,8 @@ namespace shardscope::passes {
 
 bool insertFuncCallReshards(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!util::mayHaveCalls()) return true;
   util::SymbolTable symbols(module);
   std::vector<ir::Op*> calls;
   module.op->walk([&](ir::Op& op) {

@@ -92,6 +92,8 @@ bool addUnusedToReplicated(std::vector<TensorSharding>& shardings, const std::ve
 
 bool manualAxesCleanup(ir::Module& module, ir::DiagnosticSink& diags) {
   bool ok = true;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!ir::Op::anyLive("sdy.manual_computation")) return ok;
   std::vector<ir::Op*> mcs;
   module.op->walk([&](ir::Op& op) {
     if (op.is("sdy.manual_computation")) mcs.push_back(&op);

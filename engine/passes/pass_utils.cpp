@@ -37,12 +37,26 @@ bool isTerminator(const Op& op) {
   return byName(op, cache, [](const std::string& n) { return kNames.count(n) != 0; });
 }
 
-bool isShardableDataFlowOp(const Op& op) {
+namespace {
+const std::set<std::string>& shardableDataFlowOpNames() {
   static const std::set<std::string> kNames = {"stablehlo.while", "stablehlo.case",
                                                "stablehlo.optimization_barrier",
                                                "sdy.manual_computation", "sdy.named_computation"};
+  return kNames;
+}
+}  // namespace
+
+bool isShardableDataFlowOp(const Op& op) {
   static thread_local std::unordered_map<const std::string*, bool> cache;
-  return byName(op, cache, [](const std::string& n) { return kNames.count(n) != 0; });
+  return byName(op, cache, [](const std::string& n) { return shardableDataFlowOpNames().count(n) != 0; });
+}
+
+bool mayHaveCalls() { return Op::anyLive("func.call") || Op::anyLive("call"); }
+
+bool mayHaveShardableDataFlowOps() {
+  for (const std::string& name : shardableDataFlowOpNames())
+    if (Op::anyLive(name)) return true;
+  return false;
 }
 
 bool isElementwise(const Op& op) {
@@ -577,8 +591,10 @@ std::vector<Op*> funcsInPostOrder(ir::Module& module) {
 
   // Call edges in the order the calls appear (each callee once).
   std::unordered_map<Op*, std::vector<Op*>> callees;
+  const bool anyCalls = mayHaveCalls();  // else no function calls another: no walks
   for (Op* f : funcs) {
     std::vector<Op*>& out = callees[f];
+    if (!anyCalls) continue;
     f->walk([&](Op& op) {
       if (!isCallOp(op)) return;
       auto it = byName.find(calleeOf(op));
@@ -614,6 +630,7 @@ std::vector<Op*> funcsInPostOrder(ir::Module& module) {
 }
 
 void walkCalls(ir::Module& module, const std::function<void(Op& call)>& fn) {
+  if (!mayHaveCalls()) return;
   for (Op* func : funcsInPostOrder(module)) {
     std::vector<Op*> calls;
     func->walk([&](Op& op) {

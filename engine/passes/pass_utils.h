@@ -39,6 +39,11 @@ bool isTerminator(const ir::Op& op);
 // Ops with data-flow edges: while, case, optimization_barrier, manual and
 // named computations.
 bool isShardableDataFlowOp(const ir::Op& op);
+// False when no call op (isCallOp) exists in any module now, so that passes
+// over calls skip their walk (see ir::Op::anyLive); true when some may.
+bool mayHaveCalls();
+// The same for the ops isShardableDataFlowOp accepts.
+bool mayHaveShardableDataFlowOps();
 // Elementwise in the sense of sdy's op properties (including
 // sdy.propagation_barrier, sdy.sharding_constraint and sdy.reshard).
 bool isElementwise(const ir::Op& op);

@@ -8,6 +8,8 @@ namespace shardscope::passes {
 
 bool propagateShardingFromFuncToCall(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!util::mayHaveCalls()) return true;
   util::SymbolTable symbols(module);
   module.op->walk([&](ir::Op& op) {
     if (!util::isCallOp(op) || util::shardingPerValue(op)) return;

@@ -8,6 +8,8 @@ namespace shardscope::passes {
 
 bool shardingConstraintToReshard(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!ir::Op::anyLive("sdy.sharding_constraint")) return true;
   module.op->walk([](ir::Op& op) {
     if (op.is("sdy.sharding_constraint")) op.setName("sdy.reshard");
   });

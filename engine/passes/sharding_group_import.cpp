@@ -73,6 +73,8 @@ bool shardingGroupImport(ir::Module& module, ir::DiagnosticSink& diags) {
   std::map<int64_t, ir::Op*> groupToManual;
   std::map<int64_t, std::vector<int64_t>> groupToShape;
   bool ok = true;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!ir::Op::anyLive("sdy.sharding_group")) return ok;
 
   std::vector<ir::Op*> groupOps;
   module.op->walk([&](ir::Op& op) {

@@ -64,6 +64,8 @@ bool sinkDataFlowEdges(ir::Module& module, ir::DiagnosticSink& diags,
   (void)diags;
   // Owners come before their edges in pre-order, so the shardings are read
   // before any edge is erased.
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!ir::Op::anyLive("sdy.data_flow_edge") && !util::mayHaveShardableDataFlowOps()) return true;
   std::vector<ir::Op*> ops;
   module.op->walk([&](ir::Op& op) {
     if (op.is("sdy.data_flow_edge") || util::isShardableDataFlowOp(op)) ops.push_back(&op);

@@ -28,6 +28,8 @@ std::string computationKey(const ir::Module& module, const ir::Op& func) {
 
 bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
+  // Nothing to do without such ops; Op::anyLive answers that without a walk.
+  if (!util::mayHaveCalls()) return true;
   util::SymbolTable symbols(module);
   std::vector<ir::Op*> calls;
   module.op->walk([&](ir::Op& op) {

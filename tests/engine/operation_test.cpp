@@ -1,0 +1,61 @@
+// The in-memory IR's bookkeeping: live op counts per name (which let passes
+// skip modules without the ops they act on) and use-list rewiring.
+#include "ir/operation.h"
+
+#include <gtest/gtest.h>
+
+namespace shardscope::ir {
+namespace {
+
+TEST(OperationTest, AnyLiveFollowsCreationRenamingAndDestruction) {
+  EXPECT_FALSE(Op::anyLive("test.census_a"));
+  EXPECT_FALSE(Op::anyLive("test.census_b"));
+  {
+    Module module = makeEmptyModule();
+    Op* a = module.body().append(std::make_unique<Op>("test.census_a"));
+    Op* a2 = module.body().append(std::make_unique<Op>("test.census_a"));
+    EXPECT_TRUE(Op::anyLive("test.census_a"));
+    a->setName("test.census_b");
+    EXPECT_TRUE(Op::anyLive("test.census_a"));  // a2 still has the name
+    EXPECT_TRUE(Op::anyLive("test.census_b"));
+    module.body().erase(a2);
+    EXPECT_FALSE(Op::anyLive("test.census_a"));
+    a->setName("test.census_b");  // renaming to its own name changes nothing
+    EXPECT_TRUE(Op::anyLive("test.census_b"));
+  }
+  // Tearing the module down releases its ops' names too.
+  EXPECT_FALSE(Op::anyLive("test.census_b"));
+  EXPECT_FALSE(Op::anyLive("test.never_made"));
+}
+
+TEST(OperationTest, ReplaceAllUsesWithMovesEveryUseInOrder) {
+  Module module = makeEmptyModule();
+  Block& body = module.body();
+  Value* x = body.addArgument(Type::tensor({4}, "f32"));
+  Value* y = body.addArgument(Type::tensor({4}, "f32"));
+  std::vector<Op*> users;
+  for (int i = 0; i < 5; ++i) {
+    auto op = std::make_unique<Op>("test.user");
+    op->addOperand(x);
+    op->addOperand(i % 2 ? x : y);
+    users.push_back(body.append(std::move(op)));
+  }
+  ASSERT_EQ(x->uses().size(), 7u);
+  x->replaceUsesWithIf(y, [&](const Use& u) { return u.user != users[0]; });
+  // users[0] keeps operand 0 on x; every other use of x moved to y, after
+  // y's own uses, in x's former order.
+  ASSERT_EQ(x->uses().size(), 1u);
+  EXPECT_EQ(x->uses()[0], (Use{users[0], 0}));
+  for (Op* u : users) EXPECT_EQ(u->operand(1), y);
+  for (size_t i = 1; i < users.size(); ++i) EXPECT_EQ(users[i]->operand(0), y);
+  std::vector<Use> expected = {{users[0], 1}, {users[2], 1}, {users[4], 1}, {users[1], 0},
+                               {users[1], 1}, {users[2], 0}, {users[3], 0}, {users[3], 1}, {users[4], 0}};
+  EXPECT_EQ(y->uses(), expected);
+  // Erasing a user removes exactly its uses.
+  body.erase(users[3]);
+  EXPECT_EQ(y->uses().size(), 7u);
+  for (const Use& u : y->uses()) EXPECT_NE(u.user, users[3]);
+}
+
+}  // namespace
+}  // namespace shardscope::ir
