@@ -305,7 +305,7 @@ FactorTable factorTableForOp(ir::Module& module, ir::Op& op, std::string* error,
     names.push_back(nameOf(v));
   };
   for (ir::Value* v : op.operands()) look(v, os);
-  for (ir::Value* v : op.results()) look(v, rs);
+  for (ir::Value* v : op.resultRange()) look(v, rs);
   static const Mesh kEmpty;
   const Mesh& m = mesh ? *mesh : kEmpty;
   propagation::ShardingProjection p = propagation::ShardingProjection::build(os, rs, *rule, m);

@@ -94,7 +94,7 @@ void TraceIndex::indexSteps() {
       rows.push_back(refOf(op->result(0)));
     } else if (op) {
       for (ir::Value* v : op->operands()) rows.push_back(refOf(v));
-      for (ir::Value* v : op->results()) rows.push_back(refOf(v));
+      for (ir::Value* v : op->resultRange()) rows.push_back(refOf(v));
     }
     // Check against the recorded table: the row count must agree.
     const size_t recorded = s.after.rows.size();

@@ -124,6 +124,27 @@ class Op {
   unsigned numResults() const { return static_cast<unsigned>(results_.size()); }
   Value* result(unsigned i) const { return results_[i].get(); }
   std::vector<Value*> results() const;
+  // The results for a range-for loop, without building a vector.
+  class ResultRange {
+   public:
+    using Base = std::vector<std::unique_ptr<Value>>::const_iterator;
+    struct iterator {
+      Base it;
+      Value* operator*() const { return it->get(); }
+      iterator& operator++() {
+        ++it;
+        return *this;
+      }
+      bool operator!=(const iterator& o) const { return it != o.it; }
+    };
+    explicit ResultRange(const std::vector<std::unique_ptr<Value>>& r) : r_(&r) {}
+    iterator begin() const { return {r_->begin()}; }
+    iterator end() const { return {r_->end()}; }
+
+   private:
+    const std::vector<std::unique_ptr<Value>>* r_;
+  };
+  ResultRange resultRange() const { return ResultRange(results_); }
   Value* addResult(Type t);
 
   // Attributes. Inherent attributes (the op's own, MLIR "properties") and

@@ -155,7 +155,7 @@ class Splitter {
   }
 
   static bool onlyShardingGroupUsers(const ir::Op& op) {
-    for (ir::Value* r : op.results())
+    for (ir::Value* r : op.resultRange())
       for (const ir::Use& use : r->uses())
         if (!use.user->is("sdy.sharding_group")) return false;
     return true;
@@ -164,7 +164,7 @@ class Splitter {
   static void eraseIfUnused(ir::Op* op) {
     if (!onlyShardingGroupUsers(*op)) return;
     std::vector<ir::Op*> users;
-    for (ir::Value* r : op->results())
+    for (ir::Value* r : op->resultRange())
       for (const ir::Use& use : r->uses()) users.push_back(use.user);
     for (ir::Op* user : users) util::eraseOp(user);
     util::eraseOp(op);

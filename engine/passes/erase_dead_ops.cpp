@@ -24,7 +24,7 @@ bool isSideEffectFree(const ir::Op& op) {
 
 bool isTriviallyDead(const ir::Op& op) {
   if (op.numResults() == 0 || op.numRegions() != 0 || !isSideEffectFree(op)) return false;
-  for (ir::Value* r : op.results())
+  for (ir::Value* r : op.resultRange())
     if (!r->useEmpty()) return false;
   return true;
 }

@@ -55,7 +55,7 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
     std::vector<ir::Type> argTypes, resultTypes;
     if (nc->numRegions() && !nc->region(0).empty())
       for (ir::Value* a : nc->region(0).front().arguments()) argTypes.push_back(a->type);
-    for (ir::Value* r : nc->results()) resultTypes.push_back(r->type);
+    for (ir::Value* r : nc->resultRange()) resultTypes.push_back(r->type);
     func->setAttr("function_type", ir::TypeAttr{ir::Type::function(argTypes, resultTypes)}, true);
     func->setAttr("sym_visibility", ir::StringAttr{"private"}, true);
     func->setAttr(util::kOriginalFuncNameAttr, ir::StringAttr{name});
@@ -73,7 +73,7 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
     auto call = std::make_unique<ir::Op>("func.call", nc->loc());
     call->setAttr("callee", ir::SymbolRefAttr{{funcName}}, true);
     for (ir::Value* v : nc->operands()) call->addOperand(v);
-    for (ir::Value* r : nc->results()) call->addResult(r->type);
+    for (ir::Value* r : nc->resultRange()) call->addResult(r->type);
     for (const ir::Op::Attr& a : nc->attrs())
       if (!a.inherent && a.name != "execution_thread") call->setAttr(a.name, a.value);
     if (outShardings) call->setAttr(util::kShardingAttr, TensorShardingPerValue{*outShardings});

@@ -32,7 +32,7 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
     }
     auto nc = std::make_unique<ir::Op>("sdy.named_computation", call.loc());
     for (ir::Value* v : call.operands()) nc->addOperand(v);
-    for (ir::Value* r : call.results()) nc->addResult(r->type);
+    for (ir::Value* r : call.resultRange()) nc->addResult(r->type);
     nc->setAttr("name", ir::StringAttr{util::originalFuncName(*func)}, true);
     if (auto in = util::funcArgShardings(module, *func)) nc->setAttr("in_shardings", TensorShardingPerValue{*in}, true);
     if (auto out = util::shardingPerValue(call)) nc->setAttr("out_shardings", TensorShardingPerValue{*out}, true);

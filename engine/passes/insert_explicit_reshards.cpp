@@ -54,7 +54,7 @@ bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags) {
     if (op.numResults() > 0 && !op.is("sdy.all_reduce")) ops.push_back(&op);
   });
   for (ir::Op* op : ops) {
-    for (ir::Value* result : op->results()) {
+    for (ir::Value* result : op->resultRange()) {
       std::optional<TensorSharding> sharding = util::getSharding(result);
       if (!sharding || sharding->unreduced.empty()) continue;
       std::vector<ir::Use> uses = result->uses();

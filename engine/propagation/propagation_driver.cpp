@@ -882,7 +882,7 @@ bool PropagationDriver::prepare() {
   bool ok = true;
   module_.op->walkPreOrder([&](ir::Op& op) {
     if (!ok) return false;
-    for (ir::Value* r : op.results()) {
+    for (ir::Value* r : op.resultRange()) {
       const ir::Type& t = r->type;
       if (t.isTensor() && (!t.isRankedTensor() || !t.hasStaticShape())) {
         diags_.error(op.loc(), "Shardy propagation only supports ranked tensors with a static shape. type: " +

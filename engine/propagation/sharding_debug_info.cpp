@@ -354,7 +354,7 @@ void ShardingDebugInfo::save() {
           if (ir::Op* edge = lookupEdgeOfTarget(arg))
             if (const ir::Attribute* d = edge->attr(kOriginsAttr))
               edge->setAttr(kOriginsAttr, selfify(*d, base + "_input: " + std::to_string(arg->index)));
-      for (ir::Value* r : op.results())
+      for (ir::Value* r : op.resultRange())
         if (ir::Op* edge = lookupEdgeOfTarget(r))
           if (const ir::Attribute* d = edge->attr(kOriginsAttr))
             edge->setAttr(kOriginsAttr, selfify(*d, base + "_output: " + std::to_string(r->index)));
