@@ -192,16 +192,16 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     op->setAttr("sym_name", StringAttr{fname}, true);
     // Arguments: `%a: T {attrs}` (definition) or `T {attrs}` (declaration).
     if (!expect('(')) return nullptr;
-    std::vector<std::pair<std::string, Type>> args;
+    EntryArgs args;
     std::vector<Attribute> argAttrs, resAttrs;
     bool anyArgAttr = false, anyResAttr = false;
     std::vector<Type> argTypes, resTypes;
     if (!consume(')')) {
       do {
-        std::string argName;
+        std::string_view argName;
         skipWs();
         if (consume('%')) {
-          argName = std::string(parseSuffixId());
+          argName = parseSuffixId();
           if (!expect(':')) return nullptr;
         }
         Type t;
@@ -420,7 +420,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     }
     std::vector<ArgDecl> args;
     if (!parseArgList(args, false)) return nullptr;
-    std::vector<std::pair<std::string, Type>> entry;
+    EntryArgs entry;
     for (auto& a : args) entry.emplace_back(a.name, a.type);
     if (!parseRegion(op->addRegion(), &entry)) return nullptr;
     std::vector<NamedAttribute> attrs;
@@ -567,8 +567,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
 
   if (name == "stablehlo.while") {
     if (!expect('(')) return nullptr;
-    std::vector<std::pair<std::string, Type>> iterArgs;
-    std::vector<std::string> iterNames;
+    EntryArgs iterArgs;
+    std::vector<std::string_view> iterNames;
     if (!consume(')')) {
       do {
         skipWs();
@@ -674,7 +674,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
         lhs.push_back(pair[0]);
         rhs.push_back(pair[1]);
       }
-      std::vector<std::pair<std::string, Type>> entry;
+      EntryArgs entry;
       for (auto& a : lhs) entry.emplace_back(a.name, a.type);
       for (auto& a : rhs) entry.emplace_back(a.name, a.type);
       if (!parseRegion(body, &entry)) return nullptr;

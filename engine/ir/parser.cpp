@@ -1145,7 +1145,7 @@ bool Parser::parseValueUse(ValueUse& out) {
   ++p_;
   std::string_view id = parseSuffixId();
   if (id.empty()) return error(out.pos, "expected SSA value name");
-  out.name = std::string(id);
+  out.name = id;
   out.index = 0;
   if (p_ < end_ && *p_ == '#') {
     ++p_;
@@ -1172,62 +1172,124 @@ bool Parser::parseValueUseList(std::vector<ValueUse>& out) {
   }
 }
 
+// ---- SSA name table --------------------------------------------------------
+
+size_t Parser::NameTable::slotOf(std::string_view key) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (!s.data || (s.size == key.size() && std::memcmp(s.data, key.data(), key.size()) == 0)) return i;
+  }
+}
+
+void Parser::NameTable::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+  for (const Slot& s : old)
+    if (s.data) slots_[slotOf({s.data, s.size})] = s;
+}
+
+uint32_t Parser::NameTable::find(std::string_view key) const {
+  if (slots_.empty()) return kNoDef;
+  const Slot& s = slots_[slotOf(key)];
+  return s.data ? s.value : kNoDef;
+}
+
+uint32_t& Parser::NameTable::operator[](std::string_view key) {
+  // An empty view may have no data pointer, which marks empty slots.
+  if (!key.data()) key = std::string_view("", 0);
+  if ((used_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
+  Slot& s = slots_[slotOf(key)];
+  if (!s.data) {
+    s.data = key.data();
+    s.size = static_cast<uint32_t>(key.size());
+    s.value = kNoDef;
+    ++used_;
+  }
+  return s.value;
+}
+
+const Parser::Def* Parser::lookup(std::string_view name) const {
+  uint32_t d = latest_.find(name);
+  if (d == kNoDef || defs_[d].scope < floor_) return nullptr;
+  return &defs_[d];
+}
+
 Value* Parser::resolve(const ValueUse& use, const Type* type) {
-  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    auto f = it->find(use.name);
-    if (f == it->end()) continue;
-    if (use.index >= f->second.size()) {
-      error(use.pos, "result number " + std::to_string(use.index) + " of %" + use.name + " is out of range (it has " +
-                         std::to_string(f->second.size()) + " results)");
+  if (const Def* d = lookup(use.name)) {
+    if (use.index >= d->count) {
+      error(use.pos, "result number " + std::to_string(use.index) + " of %" + std::string(use.name) +
+                         " is out of range (it has " + std::to_string(d->count) + " results)");
       return nullptr;
     }
-    return f->second[use.index];
+    return d->value(use.index);
   }
   // Forward reference (legal across blocks): a placeholder, replaced when defined.
-  if (scopes_.empty()) pushScope();
+  if (noVisibleScope()) pushScope();
   std::string key = forwardKey(use.name, use.index);
   auto it = forwardRefs_.find(key);
   if (it != forwardRefs_.end()) return it->second.holder->result(0);
   auto holder = std::make_unique<Op>("builtin.unrealized_forward_ref");
   holder->addResult(type ? *type : Type::other("none"));
   Value* v = holder->result(0);
-  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, scopeIds_};
+  std::vector<uint64_t> chain;
+  for (size_t i = floor_; i < scopes_.size(); ++i) chain.push_back(scopes_[i].id);
+  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, std::move(chain)};
   return v;
 }
 
-std::string Parser::forwardKey(const std::string& name, unsigned index) const {
-  return name + "#" + std::to_string(index) + "@" + std::to_string(scopeIds_.empty() ? 0 : scopeIds_.front());
+std::string Parser::forwardKey(std::string_view name, unsigned index) const {
+  uint64_t outermost = noVisibleScope() ? 0 : scopes_[floor_].id;
+  return std::string(name) + "#" + std::to_string(index) + "@" + std::to_string(outermost);
 }
 
-void Parser::define(const std::string& name, std::vector<Value*> values) {
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i]->sourceName = "%" + name + (values.size() > 1 ? "#" + std::to_string(i) : "");
+void Parser::define(std::string_view name, Value* arg) { bind(Def{name, kNoDef, 0, arg, nullptr, 0, 1}); }
+
+void Parser::define(std::string_view name, Op* op, unsigned first, unsigned count) {
+  bind(Def{name, kNoDef, 0, nullptr, op, first, count});
+}
+
+void Parser::bind(Def def) {
+  for (unsigned i = 0; i < def.count; ++i) {
+    Value* v = def.value(i);
+    std::string& sn = v->sourceName;
+    sn.assign(1, '%');
+    sn.append(def.name);
+    if (def.count > 1) {
+      sn += '#';
+      sn += std::to_string(i);
+    }
     if (forwardRefs_.empty()) continue;
-    if (scopes_.empty()) pushScope();
-    std::string key = forwardKey(name, static_cast<unsigned>(i));
+    if (noVisibleScope()) pushScope();
+    std::string key = forwardKey(def.name, i);
     auto it = forwardRefs_.find(key);
     // Only a definition in a scope enclosing the use resolves it: a value
     // defined inside a nested region is invisible outside of it.
     if (it != forwardRefs_.end() &&
-        std::find(it->second.scopeChain.begin(), it->second.scopeChain.end(), scopeIds_.back()) !=
+        std::find(it->second.scopeChain.begin(), it->second.scopeChain.end(), scopes_.back().id) !=
             it->second.scopeChain.end()) {
-      it->second.holder->result(0)->replaceAllUsesWith(values[i]);
+      it->second.holder->result(0)->replaceAllUsesWith(v);
       forwardRefs_.erase(it);
     }
   }
-  if (scopes_.empty()) pushScope();
-  auto& scope = scopes_.back();
-  scope[name] = std::move(values);
+  if (noVisibleScope()) pushScope();
+  def.scope = static_cast<uint32_t>(scopes_.size() - 1);
+  uint32_t& latest = latest_[def.name];
+  def.hidden = latest;
+  latest = static_cast<uint32_t>(defs_.size());
+  defs_.push_back(def);
 }
 
-void Parser::pushScope() {
-  scopes_.emplace_back();
-  scopeIds_.push_back(++nextScopeId_);
-}
+void Parser::pushScope() { scopes_.push_back({static_cast<uint32_t>(defs_.size()), ++nextScopeId_}); }
 
 bool Parser::popScope() {
+  uint32_t firstDef = scopes_.back().firstDef;
   scopes_.pop_back();
-  scopeIds_.pop_back();
+  while (defs_.size() > firstDef) {
+    const Def& d = defs_.back();
+    latest_[d.name] = d.hidden;
+    defs_.pop_back();
+  }
   return true;
 }
 
@@ -1242,7 +1304,7 @@ bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Typ
     if (!v) return false;
     bool placeholder = v->definingOp && v->definingOp->name() == "builtin.unrealized_forward_ref";
     if (t && !placeholder && v->type != *t) {
-      return error(uses[i].pos, "use of value '%" + uses[i].name + "' expects different type than prior uses: '" +
+      return error(uses[i].pos, "use of value '%" + std::string(uses[i].name) + "' expects different type than prior uses: '" +
                                     t->str() + "' vs '" + v->type.str() + "'");
     }
     op.addOperand(v);
@@ -1260,7 +1322,7 @@ bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
     if (!consume('%')) return error("expected SSA identifier");
     std::string_view id = parseSuffixId();
     if (id.empty()) return error("expected SSA identifier");
-    a.name = std::string(id);
+    a.name = id;
     if (!expect(':') || !parseType(a.type)) return false;
     if (allowAttrs && !parseOptionalAttrDict(a.attrs)) return false;
     if (!parseTrailingLocation()) return false;
@@ -1278,7 +1340,7 @@ bool Parser::parseTrailingLocation() {
 
 // ---- regions and ops ------------------------------------------------------
 
-bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string, Type>>* entryArgs) {
+bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
   DepthGuard guard(*this);
   if (!guard.ok) return false;
   if (!expect('{')) return false;
@@ -1286,8 +1348,7 @@ bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string
   Block* block = &region.addBlock();
   if (entryArgs) {
     for (const auto& [name, type] : *entryArgs) {
-      Value* v = block->addArgument(type);
-      define(name, {v});
+      define(name, block->addArgument(type));
     }
   }
   bool first = true;
@@ -1312,7 +1373,7 @@ bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string
       if (peek() == '(') {
         std::vector<ArgDecl> args;
         if (!parseArgList(args, false)) return false;
-        for (auto& a : args) define(a.name, {block->addArgument(a.type)});
+        for (auto& a : args) define(a.name, block->addArgument(a.type));
       }
       if (!expect(':')) return false;
       first = false;
@@ -1333,12 +1394,8 @@ bool Parser::parseOperation(Block& block) {
   if (!guard.ok) return false;
   skipWs();
   const char* start = p_;
-  struct ResultName {
-    std::string name;
-    int64_t count = 1;
-    const char* pos;
-  };
-  std::vector<ResultName> names;
+  Scratch<ResultName> namesScratch(resultNamePool_);
+  std::vector<ResultName>& names = namesScratch.v;
   if (*p_ == '%') {
     do {
       ResultName rn;
@@ -1347,13 +1404,13 @@ bool Parser::parseOperation(Block& block) {
       if (!consume('%')) return error("expected SSA result name");
       std::string_view id = parseSuffixId();
       if (id.empty()) return error(rn.pos, "expected SSA result name");
-      rn.name = std::string(id);
+      rn.name = id;
       if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && std::isdigit(static_cast<unsigned char>(p_[1]))) {
         ++p_;
         if (!parseInt(rn.count, false)) return false;
         if (rn.count < 1) return error(rn.pos, "expected named operation to have at least 1 result");
       }
-      names.push_back(std::move(rn));
+      names.push_back(rn);
     } while (consume(','));
     if (!consume('=')) return error("expected '=' after SSA name");
   }
@@ -1377,13 +1434,13 @@ bool Parser::parseOperation(Block& block) {
   }
   unsigned next = 0;
   for (const auto& n : names) {
-    std::vector<Value*> vs;
-    for (int64_t i = 0; i < n.count; ++i) vs.push_back(op->result(next++));
-    for (const auto& scope : scopes_) {
-      if (scope.count(n.name) && &scope == &scopes_.back())
-        return error(n.pos, "redefinition of SSA value '%" + n.name + "'");
+    if (!noVisibleScope()) {
+      uint32_t d = latest_.find(n.name);
+      if (d != kNoDef && defs_[d].scope + 1 == scopes_.size())
+        return error(n.pos, "redefinition of SSA value '%" + std::string(n.name) + "'");
     }
-    define(n.name, std::move(vs));
+    define(n.name, op.get(), next, static_cast<unsigned>(n.count));
+    next += static_cast<unsigned>(n.count);
   }
   block.append(std::move(op));
   return true;

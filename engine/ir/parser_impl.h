@@ -3,6 +3,7 @@
 // uniformly), tracks positions for diagnostics, and stops at the first
 // error, adding the enclosing "failed to parse ..." notes as it unwinds.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,13 +88,15 @@ class Parser {
   bool parseOperation(Block& block);
   std::unique_ptr<Op> parseGenericOp(const char* start);
   std::unique_ptr<Op> parseCustomOp(std::string_view name, const char* start);
-  bool parseRegion(Region& region, const std::vector<std::pair<std::string, Type>>* entryArgs);
+  // Entry block arguments: names are views of the source text (see SymbolTable).
+  using EntryArgs = std::vector<std::pair<std::string_view, Type>>;
+  bool parseRegion(Region& region, const EntryArgs* entryArgs);
   bool parseBlockBody(Block& block);
   bool parseTrailingLocation();
 
   // SSA values.
   struct ValueUse {
-    std::string name;  // without '%'
+    std::string_view name;  // without '%', a view of the source text
     unsigned index = 0;
     const char* pos = nullptr;
   };
@@ -102,12 +105,15 @@ class Parser {
   // Resolve a use; `type` (if given) fixes the type of a forward reference.
   Value* resolve(const ValueUse& use, const Type* type = nullptr);
   bool resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op);
-  void define(const std::string& name, std::vector<Value*> values);
+  // Bind `name` (a view of the source text) to one block argument, or to
+  // results [first, first + count) of `op`.
+  void define(std::string_view name, Value* arg);
+  void define(std::string_view name, Op* op, unsigned first, unsigned count);
   void pushScope();
   bool popScope();
   // `(%a: T {attrs}, ...)`: block argument lists.
   struct ArgDecl {
-    std::string name;
+    std::string_view name;
     Type type;
     std::vector<NamedAttribute> attrs;
     const char* pos = nullptr;
@@ -146,34 +152,120 @@ class Parser {
   std::unordered_map<std::string, Type> typeAliases_;
   Module* module_ = nullptr;
 
-  std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
-  // A serial per scope instance, parallel to scopes_: a forward reference may
-  // only be resolved by a definition in a scope that enclosed the use.
-  std::vector<uint64_t> scopeIds_;
+  // ---- SSA names --------------------------------------------------------
+  // All open scopes share one flat table rather than a hash map each: a
+  // large function body defines ~100k names, and building, rehashing and
+  // freeing a node-based map per region dominated the reader's time.
+  // `defs_` is a stack of definitions, `latest_` maps a name to its innermost
+  // definition, and each definition links to the one it hides; closing a
+  // scope pops its definitions and restores what they hid. Names are views
+  // of the source text, which outlives the parser.
+  static constexpr uint32_t kNoDef = UINT32_MAX;
+  struct Def {
+    std::string_view name;
+    uint32_t hidden;  // the definition of `name` this one hides, or kNoDef
+    uint32_t scope;   // index in scopes_
+    Value* arg;       // a block argument, or
+    Op* op;           // results [first, first + count) of `op`
+    uint32_t first, count;
+    Value* value(unsigned i) const { return arg ? arg : op->result(first + i); }
+  };
+  // Open addressing from a name to an index in defs_ (kNoDef once popped):
+  // no node per name, and lookups touch one cache line in the common case.
+  class NameTable {
+   public:
+    uint32_t find(std::string_view key) const;
+    // The entry for `key`, added with kNoDef when missing.
+    uint32_t& operator[](std::string_view key);
+
+   private:
+    struct Slot {
+      const char* data = nullptr;  // nullptr: empty slot
+      uint32_t size = 0;
+      uint32_t value = kNoDef;
+    };
+    size_t slotOf(std::string_view key) const;
+    void grow();
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+  };
+  struct ScopeFrame {
+    uint32_t firstDef;  // defs_.size() when the scope opened
+    uint64_t id;        // a serial per scope instance
+  };
+  std::vector<Def> defs_;
+  std::vector<ScopeFrame> scopes_;
+  NameTable latest_;
+  // scopes_ below this index belong to the regions around an isolated one
+  // (a function body) and are invisible from inside it.
+  uint32_t floor_ = 0;
   uint64_t nextScopeId_ = 0;
+  // The visible definition of `name`, or nullptr.
+  const Def* lookup(std::string_view name) const;
+  void bind(Def def);
+  bool noVisibleScope() const { return scopes_.size() == floor_; }
+
   struct ForwardRef {
     std::unique_ptr<Op> holder;  // owns the placeholder value
     const char* pos;
-    std::vector<uint64_t> scopeChain;  // scopeIds_ when the use was read
+    // The ids of the visible scopes when the use was read: a forward
+    // reference may only be resolved by a definition in a scope that
+    // enclosed the use.
+    std::vector<uint64_t> scopeChain;
   };
   // Key "name#index@outermost-scope": isolated regions (functions) never share one.
   std::unordered_map<std::string, ForwardRef> forwardRefs_;
-  std::string forwardKey(const std::string& name, unsigned index) const;
+  std::string forwardKey(std::string_view name, unsigned index) const;
+
+  // Per-op scratch vectors, reused so that reading an op allocates none of
+  // its temporary lists. The pools hand out a fresh vector to each nesting
+  // level (ops nest through regions).
+  template <typename T>
+  struct ScratchPool {
+    std::vector<std::vector<T>> free;
+  };
+  template <typename T>
+  struct Scratch {
+    ScratchPool<T>& pool;
+    std::vector<T> v;
+    explicit Scratch(ScratchPool<T>& p) : pool(p) {
+      if (!p.free.empty()) {
+        v = std::move(p.free.back());
+        p.free.pop_back();
+      }
+    }
+    ~Scratch() {
+      v.clear();
+      pool.free.push_back(std::move(v));
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+  };
+
+  struct ResultName {
+    std::string_view name;
+    int64_t count = 1;
+    const char* pos = nullptr;
+  };
+  ScratchPool<ResultName> resultNamePool_;
+  ScratchPool<ValueUse> usePool_;
+  ScratchPool<Type> typePool_;
+  ScratchPool<NamedAttribute> attrPool_;
 
  public:
-  // Swap in a fresh scope stack for an isolated region (a function body).
+  // Hide the enclosing scopes for an isolated region (a function body).
   struct IsolatedScope {
     Parser& p;
-    std::vector<std::unordered_map<std::string, std::vector<Value*>>> savedScopes;
-    std::vector<uint64_t> savedIds;
+    uint32_t savedFloor;
+    size_t savedDepth;
     explicit IsolatedScope(Parser& parser)
-        : p(parser), savedScopes(std::move(parser.scopes_)), savedIds(std::move(parser.scopeIds_)) {
-      p.scopes_.clear();
-      p.scopeIds_.clear();
+        : p(parser), savedFloor(parser.floor_), savedDepth(parser.scopes_.size()) {
+      p.floor_ = static_cast<uint32_t>(savedDepth);
     }
     ~IsolatedScope() {
-      p.scopes_ = std::move(savedScopes);
-      p.scopeIds_ = std::move(savedIds);
+      // Scopes left open by an error inside go too.
+      while (p.scopes_.size() > savedDepth) p.popScope();
+      p.floor_ = savedFloor;
     }
   };
 
