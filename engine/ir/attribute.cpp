@@ -8,6 +8,13 @@
 
 namespace shardscope::ir {
 
+const std::shared_ptr<const Attribute::Value>& Attribute::unitValue() {
+  // Never destroyed: attributes in statics may outlive other statics.
+  static const auto* unit =
+      new std::shared_ptr<const Value>(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(), UnitAttr{}));
+  return *unit;
+}
+
 const ArrayAttr* Attribute::array() const {
   auto p = as<std::shared_ptr<const ArrayAttr>>();
   return p ? p->get() : nullptr;

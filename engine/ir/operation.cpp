@@ -34,10 +34,21 @@ namespace {
 thread_local bool tearingDown = false;
 }  // namespace
 
+namespace {
+// Lookups by string_view: `emplace` would build (and for long names
+// allocate) a node for every op made only to find the name is known.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+}  // namespace
+
 const std::string& Op::internOpName(std::string_view name) {
   static std::mutex mutex;
-  static std::unordered_set<std::string> names;
+  static std::unordered_set<std::string, NameHash, std::equal_to<>> names;
   std::lock_guard<std::mutex> lock(mutex);
+  auto it = names.find(name);
+  if (it != names.end()) return *it;
   return *names.emplace(name).first;
 }
 
@@ -107,7 +118,7 @@ const Attribute* Op::attr(std::string_view n) const {
   return nullptr;
 }
 
-void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
+void Op::setAttr(std::string n, Attribute v, bool inherent) {
   for (Attr& a : attrs_) {
     if (a.name == n) {
       a.value = std::move(v);
@@ -115,7 +126,7 @@ void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
       return;
     }
   }
-  attrs_.push_back({n, std::move(v), inherent});
+  attrs_.push_back({std::move(n), std::move(v), inherent});
 }
 
 void Op::removeAttr(std::string_view n) {

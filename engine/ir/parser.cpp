@@ -15,16 +15,6 @@
 namespace shardscope::ir {
 namespace detail {
 
-namespace {
-bool isIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-bool isSuffixChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-';
-}
-}  // namespace
-
 Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags)
     : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), opts_(opts), diags_(diags) {
   lineStarts_.push_back(begin_);
@@ -38,7 +28,7 @@ Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& 
 
 // ---- characters -----------------------------------------------------------
 
-void Parser::skipWs() {
+void Parser::skipWsSlow() {
   while (p_ < end_) {
     char c = *p_;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -50,38 +40,6 @@ void Parser::skipWs() {
       break;
     }
   }
-}
-
-bool Parser::peekStr(std::string_view s) {
-  skipWs();
-  return static_cast<size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
-}
-
-bool Parser::consume(char c) {
-  skipWs();
-  if (p_ < end_ && *p_ == c) {
-    ++p_;
-    return true;
-  }
-  return false;
-}
-
-bool Parser::consumeStr(std::string_view s) {
-  if (!peekStr(s)) return false;
-  p_ += s.size();
-  return true;
-}
-
-bool Parser::peekKeyword(std::string_view s) {
-  if (!peekStr(s)) return false;
-  const char* after = p_ + s.size();
-  return after >= end_ || !isSuffixChar(*after);
-}
-
-bool Parser::consumeKeyword(std::string_view s) {
-  if (!peekKeyword(s)) return false;
-  p_ += s.size();
-  return true;
 }
 
 bool Parser::expect(char c) {
@@ -105,8 +63,8 @@ std::string_view Parser::parseBareId() {
 std::string_view Parser::parseSuffixId() {
   if (p_ >= end_ || !isSuffixChar(*p_)) return {};
   const char* s = p_;
-  if (std::isdigit(static_cast<unsigned char>(*p_))) {
-    while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  if (isDigit(*p_)) {
+    while (p_ < end_ && isDigit(*p_)) ++p_;
   } else {
     while (p_ < end_ && isSuffixChar(*p_)) ++p_;
   }
@@ -117,6 +75,14 @@ bool Parser::parseString(std::string& out) {
   skipWs();
   if (p_ >= end_ || *p_ != '"') return error("expected string");
   const char* start = p_++;
+  // Most strings have no escapes: take them in one piece.
+  for (const char* c = p_; c < end_ && *c != '\n' && *c != '\\'; ++c) {
+    if (*c == '"') {
+      out.assign(p_, c);
+      p_ = c + 1;
+      return true;
+    }
+  }
   out.clear();
   while (true) {
     if (p_ >= end_ || *p_ == '\n') return error(start, "unterminated string literal");
@@ -133,8 +99,7 @@ bool Parser::parseString(std::string& out) {
       case 'n': out += '\n'; break;
       case 't': out += '\t'; break;
       default:
-        if (std::isxdigit(static_cast<unsigned char>(e)) && p_ < end_ &&
-            std::isxdigit(static_cast<unsigned char>(*p_))) {
+        if (isXDigit(e) && p_ < end_ && isXDigit(*p_)) {
           char hex[3] = {e, *p_++, 0};
           out += static_cast<char>(std::strtol(hex, nullptr, 16));
         } else {
@@ -142,6 +107,22 @@ bool Parser::parseString(std::string& out) {
         }
     }
   }
+}
+
+bool Parser::parseStringView(std::string_view& out, std::string& storage) {
+  skipWs();
+  if (p_ < end_ && *p_ == '"') {
+    for (const char* c = p_ + 1; c < end_ && *c != '\n' && *c != '\\'; ++c) {
+      if (*c == '"') {
+        out = std::string_view(p_ + 1, static_cast<size_t>(c - p_ - 1));
+        p_ = c + 1;
+        return true;
+      }
+    }
+  }
+  if (!parseString(storage)) return false;
+  out = storage;
+  return true;
 }
 
 bool Parser::parseSymbolName(std::string& out, const char* what) {
@@ -161,7 +142,7 @@ bool Parser::parseInt(int64_t& out, bool allowNegative) {
     neg = true;
     ++p_;
   }
-  if (p_ >= end_ || !std::isdigit(static_cast<unsigned char>(*p_))) {
+  if (p_ >= end_ || !isDigit(*p_)) {
     p_ = s;
     return error("expected integer value");
   }
@@ -171,8 +152,8 @@ bool Parser::parseInt(int64_t& out, bool allowNegative) {
     p_ += 2;
   }
   const char* digits = p_;
-  while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_)) &&
-         (base == 16 || std::isdigit(static_cast<unsigned char>(*p_))))
+  while (p_ < end_ && isXDigit(*p_) &&
+         (base == 16 || isDigit(*p_)))
     ++p_;
   std::string text(digits, p_);
   errno = 0;
@@ -273,10 +254,10 @@ bool Parser::parseTensorTypeBody(Type& out) {
         if (p_ < end_ && *p_ == '?') {
           ++p_;
           out.shape.push_back(Type::kDynamic);
-        } else if (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+        } else if (p_ < end_ && isDigit(*p_)) {
           int64_t d = 0;
           const char* ds = p_;
-          while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+          while (p_ < end_ && isDigit(*p_)) {
             d = d * 10 + (*p_ - '0');
             if (d > (int64_t(1) << 50)) return error(ds, "dimension size too large");
             ++p_;
@@ -461,10 +442,10 @@ bool startsTypeKeyword(std::string_view id) {
       id == "complex" || id == "vector" || id == "memref")
     return true;
   if (id.size() >= 2 && (id[0] == 'i' || id[0] == 'f') &&
-      std::all_of(id.begin() + 1, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      std::all_of(id.begin() + 1, id.end(), [](char c) { return isDigit(c); }))
     return true;
   if (id.size() >= 3 && (id.substr(0, 2) == "ui" || id.substr(0, 2) == "si") &&
-      std::all_of(id.begin() + 2, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      std::all_of(id.begin() + 2, id.end(), [](char c) { return isDigit(c); }))
     return true;
   return id.substr(0, 2) == "f8" || id == "tf32";
 }
@@ -529,15 +510,15 @@ bool Parser::parseAttribute(Attribute& out) {
     out = Attribute::makeDict(std::move(entries));
     return true;
   }
-  if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+  if (c == '-' || isDigit(c)) {
     const char* s = p_;
     if (*p_ == '-') ++p_;
     bool isFloat = false;
     if (p_ + 1 < end_ && p_[0] == '0' && p_[1] == 'x') {
       p_ += 2;
-      while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_))) ++p_;
+      while (p_ < end_ && isXDigit(*p_)) ++p_;
     } else {
-      while (p_ < end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '.' || *p_ == 'e' ||
+      while (p_ < end_ && (isDigit(*p_) || *p_ == '.' || *p_ == 'e' ||
                            *p_ == 'E' || ((*p_ == '+' || *p_ == '-') && (p_[-1] == 'e' || p_[-1] == 'E')))) {
         if (*p_ == '.' || *p_ == 'e' || *p_ == 'E') isFloat = true;
         ++p_;
@@ -912,7 +893,7 @@ bool Parser::parseDimSharding(DimensionSharding& out) {
     while (p_ < end_ && isSuffixChar(*p_)) ++p_;
     std::string digits(ds, p_);
     bool allDigits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c));
+      return isDigit(c);
     });
     if (!allDigits)
       return error(ps, "expecting priority in format 'p<number>', got: " + std::string(ps, p_));
@@ -1020,7 +1001,7 @@ bool Parser::parseFactorIndex(int64_t& out) {
   }
   ++p_;
   const char* ds = p_;
-  while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  while (p_ < end_ && isDigit(*p_)) ++p_;
   std::string digits(ds, p_);
   if (digits.empty()) return error(ds, "expecting integer after 'z_'. Received: 'z_'");
   if (digits[0] == '0') return error(ds, "expecting positive integer without leading zeros. Received: '" + digits + "'");
@@ -1189,13 +1170,29 @@ void Parser::NameTable::grow() {
     if (s.data) slots_[slotOf({s.data, s.size})] = s;
 }
 
+bool Parser::NameTable::asNumber(std::string_view key, uint32_t& n) {
+  // Up to 6 digits: the direct table stays below 4 MB however names are spread.
+  if (key.empty() || key.size() > 6 || (key[0] == '0' && key.size() > 1)) return false;
+  n = 0;
+  for (char c : key) {
+    if (!isDigit(c)) return false;
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return true;
+}
+
 uint32_t Parser::NameTable::find(std::string_view key) const {
+  if (uint32_t n; asNumber(key, n)) return n < byNumber_.size() ? byNumber_[n] : kNoDef;
   if (slots_.empty()) return kNoDef;
   const Slot& s = slots_[slotOf(key)];
   return s.data ? s.value : kNoDef;
 }
 
 uint32_t& Parser::NameTable::operator[](std::string_view key) {
+  if (uint32_t n; asNumber(key, n)) {
+    if (n >= byNumber_.size()) byNumber_.resize(std::max<size_t>(n + 1, byNumber_.size() * 2), kNoDef);
+    return byNumber_[n];
+  }
   // An empty view may have no data pointer, which marks empty slots.
   if (!key.data()) key = std::string_view("", 0);
   if ((used_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
@@ -1298,6 +1295,7 @@ bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Typ
     return error(uses.empty() ? pos() : uses.front().pos,
                  std::to_string(uses.size()) + " operands present, but expected " + std::to_string(types->size()));
   }
+  op.reserveOperands(op.numOperands() + static_cast<unsigned>(uses.size()));
   for (size_t i = 0; i < uses.size(); ++i) {
     const Type* t = types ? &(*types)[i] : nullptr;
     Value* v = resolve(uses[i], t);
@@ -1405,7 +1403,7 @@ bool Parser::parseOperation(Block& block) {
       std::string_view id = parseSuffixId();
       if (id.empty()) return error(rn.pos, "expected SSA result name");
       rn.name = id;
-      if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && std::isdigit(static_cast<unsigned char>(p_[1]))) {
+      if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && isDigit(p_[1])) {
         ++p_;
         if (!parseInt(rn.count, false)) return false;
         if (rn.count < 1) return error(rn.pos, "expected named operation to have at least 1 result");
@@ -1447,17 +1445,20 @@ bool Parser::parseOperation(Block& block) {
 }
 
 std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
-  std::string name;
-  if (!parseString(name)) return nullptr;
-  if (name.find('.') == std::string::npos && name != "module")
-    name = (name == "return" ? "func." : "builtin.") + name;
+  std::string_view name;
+  std::string escaped;  // the name when it has escapes (never, in practice)
+  if (!parseStringView(name, escaped)) return nullptr;
+  std::string prefixed;
+  if (name.find('.') == std::string_view::npos && name != "module") {
+    prefixed = (name == "return" ? "func." : "builtin.") + std::string(name);
+    name = prefixed;
+  }
   auto op = std::make_unique<Op>(name, locOf(start));
-  std::vector<ValueUse> uses;
+  Scratch<ValueUse> uses(usePool_);
   if (!expect('(')) return nullptr;
-  if (!parseValueUseList(uses)) return nullptr;
+  if (!parseValueUseList(uses.v)) return nullptr;
   if (!expect(')')) return nullptr;
   if (consume('[')) {  // successors: recorded only as text
-    std::string succ;
     while (!consume(']')) {
       if (p_ >= end_) {
         error("expected ']'");
@@ -1468,9 +1469,9 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
   }
   if (peekStr("<{")) {
     ++p_;
-    std::vector<NamedAttribute> props;
-    if (!parseAttrDict(props) || !expect('>')) return nullptr;
-    for (auto& [k, v] : props) op->setAttr(k, v, true);
+    Scratch<NamedAttribute> props(attrPool_);
+    if (!parseAttrDict(props.v) || !expect('>')) return nullptr;
+    setAttrs(*op, props.v, true);
   }
   if (peek() == '(') {
     ++p_;
@@ -1479,25 +1480,31 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
     } while (consume(','));
     if (!expect(')')) return nullptr;
   }
-  std::vector<NamedAttribute> attrs;
-  if (!parseOptionalAttrDict(attrs)) return nullptr;
-  setAttrs(*op, attrs);
+  {
+    Scratch<NamedAttribute> attrs(attrPool_);
+    if (!parseOptionalAttrDict(attrs.v)) return nullptr;
+    setAttrs(*op, attrs.v);
+  }
   if (!expect(':')) return nullptr;
-  std::vector<Type> ins, outs;
-  if (!parseFunctionType(ins, outs)) return nullptr;
-  if (!resolveAll(uses, &ins, *op)) return nullptr;
-  for (auto& t : outs) op->addResult(t);
+  Scratch<Type> ins(typePool_), outs(typePool_);
+  if (!parseFunctionType(ins.v, outs.v)) return nullptr;
+  if (!resolveAll(uses.v, &ins.v, *op)) return nullptr;
+  for (auto& t : outs.v) op->addResult(std::move(t));
   return op;
 }
 
-void Parser::setAttrs(Op& op, const std::vector<NamedAttribute>& attrs, bool forceInherent) {
-  for (const auto& [k, v] : attrs) op.setAttr(k, v, forceInherent || isInherentAttr(op.name(), k));
+void Parser::setAttrs(Op& op, std::vector<NamedAttribute>& attrs, bool forceInherent) {
+  for (auto& [k, v] : attrs) {
+    bool inherent = forceInherent || isInherentAttr(op.name(), k);
+    op.setAttr(std::move(k), std::move(v), inherent);
+  }
+  attrs.clear();
 }
 
 bool Parser::finishOp(Op& op, const std::vector<ValueUse>& uses, const std::vector<Type>& operandTypes,
-                      const std::vector<Type>& resultTypes) {
+                      std::vector<Type>& resultTypes) {
   if (!resolveAll(uses, operandTypes.empty() && !uses.empty() ? nullptr : &operandTypes, op)) return false;
-  for (const Type& t : resultTypes) op.addResult(t);
+  for (Type& t : resultTypes) op.addResult(std::move(t));
   return true;
 }
 

@@ -4,6 +4,7 @@
 // error, adding the enclosing "failed to parse ..." notes as it unwinds.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,18 @@
 
 namespace shardscope::ir::detail {
 
+// Character classes of the MLIR syntax. ASCII only, as the C locale's
+// <cctype> functions, without their per-call locale lookup.
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+inline bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
+inline bool isXDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+inline bool isIdStart(char c) { return isAlpha(c) || c == '_'; }
+inline bool isIdChar(char c) { return isAlnum(c) || c == '_' || c == '$' || c == '.'; }
+inline bool isSuffixChar(char c) { return isIdChar(c) || c == '-'; }
+// What skipWs may have to skip: whitespace, or the '/' of a comment.
+inline bool isWsOrSlash(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/'; }
+
 class Parser {
  public:
   Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags);
@@ -26,20 +39,51 @@ class Parser {
   bool parseStandaloneType(Type& out);
 
   // ---- characters -------------------------------------------------------
-  void skipWs();
+  // The small ones are defined here so that calls with a literal compile to
+  // a few compares rather than a call and a memcmp.
+  void skipWs() {
+    if (p_ < end_ && !isWsOrSlash(*p_)) return;
+    skipWsSlow();
+  }
+  void skipWsSlow();
   bool atEnd() { skipWs(); return p_ >= end_; }
   char peek() { skipWs(); return p_ < end_ ? *p_ : '\0'; }
-  bool peekStr(std::string_view s);
-  bool consume(char c);
-  bool consumeStr(std::string_view s);
+  bool peekStr(std::string_view s) {
+    skipWs();
+    return static_cast<size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
+  }
+  bool consume(char c) {
+    skipWs();
+    if (p_ < end_ && *p_ == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  bool consumeStr(std::string_view s) {
+    if (!peekStr(s)) return false;
+    p_ += s.size();
+    return true;
+  }
   // A keyword: `s` not followed by an identifier character.
-  bool consumeKeyword(std::string_view s);
-  bool peekKeyword(std::string_view s);
+  bool peekKeyword(std::string_view s) {
+    if (!peekStr(s)) return false;
+    const char* after = p_ + s.size();
+    return after >= end_ || !isSuffixChar(*after);
+  }
+  bool consumeKeyword(std::string_view s) {
+    if (!peekKeyword(s)) return false;
+    p_ += s.size();
+    return true;
+  }
   bool expect(char c);
   bool expectKeyword(std::string_view s);
   std::string_view parseBareId();
   std::string_view parseSuffixId();
   bool parseString(std::string& out);
+  // A string as a view of the source when it has no escapes, else decoded
+  // into `storage` (which `out` then views).
+  bool parseStringView(std::string_view& out, std::string& storage);
   // `@name` or `@"quoted name"`; `what` names it in the error ("function name").
   bool parseSymbolName(std::string& out, const char* what);
   bool parseInt(int64_t& out, bool allowNegative = true);
@@ -125,9 +169,10 @@ class Parser {
                      std::vector<Type>& resultTypes);
   bool parseTypesForStyle(int style, size_t numOperands, std::vector<Type>& operandTypes,
                           std::vector<Type>& resultTypes);
-  void setAttrs(Op& op, const std::vector<NamedAttribute>& attrs, bool forceInherent = false);
+  // Both move out of their lists (`attrs` is left empty).
+  void setAttrs(Op& op, std::vector<NamedAttribute>& attrs, bool forceInherent = false);
   bool finishOp(Op& op, const std::vector<ValueUse>& uses, const std::vector<Type>& operandTypes,
-                const std::vector<Type>& resultTypes);
+                std::vector<Type>& resultTypes);
 
  private:
   const char* begin_;
@@ -170,8 +215,10 @@ class Parser {
     uint32_t first, count;
     Value* value(unsigned i) const { return arg ? arg : op->result(first + i); }
   };
-  // Open addressing from a name to an index in defs_ (kNoDef once popped):
-  // no node per name, and lookups touch one cache line in the common case.
+  // From a name to an index in defs_ (kNoDef once popped). Decimal names
+  // (`%12`, what printers produce, so most of any large module) index a
+  // vector directly; others go through open addressing, which needs no node
+  // per name.
   class NameTable {
    public:
     uint32_t find(std::string_view key) const;
@@ -179,6 +226,10 @@ class Parser {
     uint32_t& operator[](std::string_view key);
 
    private:
+    // Whether `key` is a decimal number without leading zeros below the
+    // direct table's bound; its value in `n`.
+    static bool asNumber(std::string_view key, uint32_t& n);
+    std::vector<uint32_t> byNumber_;
     struct Slot {
       const char* data = nullptr;  // nullptr: empty slot
       uint32_t size = 0;
