@@ -108,6 +108,8 @@ class Attribute {
 
   // Text as MLIR prints it (`#sdy.sharding<...>`, `[1, 2]`, `"s"`, `5 : i64`).
   std::string str() const;
+  // The same text, appended to `out`.
+  void print(std::string& out) const;
   bool operator==(const Attribute& o) const;
 
  private:

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <sstream>
+#include <charconv>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -49,22 +51,39 @@ class NameState {
     }
   }
 
-  const std::string& name(const Value* v) const {
-    static const std::string unknown = "%<<UNKNOWN SSA VALUE>>";
-    if (v->printGeneration != generation_ || v->printSlot >= names_.size()) return unknown;
-    return names_[v->printSlot];
+  std::string_view name(const Value* v) const {
+    if (!numbered(v)) return "%<<UNKNOWN SSA VALUE>>";
+    const Name& n = names_[v->printSlot];
+    return {text_.data() + n.offset, n.size};
   }
 
   // `%0` for a whole result group, as written before ` = `.
-  std::string resultGroupName(const Op& op) const {
-    std::string n = name(op.result(0));
-    auto hash = n.find('#');
-    return hash == std::string::npos ? n : n.substr(0, hash);
+  std::string_view resultGroupName(const Op& op) const {
+    std::string_view n = name(op.result(0));
+    return n.substr(0, n.find('#'));
   }
-  bool hasOwnNames(const Op& op) const { return ownNamed_.count(&op) != 0; }
-  bool namesEachResult(const Op& op) const { return perResultNamed_.count(&op) != 0; }
+  // Both for ops with results only.
+  bool hasOwnNames(const Op& op) const { return flagsOf(op) & kOwnNamed; }
+  bool namesEachResult(const Op& op) const { return flagsOf(op) & kPerResultNamed; }
 
  private:
+  // Names live side by side in one buffer (`text_`), not one string each:
+  // a large module has a name per value.
+  struct Name {
+    uint32_t offset;
+    uint32_t size;
+    uint8_t flags;  // on an op's first result: how the op names its results
+  };
+  static constexpr uint8_t kOwnNamed = 1;        // a hint name (`%cst`) for the group
+  static constexpr uint8_t kPerResultNamed = 2;  // a name per result
+
+  bool numbered(const Value* v) const { return v->printGeneration == generation_ && v->printSlot < names_.size(); }
+  uint8_t flagsOf(const Op& op) const {
+    const Value* r = op.result(0);
+    return numbered(r) ? names_[r->printSlot].flags : 0;
+  }
+  void setFlags(const Op& op, uint8_t flags) { names_[op.result(0)->printSlot].flags = flags; }
+
   struct Scope {
     int parent;
     std::unordered_set<std::string> used;
@@ -104,11 +123,11 @@ class NameState {
       for (unsigned i = 0; i < block->numArguments(); ++i) {
         const Value* a = block->argument(i);
         if (iterArgs) {
-          setName(a, "%" + unique("iterArg", scope));
+          setName(a, unique("iterArg", scope));
         } else if (first) {
-          setName(a, "%" + unique("arg" + std::to_string(nextArg_++), scope));
+          setName(a, unique("arg" + std::to_string(nextArg_++), scope));
         } else {
-          setName(a, "%" + std::to_string(nextValue_++));
+          setNumber(a, nextValue_++);
         }
       }
       first = false;
@@ -129,28 +148,50 @@ class NameState {
   void numberOp(const Op& op, int scope) {
     if (op.numResults() == 0) return;
     if (const auto* names = perResultNames(op)) {
-      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + unique((*names)[i], scope));
-      perResultNamed_.insert(&op);
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), unique((*names)[i], scope));
+      setFlags(op, kPerResultNamed);
       return;
     }
-    std::string base;
     if (const char* hint = resultHint(op)) {
-      base = unique(hint, scope);
-      ownNamed_.insert(&op);
-    } else {
-      base = std::to_string(nextValue_++);
+      std::string base = unique(hint, scope);
+      if (op.numResults() == 1) {
+        setName(op.result(0), base);
+      } else {
+        for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), base, static_cast<int>(i));
+      }
+      setFlags(op, kOwnNamed);
+      return;
     }
+    unsigned number = nextValue_++;
     if (op.numResults() == 1) {
-      setName(op.result(0), "%" + base);
+      setNumber(op.result(0), number);
     } else {
-      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + base + "#" + std::to_string(i));
+      char buf[16];
+      std::string_view base(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, number).ptr - buf));
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), base, static_cast<int>(i));
     }
   }
 
-  void setName(const Value* v, std::string name) {
+  // `%base`, or `%base#resultNo` for a result of a group.
+  void setName(const Value* v, std::string_view base, int resultNo = -1) {
     v->printGeneration = generation_;
     v->printSlot = static_cast<uint32_t>(names_.size());
-    names_.push_back(std::move(name));
+    size_t offset = text_.size();
+    text_ += '%';
+    text_ += base;
+    if (resultNo >= 0) {
+      text_ += '#';
+      appendNumber(static_cast<unsigned>(resultNo));
+    }
+    names_.push_back({static_cast<uint32_t>(offset), static_cast<uint32_t>(text_.size() - offset), 0});
+  }
+  void setNumber(const Value* v, unsigned number) {
+    char buf[16];
+    setName(v, std::string_view(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, number).ptr - buf)));
+  }
+  void appendNumber(unsigned n) {
+    char buf[16];
+    text_.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
   }
 
   // Each writer run gets its own generation, so stale slots are never read.
@@ -161,18 +202,65 @@ class NameState {
   }
 
   uint32_t generation_ = nextGeneration();
-  std::vector<std::string> names_;
-  std::unordered_set<const Op*> ownNamed_;
-  std::unordered_set<const Op*> perResultNamed_;
+  std::vector<Name> names_;
+  std::string text_;
   std::vector<Scope> scopes_;
   unsigned nextValue_ = 0, nextArg_ = 0, nextConflict_ = 0;
+};
+
+// ---- output ---------------------------------------------------------------
+
+// The writer's output: text gathers in one string and reaches the stream in
+// large pieces. Sending each token through std::ostream cost more than
+// producing it; attributes and types append to the same buffer.
+class Out {
+ public:
+  // `os` nullptr: keep everything in the buffer (see take()).
+  explicit Out(std::ostream* os) : os_(os) {
+    if (os_) buf_.reserve(kFlushAt + kFlushAt / 4);
+  }
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+
+  std::string& buffer() { return buf_; }
+  void flush() {
+    if (!os_ || buf_.empty()) return;
+    os_->write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+  std::string take() { return std::move(buf_); }
+
+  Out& operator<<(char c) {
+    buf_ += c;
+    return *this;
+  }
+  Out& operator<<(std::string_view s) {
+    buf_.append(s);
+    if (os_ && buf_.size() >= kFlushAt) flush();
+    return *this;
+  }
+  Out& operator<<(const char* s) { return *this << std::string_view(s); }
+  Out& operator<<(const std::string& s) { return *this << std::string_view(s); }
+  template <typename T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>)
+  Out& operator<<(T v) {
+    char b[24];
+    buf_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    return *this;
+  }
+  Out& operator<<(bool) = delete;  // as a stream would print 1/0: almost surely a mistake
+
+ private:
+  static constexpr size_t kFlushAt = 1 << 16;
+  std::ostream* os_;
+  std::string buf_;
 };
 
 // ---- the writer -----------------------------------------------------------
 
 class Writer {
  public:
-  Writer(std::ostream& os, const PrintOptions& opts) : os_(os), opts_(opts) {}
+  Writer(Out& out, const PrintOptions& opts) : os_(out), opts_(opts) {}
 
   void printModule(const Module& m) {
     const Op& mod = *m.op;
@@ -205,7 +293,7 @@ class Writer {
   }
 
  private:
-  std::ostream& os_;
+  Out& os_;
   PrintOptions opts_;
   NameState names_;
   int indent_ = 0;
@@ -214,7 +302,7 @@ class Writer {
     for (int i = 0; i < indent_; ++i) os_ << "  ";
   }
 
-  const std::string& v(const Value* val) const { return names_.name(val); }
+  std::string_view v(const Value* val) const { return names_.name(val); }
 
   void printOperands(const Op& op, size_t from = 0, size_t to = SIZE_MAX) {
     to = std::min<size_t>(to, op.numOperands());
@@ -944,21 +1032,24 @@ class Writer {
 }  // namespace
 
 void printModule(const Module& module, std::ostream& os, const PrintOptions& opts) {
-  Writer w(os, opts);
+  Out out(&os);
+  Writer w(out, opts);
   w.printModule(module);
+  out.flush();
 }
 
 std::string printModule(const Module& module, const PrintOptions& opts) {
-  std::ostringstream os;
-  printModule(module, os, opts);
-  return os.str();
+  Out out(nullptr);
+  Writer w(out, opts);
+  w.printModule(module);
+  return out.take();
 }
 
 std::string printOp(const Op& op, const PrintOptions& opts) {
-  std::ostringstream os;
-  Writer w(os, opts);
+  Out out(nullptr);
+  Writer w(out, opts);
   w.printSingleOp(op);
-  return os.str();
+  return out.take();
 }
 
 }  // namespace shardscope::ir
