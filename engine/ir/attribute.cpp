@@ -270,8 +270,8 @@ struct Printer {
     out += '>';
   }
   void operator()(const OpaqueAttr& o) const { out += o.text; }
-  void operator()(const TensorSharding& t) const { out += t.str(); }
-  void operator()(const TensorShardingPerValue& t) const { out += t.str(); }
+  void operator()(const TensorSharding& t) const { t.print(out); }
+  void operator()(const TensorShardingPerValue& t) const { t.print(out); }
   void operator()(const Mesh& m) const {
     out += "#sdy.mesh";
     out += m.str();
@@ -287,7 +287,7 @@ struct Printer {
   }
   void operator()(const AxisRefListAttr& l) const {
     out += "#sdy<axis_ref_list";
-    out += strAxisList(l.axes);
+    printAxisList(l.axes, out);
     out += '>';
   }
 };

@@ -249,6 +249,10 @@ class Out {
     return *this;
   }
   Out& operator<<(bool) = delete;  // as a stream would print 1/0: almost surely a mistake
+  Out& operator<<(const Type& t) {
+    t.print(buf_);
+    return *this;
+  }
 
  private:
   static constexpr size_t kFlushAt = 1 << 16;
@@ -257,6 +261,52 @@ class Out {
 };
 
 // ---- the writer -----------------------------------------------------------
+
+// The attributes of one op that its dictionary prints, in name order. An op
+// has a handful: they stay inside the object, so collecting them for each
+// op allocates nothing.
+class AttrRefs {
+ public:
+  void push_back(const Op::Attr* a) {
+    if (size_ == kInline && spill_.empty()) spill_.assign(inline_, inline_ + kInline);
+    if (spill_.empty())
+      inline_[size_] = a;
+    else
+      spill_.push_back(a);
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Op::Attr* const* begin() const { return spill_.empty() ? inline_ : spill_.data(); }
+  const Op::Attr* const* end() const { return begin() + size_; }
+  const Op::Attr* operator[](size_t i) const { return begin()[i]; }
+  // Stable, as the dictionary order of equal names must not change; an
+  // insertion sort, since the lists are short.
+  void sortByName() {
+    const Op::Attr** d = spill_.empty() ? inline_ : spill_.data();
+    for (size_t i = 1; i < size_; ++i) {
+      const Op::Attr* a = d[i];
+      size_t j = i;
+      for (; j > 0 && a->name < d[j - 1]->name; --j) d[j] = d[j - 1];
+      d[j] = a;
+    }
+  }
+  template <typename Pred>
+  void removeIf(Pred pred) {
+    const Op::Attr** d = spill_.empty() ? inline_ : spill_.data();
+    size_t kept = 0;
+    for (size_t i = 0; i < size_; ++i)
+      if (!pred(d[i])) d[kept++] = d[i];
+    size_ = kept;
+    if (!spill_.empty()) spill_.resize(kept);
+  }
+
+ private:
+  static constexpr size_t kInline = 8;
+  const Op::Attr* inline_[kInline];
+  std::vector<const Op::Attr*> spill_;  // all of them, once there are more than kInline
+  size_t size_ = 0;
+};
 
 class Writer {
  public:
@@ -269,7 +319,7 @@ class Writer {
       if (op->name() == "func.func") names_.numberIsolated(*op);
     os_ << "module";
     if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
-    std::vector<const Op::Attr*> extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
+    AttrRefs extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
     if (!extra.empty()) {
       os_ << " attributes ";
       printAttrDict(extra);
@@ -294,6 +344,7 @@ class Writer {
 
  private:
   Out& os_;
+  std::string typeText_;  // scratch
   PrintOptions opts_;
   NameState names_;
   int indent_ = 0;
@@ -312,31 +363,77 @@ class Writer {
     }
   }
 
-  static std::vector<const Op::Attr*> attrsExcept(const Op& op, std::initializer_list<std::string_view> skip) {
-    std::vector<const Op::Attr*> out;
+  static AttrRefs attrsExcept(const Op& op, std::initializer_list<std::string_view> skip) {
+    AttrRefs out;
     for (const Op::Attr& a : op.attrs()) {
       bool skipped = false;
       for (std::string_view s : skip) skipped |= (a.name == s);
       if (!skipped) out.push_back(&a);
     }
-    std::stable_sort(out.begin(), out.end(), [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; });
+    out.sortByName();
     return out;
   }
 
   // The attributes not consumed by a custom format: everything discardable
   // plus inherent ones the format does not spell.
-  static std::vector<const Op::Attr*> dictAttrs(const Op& op, std::initializer_list<std::string_view> consumed) {
+  static AttrRefs dictAttrs(const Op& op, std::initializer_list<std::string_view> consumed) {
     return attrsExcept(op, consumed);
   }
 
-  void printAttrDict(const std::vector<const Op::Attr*>& attrs) {
+  void printAttrDict(const AttrRefs& attrs) {
     os_ << '{';
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) os_ << ", ";
       os_ << attrs[i]->name;
-      if (!attrs[i]->value.is<UnitAttr>()) os_ << " = " << attrs[i]->value.str();
+      if (!attrs[i]->value.is<UnitAttr>()) {
+        os_ << " = ";
+        writeAttr(attrs[i]->value);
+      }
     }
     os_ << '}';
+  }
+
+  void writeAttr(const Attribute& a) { a.print(os_.buffer()); }
+  void writeType(const Type& t) { t.print(os_.buffer()); }
+  // `T, U` for the operands or the results of `op`.
+  void writeOperandTypes(const Op& op) {
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.operand(i)->type);
+    }
+  }
+  void writeResultTypes(const Op& op) {
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.result(i)->type);
+    }
+  }
+
+  // Whether intListOf(a) would give a list, without building it.
+  static bool isIntList(const Attribute& a) {
+    if (a.is<DenseArrayAttr>()) return true;
+    if (const ArrayAttr* arr = a.array()) {
+      for (const Attribute& e : arr->elems)
+        if (!e.integer()) return false;
+      return true;
+    }
+    return intListOf(a).has_value();
+  }
+  // `[1, 2]`: strIntList(*intListOf(a)) without the temporaries.
+  void writeIntListOf(const Attribute& a) {
+    os_ << '[';
+    if (const DenseArrayAttr* d = a.as<DenseArrayAttr>()) {
+      for (size_t i = 0; i < d->values.size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << d->values[i];
+      }
+    } else if (auto list = intListOf(a)) {
+      for (size_t i = 0; i < list->size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << (*list)[i];
+      }
+    }
+    os_ << ']';
   }
 
   void printOptionalAttrDict(const Op& op, std::initializer_list<std::string_view> consumed) {
@@ -344,17 +441,6 @@ class Writer {
     if (attrs.empty()) return;
     os_ << ' ';
     printAttrDict(attrs);
-  }
-
-  std::vector<Type> operandTypes(const Op& op) const {
-    std::vector<Type> ts;
-    for (const Value* o : op.operands()) ts.push_back(o->type);
-    return ts;
-  }
-  std::vector<Type> resultTypes(const Op& op) const {
-    std::vector<Type> ts;
-    for (unsigned i = 0; i < op.numResults(); ++i) ts.push_back(op.result(i)->type);
-    return ts;
   }
 
   // `(T, T) -> R` / `-> (R, S)`, streamed without building a function type.
@@ -372,20 +458,6 @@ class Writer {
       writeType(op.result(i)->type);
     }
     if (parens) os_ << ')';
-  }
-
-  void writeType(const Type& t) {
-    if (t.kind != Type::Kind::Tensor || t.unranked || !t.encoding.empty()) {
-      os_ << t.str();
-      return;
-    }
-    os_ << "tensor<";
-    for (int64_t d : t.shape) {
-      if (d < 0) os_ << '?';
-      else os_ << d;
-      os_ << 'x';
-    }
-    os_ << t.elementType << '>';
   }
 
   void writeIntList(const Attribute* a) {
@@ -406,7 +478,7 @@ class Writer {
   void printTypes(const Op& op, TypeStyle style) {
     os_ << " : ";
     if (style == TypeStyle::ResultOnly) {
-      os_ << strTypeList(resultTypes(op));
+      writeResultTypes(op);
       return;
     }
     if (style == TypeStyle::SameOrFunctional && op.numResults() == 1) {
@@ -436,7 +508,7 @@ class Writer {
           os_ << '(';
           for (unsigned i = 0; i < block->numArguments(); ++i) {
             if (i) os_ << ", ";
-            os_ << v(block->argument(i)) << ": " << block->argument(i)->type.str();
+            os_ << v(block->argument(i)) << ": " << block->argument(i)->type;
           }
           os_ << ')';
         }
@@ -459,7 +531,7 @@ class Writer {
     os_ << '(';
     for (unsigned i = 0; i < block.numArguments(); ++i) {
       if (i) os_ << ", ";
-      os_ << v(block.argument(i)) << ": " << block.argument(i)->type.str();
+      os_ << v(block.argument(i)) << ": " << block.argument(i)->type;
     }
     os_ << ')';
   }
@@ -486,11 +558,10 @@ class Writer {
     os_ << '"' << op.name() << "\"(";
     printOperands(op);
     os_ << ')';
-    std::vector<const Op::Attr*> props, attrs;
+    AttrRefs props, attrs;
     for (const Op::Attr& a : op.attrs()) (a.inherent ? props : attrs).push_back(&a);
-    auto byName = [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; };
-    std::stable_sort(props.begin(), props.end(), byName);
-    std::stable_sort(attrs.begin(), attrs.end(), byName);
+    props.sortByName();
+    attrs.sortByName();
     if (!props.empty()) {
       os_ << " <";
       printAttrDict(props);
@@ -516,7 +587,7 @@ class Writer {
     os_ << '[';
     for (size_t i = 0; i < s.shardings.size(); ++i) {
       if (i) os_ << ", ";
-      os_ << s.shardings[i].strBody();
+      s.shardings[i].printBody(os_.buffer());
     }
     os_ << ']';
   }
@@ -557,7 +628,10 @@ class Writer {
       if (op.numOperands()) os_ << ' ';
       printOperands(op);
       if (n == "stablehlo.return") printOptionalAttrDict(op, {});
-      if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+      if (op.numOperands()) {
+        os_ << " : ";
+        writeOperandTypes(op);
+      }
       return true;
     }
     if (n == "func.call") {
@@ -576,11 +650,13 @@ class Writer {
       if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
       const std::string& text = value->as<OpaqueAttr>()->text;
       auto colon = text.rfind(" : ");
-      if (colon == std::string::npos || text.substr(colon + 3) != op.result(0)->type.str()) {
+      typeText_.clear();
+      op.result(0)->type.print(typeText_);
+      if (colon == std::string::npos || std::string_view(text).substr(colon + 3) != typeText_) {
         // The value's type differs from the result (e.g. quantized): spelled generically.
         os_ << n << "() <{value = " << text << "}>";
         printOptionalAttrDict(op, {"value"});
-        os_ << " : () -> " << op.result(0)->type.str();
+        os_ << " : () -> " << op.result(0)->type;
         return true;
       }
       os_ << n;
@@ -591,18 +667,22 @@ class Writer {
     if (n == "sdy.sharding_constraint" || n == "sdy.reshard") {
       const Attribute* s = op.attr("sharding");
       if (!s || !s->as<TensorSharding>() || op.numOperands() != 1 || op.numResults() != 1) return false;
-      os_ << n << ' ' << v(op.operand(0)) << ' ' << s->as<TensorSharding>()->strBody();
+      os_ << n << ' ' << v(op.operand(0)) << ' ';
+      s->as<TensorSharding>()->printBody(os_.buffer());
       printOptionalAttrDict(op, {"sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge") {
       if (op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0));
       if (const Attribute* s = op.attr("sharding"); s && s->as<TensorSharding>())
-        os_ << " sharding=" << s->as<TensorSharding>()->strBody();
+      {
+        os_ << " sharding=";
+        s->as<TensorSharding>()->printBody(os_.buffer());
+      }
       printOptionalAttrDict(op, {"sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.all_reduce") {
@@ -611,10 +691,12 @@ class Writer {
       if (!axes || !axes->as<AxisRefListAttr>() || !out || !out->as<TensorSharding>() || op.numOperands() != 1 ||
           op.numResults() != 1)
         return false;
-      os_ << n << ' ' << strAxisList(axes->as<AxisRefListAttr>()->axes) << ' ' << v(op.operand(0))
-          << " out_sharding=" << out->as<TensorSharding>()->strBody();
+      os_ << n << ' ';
+      printAxisList(axes->as<AxisRefListAttr>()->axes, os_.buffer());
+      os_ << ' ' << v(op.operand(0)) << " out_sharding=";
+      out->as<TensorSharding>()->printBody(os_.buffer());
       printOptionalAttrDict(op, {"reduction_axes", "out_sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.propagation_barrier") {
@@ -622,7 +704,7 @@ class Writer {
       if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " allowed_direction=" << d->as<EnumAttr>()->value;
       printOptionalAttrDict(op, {"allowed_direction"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.sharding_group") {
@@ -630,7 +712,7 @@ class Writer {
       if (!g || !g->integer() || op.numOperands() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " group_id=" << *g->integer();
       printOptionalAttrDict(op, {"group_id"});
-      os_ << " : " << op.operand(0)->type.str();
+      os_ << " : " << op.operand(0)->type;
       return true;
     }
     if (n == "sdy.manual_computation" || n == "sdy.named_computation") return printComputation(op);
@@ -652,7 +734,7 @@ class Writer {
       printOptionalAttrDict(op, {});
       const Type& r = op.result(0)->type;
       if (op.operand(1)->type == r && op.operand(2)->type == r) {
-        os_ << " : " << op.operand(0)->type.str() << ", " << r.str();
+        os_ << " : " << op.operand(0)->type << ", " << r;
       } else {
         os_ << " : ";
         printFunctionalType(op);
@@ -695,7 +777,8 @@ class Writer {
       if (op.numOperands()) {
         os_ << ' ';
         printOperands(op);
-        os_ << " : " << strTypeList(operandTypes(op));
+        os_ << " : ";
+        writeOperandTypes(op);
       } else {
         os_ << "()";
       }
@@ -714,7 +797,7 @@ class Writer {
       os_ << n << ' ';
       printOperands(op);
       printOptionalAttrDict(op, {});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "stablehlo.convolution") return printConvolution(op);
@@ -724,11 +807,11 @@ class Writer {
   bool printSimple(const Op& op, const SimpleOpSyntax& syntax) {
     // Check every keyword attribute exists with the expected shape first.
     for (const KeywordClause& kw : syntax.keywords) {
-      const Attribute* a = op.attr(std::string(kw.attr));
+      const Attribute* a = op.attr(kw.attr);
       bool optional = op.name() == "stablehlo.cholesky";
       if (!a && !optional) return false;
       if (a && kw.kind == KeywordKind::Enum && !a->as<EnumAttr>()) return false;
-      if (a && kw.kind == KeywordKind::I64Array && !intListOf(*a)) return false;
+      if (a && kw.kind == KeywordKind::I64Array && !isIntList(*a)) return false;
       if (a && kw.kind == KeywordKind::I64 && !a->integer()) return false;
       if (a && kw.kind == KeywordKind::Bool && !a->as<BoolAttr>()) return false;
     }
@@ -741,32 +824,31 @@ class Writer {
       printOperands(op);
       first = false;
     }
-    std::vector<std::string_view> consumed;
     for (const KeywordClause& kw : syntax.keywords) {
-      const Attribute* a = op.attr(std::string(kw.attr));
+      const Attribute* a = op.attr(kw.attr);
       if (!a) continue;
-      consumed.push_back(kw.attr);
       os_ << (first ? " " : ", ") << kw.keyword << " = ";
       first = false;
       switch (kw.kind) {
-        case KeywordKind::I64Array: os_ << strIntList(*intListOf(*a)); break;
+        case KeywordKind::I64Array: writeIntListOf(*a); break;
         case KeywordKind::I64: os_ << *a->integer(); break;
         case KeywordKind::Bool: os_ << (a->as<BoolAttr>()->value ? "true" : "false"); break;
         case KeywordKind::Enum: os_ << (kw.spaceBeforeEnum ? " " : "") << a->as<EnumAttr>()->value; break;
       }
     }
-    if (op.name() == "stablehlo.dot") {
-      if (const Attribute* p = op.attr("precision_config")) {
-        consumed.push_back("precision_config");
-        printPrecision(*p);
-      }
+    bool dot = op.name() == "stablehlo.dot";
+    if (dot) {
+      if (const Attribute* p = op.attr("precision_config")) printPrecision(*p);
     }
+    // What the keywords spelled (every keyword attribute the op has) is not
+    // repeated in the dictionary.
     auto attrs = attrsExcept(op, {});
-    attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
-                               [&](const Op::Attr* a) {
-                                 return std::find(consumed.begin(), consumed.end(), a->name) != consumed.end();
-                               }),
-                attrs.end());
+    attrs.removeIf([&](const Op::Attr* a) {
+      if (dot && a->name == "precision_config") return true;
+      for (const KeywordClause& kw : syntax.keywords)
+        if (kw.attr == a->name) return true;
+      return false;
+    });
     if (!attrs.empty()) {
       os_ << ' ';
       printAttrDict(attrs);
@@ -795,7 +877,13 @@ class Writer {
     printOperands(op);
     const Attribute* lb = s->get("lhs_batching_dimensions");
     const Attribute* rb = s->get("rhs_batching_dimensions");
-    auto nonEmpty = [](const Attribute* a) { return a && intListOf(*a) && !intListOf(*a)->empty(); };
+    auto nonEmpty = [](const Attribute* a) {
+      if (!a) return false;
+      if (const DenseArrayAttr* d = a->as<DenseArrayAttr>()) return !d->values.empty();
+      if (const ArrayAttr* arr = a->array()) return isIntList(*a) && !arr->elems.empty();
+      auto list = intListOf(*a);
+      return list && !list->empty();
+    };
     if (nonEmpty(lb) || nonEmpty(rb)) {
       os_ << ", batching_dims = ";
       writeIntList(lb);
@@ -874,7 +962,10 @@ class Writer {
       os_ << v(cond.argument(i)) << " = " << v(op.operand(i));
     }
     os_ << ')';
-    if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+    if (op.numOperands()) {
+      os_ << " : ";
+      writeOperandTypes(op);
+    }
     auto attrs = attrsExcept(op, {});
     if (!attrs.empty()) {
       os_ << " attributes ";
@@ -893,7 +984,7 @@ class Writer {
     size_t n = op.numOperands() / 2;
     if (n == 0 || op.numOperands() % 2 || op.numRegions() != 1 || op.region(0).empty()) return false;
     const Attribute* dims = op.attr("dimensions");
-    if (!dims || !intListOf(*dims)) return false;
+    if (!dims || !isIntList(*dims)) return false;
     const Block& body = op.region(0).front();
     if (body.numArguments() != 2 * n) return false;
     os_ << op.name();
@@ -915,7 +1006,8 @@ class Writer {
       if (!ok) inner = nullptr;
     }
     if (inner) os_ << " applies " << inner->name();
-    os_ << " across dimensions = " << strIntList(*intListOf(*dims));
+    os_ << " across dimensions = ";
+    writeIntListOf(*dims);
     printOptionalAttrDict(op, {"dimensions"});
     printTypes(op, TypeStyle::Functional);
     if (inner) return true;
@@ -925,7 +1017,7 @@ class Writer {
     for (size_t i = 0; i < n; ++i) {
       const Value* a = body.argument(static_cast<unsigned>(i));
       const Value* b = body.argument(static_cast<unsigned>(n + i));
-      os_ << '(' << v(a) << ": " << a->type.str() << ", " << v(b) << ": " << b->type.str() << ") ";
+      os_ << '(' << v(a) << ": " << a->type << ", " << v(b) << ": " << b->type << ") ";
     }
     os_ << ' ';
     printRegion(op.region(0), false);
@@ -985,10 +1077,11 @@ class Writer {
     const Type& fnType = ft->as<TypeAttr>()->type;
     const ArrayAttr* argAttrs = op.attr("arg_attrs") ? op.attr("arg_attrs")->array() : nullptr;
     const ArrayAttr* resAttrs = op.attr("res_attrs") ? op.attr("res_attrs")->array() : nullptr;
-    auto dictAt = [](const ArrayAttr* arr, size_t i) -> const DictionaryAttr* {
+    // The non-empty dictionary at `i`, printed as it stands.
+    auto dictAt = [](const ArrayAttr* arr, size_t i) -> const Attribute* {
       if (!arr || i >= arr->elems.size()) return nullptr;
       const DictionaryAttr* d = arr->elems[i].dict();
-      return d && !d->entries.empty() ? d : nullptr;
+      return d && !d->entries.empty() ? &arr->elems[i] : nullptr;
     };
     os_ << "func.func ";
     if (const Attribute* vis = op.attr("sym_visibility"); vis && vis->string()) os_ << *vis->string() << ' ';
@@ -998,8 +1091,11 @@ class Writer {
       if (i) os_ << ", ";
       if (hasBody && i < op.region(0).front().numArguments())
         os_ << v(op.region(0).front().argument(static_cast<unsigned>(i))) << ": ";
-      os_ << fnType.elements[i].str();
-      if (const DictionaryAttr* d = dictAt(argAttrs, i)) os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+      os_ << fnType.elements[i];
+      if (const Attribute* d = dictAt(argAttrs, i)) {
+        os_ << ' ';
+        writeAttr(*d);
+      }
     }
     os_ << ')';
     if (!fnType.results.empty()) {
@@ -1010,9 +1106,11 @@ class Writer {
       if (parens) os_ << '(';
       for (size_t i = 0; i < fnType.results.size(); ++i) {
         if (i) os_ << ", ";
-        os_ << fnType.results[i].str();
-        if (const DictionaryAttr* d = dictAt(resAttrs, i))
-          os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+        os_ << fnType.results[i];
+        if (const Attribute* d = dictAt(resAttrs, i)) {
+          os_ << ' ';
+          writeAttr(*d);
+        }
       }
       if (parens) os_ << ')';
     }
