@@ -11,12 +11,13 @@ namespace shardscope::ir::detail {
 
 namespace {
 
-std::string canonicalOpName(std::string_view name) {
+// A view of a literal or of `name` (the source text): no string per op.
+std::string_view canonicalOpName(std::string_view name) {
   if (name == "module") return "builtin.module";
   if (name == "func") return "func.func";
   if (name == "return") return "func.return";
   if (name == "call") return "func.call";
-  return std::string(name);
+  return name;
 }
 
 }  // namespace
@@ -119,10 +120,14 @@ bool Parser::parseSimpleOp(Op& op, std::vector<ValueUse>& uses, std::vector<Type
 }
 
 std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* start) {
-  std::string name = canonicalOpName(rawName);
+  std::string_view name = canonicalOpName(rawName);
   auto op = std::make_unique<Op>(name, locOf(start));
-  std::vector<ValueUse> uses;
-  std::vector<Type> operandTypes, resultTypes;
+  // Reused scratch lists (see Scratch): most ops need all three.
+  Scratch<ValueUse> usesScratch(usePool_);
+  Scratch<Type> operandTypesScratch(typePool_), resultTypesScratch(typePool_);
+  std::vector<ValueUse>& uses = usesScratch.v;
+  std::vector<Type>& operandTypes = operandTypesScratch.v;
+  std::vector<Type>& resultTypes = resultTypesScratch.v;
   auto finish = [&]() -> std::unique_ptr<Op> {
     if (!finishOp(*op, uses, operandTypes, resultTypes)) return nullptr;
     return std::move(op);
@@ -805,8 +810,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   if (!parseSimpleOp(*op, uses, operandTypes, resultTypes)) {
     if (!lookupSimpleSyntax(name) && name.rfind("stablehlo.", 0) != 0 && name.rfind("sdy.", 0) != 0 &&
         name.rfind("func.", 0) != 0) {
-      error(start, "custom assembly format of '" + name +
-                       "' is not known; write this op in MLIR's generic form (\"" + name + "\"(...) : (...) -> ...)");
+      std::string n(name);
+      error(start, "custom assembly format of '" + n + "' is not known; write this op in MLIR's generic form (\"" +
+                       n + "\"(...) : (...) -> ...)");
     }
     return nullptr;
   }

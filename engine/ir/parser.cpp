@@ -487,7 +487,7 @@ bool Parser::parseAttribute(Attribute& out) {
         ref.path.emplace_back(id);
       }
     } while (consumeStr("::"));
-    out = ref;
+    out = std::move(ref);
     return true;
   }
   if (c == '[') {
@@ -540,7 +540,7 @@ bool Parser::parseAttribute(Attribute& out) {
         return true;
       }
       f.type = type.empty() ? "f64" : type;
-      out = f;
+      out = std::move(f);
       return true;
     }
     errno = 0;
@@ -557,7 +557,7 @@ bool Parser::parseAttribute(Attribute& out) {
       out = BoolAttr{v != 0};
       return true;
     }
-    out = i;
+    out = std::move(i);
     return true;
   }
   if (c == '!' || c == '(') {
@@ -579,36 +579,21 @@ bool Parser::parseAttribute(Attribute& out) {
     return true;
   }
   if (id == "array" && p_ < end_ && *p_ == '<') {
-    ++p_;
-    DenseArrayAttr a;
-    Type et;
-    if (!parseType(et)) return false;
-    a.elementType = et.str();
-    if (consume(':')) {
-      do {
-        skipWs();
-        if (peekKeyword("true") || peekKeyword("false")) {
-          a.values.push_back(consumeKeyword("true") ? 1 : (consumeKeyword("false"), 0));
-          continue;
-        }
-        if (a.elementType[0] == 'f') {
-          // Float dense arrays are rare here: keep the whole thing as text.
-          p_ = kwStart;
-          std::string text = "array";
-          p_ += 5;
-          std::string body;
-          if (!captureBalanced(body)) return false;
-          out = OpaqueAttr{text + body};
-          return true;
-        }
-        int64_t v;
-        if (!parseInt(v)) return false;
-        a.values.push_back(v);
-      } while (consume(','));
+    // Dense arrays repeat as much as shardings (`dims = [0, 1]` on every
+    // broadcast): share them by spelling too.
+    if (const char* end = scanBalanced(p_)) {
+      std::string_view key(kwStart, static_cast<size_t>(end - kwStart));
+      auto it = attrCache_.find(key);
+      if (it != attrCache_.end()) {
+        out = it->second;
+        p_ = end;
+        return true;
+      }
+      if (!parseDenseArray(out, kwStart)) return false;
+      if (p_ == end) attrCache_.emplace(key, out);
+      return true;
     }
-    if (!expect('>')) return false;
-    out = a;
-    return true;
+    return parseDenseArray(out, kwStart);
   }
   if ((id == "dense" || id == "sparse" || id == "dense_resource" || id == "opaque" ||
        id == "affine_map" || id == "affine_set" || id == "strided" || id == "loc" ||
@@ -644,6 +629,40 @@ bool Parser::parseAttribute(Attribute& out) {
     return true;
   }
   return error(start, "expected attribute value");
+}
+
+// `array<T: v, ...>` from `<`, with `kwStart` at the keyword.
+bool Parser::parseDenseArray(Attribute& out, const char* kwStart) {
+  ++p_;
+  DenseArrayAttr a;
+  Type et;
+  if (!parseType(et)) return false;
+  a.elementType = et.str();
+  if (consume(':')) {
+    do {
+      skipWs();
+      if (peekKeyword("true") || peekKeyword("false")) {
+        a.values.push_back(consumeKeyword("true") ? 1 : (consumeKeyword("false"), 0));
+        continue;
+      }
+      if (a.elementType[0] == 'f') {
+        // Float dense arrays are rare here: keep the whole thing as text.
+        p_ = kwStart;
+        std::string text = "array";
+        p_ += 5;
+        std::string body;
+        if (!captureBalanced(body)) return false;
+        out = OpaqueAttr{text + body};
+        return true;
+      }
+      int64_t v;
+      if (!parseInt(v)) return false;
+      a.values.push_back(v);
+    } while (consume(','));
+  }
+  if (!expect('>')) return false;
+  out = std::move(a);
+  return true;
 }
 
 bool Parser::parseDialectAttribute(Attribute& out) {

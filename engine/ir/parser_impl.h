@@ -112,6 +112,7 @@ class Parser {
   // Raw text from an opening bracket at p_ to its match (inclusive).
   bool captureBalanced(std::string& out);
   bool parseDialectAttribute(Attribute& out);
+  bool parseDenseArray(Attribute& out, const char* kwStart);
   bool parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id);
 
   // sdy attributes (bodies start at '<' unless noted).
