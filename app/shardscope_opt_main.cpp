@@ -7,9 +7,11 @@
 // order and prints the result. Diagnostics go to stderr as
 // `FILE:LINE:COL: error: MESSAGE`; the exit code is 1 when any error was
 // reported (for -verify-diagnostics: when an expected diagnostic was missed).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -173,9 +175,21 @@ bool readInput(const std::string& path, std::string& out) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {  // a pipe, a device: read it as a stream
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+  }
+  // Straight into a string of the file's size: a stringstream copied a large
+  // file twice more.
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0);
+  out.resize(static_cast<size_t>(std::max<std::streamoff>(size, 0)));
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  out.resize(static_cast<size_t>(in.gcount()));  // a file that shrank meanwhile
   return true;
 }
 

@@ -1,12 +1,20 @@
 #include "ir/attribute.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cctype>
 #include <cstdlib>
 
 namespace shardscope::ir {
+
+const std::shared_ptr<const Attribute::Value>& Attribute::unitValue() {
+  // Never destroyed: attributes in statics may outlive other statics.
+  static const auto* unit =
+      new std::shared_ptr<const Value>(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(), UnitAttr{}));
+  return *unit;
+}
 
 const ArrayAttr* Attribute::array() const {
   auto p = as<std::shared_ptr<const ArrayAttr>>();
@@ -104,7 +112,6 @@ std::string quoteString(const std::string& s) {
 // MLIR prints floats in scientific notation with six digits when that
 // round-trips, and with full precision otherwise.
 std::string formatMlirFloat(double v);
-static std::string formatFloat(double v) { return formatMlirFloat(v); }
 
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
   // Strings, complex tuples and hex payloads stay as written.
@@ -153,104 +160,147 @@ std::string formatMlirFloat(double v) {
 
 namespace {
 
-// `bare`: integers without their type, as inside dialect struct parameters.
-std::string print(const Attribute& attr, bool bare);
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
 
 // Dictionary keys that are not bare identifiers are quoted (`"c:(1)4"`).
-std::string printKey(const std::string& key) {
+void appendKey(std::string& out, const std::string& key) {
   bool bareId = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
   for (char c : key)
     bareId = bareId && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.');
-  return bareId ? key : quoteString(key);
+  if (bareId)
+    out += key;
+  else
+    out += quoteString(key);
 }
 
-std::string printNamed(const NamedAttribute& na, bool bare) {
-  if (na.second.is<UnitAttr>() && !bare) return printKey(na.first);
-  return printKey(na.first) + " = " + print(na.second, bare);
-}
-
+// Appends rather than returns: nested attributes and the writer's output
+// then grow one buffer instead of building a string per level.
+// `bare`: integers without their type, as inside dialect struct parameters.
 struct Printer {
+  std::string& out;
   bool bare;
-  std::string operator()(const UnitAttr&) const { return "unit"; }
-  std::string operator()(const BoolAttr& b) const { return b.value ? "true" : "false"; }
-  std::string operator()(const IntegerAttr& i) const {
-    if (bare || i.type.empty()) return std::to_string(i.value);
-    if (i.type == "i1") return i.value ? "true" : "false";
-    return std::to_string(i.value) + " : " + i.type;
+
+  void print(const Attribute& attr, bool bareInner) const { std::visit(Printer{out, bareInner}, attr.value()); }
+  void printNamed(const NamedAttribute& na, bool bareInner) const {
+    appendKey(out, na.first);
+    if (na.second.is<UnitAttr>() && !bareInner) return;
+    out += " = ";
+    print(na.second, bareInner);
   }
-  std::string operator()(const FloatAttr& f) const {
-    if (bare || f.type.empty()) return formatFloat(f.value);
-    return formatFloat(f.value) + " : " + f.type;
+
+  void operator()(const UnitAttr&) const { out += "unit"; }
+  void operator()(const BoolAttr& b) const { out += b.value ? "true" : "false"; }
+  void operator()(const IntegerAttr& i) const {
+    if (bare || i.type.empty()) return appendInt(out, i.value);
+    if (i.type == "i1") {
+      out += i.value ? "true" : "false";
+      return;
+    }
+    appendInt(out, i.value);
+    out += " : ";
+    out += i.type;
   }
-  std::string operator()(const StringAttr& s) const { return quoteString(s.value); }
-  std::string operator()(const SymbolRefAttr& s) const {
-    std::string out;
+  void operator()(const FloatAttr& f) const {
+    out += formatMlirFloat(f.value);
+    if (bare || f.type.empty()) return;
+    out += " : ";
+    out += f.type;
+  }
+  void operator()(const StringAttr& s) const { out += quoteString(s.value); }
+  void operator()(const SymbolRefAttr& s) const {
     for (size_t i = 0; i < s.path.size(); ++i) {
       if (i) out += "::";
-      out += '@' + s.path[i];
+      out += '@';
+      out += s.path[i];
     }
-    return out;
   }
-  std::string operator()(const std::shared_ptr<const ArrayAttr>& a) const {
-    std::string out = "[";
+  void operator()(const std::shared_ptr<const ArrayAttr>& a) const {
+    out += '[';
     for (size_t i = 0; i < a->elems.size(); ++i) {
       if (i) out += ", ";
-      out += print(a->elems[i], bare);
+      print(a->elems[i], bare);
     }
-    return out + ']';
+    out += ']';
   }
-  std::string operator()(const std::shared_ptr<const DictionaryAttr>& d) const {
-    std::string out = "{";
+  void operator()(const std::shared_ptr<const DictionaryAttr>& d) const {
+    out += '{';
     for (size_t i = 0; i < d->entries.size(); ++i) {
       if (i) out += ", ";
-      out += printNamed(d->entries[i], false);
+      printNamed(d->entries[i], false);
     }
-    return out + '}';
+    out += '}';
   }
-  std::string operator()(const DenseArrayAttr& a) const {
-    std::string out = "array<" + a.elementType;
+  void operator()(const DenseArrayAttr& a) const {
+    out += "array<";
+    out += a.elementType;
+    bool i1 = a.elementType == "i1";
     for (size_t i = 0; i < a.values.size(); ++i) {
       out += i ? ", " : ": ";
-      if (a.elementType == "i1")
+      if (i1)
         out += a.values[i] ? "true" : "false";
       else
-        out += std::to_string(a.values[i]);
+        appendInt(out, a.values[i]);
     }
-    return out + '>';
+    out += '>';
   }
-  std::string operator()(const TypeAttr& t) const { return t.type.str(); }
-  std::string operator()(const EnumAttr& e) const {
-    return "#" + e.dialect + '<' + e.kind + ' ' + e.value + '>';
+  void operator()(const TypeAttr& t) const { t.type.print(out); }
+  void operator()(const EnumAttr& e) const {
+    out += '#';
+    out += e.dialect;
+    out += '<';
+    out += e.kind;
+    out += ' ';
+    out += e.value;
+    out += '>';
   }
-  std::string operator()(const std::shared_ptr<const StructAttr>& s) const {
-    std::string out = "#" + s->name + '<';
+  void operator()(const std::shared_ptr<const StructAttr>& s) const {
+    out += '#';
+    out += s->name;
+    out += '<';
     for (size_t i = 0; i < s->params.size(); ++i) {
       if (i) out += ", ";
-      out += s->params[i].first + " = " + print(s->params[i].second, true);
+      out += s->params[i].first;
+      out += " = ";
+      print(s->params[i].second, true);
     }
-    return out + '>';
+    out += '>';
   }
-  std::string operator()(const OpaqueAttr& o) const { return o.text; }
-  std::string operator()(const TensorSharding& t) const { return t.str(); }
-  std::string operator()(const TensorShardingPerValue& t) const { return t.str(); }
-  std::string operator()(const Mesh& m) const { return "#sdy.mesh" + m.str(); }
-  std::string operator()(const OpShardingRule& r) const { return r.str(); }
-  std::string operator()(const ManualAxesAttr& m) const {
-    std::string out = "#sdy<manual_axes{";
+  void operator()(const OpaqueAttr& o) const { out += o.text; }
+  void operator()(const TensorSharding& t) const { t.print(out); }
+  void operator()(const TensorShardingPerValue& t) const { t.print(out); }
+  void operator()(const Mesh& m) const {
+    out += "#sdy.mesh";
+    out += m.str();
+  }
+  void operator()(const OpShardingRule& r) const { out += r.str(); }
+  void operator()(const ManualAxesAttr& m) const {
+    out += "#sdy<manual_axes{";
     for (size_t i = 0; i < m.axes.size(); ++i) {
       if (i) out += ", ";
       out += quoteString(m.axes[i]);
     }
-    return out + "}>";
+    out += "}>";
   }
-  std::string operator()(const AxisRefListAttr& l) const { return "#sdy<axis_ref_list" + strAxisList(l.axes) + '>'; }
+  void operator()(const AxisRefListAttr& l) const {
+    out += "#sdy<axis_ref_list";
+    printAxisList(l.axes, out);
+    out += '>';
+  }
 };
-
-std::string print(const Attribute& attr, bool bare) { return std::visit(Printer{bare}, attr.value()); }
 
 }  // namespace
 
-std::string Attribute::str() const { return print(*this, false); }
+void Attribute::print(std::string& out) const { std::visit(Printer{out, false}, value()); }
+
+std::string Attribute::str() const {
+  std::string out;
+  print(out);
+  return out;
+}
 
 std::optional<std::vector<int64_t>> intListOf(const Attribute& attr) {
   if (auto d = attr.as<DenseArrayAttr>()) return d->values;

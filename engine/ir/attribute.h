@@ -83,7 +83,9 @@ class Attribute {
 
   // The shared values come from the node pools (node_pool.h): an op's
   // attributes then lie near its neighbours' rather than anywhere in the heap.
-  Attribute() : v_(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(), UnitAttr{})) {}
+  // All unit attributes share one value: a default-constructed Attribute
+  // (a placeholder about to be assigned, most often) allocates nothing.
+  Attribute() : v_(unitValue()) {}
   template <typename T>
   Attribute(T value)
       : v_(std::allocate_shared<const Value>(detail::PoolAllocator<Value>(),
@@ -106,9 +108,12 @@ class Attribute {
 
   // Text as MLIR prints it (`#sdy.sharding<...>`, `[1, 2]`, `"s"`, `5 : i64`).
   std::string str() const;
+  // The same text, appended to `out`.
+  void print(std::string& out) const;
   bool operator==(const Attribute& o) const;
 
  private:
+  static const std::shared_ptr<const Value>& unitValue();
   std::shared_ptr<const Value> v_;
 };
 

@@ -11,12 +11,13 @@ namespace shardscope::ir::detail {
 
 namespace {
 
-std::string canonicalOpName(std::string_view name) {
+// A view of a literal or of `name` (the source text): no string per op.
+std::string_view canonicalOpName(std::string_view name) {
   if (name == "module") return "builtin.module";
   if (name == "func") return "func.func";
   if (name == "return") return "func.return";
   if (name == "call") return "func.call";
-  return std::string(name);
+  return name;
 }
 
 }  // namespace
@@ -119,10 +120,14 @@ bool Parser::parseSimpleOp(Op& op, std::vector<ValueUse>& uses, std::vector<Type
 }
 
 std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* start) {
-  std::string name = canonicalOpName(rawName);
+  std::string_view name = canonicalOpName(rawName);
   auto op = std::make_unique<Op>(name, locOf(start));
-  std::vector<ValueUse> uses;
-  std::vector<Type> operandTypes, resultTypes;
+  // Reused scratch lists (see Scratch): most ops need all three.
+  Scratch<ValueUse> usesScratch(usePool_);
+  Scratch<Type> operandTypesScratch(typePool_), resultTypesScratch(typePool_);
+  std::vector<ValueUse>& uses = usesScratch.v;
+  std::vector<Type>& operandTypes = operandTypesScratch.v;
+  std::vector<Type>& resultTypes = resultTypesScratch.v;
   auto finish = [&]() -> std::unique_ptr<Op> {
     if (!finishOp(*op, uses, operandTypes, resultTypes)) return nullptr;
     return std::move(op);
@@ -192,16 +197,16 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     op->setAttr("sym_name", StringAttr{fname}, true);
     // Arguments: `%a: T {attrs}` (definition) or `T {attrs}` (declaration).
     if (!expect('(')) return nullptr;
-    std::vector<std::pair<std::string, Type>> args;
+    EntryArgs args;
     std::vector<Attribute> argAttrs, resAttrs;
     bool anyArgAttr = false, anyResAttr = false;
     std::vector<Type> argTypes, resTypes;
     if (!consume(')')) {
       do {
-        std::string argName;
+        std::string_view argName;
         skipWs();
         if (consume('%')) {
-          argName = std::string(parseSuffixId());
+          argName = parseSuffixId();
           if (!expect(':')) return nullptr;
         }
         Type t;
@@ -420,7 +425,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     }
     std::vector<ArgDecl> args;
     if (!parseArgList(args, false)) return nullptr;
-    std::vector<std::pair<std::string, Type>> entry;
+    EntryArgs entry;
     for (auto& a : args) entry.emplace_back(a.name, a.type);
     if (!parseRegion(op->addRegion(), &entry)) return nullptr;
     std::vector<NamedAttribute> attrs;
@@ -567,8 +572,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
 
   if (name == "stablehlo.while") {
     if (!expect('(')) return nullptr;
-    std::vector<std::pair<std::string, Type>> iterArgs;
-    std::vector<std::string> iterNames;
+    EntryArgs iterArgs;
+    std::vector<std::string_view> iterNames;
     if (!consume(')')) {
       do {
         skipWs();
@@ -674,7 +679,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
         lhs.push_back(pair[0]);
         rhs.push_back(pair[1]);
       }
-      std::vector<std::pair<std::string, Type>> entry;
+      EntryArgs entry;
       for (auto& a : lhs) entry.emplace_back(a.name, a.type);
       for (auto& a : rhs) entry.emplace_back(a.name, a.type);
       if (!parseRegion(body, &entry)) return nullptr;
@@ -805,8 +810,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   if (!parseSimpleOp(*op, uses, operandTypes, resultTypes)) {
     if (!lookupSimpleSyntax(name) && name.rfind("stablehlo.", 0) != 0 && name.rfind("sdy.", 0) != 0 &&
         name.rfind("func.", 0) != 0) {
-      error(start, "custom assembly format of '" + name +
-                       "' is not known; write this op in MLIR's generic form (\"" + name + "\"(...) : (...) -> ...)");
+      std::string n(name);
+      error(start, "custom assembly format of '" + n + "' is not known; write this op in MLIR's generic form (\"" +
+                       n + "\"(...) : (...) -> ...)");
     }
     return nullptr;
   }

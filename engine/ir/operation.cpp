@@ -157,7 +157,7 @@ const Attribute* Op::attr(std::string_view n) const {
   return nullptr;
 }
 
-void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
+void Op::setAttr(std::string n, Attribute v, bool inherent) {
   for (Attr& a : attrs_) {
     if (a.name == n) {
       a.value = std::move(v);
@@ -165,7 +165,7 @@ void Op::setAttr(const std::string& n, Attribute v, bool inherent) {
       return;
     }
   }
-  attrs_.push_back({n, std::move(v), inherent});
+  attrs_.push_back({std::move(n), std::move(v), inherent});
 }
 
 void Op::removeAttr(std::string_view n) {

@@ -117,6 +117,7 @@ class Op {
   const std::vector<Value*>& operands() const { return operands_; }
   void setOperand(unsigned i, Value* v);
   void addOperand(Value* v);
+  void reserveOperands(unsigned n) { operands_.reserve(n); }
   void setOperands(const std::vector<Value*>& vs);
   void eraseOperand(unsigned i);
 
@@ -161,7 +162,8 @@ class Op {
   // argument was built (and for long names allocated) on every lookup.
   const Attribute* attr(std::string_view n) const;
   bool hasAttr(std::string_view n) const { return attr(n) != nullptr; }
-  void setAttr(const std::string& n, Attribute v, bool inherent = false);
+  // `n` by value: a caller handing over a temporary name has it moved in.
+  void setAttr(std::string n, Attribute v, bool inherent = false);
   void removeAttr(std::string_view n);
 
   // Regions.

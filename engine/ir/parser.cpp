@@ -15,16 +15,6 @@
 namespace shardscope::ir {
 namespace detail {
 
-namespace {
-bool isIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-bool isSuffixChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-';
-}
-}  // namespace
-
 Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags)
     : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), opts_(opts), diags_(diags) {
   lineStarts_.push_back(begin_);
@@ -38,7 +28,7 @@ Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& 
 
 // ---- characters -----------------------------------------------------------
 
-void Parser::skipWs() {
+void Parser::skipWsSlow() {
   while (p_ < end_) {
     char c = *p_;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -50,38 +40,6 @@ void Parser::skipWs() {
       break;
     }
   }
-}
-
-bool Parser::peekStr(std::string_view s) {
-  skipWs();
-  return static_cast<size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
-}
-
-bool Parser::consume(char c) {
-  skipWs();
-  if (p_ < end_ && *p_ == c) {
-    ++p_;
-    return true;
-  }
-  return false;
-}
-
-bool Parser::consumeStr(std::string_view s) {
-  if (!peekStr(s)) return false;
-  p_ += s.size();
-  return true;
-}
-
-bool Parser::peekKeyword(std::string_view s) {
-  if (!peekStr(s)) return false;
-  const char* after = p_ + s.size();
-  return after >= end_ || !isSuffixChar(*after);
-}
-
-bool Parser::consumeKeyword(std::string_view s) {
-  if (!peekKeyword(s)) return false;
-  p_ += s.size();
-  return true;
 }
 
 bool Parser::expect(char c) {
@@ -105,8 +63,8 @@ std::string_view Parser::parseBareId() {
 std::string_view Parser::parseSuffixId() {
   if (p_ >= end_ || !isSuffixChar(*p_)) return {};
   const char* s = p_;
-  if (std::isdigit(static_cast<unsigned char>(*p_))) {
-    while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  if (isDigit(*p_)) {
+    while (p_ < end_ && isDigit(*p_)) ++p_;
   } else {
     while (p_ < end_ && isSuffixChar(*p_)) ++p_;
   }
@@ -117,6 +75,14 @@ bool Parser::parseString(std::string& out) {
   skipWs();
   if (p_ >= end_ || *p_ != '"') return error("expected string");
   const char* start = p_++;
+  // Most strings have no escapes: take them in one piece.
+  for (const char* c = p_; c < end_ && *c != '\n' && *c != '\\'; ++c) {
+    if (*c == '"') {
+      out.assign(p_, c);
+      p_ = c + 1;
+      return true;
+    }
+  }
   out.clear();
   while (true) {
     if (p_ >= end_ || *p_ == '\n') return error(start, "unterminated string literal");
@@ -133,8 +99,7 @@ bool Parser::parseString(std::string& out) {
       case 'n': out += '\n'; break;
       case 't': out += '\t'; break;
       default:
-        if (std::isxdigit(static_cast<unsigned char>(e)) && p_ < end_ &&
-            std::isxdigit(static_cast<unsigned char>(*p_))) {
+        if (isXDigit(e) && p_ < end_ && isXDigit(*p_)) {
           char hex[3] = {e, *p_++, 0};
           out += static_cast<char>(std::strtol(hex, nullptr, 16));
         } else {
@@ -142,6 +107,22 @@ bool Parser::parseString(std::string& out) {
         }
     }
   }
+}
+
+bool Parser::parseStringView(std::string_view& out, std::string& storage) {
+  skipWs();
+  if (p_ < end_ && *p_ == '"') {
+    for (const char* c = p_ + 1; c < end_ && *c != '\n' && *c != '\\'; ++c) {
+      if (*c == '"') {
+        out = std::string_view(p_ + 1, static_cast<size_t>(c - p_ - 1));
+        p_ = c + 1;
+        return true;
+      }
+    }
+  }
+  if (!parseString(storage)) return false;
+  out = storage;
+  return true;
 }
 
 bool Parser::parseSymbolName(std::string& out, const char* what) {
@@ -161,7 +142,7 @@ bool Parser::parseInt(int64_t& out, bool allowNegative) {
     neg = true;
     ++p_;
   }
-  if (p_ >= end_ || !std::isdigit(static_cast<unsigned char>(*p_))) {
+  if (p_ >= end_ || !isDigit(*p_)) {
     p_ = s;
     return error("expected integer value");
   }
@@ -171,8 +152,8 @@ bool Parser::parseInt(int64_t& out, bool allowNegative) {
     p_ += 2;
   }
   const char* digits = p_;
-  while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_)) &&
-         (base == 16 || std::isdigit(static_cast<unsigned char>(*p_))))
+  while (p_ < end_ && isXDigit(*p_) &&
+         (base == 16 || isDigit(*p_)))
     ++p_;
   std::string text(digits, p_);
   errno = 0;
@@ -273,10 +254,10 @@ bool Parser::parseTensorTypeBody(Type& out) {
         if (p_ < end_ && *p_ == '?') {
           ++p_;
           out.shape.push_back(Type::kDynamic);
-        } else if (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+        } else if (p_ < end_ && isDigit(*p_)) {
           int64_t d = 0;
           const char* ds = p_;
-          while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) {
+          while (p_ < end_ && isDigit(*p_)) {
             d = d * 10 + (*p_ - '0');
             if (d > (int64_t(1) << 50)) return error(ds, "dimension size too large");
             ++p_;
@@ -461,10 +442,10 @@ bool startsTypeKeyword(std::string_view id) {
       id == "complex" || id == "vector" || id == "memref")
     return true;
   if (id.size() >= 2 && (id[0] == 'i' || id[0] == 'f') &&
-      std::all_of(id.begin() + 1, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      std::all_of(id.begin() + 1, id.end(), [](char c) { return isDigit(c); }))
     return true;
   if (id.size() >= 3 && (id.substr(0, 2) == "ui" || id.substr(0, 2) == "si") &&
-      std::all_of(id.begin() + 2, id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      std::all_of(id.begin() + 2, id.end(), [](char c) { return isDigit(c); }))
     return true;
   return id.substr(0, 2) == "f8" || id == "tf32";
 }
@@ -506,7 +487,7 @@ bool Parser::parseAttribute(Attribute& out) {
         ref.path.emplace_back(id);
       }
     } while (consumeStr("::"));
-    out = ref;
+    out = std::move(ref);
     return true;
   }
   if (c == '[') {
@@ -529,15 +510,15 @@ bool Parser::parseAttribute(Attribute& out) {
     out = Attribute::makeDict(std::move(entries));
     return true;
   }
-  if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+  if (c == '-' || isDigit(c)) {
     const char* s = p_;
     if (*p_ == '-') ++p_;
     bool isFloat = false;
     if (p_ + 1 < end_ && p_[0] == '0' && p_[1] == 'x') {
       p_ += 2;
-      while (p_ < end_ && std::isxdigit(static_cast<unsigned char>(*p_))) ++p_;
+      while (p_ < end_ && isXDigit(*p_)) ++p_;
     } else {
-      while (p_ < end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '.' || *p_ == 'e' ||
+      while (p_ < end_ && (isDigit(*p_) || *p_ == '.' || *p_ == 'e' ||
                            *p_ == 'E' || ((*p_ == '+' || *p_ == '-') && (p_[-1] == 'e' || p_[-1] == 'E')))) {
         if (*p_ == '.' || *p_ == 'e' || *p_ == 'E') isFloat = true;
         ++p_;
@@ -559,7 +540,7 @@ bool Parser::parseAttribute(Attribute& out) {
         return true;
       }
       f.type = type.empty() ? "f64" : type;
-      out = f;
+      out = std::move(f);
       return true;
     }
     errno = 0;
@@ -576,7 +557,7 @@ bool Parser::parseAttribute(Attribute& out) {
       out = BoolAttr{v != 0};
       return true;
     }
-    out = i;
+    out = std::move(i);
     return true;
   }
   if (c == '!' || c == '(') {
@@ -598,36 +579,21 @@ bool Parser::parseAttribute(Attribute& out) {
     return true;
   }
   if (id == "array" && p_ < end_ && *p_ == '<') {
-    ++p_;
-    DenseArrayAttr a;
-    Type et;
-    if (!parseType(et)) return false;
-    a.elementType = et.str();
-    if (consume(':')) {
-      do {
-        skipWs();
-        if (peekKeyword("true") || peekKeyword("false")) {
-          a.values.push_back(consumeKeyword("true") ? 1 : (consumeKeyword("false"), 0));
-          continue;
-        }
-        if (a.elementType[0] == 'f') {
-          // Float dense arrays are rare here: keep the whole thing as text.
-          p_ = kwStart;
-          std::string text = "array";
-          p_ += 5;
-          std::string body;
-          if (!captureBalanced(body)) return false;
-          out = OpaqueAttr{text + body};
-          return true;
-        }
-        int64_t v;
-        if (!parseInt(v)) return false;
-        a.values.push_back(v);
-      } while (consume(','));
+    // Dense arrays repeat as much as shardings (`dims = [0, 1]` on every
+    // broadcast): share them by spelling too.
+    if (const char* end = scanBalanced(p_)) {
+      std::string_view key(kwStart, static_cast<size_t>(end - kwStart));
+      auto it = attrCache_.find(key);
+      if (it != attrCache_.end()) {
+        out = it->second;
+        p_ = end;
+        return true;
+      }
+      if (!parseDenseArray(out, kwStart)) return false;
+      if (p_ == end) attrCache_.emplace(key, out);
+      return true;
     }
-    if (!expect('>')) return false;
-    out = a;
-    return true;
+    return parseDenseArray(out, kwStart);
   }
   if ((id == "dense" || id == "sparse" || id == "dense_resource" || id == "opaque" ||
        id == "affine_map" || id == "affine_set" || id == "strided" || id == "loc" ||
@@ -663,6 +629,40 @@ bool Parser::parseAttribute(Attribute& out) {
     return true;
   }
   return error(start, "expected attribute value");
+}
+
+// `array<T: v, ...>` from `<`, with `kwStart` at the keyword.
+bool Parser::parseDenseArray(Attribute& out, const char* kwStart) {
+  ++p_;
+  DenseArrayAttr a;
+  Type et;
+  if (!parseType(et)) return false;
+  a.elementType = et.str();
+  if (consume(':')) {
+    do {
+      skipWs();
+      if (peekKeyword("true") || peekKeyword("false")) {
+        a.values.push_back(consumeKeyword("true") ? 1 : (consumeKeyword("false"), 0));
+        continue;
+      }
+      if (a.elementType[0] == 'f') {
+        // Float dense arrays are rare here: keep the whole thing as text.
+        p_ = kwStart;
+        std::string text = "array";
+        p_ += 5;
+        std::string body;
+        if (!captureBalanced(body)) return false;
+        out = OpaqueAttr{text + body};
+        return true;
+      }
+      int64_t v;
+      if (!parseInt(v)) return false;
+      a.values.push_back(v);
+    } while (consume(','));
+  }
+  if (!expect('>')) return false;
+  out = std::move(a);
+  return true;
 }
 
 bool Parser::parseDialectAttribute(Attribute& out) {
@@ -912,7 +912,7 @@ bool Parser::parseDimSharding(DimensionSharding& out) {
     while (p_ < end_ && isSuffixChar(*p_)) ++p_;
     std::string digits(ds, p_);
     bool allDigits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c));
+      return isDigit(c);
     });
     if (!allDigits)
       return error(ps, "expecting priority in format 'p<number>', got: " + std::string(ps, p_));
@@ -1020,7 +1020,7 @@ bool Parser::parseFactorIndex(int64_t& out) {
   }
   ++p_;
   const char* ds = p_;
-  while (p_ < end_ && std::isdigit(static_cast<unsigned char>(*p_))) ++p_;
+  while (p_ < end_ && isDigit(*p_)) ++p_;
   std::string digits(ds, p_);
   if (digits.empty()) return error(ds, "expecting integer after 'z_'. Received: 'z_'");
   if (digits[0] == '0') return error(ds, "expecting positive integer without leading zeros. Received: '" + digits + "'");
@@ -1145,7 +1145,7 @@ bool Parser::parseValueUse(ValueUse& out) {
   ++p_;
   std::string_view id = parseSuffixId();
   if (id.empty()) return error(out.pos, "expected SSA value name");
-  out.name = std::string(id);
+  out.name = id;
   out.index = 0;
   if (p_ < end_ && *p_ == '#') {
     ++p_;
@@ -1172,62 +1172,140 @@ bool Parser::parseValueUseList(std::vector<ValueUse>& out) {
   }
 }
 
+// ---- SSA name table --------------------------------------------------------
+
+size_t Parser::NameTable::slotOf(std::string_view key) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (!s.data || (s.size == key.size() && std::memcmp(s.data, key.data(), key.size()) == 0)) return i;
+  }
+}
+
+void Parser::NameTable::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+  for (const Slot& s : old)
+    if (s.data) slots_[slotOf({s.data, s.size})] = s;
+}
+
+bool Parser::NameTable::asNumber(std::string_view key, uint32_t& n) {
+  // Up to 6 digits: the direct table stays below 4 MB however names are spread.
+  if (key.empty() || key.size() > 6 || (key[0] == '0' && key.size() > 1)) return false;
+  n = 0;
+  for (char c : key) {
+    if (!isDigit(c)) return false;
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return true;
+}
+
+uint32_t Parser::NameTable::find(std::string_view key) const {
+  if (uint32_t n; asNumber(key, n)) return n < byNumber_.size() ? byNumber_[n] : kNoDef;
+  if (slots_.empty()) return kNoDef;
+  const Slot& s = slots_[slotOf(key)];
+  return s.data ? s.value : kNoDef;
+}
+
+uint32_t& Parser::NameTable::operator[](std::string_view key) {
+  if (uint32_t n; asNumber(key, n)) {
+    if (n >= byNumber_.size()) byNumber_.resize(std::max<size_t>(n + 1, byNumber_.size() * 2), kNoDef);
+    return byNumber_[n];
+  }
+  // An empty view may have no data pointer, which marks empty slots.
+  if (!key.data()) key = std::string_view("", 0);
+  if ((used_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
+  Slot& s = slots_[slotOf(key)];
+  if (!s.data) {
+    s.data = key.data();
+    s.size = static_cast<uint32_t>(key.size());
+    s.value = kNoDef;
+    ++used_;
+  }
+  return s.value;
+}
+
+const Parser::Def* Parser::lookup(std::string_view name) const {
+  uint32_t d = latest_.find(name);
+  if (d == kNoDef || defs_[d].scope < floor_) return nullptr;
+  return &defs_[d];
+}
+
 Value* Parser::resolve(const ValueUse& use, const Type* type) {
-  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    auto f = it->find(use.name);
-    if (f == it->end()) continue;
-    if (use.index >= f->second.size()) {
-      error(use.pos, "result number " + std::to_string(use.index) + " of %" + use.name + " is out of range (it has " +
-                         std::to_string(f->second.size()) + " results)");
+  if (const Def* d = lookup(use.name)) {
+    if (use.index >= d->count) {
+      error(use.pos, "result number " + std::to_string(use.index) + " of %" + std::string(use.name) +
+                         " is out of range (it has " + std::to_string(d->count) + " results)");
       return nullptr;
     }
-    return f->second[use.index];
+    return d->value(use.index);
   }
   // Forward reference (legal across blocks): a placeholder, replaced when defined.
-  if (scopes_.empty()) pushScope();
+  if (noVisibleScope()) pushScope();
   std::string key = forwardKey(use.name, use.index);
   auto it = forwardRefs_.find(key);
   if (it != forwardRefs_.end()) return it->second.holder->result(0);
   auto holder = std::make_unique<Op>("builtin.unrealized_forward_ref");
   holder->addResult(type ? *type : Type::other("none"));
   Value* v = holder->result(0);
-  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, scopeIds_};
+  std::vector<uint64_t> chain;
+  for (size_t i = floor_; i < scopes_.size(); ++i) chain.push_back(scopes_[i].id);
+  forwardRefs_[key] = ForwardRef{std::move(holder), use.pos, std::move(chain)};
   return v;
 }
 
-std::string Parser::forwardKey(const std::string& name, unsigned index) const {
-  return name + "#" + std::to_string(index) + "@" + std::to_string(scopeIds_.empty() ? 0 : scopeIds_.front());
+std::string Parser::forwardKey(std::string_view name, unsigned index) const {
+  uint64_t outermost = noVisibleScope() ? 0 : scopes_[floor_].id;
+  return std::string(name) + "#" + std::to_string(index) + "@" + std::to_string(outermost);
 }
 
-void Parser::define(const std::string& name, std::vector<Value*> values) {
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i]->sourceName = "%" + name + (values.size() > 1 ? "#" + std::to_string(i) : "");
+void Parser::define(std::string_view name, Value* arg) { bind(Def{name, kNoDef, 0, arg, nullptr, 0, 1}); }
+
+void Parser::define(std::string_view name, Op* op, unsigned first, unsigned count) {
+  bind(Def{name, kNoDef, 0, nullptr, op, first, count});
+}
+
+void Parser::bind(Def def) {
+  for (unsigned i = 0; i < def.count; ++i) {
+    Value* v = def.value(i);
+    std::string& sn = v->sourceName;
+    sn.assign(1, '%');
+    sn.append(def.name);
+    if (def.count > 1) {
+      sn += '#';
+      sn += std::to_string(i);
+    }
     if (forwardRefs_.empty()) continue;
-    if (scopes_.empty()) pushScope();
-    std::string key = forwardKey(name, static_cast<unsigned>(i));
+    if (noVisibleScope()) pushScope();
+    std::string key = forwardKey(def.name, i);
     auto it = forwardRefs_.find(key);
     // Only a definition in a scope enclosing the use resolves it: a value
     // defined inside a nested region is invisible outside of it.
     if (it != forwardRefs_.end() &&
-        std::find(it->second.scopeChain.begin(), it->second.scopeChain.end(), scopeIds_.back()) !=
+        std::find(it->second.scopeChain.begin(), it->second.scopeChain.end(), scopes_.back().id) !=
             it->second.scopeChain.end()) {
-      it->second.holder->result(0)->replaceAllUsesWith(values[i]);
+      it->second.holder->result(0)->replaceAllUsesWith(v);
       forwardRefs_.erase(it);
     }
   }
-  if (scopes_.empty()) pushScope();
-  auto& scope = scopes_.back();
-  scope[name] = std::move(values);
+  if (noVisibleScope()) pushScope();
+  def.scope = static_cast<uint32_t>(scopes_.size() - 1);
+  uint32_t& latest = latest_[def.name];
+  def.hidden = latest;
+  latest = static_cast<uint32_t>(defs_.size());
+  defs_.push_back(def);
 }
 
-void Parser::pushScope() {
-  scopes_.emplace_back();
-  scopeIds_.push_back(++nextScopeId_);
-}
+void Parser::pushScope() { scopes_.push_back({static_cast<uint32_t>(defs_.size()), ++nextScopeId_}); }
 
 bool Parser::popScope() {
+  uint32_t firstDef = scopes_.back().firstDef;
   scopes_.pop_back();
-  scopeIds_.pop_back();
+  while (defs_.size() > firstDef) {
+    const Def& d = defs_.back();
+    latest_[d.name] = d.hidden;
+    defs_.pop_back();
+  }
   return true;
 }
 
@@ -1236,13 +1314,14 @@ bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Typ
     return error(uses.empty() ? pos() : uses.front().pos,
                  std::to_string(uses.size()) + " operands present, but expected " + std::to_string(types->size()));
   }
+  op.reserveOperands(op.numOperands() + static_cast<unsigned>(uses.size()));
   for (size_t i = 0; i < uses.size(); ++i) {
     const Type* t = types ? &(*types)[i] : nullptr;
     Value* v = resolve(uses[i], t);
     if (!v) return false;
     bool placeholder = v->definingOp && v->definingOp->name() == "builtin.unrealized_forward_ref";
     if (t && !placeholder && v->type != *t) {
-      return error(uses[i].pos, "use of value '%" + uses[i].name + "' expects different type than prior uses: '" +
+      return error(uses[i].pos, "use of value '%" + std::string(uses[i].name) + "' expects different type than prior uses: '" +
                                     t->str() + "' vs '" + v->type.str() + "'");
     }
     op.addOperand(v);
@@ -1260,7 +1339,7 @@ bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
     if (!consume('%')) return error("expected SSA identifier");
     std::string_view id = parseSuffixId();
     if (id.empty()) return error("expected SSA identifier");
-    a.name = std::string(id);
+    a.name = id;
     if (!expect(':') || !parseType(a.type)) return false;
     if (allowAttrs && !parseOptionalAttrDict(a.attrs)) return false;
     if (!parseTrailingLocation()) return false;
@@ -1278,7 +1357,7 @@ bool Parser::parseTrailingLocation() {
 
 // ---- regions and ops ------------------------------------------------------
 
-bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string, Type>>* entryArgs) {
+bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
   DepthGuard guard(*this);
   if (!guard.ok) return false;
   if (!expect('{')) return false;
@@ -1286,8 +1365,7 @@ bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string
   Block* block = &region.addBlock();
   if (entryArgs) {
     for (const auto& [name, type] : *entryArgs) {
-      Value* v = block->addArgument(type);
-      define(name, {v});
+      define(name, block->addArgument(type));
     }
   }
   bool first = true;
@@ -1312,7 +1390,7 @@ bool Parser::parseRegion(Region& region, const std::vector<std::pair<std::string
       if (peek() == '(') {
         std::vector<ArgDecl> args;
         if (!parseArgList(args, false)) return false;
-        for (auto& a : args) define(a.name, {block->addArgument(a.type)});
+        for (auto& a : args) define(a.name, block->addArgument(a.type));
       }
       if (!expect(':')) return false;
       first = false;
@@ -1333,12 +1411,8 @@ bool Parser::parseOperation(Block& block) {
   if (!guard.ok) return false;
   skipWs();
   const char* start = p_;
-  struct ResultName {
-    std::string name;
-    int64_t count = 1;
-    const char* pos;
-  };
-  std::vector<ResultName> names;
+  Scratch<ResultName> namesScratch(resultNamePool_);
+  std::vector<ResultName>& names = namesScratch.v;
   if (*p_ == '%') {
     do {
       ResultName rn;
@@ -1347,13 +1421,13 @@ bool Parser::parseOperation(Block& block) {
       if (!consume('%')) return error("expected SSA result name");
       std::string_view id = parseSuffixId();
       if (id.empty()) return error(rn.pos, "expected SSA result name");
-      rn.name = std::string(id);
-      if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && std::isdigit(static_cast<unsigned char>(p_[1]))) {
+      rn.name = id;
+      if (p_ < end_ && *p_ == ':' && p_ + 1 < end_ && isDigit(p_[1])) {
         ++p_;
         if (!parseInt(rn.count, false)) return false;
         if (rn.count < 1) return error(rn.pos, "expected named operation to have at least 1 result");
       }
-      names.push_back(std::move(rn));
+      names.push_back(rn);
     } while (consume(','));
     if (!consume('=')) return error("expected '=' after SSA name");
   }
@@ -1377,30 +1451,33 @@ bool Parser::parseOperation(Block& block) {
   }
   unsigned next = 0;
   for (const auto& n : names) {
-    std::vector<Value*> vs;
-    for (int64_t i = 0; i < n.count; ++i) vs.push_back(op->result(next++));
-    for (const auto& scope : scopes_) {
-      if (scope.count(n.name) && &scope == &scopes_.back())
-        return error(n.pos, "redefinition of SSA value '%" + n.name + "'");
+    if (!noVisibleScope()) {
+      uint32_t d = latest_.find(n.name);
+      if (d != kNoDef && defs_[d].scope + 1 == scopes_.size())
+        return error(n.pos, "redefinition of SSA value '%" + std::string(n.name) + "'");
     }
-    define(n.name, std::move(vs));
+    define(n.name, op.get(), next, static_cast<unsigned>(n.count));
+    next += static_cast<unsigned>(n.count);
   }
   block.append(std::move(op));
   return true;
 }
 
 std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
-  std::string name;
-  if (!parseString(name)) return nullptr;
-  if (name.find('.') == std::string::npos && name != "module")
-    name = (name == "return" ? "func." : "builtin.") + name;
+  std::string_view name;
+  std::string escaped;  // the name when it has escapes (never, in practice)
+  if (!parseStringView(name, escaped)) return nullptr;
+  std::string prefixed;
+  if (name.find('.') == std::string_view::npos && name != "module") {
+    prefixed = (name == "return" ? "func." : "builtin.") + std::string(name);
+    name = prefixed;
+  }
   auto op = std::make_unique<Op>(name, locOf(start));
-  std::vector<ValueUse> uses;
+  Scratch<ValueUse> uses(usePool_);
   if (!expect('(')) return nullptr;
-  if (!parseValueUseList(uses)) return nullptr;
+  if (!parseValueUseList(uses.v)) return nullptr;
   if (!expect(')')) return nullptr;
   if (consume('[')) {  // successors: recorded only as text
-    std::string succ;
     while (!consume(']')) {
       if (p_ >= end_) {
         error("expected ']'");
@@ -1411,9 +1488,9 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
   }
   if (peekStr("<{")) {
     ++p_;
-    std::vector<NamedAttribute> props;
-    if (!parseAttrDict(props) || !expect('>')) return nullptr;
-    for (auto& [k, v] : props) op->setAttr(k, v, true);
+    Scratch<NamedAttribute> props(attrPool_);
+    if (!parseAttrDict(props.v) || !expect('>')) return nullptr;
+    setAttrs(*op, props.v, true);
   }
   if (peek() == '(') {
     ++p_;
@@ -1422,25 +1499,31 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
     } while (consume(','));
     if (!expect(')')) return nullptr;
   }
-  std::vector<NamedAttribute> attrs;
-  if (!parseOptionalAttrDict(attrs)) return nullptr;
-  setAttrs(*op, attrs);
+  {
+    Scratch<NamedAttribute> attrs(attrPool_);
+    if (!parseOptionalAttrDict(attrs.v)) return nullptr;
+    setAttrs(*op, attrs.v);
+  }
   if (!expect(':')) return nullptr;
-  std::vector<Type> ins, outs;
-  if (!parseFunctionType(ins, outs)) return nullptr;
-  if (!resolveAll(uses, &ins, *op)) return nullptr;
-  for (auto& t : outs) op->addResult(t);
+  Scratch<Type> ins(typePool_), outs(typePool_);
+  if (!parseFunctionType(ins.v, outs.v)) return nullptr;
+  if (!resolveAll(uses.v, &ins.v, *op)) return nullptr;
+  for (auto& t : outs.v) op->addResult(std::move(t));
   return op;
 }
 
-void Parser::setAttrs(Op& op, const std::vector<NamedAttribute>& attrs, bool forceInherent) {
-  for (const auto& [k, v] : attrs) op.setAttr(k, v, forceInherent || isInherentAttr(op.name(), k));
+void Parser::setAttrs(Op& op, std::vector<NamedAttribute>& attrs, bool forceInherent) {
+  for (auto& [k, v] : attrs) {
+    bool inherent = forceInherent || isInherentAttr(op.name(), k);
+    op.setAttr(std::move(k), std::move(v), inherent);
+  }
+  attrs.clear();
 }
 
 bool Parser::finishOp(Op& op, const std::vector<ValueUse>& uses, const std::vector<Type>& operandTypes,
-                      const std::vector<Type>& resultTypes) {
+                      std::vector<Type>& resultTypes) {
   if (!resolveAll(uses, operandTypes.empty() && !uses.empty() ? nullptr : &operandTypes, op)) return false;
-  for (const Type& t : resultTypes) op.addResult(t);
+  for (Type& t : resultTypes) op.addResult(std::move(t));
   return true;
 }
 

@@ -3,6 +3,8 @@
 // uniformly), tracks positions for diagnostics, and stops at the first
 // error, adding the enclosing "failed to parse ..." notes as it unwinds.
 #pragma once
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +18,18 @@
 
 namespace shardscope::ir::detail {
 
+// Character classes of the MLIR syntax. ASCII only, as the C locale's
+// <cctype> functions, without their per-call locale lookup.
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+inline bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
+inline bool isXDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+inline bool isIdStart(char c) { return isAlpha(c) || c == '_'; }
+inline bool isIdChar(char c) { return isAlnum(c) || c == '_' || c == '$' || c == '.'; }
+inline bool isSuffixChar(char c) { return isIdChar(c) || c == '-'; }
+// What skipWs may have to skip: whitespace, or the '/' of a comment.
+inline bool isWsOrSlash(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/'; }
+
 class Parser {
  public:
   Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags);
@@ -25,20 +39,51 @@ class Parser {
   bool parseStandaloneType(Type& out);
 
   // ---- characters -------------------------------------------------------
-  void skipWs();
+  // The small ones are defined here so that calls with a literal compile to
+  // a few compares rather than a call and a memcmp.
+  void skipWs() {
+    if (p_ < end_ && !isWsOrSlash(*p_)) return;
+    skipWsSlow();
+  }
+  void skipWsSlow();
   bool atEnd() { skipWs(); return p_ >= end_; }
   char peek() { skipWs(); return p_ < end_ ? *p_ : '\0'; }
-  bool peekStr(std::string_view s);
-  bool consume(char c);
-  bool consumeStr(std::string_view s);
+  bool peekStr(std::string_view s) {
+    skipWs();
+    return static_cast<size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
+  }
+  bool consume(char c) {
+    skipWs();
+    if (p_ < end_ && *p_ == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  bool consumeStr(std::string_view s) {
+    if (!peekStr(s)) return false;
+    p_ += s.size();
+    return true;
+  }
   // A keyword: `s` not followed by an identifier character.
-  bool consumeKeyword(std::string_view s);
-  bool peekKeyword(std::string_view s);
+  bool peekKeyword(std::string_view s) {
+    if (!peekStr(s)) return false;
+    const char* after = p_ + s.size();
+    return after >= end_ || !isSuffixChar(*after);
+  }
+  bool consumeKeyword(std::string_view s) {
+    if (!peekKeyword(s)) return false;
+    p_ += s.size();
+    return true;
+  }
   bool expect(char c);
   bool expectKeyword(std::string_view s);
   std::string_view parseBareId();
   std::string_view parseSuffixId();
   bool parseString(std::string& out);
+  // A string as a view of the source when it has no escapes, else decoded
+  // into `storage` (which `out` then views).
+  bool parseStringView(std::string_view& out, std::string& storage);
   // `@name` or `@"quoted name"`; `what` names it in the error ("function name").
   bool parseSymbolName(std::string& out, const char* what);
   bool parseInt(int64_t& out, bool allowNegative = true);
@@ -67,6 +112,7 @@ class Parser {
   // Raw text from an opening bracket at p_ to its match (inclusive).
   bool captureBalanced(std::string& out);
   bool parseDialectAttribute(Attribute& out);
+  bool parseDenseArray(Attribute& out, const char* kwStart);
   bool parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id);
 
   // sdy attributes (bodies start at '<' unless noted).
@@ -87,13 +133,15 @@ class Parser {
   bool parseOperation(Block& block);
   std::unique_ptr<Op> parseGenericOp(const char* start);
   std::unique_ptr<Op> parseCustomOp(std::string_view name, const char* start);
-  bool parseRegion(Region& region, const std::vector<std::pair<std::string, Type>>* entryArgs);
+  // Entry block arguments: names are views of the source text (see SymbolTable).
+  using EntryArgs = std::vector<std::pair<std::string_view, Type>>;
+  bool parseRegion(Region& region, const EntryArgs* entryArgs);
   bool parseBlockBody(Block& block);
   bool parseTrailingLocation();
 
   // SSA values.
   struct ValueUse {
-    std::string name;  // without '%'
+    std::string_view name;  // without '%', a view of the source text
     unsigned index = 0;
     const char* pos = nullptr;
   };
@@ -102,12 +150,15 @@ class Parser {
   // Resolve a use; `type` (if given) fixes the type of a forward reference.
   Value* resolve(const ValueUse& use, const Type* type = nullptr);
   bool resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op);
-  void define(const std::string& name, std::vector<Value*> values);
+  // Bind `name` (a view of the source text) to one block argument, or to
+  // results [first, first + count) of `op`.
+  void define(std::string_view name, Value* arg);
+  void define(std::string_view name, Op* op, unsigned first, unsigned count);
   void pushScope();
   bool popScope();
   // `(%a: T {attrs}, ...)`: block argument lists.
   struct ArgDecl {
-    std::string name;
+    std::string_view name;
     Type type;
     std::vector<NamedAttribute> attrs;
     const char* pos = nullptr;
@@ -119,9 +170,10 @@ class Parser {
                      std::vector<Type>& resultTypes);
   bool parseTypesForStyle(int style, size_t numOperands, std::vector<Type>& operandTypes,
                           std::vector<Type>& resultTypes);
-  void setAttrs(Op& op, const std::vector<NamedAttribute>& attrs, bool forceInherent = false);
+  // Both move out of their lists (`attrs` is left empty).
+  void setAttrs(Op& op, std::vector<NamedAttribute>& attrs, bool forceInherent = false);
   bool finishOp(Op& op, const std::vector<ValueUse>& uses, const std::vector<Type>& operandTypes,
-                const std::vector<Type>& resultTypes);
+                std::vector<Type>& resultTypes);
 
  private:
   const char* begin_;
@@ -146,34 +198,126 @@ class Parser {
   std::unordered_map<std::string, Type> typeAliases_;
   Module* module_ = nullptr;
 
-  std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
-  // A serial per scope instance, parallel to scopes_: a forward reference may
-  // only be resolved by a definition in a scope that enclosed the use.
-  std::vector<uint64_t> scopeIds_;
+  // ---- SSA names --------------------------------------------------------
+  // All open scopes share one flat table rather than a hash map each: a
+  // large function body defines ~100k names, and building, rehashing and
+  // freeing a node-based map per region dominated the reader's time.
+  // `defs_` is a stack of definitions, `latest_` maps a name to its innermost
+  // definition, and each definition links to the one it hides; closing a
+  // scope pops its definitions and restores what they hid. Names are views
+  // of the source text, which outlives the parser.
+  static constexpr uint32_t kNoDef = UINT32_MAX;
+  struct Def {
+    std::string_view name;
+    uint32_t hidden;  // the definition of `name` this one hides, or kNoDef
+    uint32_t scope;   // index in scopes_
+    Value* arg;       // a block argument, or
+    Op* op;           // results [first, first + count) of `op`
+    uint32_t first, count;
+    Value* value(unsigned i) const { return arg ? arg : op->result(first + i); }
+  };
+  // From a name to an index in defs_ (kNoDef once popped). Decimal names
+  // (`%12`, what printers produce, so most of any large module) index a
+  // vector directly; others go through open addressing, which needs no node
+  // per name.
+  class NameTable {
+   public:
+    uint32_t find(std::string_view key) const;
+    // The entry for `key`, added with kNoDef when missing.
+    uint32_t& operator[](std::string_view key);
+
+   private:
+    // Whether `key` is a decimal number without leading zeros below the
+    // direct table's bound; its value in `n`.
+    static bool asNumber(std::string_view key, uint32_t& n);
+    std::vector<uint32_t> byNumber_;
+    struct Slot {
+      const char* data = nullptr;  // nullptr: empty slot
+      uint32_t size = 0;
+      uint32_t value = kNoDef;
+    };
+    size_t slotOf(std::string_view key) const;
+    void grow();
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+  };
+  struct ScopeFrame {
+    uint32_t firstDef;  // defs_.size() when the scope opened
+    uint64_t id;        // a serial per scope instance
+  };
+  std::vector<Def> defs_;
+  std::vector<ScopeFrame> scopes_;
+  NameTable latest_;
+  // scopes_ below this index belong to the regions around an isolated one
+  // (a function body) and are invisible from inside it.
+  uint32_t floor_ = 0;
   uint64_t nextScopeId_ = 0;
+  // The visible definition of `name`, or nullptr.
+  const Def* lookup(std::string_view name) const;
+  void bind(Def def);
+  bool noVisibleScope() const { return scopes_.size() == floor_; }
+
   struct ForwardRef {
     std::unique_ptr<Op> holder;  // owns the placeholder value
     const char* pos;
-    std::vector<uint64_t> scopeChain;  // scopeIds_ when the use was read
+    // The ids of the visible scopes when the use was read: a forward
+    // reference may only be resolved by a definition in a scope that
+    // enclosed the use.
+    std::vector<uint64_t> scopeChain;
   };
   // Key "name#index@outermost-scope": isolated regions (functions) never share one.
   std::unordered_map<std::string, ForwardRef> forwardRefs_;
-  std::string forwardKey(const std::string& name, unsigned index) const;
+  std::string forwardKey(std::string_view name, unsigned index) const;
+
+  // Per-op scratch vectors, reused so that reading an op allocates none of
+  // its temporary lists. The pools hand out a fresh vector to each nesting
+  // level (ops nest through regions).
+  template <typename T>
+  struct ScratchPool {
+    std::vector<std::vector<T>> free;
+  };
+  template <typename T>
+  struct Scratch {
+    ScratchPool<T>& pool;
+    std::vector<T> v;
+    explicit Scratch(ScratchPool<T>& p) : pool(p) {
+      if (!p.free.empty()) {
+        v = std::move(p.free.back());
+        p.free.pop_back();
+      }
+    }
+    ~Scratch() {
+      v.clear();
+      pool.free.push_back(std::move(v));
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+  };
+
+  struct ResultName {
+    std::string_view name;
+    int64_t count = 1;
+    const char* pos = nullptr;
+  };
+  ScratchPool<ResultName> resultNamePool_;
+  ScratchPool<ValueUse> usePool_;
+  ScratchPool<Type> typePool_;
+  ScratchPool<NamedAttribute> attrPool_;
 
  public:
-  // Swap in a fresh scope stack for an isolated region (a function body).
+  // Hide the enclosing scopes for an isolated region (a function body).
   struct IsolatedScope {
     Parser& p;
-    std::vector<std::unordered_map<std::string, std::vector<Value*>>> savedScopes;
-    std::vector<uint64_t> savedIds;
+    uint32_t savedFloor;
+    size_t savedDepth;
     explicit IsolatedScope(Parser& parser)
-        : p(parser), savedScopes(std::move(parser.scopes_)), savedIds(std::move(parser.scopeIds_)) {
-      p.scopes_.clear();
-      p.scopeIds_.clear();
+        : p(parser), savedFloor(parser.floor_), savedDepth(parser.scopes_.size()) {
+      p.floor_ = static_cast<uint32_t>(savedDepth);
     }
     ~IsolatedScope() {
-      p.scopes_ = std::move(savedScopes);
-      p.scopeIds_ = std::move(savedIds);
+      // Scopes left open by an error inside go too.
+      while (p.scopes_.size() > savedDepth) p.popScope();
+      p.floor_ = savedFloor;
     }
   };
 

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <sstream>
+#include <charconv>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -49,22 +51,39 @@ class NameState {
     }
   }
 
-  const std::string& name(const Value* v) const {
-    static const std::string unknown = "%<<UNKNOWN SSA VALUE>>";
-    if (v->printGeneration != generation_ || v->printSlot >= names_.size()) return unknown;
-    return names_[v->printSlot];
+  std::string_view name(const Value* v) const {
+    if (!numbered(v)) return "%<<UNKNOWN SSA VALUE>>";
+    const Name& n = names_[v->printSlot];
+    return {text_.data() + n.offset, n.size};
   }
 
   // `%0` for a whole result group, as written before ` = `.
-  std::string resultGroupName(const Op& op) const {
-    std::string n = name(op.result(0));
-    auto hash = n.find('#');
-    return hash == std::string::npos ? n : n.substr(0, hash);
+  std::string_view resultGroupName(const Op& op) const {
+    std::string_view n = name(op.result(0));
+    return n.substr(0, n.find('#'));
   }
-  bool hasOwnNames(const Op& op) const { return ownNamed_.count(&op) != 0; }
-  bool namesEachResult(const Op& op) const { return perResultNamed_.count(&op) != 0; }
+  // Both for ops with results only.
+  bool hasOwnNames(const Op& op) const { return flagsOf(op) & kOwnNamed; }
+  bool namesEachResult(const Op& op) const { return flagsOf(op) & kPerResultNamed; }
 
  private:
+  // Names live side by side in one buffer (`text_`), not one string each:
+  // a large module has a name per value.
+  struct Name {
+    uint32_t offset;
+    uint32_t size;
+    uint8_t flags;  // on an op's first result: how the op names its results
+  };
+  static constexpr uint8_t kOwnNamed = 1;        // a hint name (`%cst`) for the group
+  static constexpr uint8_t kPerResultNamed = 2;  // a name per result
+
+  bool numbered(const Value* v) const { return v->printGeneration == generation_ && v->printSlot < names_.size(); }
+  uint8_t flagsOf(const Op& op) const {
+    const Value* r = op.result(0);
+    return numbered(r) ? names_[r->printSlot].flags : 0;
+  }
+  void setFlags(const Op& op, uint8_t flags) { names_[op.result(0)->printSlot].flags = flags; }
+
   struct Scope {
     int parent;
     std::unordered_set<std::string> used;
@@ -104,11 +123,11 @@ class NameState {
       for (unsigned i = 0; i < block->numArguments(); ++i) {
         const Value* a = block->argument(i);
         if (iterArgs) {
-          setName(a, "%" + unique("iterArg", scope));
+          setName(a, unique("iterArg", scope));
         } else if (first) {
-          setName(a, "%" + unique("arg" + std::to_string(nextArg_++), scope));
+          setName(a, unique("arg" + std::to_string(nextArg_++), scope));
         } else {
-          setName(a, "%" + std::to_string(nextValue_++));
+          setNumber(a, nextValue_++);
         }
       }
       first = false;
@@ -129,28 +148,50 @@ class NameState {
   void numberOp(const Op& op, int scope) {
     if (op.numResults() == 0) return;
     if (const auto* names = perResultNames(op)) {
-      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + unique((*names)[i], scope));
-      perResultNamed_.insert(&op);
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), unique((*names)[i], scope));
+      setFlags(op, kPerResultNamed);
       return;
     }
-    std::string base;
     if (const char* hint = resultHint(op)) {
-      base = unique(hint, scope);
-      ownNamed_.insert(&op);
-    } else {
-      base = std::to_string(nextValue_++);
+      std::string base = unique(hint, scope);
+      if (op.numResults() == 1) {
+        setName(op.result(0), base);
+      } else {
+        for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), base, static_cast<int>(i));
+      }
+      setFlags(op, kOwnNamed);
+      return;
     }
+    unsigned number = nextValue_++;
     if (op.numResults() == 1) {
-      setName(op.result(0), "%" + base);
+      setNumber(op.result(0), number);
     } else {
-      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), "%" + base + "#" + std::to_string(i));
+      char buf[16];
+      std::string_view base(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, number).ptr - buf));
+      for (unsigned i = 0; i < op.numResults(); ++i) setName(op.result(i), base, static_cast<int>(i));
     }
   }
 
-  void setName(const Value* v, std::string name) {
+  // `%base`, or `%base#resultNo` for a result of a group.
+  void setName(const Value* v, std::string_view base, int resultNo = -1) {
     v->printGeneration = generation_;
     v->printSlot = static_cast<uint32_t>(names_.size());
-    names_.push_back(std::move(name));
+    size_t offset = text_.size();
+    text_ += '%';
+    text_ += base;
+    if (resultNo >= 0) {
+      text_ += '#';
+      appendNumber(static_cast<unsigned>(resultNo));
+    }
+    names_.push_back({static_cast<uint32_t>(offset), static_cast<uint32_t>(text_.size() - offset), 0});
+  }
+  void setNumber(const Value* v, unsigned number) {
+    char buf[16];
+    setName(v, std::string_view(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, number).ptr - buf)));
+  }
+  void appendNumber(unsigned n) {
+    char buf[16];
+    text_.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
   }
 
   // Each writer run gets its own generation, so stale slots are never read.
@@ -161,18 +202,115 @@ class NameState {
   }
 
   uint32_t generation_ = nextGeneration();
-  std::vector<std::string> names_;
-  std::unordered_set<const Op*> ownNamed_;
-  std::unordered_set<const Op*> perResultNamed_;
+  std::vector<Name> names_;
+  std::string text_;
   std::vector<Scope> scopes_;
   unsigned nextValue_ = 0, nextArg_ = 0, nextConflict_ = 0;
 };
 
+// ---- output ---------------------------------------------------------------
+
+// The writer's output: text gathers in one string and reaches the stream in
+// large pieces. Sending each token through std::ostream cost more than
+// producing it; attributes and types append to the same buffer.
+class Out {
+ public:
+  // `os` nullptr: keep everything in the buffer (see take()).
+  explicit Out(std::ostream* os) : os_(os) {
+    if (os_) buf_.reserve(kFlushAt + kFlushAt / 4);
+  }
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+
+  std::string& buffer() { return buf_; }
+  void flush() {
+    if (!os_ || buf_.empty()) return;
+    os_->write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+  std::string take() { return std::move(buf_); }
+
+  Out& operator<<(char c) {
+    buf_ += c;
+    return *this;
+  }
+  Out& operator<<(std::string_view s) {
+    buf_.append(s);
+    if (os_ && buf_.size() >= kFlushAt) flush();
+    return *this;
+  }
+  Out& operator<<(const char* s) { return *this << std::string_view(s); }
+  Out& operator<<(const std::string& s) { return *this << std::string_view(s); }
+  template <typename T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>)
+  Out& operator<<(T v) {
+    char b[24];
+    buf_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    return *this;
+  }
+  Out& operator<<(bool) = delete;  // as a stream would print 1/0: almost surely a mistake
+  Out& operator<<(const Type& t) {
+    t.print(buf_);
+    return *this;
+  }
+
+ private:
+  static constexpr size_t kFlushAt = 1 << 16;
+  std::ostream* os_;
+  std::string buf_;
+};
+
 // ---- the writer -----------------------------------------------------------
+
+// The attributes of one op that its dictionary prints, in name order. An op
+// has a handful: they stay inside the object, so collecting them for each
+// op allocates nothing.
+class AttrRefs {
+ public:
+  void push_back(const Op::Attr* a) {
+    if (size_ == kInline && spill_.empty()) spill_.assign(inline_, inline_ + kInline);
+    if (spill_.empty())
+      inline_[size_] = a;
+    else
+      spill_.push_back(a);
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Op::Attr* const* begin() const { return spill_.empty() ? inline_ : spill_.data(); }
+  const Op::Attr* const* end() const { return begin() + size_; }
+  const Op::Attr* operator[](size_t i) const { return begin()[i]; }
+  // Stable, as the dictionary order of equal names must not change; an
+  // insertion sort, since the lists are short.
+  void sortByName() {
+    const Op::Attr** d = spill_.empty() ? inline_ : spill_.data();
+    for (size_t i = 1; i < size_; ++i) {
+      const Op::Attr* a = d[i];
+      size_t j = i;
+      for (; j > 0 && a->name < d[j - 1]->name; --j) d[j] = d[j - 1];
+      d[j] = a;
+    }
+  }
+  template <typename Pred>
+  void removeIf(Pred pred) {
+    const Op::Attr** d = spill_.empty() ? inline_ : spill_.data();
+    size_t kept = 0;
+    for (size_t i = 0; i < size_; ++i)
+      if (!pred(d[i])) d[kept++] = d[i];
+    size_ = kept;
+    if (!spill_.empty()) spill_.resize(kept);
+  }
+
+ private:
+  static constexpr size_t kInline = 8;
+  const Op::Attr* inline_[kInline];
+  std::vector<const Op::Attr*> spill_;  // all of them, once there are more than kInline
+  size_t size_ = 0;
+};
 
 class Writer {
  public:
-  Writer(std::ostream& os, const PrintOptions& opts) : os_(os), opts_(opts) {}
+  Writer(Out& out, const PrintOptions& opts) : os_(out), opts_(opts) {}
 
   void printModule(const Module& m) {
     const Op& mod = *m.op;
@@ -181,7 +319,7 @@ class Writer {
       if (op->name() == "func.func") names_.numberIsolated(*op);
     os_ << "module";
     if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
-    std::vector<const Op::Attr*> extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
+    AttrRefs extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
     if (!extra.empty()) {
       os_ << " attributes ";
       printAttrDict(extra);
@@ -205,7 +343,8 @@ class Writer {
   }
 
  private:
-  std::ostream& os_;
+  Out& os_;
+  std::string typeText_;  // scratch
   PrintOptions opts_;
   NameState names_;
   int indent_ = 0;
@@ -214,7 +353,7 @@ class Writer {
     for (int i = 0; i < indent_; ++i) os_ << "  ";
   }
 
-  const std::string& v(const Value* val) const { return names_.name(val); }
+  std::string_view v(const Value* val) const { return names_.name(val); }
 
   void printOperands(const Op& op, size_t from = 0, size_t to = SIZE_MAX) {
     to = std::min<size_t>(to, op.numOperands());
@@ -224,31 +363,77 @@ class Writer {
     }
   }
 
-  static std::vector<const Op::Attr*> attrsExcept(const Op& op, std::initializer_list<std::string_view> skip) {
-    std::vector<const Op::Attr*> out;
+  static AttrRefs attrsExcept(const Op& op, std::initializer_list<std::string_view> skip) {
+    AttrRefs out;
     for (const Op::Attr& a : op.attrs()) {
       bool skipped = false;
       for (std::string_view s : skip) skipped |= (a.name == s);
       if (!skipped) out.push_back(&a);
     }
-    std::stable_sort(out.begin(), out.end(), [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; });
+    out.sortByName();
     return out;
   }
 
   // The attributes not consumed by a custom format: everything discardable
   // plus inherent ones the format does not spell.
-  static std::vector<const Op::Attr*> dictAttrs(const Op& op, std::initializer_list<std::string_view> consumed) {
+  static AttrRefs dictAttrs(const Op& op, std::initializer_list<std::string_view> consumed) {
     return attrsExcept(op, consumed);
   }
 
-  void printAttrDict(const std::vector<const Op::Attr*>& attrs) {
+  void printAttrDict(const AttrRefs& attrs) {
     os_ << '{';
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) os_ << ", ";
       os_ << attrs[i]->name;
-      if (!attrs[i]->value.is<UnitAttr>()) os_ << " = " << attrs[i]->value.str();
+      if (!attrs[i]->value.is<UnitAttr>()) {
+        os_ << " = ";
+        writeAttr(attrs[i]->value);
+      }
     }
     os_ << '}';
+  }
+
+  void writeAttr(const Attribute& a) { a.print(os_.buffer()); }
+  void writeType(const Type& t) { t.print(os_.buffer()); }
+  // `T, U` for the operands or the results of `op`.
+  void writeOperandTypes(const Op& op) {
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.operand(i)->type);
+    }
+  }
+  void writeResultTypes(const Op& op) {
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      if (i) os_ << ", ";
+      writeType(op.result(i)->type);
+    }
+  }
+
+  // Whether intListOf(a) would give a list, without building it.
+  static bool isIntList(const Attribute& a) {
+    if (a.is<DenseArrayAttr>()) return true;
+    if (const ArrayAttr* arr = a.array()) {
+      for (const Attribute& e : arr->elems)
+        if (!e.integer()) return false;
+      return true;
+    }
+    return intListOf(a).has_value();
+  }
+  // `[1, 2]`: strIntList(*intListOf(a)) without the temporaries.
+  void writeIntListOf(const Attribute& a) {
+    os_ << '[';
+    if (const DenseArrayAttr* d = a.as<DenseArrayAttr>()) {
+      for (size_t i = 0; i < d->values.size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << d->values[i];
+      }
+    } else if (auto list = intListOf(a)) {
+      for (size_t i = 0; i < list->size(); ++i) {
+        if (i) os_ << ", ";
+        os_ << (*list)[i];
+      }
+    }
+    os_ << ']';
   }
 
   void printOptionalAttrDict(const Op& op, std::initializer_list<std::string_view> consumed) {
@@ -256,17 +441,6 @@ class Writer {
     if (attrs.empty()) return;
     os_ << ' ';
     printAttrDict(attrs);
-  }
-
-  std::vector<Type> operandTypes(const Op& op) const {
-    std::vector<Type> ts;
-    for (const Value* o : op.operands()) ts.push_back(o->type);
-    return ts;
-  }
-  std::vector<Type> resultTypes(const Op& op) const {
-    std::vector<Type> ts;
-    for (unsigned i = 0; i < op.numResults(); ++i) ts.push_back(op.result(i)->type);
-    return ts;
   }
 
   // `(T, T) -> R` / `-> (R, S)`, streamed without building a function type.
@@ -284,20 +458,6 @@ class Writer {
       writeType(op.result(i)->type);
     }
     if (parens) os_ << ')';
-  }
-
-  void writeType(const Type& t) {
-    if (t.kind != Type::Kind::Tensor || t.unranked || !t.encoding.empty()) {
-      os_ << t.str();
-      return;
-    }
-    os_ << "tensor<";
-    for (int64_t d : t.shape) {
-      if (d < 0) os_ << '?';
-      else os_ << d;
-      os_ << 'x';
-    }
-    os_ << t.elementType << '>';
   }
 
   void writeIntList(const Attribute* a) {
@@ -318,7 +478,7 @@ class Writer {
   void printTypes(const Op& op, TypeStyle style) {
     os_ << " : ";
     if (style == TypeStyle::ResultOnly) {
-      os_ << strTypeList(resultTypes(op));
+      writeResultTypes(op);
       return;
     }
     if (style == TypeStyle::SameOrFunctional && op.numResults() == 1) {
@@ -348,7 +508,7 @@ class Writer {
           os_ << '(';
           for (unsigned i = 0; i < block->numArguments(); ++i) {
             if (i) os_ << ", ";
-            os_ << v(block->argument(i)) << ": " << block->argument(i)->type.str();
+            os_ << v(block->argument(i)) << ": " << block->argument(i)->type;
           }
           os_ << ')';
         }
@@ -371,7 +531,7 @@ class Writer {
     os_ << '(';
     for (unsigned i = 0; i < block.numArguments(); ++i) {
       if (i) os_ << ", ";
-      os_ << v(block.argument(i)) << ": " << block.argument(i)->type.str();
+      os_ << v(block.argument(i)) << ": " << block.argument(i)->type;
     }
     os_ << ')';
   }
@@ -398,11 +558,10 @@ class Writer {
     os_ << '"' << op.name() << "\"(";
     printOperands(op);
     os_ << ')';
-    std::vector<const Op::Attr*> props, attrs;
+    AttrRefs props, attrs;
     for (const Op::Attr& a : op.attrs()) (a.inherent ? props : attrs).push_back(&a);
-    auto byName = [](const Op::Attr* a, const Op::Attr* b) { return a->name < b->name; };
-    std::stable_sort(props.begin(), props.end(), byName);
-    std::stable_sort(attrs.begin(), attrs.end(), byName);
+    props.sortByName();
+    attrs.sortByName();
     if (!props.empty()) {
       os_ << " <";
       printAttrDict(props);
@@ -428,7 +587,7 @@ class Writer {
     os_ << '[';
     for (size_t i = 0; i < s.shardings.size(); ++i) {
       if (i) os_ << ", ";
-      os_ << s.shardings[i].strBody();
+      s.shardings[i].printBody(os_.buffer());
     }
     os_ << ']';
   }
@@ -469,7 +628,10 @@ class Writer {
       if (op.numOperands()) os_ << ' ';
       printOperands(op);
       if (n == "stablehlo.return") printOptionalAttrDict(op, {});
-      if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+      if (op.numOperands()) {
+        os_ << " : ";
+        writeOperandTypes(op);
+      }
       return true;
     }
     if (n == "func.call") {
@@ -488,11 +650,13 @@ class Writer {
       if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
       const std::string& text = value->as<OpaqueAttr>()->text;
       auto colon = text.rfind(" : ");
-      if (colon == std::string::npos || text.substr(colon + 3) != op.result(0)->type.str()) {
+      typeText_.clear();
+      op.result(0)->type.print(typeText_);
+      if (colon == std::string::npos || std::string_view(text).substr(colon + 3) != typeText_) {
         // The value's type differs from the result (e.g. quantized): spelled generically.
         os_ << n << "() <{value = " << text << "}>";
         printOptionalAttrDict(op, {"value"});
-        os_ << " : () -> " << op.result(0)->type.str();
+        os_ << " : () -> " << op.result(0)->type;
         return true;
       }
       os_ << n;
@@ -503,18 +667,22 @@ class Writer {
     if (n == "sdy.sharding_constraint" || n == "sdy.reshard") {
       const Attribute* s = op.attr("sharding");
       if (!s || !s->as<TensorSharding>() || op.numOperands() != 1 || op.numResults() != 1) return false;
-      os_ << n << ' ' << v(op.operand(0)) << ' ' << s->as<TensorSharding>()->strBody();
+      os_ << n << ' ' << v(op.operand(0)) << ' ';
+      s->as<TensorSharding>()->printBody(os_.buffer());
       printOptionalAttrDict(op, {"sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge") {
       if (op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0));
       if (const Attribute* s = op.attr("sharding"); s && s->as<TensorSharding>())
-        os_ << " sharding=" << s->as<TensorSharding>()->strBody();
+      {
+        os_ << " sharding=";
+        s->as<TensorSharding>()->printBody(os_.buffer());
+      }
       printOptionalAttrDict(op, {"sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.all_reduce") {
@@ -523,10 +691,12 @@ class Writer {
       if (!axes || !axes->as<AxisRefListAttr>() || !out || !out->as<TensorSharding>() || op.numOperands() != 1 ||
           op.numResults() != 1)
         return false;
-      os_ << n << ' ' << strAxisList(axes->as<AxisRefListAttr>()->axes) << ' ' << v(op.operand(0))
-          << " out_sharding=" << out->as<TensorSharding>()->strBody();
+      os_ << n << ' ';
+      printAxisList(axes->as<AxisRefListAttr>()->axes, os_.buffer());
+      os_ << ' ' << v(op.operand(0)) << " out_sharding=";
+      out->as<TensorSharding>()->printBody(os_.buffer());
       printOptionalAttrDict(op, {"reduction_axes", "out_sharding"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.propagation_barrier") {
@@ -534,7 +704,7 @@ class Writer {
       if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " allowed_direction=" << d->as<EnumAttr>()->value;
       printOptionalAttrDict(op, {"allowed_direction"});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "sdy.sharding_group") {
@@ -542,7 +712,7 @@ class Writer {
       if (!g || !g->integer() || op.numOperands() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " group_id=" << *g->integer();
       printOptionalAttrDict(op, {"group_id"});
-      os_ << " : " << op.operand(0)->type.str();
+      os_ << " : " << op.operand(0)->type;
       return true;
     }
     if (n == "sdy.manual_computation" || n == "sdy.named_computation") return printComputation(op);
@@ -564,7 +734,7 @@ class Writer {
       printOptionalAttrDict(op, {});
       const Type& r = op.result(0)->type;
       if (op.operand(1)->type == r && op.operand(2)->type == r) {
-        os_ << " : " << op.operand(0)->type.str() << ", " << r.str();
+        os_ << " : " << op.operand(0)->type << ", " << r;
       } else {
         os_ << " : ";
         printFunctionalType(op);
@@ -607,7 +777,8 @@ class Writer {
       if (op.numOperands()) {
         os_ << ' ';
         printOperands(op);
-        os_ << " : " << strTypeList(operandTypes(op));
+        os_ << " : ";
+        writeOperandTypes(op);
       } else {
         os_ << "()";
       }
@@ -626,7 +797,7 @@ class Writer {
       os_ << n << ' ';
       printOperands(op);
       printOptionalAttrDict(op, {});
-      os_ << " : " << op.result(0)->type.str();
+      os_ << " : " << op.result(0)->type;
       return true;
     }
     if (n == "stablehlo.convolution") return printConvolution(op);
@@ -636,11 +807,11 @@ class Writer {
   bool printSimple(const Op& op, const SimpleOpSyntax& syntax) {
     // Check every keyword attribute exists with the expected shape first.
     for (const KeywordClause& kw : syntax.keywords) {
-      const Attribute* a = op.attr(std::string(kw.attr));
+      const Attribute* a = op.attr(kw.attr);
       bool optional = op.name() == "stablehlo.cholesky";
       if (!a && !optional) return false;
       if (a && kw.kind == KeywordKind::Enum && !a->as<EnumAttr>()) return false;
-      if (a && kw.kind == KeywordKind::I64Array && !intListOf(*a)) return false;
+      if (a && kw.kind == KeywordKind::I64Array && !isIntList(*a)) return false;
       if (a && kw.kind == KeywordKind::I64 && !a->integer()) return false;
       if (a && kw.kind == KeywordKind::Bool && !a->as<BoolAttr>()) return false;
     }
@@ -653,32 +824,31 @@ class Writer {
       printOperands(op);
       first = false;
     }
-    std::vector<std::string_view> consumed;
     for (const KeywordClause& kw : syntax.keywords) {
-      const Attribute* a = op.attr(std::string(kw.attr));
+      const Attribute* a = op.attr(kw.attr);
       if (!a) continue;
-      consumed.push_back(kw.attr);
       os_ << (first ? " " : ", ") << kw.keyword << " = ";
       first = false;
       switch (kw.kind) {
-        case KeywordKind::I64Array: os_ << strIntList(*intListOf(*a)); break;
+        case KeywordKind::I64Array: writeIntListOf(*a); break;
         case KeywordKind::I64: os_ << *a->integer(); break;
         case KeywordKind::Bool: os_ << (a->as<BoolAttr>()->value ? "true" : "false"); break;
         case KeywordKind::Enum: os_ << (kw.spaceBeforeEnum ? " " : "") << a->as<EnumAttr>()->value; break;
       }
     }
-    if (op.name() == "stablehlo.dot") {
-      if (const Attribute* p = op.attr("precision_config")) {
-        consumed.push_back("precision_config");
-        printPrecision(*p);
-      }
+    bool dot = op.name() == "stablehlo.dot";
+    if (dot) {
+      if (const Attribute* p = op.attr("precision_config")) printPrecision(*p);
     }
+    // What the keywords spelled (every keyword attribute the op has) is not
+    // repeated in the dictionary.
     auto attrs = attrsExcept(op, {});
-    attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
-                               [&](const Op::Attr* a) {
-                                 return std::find(consumed.begin(), consumed.end(), a->name) != consumed.end();
-                               }),
-                attrs.end());
+    attrs.removeIf([&](const Op::Attr* a) {
+      if (dot && a->name == "precision_config") return true;
+      for (const KeywordClause& kw : syntax.keywords)
+        if (kw.attr == a->name) return true;
+      return false;
+    });
     if (!attrs.empty()) {
       os_ << ' ';
       printAttrDict(attrs);
@@ -707,7 +877,13 @@ class Writer {
     printOperands(op);
     const Attribute* lb = s->get("lhs_batching_dimensions");
     const Attribute* rb = s->get("rhs_batching_dimensions");
-    auto nonEmpty = [](const Attribute* a) { return a && intListOf(*a) && !intListOf(*a)->empty(); };
+    auto nonEmpty = [](const Attribute* a) {
+      if (!a) return false;
+      if (const DenseArrayAttr* d = a->as<DenseArrayAttr>()) return !d->values.empty();
+      if (const ArrayAttr* arr = a->array()) return isIntList(*a) && !arr->elems.empty();
+      auto list = intListOf(*a);
+      return list && !list->empty();
+    };
     if (nonEmpty(lb) || nonEmpty(rb)) {
       os_ << ", batching_dims = ";
       writeIntList(lb);
@@ -786,7 +962,10 @@ class Writer {
       os_ << v(cond.argument(i)) << " = " << v(op.operand(i));
     }
     os_ << ')';
-    if (op.numOperands()) os_ << " : " << strTypeList(operandTypes(op));
+    if (op.numOperands()) {
+      os_ << " : ";
+      writeOperandTypes(op);
+    }
     auto attrs = attrsExcept(op, {});
     if (!attrs.empty()) {
       os_ << " attributes ";
@@ -805,7 +984,7 @@ class Writer {
     size_t n = op.numOperands() / 2;
     if (n == 0 || op.numOperands() % 2 || op.numRegions() != 1 || op.region(0).empty()) return false;
     const Attribute* dims = op.attr("dimensions");
-    if (!dims || !intListOf(*dims)) return false;
+    if (!dims || !isIntList(*dims)) return false;
     const Block& body = op.region(0).front();
     if (body.numArguments() != 2 * n) return false;
     os_ << op.name();
@@ -827,7 +1006,8 @@ class Writer {
       if (!ok) inner = nullptr;
     }
     if (inner) os_ << " applies " << inner->name();
-    os_ << " across dimensions = " << strIntList(*intListOf(*dims));
+    os_ << " across dimensions = ";
+    writeIntListOf(*dims);
     printOptionalAttrDict(op, {"dimensions"});
     printTypes(op, TypeStyle::Functional);
     if (inner) return true;
@@ -837,7 +1017,7 @@ class Writer {
     for (size_t i = 0; i < n; ++i) {
       const Value* a = body.argument(static_cast<unsigned>(i));
       const Value* b = body.argument(static_cast<unsigned>(n + i));
-      os_ << '(' << v(a) << ": " << a->type.str() << ", " << v(b) << ": " << b->type.str() << ") ";
+      os_ << '(' << v(a) << ": " << a->type << ", " << v(b) << ": " << b->type << ") ";
     }
     os_ << ' ';
     printRegion(op.region(0), false);
@@ -897,10 +1077,11 @@ class Writer {
     const Type& fnType = ft->as<TypeAttr>()->type;
     const ArrayAttr* argAttrs = op.attr("arg_attrs") ? op.attr("arg_attrs")->array() : nullptr;
     const ArrayAttr* resAttrs = op.attr("res_attrs") ? op.attr("res_attrs")->array() : nullptr;
-    auto dictAt = [](const ArrayAttr* arr, size_t i) -> const DictionaryAttr* {
+    // The non-empty dictionary at `i`, printed as it stands.
+    auto dictAt = [](const ArrayAttr* arr, size_t i) -> const Attribute* {
       if (!arr || i >= arr->elems.size()) return nullptr;
       const DictionaryAttr* d = arr->elems[i].dict();
-      return d && !d->entries.empty() ? d : nullptr;
+      return d && !d->entries.empty() ? &arr->elems[i] : nullptr;
     };
     os_ << "func.func ";
     if (const Attribute* vis = op.attr("sym_visibility"); vis && vis->string()) os_ << *vis->string() << ' ';
@@ -910,8 +1091,11 @@ class Writer {
       if (i) os_ << ", ";
       if (hasBody && i < op.region(0).front().numArguments())
         os_ << v(op.region(0).front().argument(static_cast<unsigned>(i))) << ": ";
-      os_ << fnType.elements[i].str();
-      if (const DictionaryAttr* d = dictAt(argAttrs, i)) os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+      os_ << fnType.elements[i];
+      if (const Attribute* d = dictAt(argAttrs, i)) {
+        os_ << ' ';
+        writeAttr(*d);
+      }
     }
     os_ << ')';
     if (!fnType.results.empty()) {
@@ -922,9 +1106,11 @@ class Writer {
       if (parens) os_ << '(';
       for (size_t i = 0; i < fnType.results.size(); ++i) {
         if (i) os_ << ", ";
-        os_ << fnType.results[i].str();
-        if (const DictionaryAttr* d = dictAt(resAttrs, i))
-          os_ << ' ' << Attribute(std::make_shared<const DictionaryAttr>(*d)).str();
+        os_ << fnType.results[i];
+        if (const Attribute* d = dictAt(resAttrs, i)) {
+          os_ << ' ';
+          writeAttr(*d);
+        }
       }
       if (parens) os_ << ')';
     }
@@ -944,21 +1130,24 @@ class Writer {
 }  // namespace
 
 void printModule(const Module& module, std::ostream& os, const PrintOptions& opts) {
-  Writer w(os, opts);
+  Out out(&os);
+  Writer w(out, opts);
   w.printModule(module);
+  out.flush();
 }
 
 std::string printModule(const Module& module, const PrintOptions& opts) {
-  std::ostringstream os;
-  printModule(module, os, opts);
-  return os.str();
+  Out out(nullptr);
+  Writer w(out, opts);
+  w.printModule(module);
+  return out.take();
 }
 
 std::string printOp(const Op& op, const PrintOptions& opts) {
-  std::ostringstream os;
-  Writer w(os, opts);
+  Out out(nullptr);
+  Writer w(out, opts);
   w.printSingleOp(op);
-  return os.str();
+  return out.take();
 }
 
 }  // namespace shardscope::ir

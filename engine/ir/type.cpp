@@ -1,5 +1,7 @@
 #include "ir/type.h"
 
+#include <charconv>
+
 namespace shardscope::ir {
 
 bool Type::hasStaticShape() const {
@@ -16,34 +18,59 @@ int64_t Type::numElements() const {
 }
 
 std::string Type::str() const {
+  std::string s;
+  print(s);
+  return s;
+}
+
+void Type::print(std::string& out) const {
   switch (kind) {
     case Kind::Tensor: {
-      std::string s = "tensor<";
+      out += "tensor<";
       if (unranked) {
-        s += "*x";
+        out += "*x";
       } else {
         for (int64_t d : shape) {
-          s += d < 0 ? std::string("?") : std::to_string(d);
-          s += 'x';
+          if (d < 0) {
+            out += '?';
+          } else {
+            char buf[24];
+            out.append(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);
+          }
+          out += 'x';
         }
       }
-      s += elementType;
-      if (!encoding.empty()) s += ", " + encoding;
-      return s + '>';
+      out += elementType;
+      if (!encoding.empty()) {
+        out += ", ";
+        out += encoding;
+      }
+      out += '>';
+      return;
     }
     case Kind::Token:
-      return "!stablehlo.token";
+      out += "!stablehlo.token";
+      return;
     case Kind::Tuple:
-      return "tuple<" + strTypeList(elements) + '>';
+      out += "tuple<";
+      printTypeList(elements, out);
+      out += '>';
+      return;
     case Kind::Function: {
-      std::string s = "(" + strTypeList(elements) + ") -> ";
-      if (results.size() == 1 && results[0].kind != Kind::Function) return s + results[0].str();
-      return s + "(" + strTypeList(results) + ")";
+      out += '(';
+      printTypeList(elements, out);
+      out += ") -> ";
+      if (results.size() == 1 && results[0].kind != Kind::Function) return results[0].print(out);
+      out += '(';
+      printTypeList(results, out);
+      out += ')';
+      return;
     }
     case Kind::Other:
-      return text;
+      out += text;
+      return;
   }
-  return text;
+  out += text;
 }
 
 Type Type::tensor(std::vector<int64_t> shape, std::string elementType) {
@@ -77,11 +104,15 @@ Type Type::function(std::vector<Type> inputs, std::vector<Type> results) {
 
 std::string strTypeList(const std::vector<Type>& types) {
   std::string s;
-  for (size_t i = 0; i < types.size(); ++i) {
-    if (i) s += ", ";
-    s += types[i].str();
-  }
+  printTypeList(types, s);
   return s;
+}
+
+void printTypeList(const std::vector<Type>& types, std::string& out) {
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (i) out += ", ";
+    types[i].print(out);
+  }
 }
 
 }  // namespace shardscope::ir

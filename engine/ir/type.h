@@ -31,6 +31,7 @@ struct Type {
   // like `i32`) only rank 0.
   bool isShaped() const { return kind == Kind::Tensor; }
   std::string str() const;  // `tensor<4x8xf32>`
+  void print(std::string& out) const;  // the same, appended to `out`
 
   static Type tensor(std::vector<int64_t> shape, std::string elementType);
   static Type token();
@@ -40,5 +41,6 @@ struct Type {
 
 // `tensor<4x8xf32>, tensor<f32>`.
 std::string strTypeList(const std::vector<Type>& types);
+void printTypeList(const std::vector<Type>& types, std::string& out);
 
 }  // namespace shardscope::ir

@@ -27,10 +27,21 @@ int64_t AxisRef::size(const Mesh& mesh) const {
 }
 
 std::string AxisRef::str() const {
-  std::string out = '"' + name + '"';
-  if (subAxis)
-    out += ":(" + std::to_string(subAxis->preSize) + ")" + std::to_string(subAxis->size);
+  std::string out;
+  print(out);
   return out;
+}
+
+void AxisRef::print(std::string& out) const {
+  out += '"';
+  out += name;
+  out += '"';
+  if (subAxis) {
+    out += ":(";
+    out += std::to_string(subAxis->preSize);
+    out += ')';
+    out += std::to_string(subAxis->size);
+  }
 }
 
 bool AxisRef::contains(const AxisRef& other, const Mesh& mesh) const {
@@ -116,13 +127,18 @@ AxisRefList canonicalAxisSet(AxisRefList axes, const Mesh& mesh) {
 }
 
 std::string strAxisList(const AxisRefList& axes) {
-  std::string out = "{";
+  std::string out;
+  printAxisList(axes, out);
+  return out;
+}
+
+void printAxisList(const AxisRefList& axes, std::string& out) {
+  out += '{';
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) out += ", ";
-    out += axes[i].str();
+    axes[i].print(out);
   }
   out += '}';
-  return out;
 }
 
 }  // namespace shardscope

@@ -31,6 +31,7 @@ struct AxisRef {
   int64_t preSize() const { return subAxis ? subAxis->preSize : 1; }
   // `"x"` or `"x":(2)4`.
   std::string str() const;
+  void print(std::string& out) const;  // the same, appended to `out`
 
   // Does this reference cover `other` (same axis, `other` inside this range)?
   bool contains(const AxisRef& other, const Mesh& mesh) const;
@@ -58,5 +59,6 @@ AxisRefList mergeAdjacent(const AxisRefList& axes, const Mesh& mesh);
 AxisRefList canonicalAxisSet(AxisRefList axes, const Mesh& mesh);
 // `{"a", "b":(1)2}` (braces, comma-separated).
 std::string strAxisList(const AxisRefList& axes);
+void printAxisList(const AxisRefList& axes, std::string& out);
 
 }  // namespace shardscope

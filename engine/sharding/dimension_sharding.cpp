@@ -4,15 +4,23 @@
 namespace shardscope {
 
 std::string DimensionSharding::str() const {
-  std::string out = "{";
+  std::string out;
+  print(out);
+  return out;
+}
+
+void DimensionSharding::print(std::string& out) const {
+  out += '{';
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) out += ", ";
-    out += axes[i].str();
+    axes[i].print(out);
   }
   if (!closed) out += axes.empty() ? "?" : ", ?";
   out += '}';
-  if (priority) out += 'p' + std::to_string(*priority);
-  return out;
+  if (priority) {
+    out += 'p';
+    out += std::to_string(*priority);
+  }
 }
 
 }  // namespace shardscope

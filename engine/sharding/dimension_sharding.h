@@ -19,6 +19,7 @@ struct DimensionSharding {
   bool isOpen() const { return !closed; }
   int64_t shardCount(const Mesh& mesh) const { return axesSize(axes, mesh); }
   std::string str() const;
+  void print(std::string& out) const;  // the same, appended to `out`
 };
 
 }  // namespace shardscope

@@ -4,8 +4,19 @@
 namespace shardscope {
 
 std::string MeshRef::str() const {
-  if (inlineMesh) return "mesh" + inlineMesh->str();
-  return '@' + name;
+  std::string out;
+  print(out);
+  return out;
+}
+
+void MeshRef::print(std::string& out) const {
+  if (inlineMesh) {
+    out += "mesh";
+    out += inlineMesh->str();
+    return;
+  }
+  out += '@';
+  out += name;
 }
 
 bool TensorSharding::isFullyReplicated() const {
@@ -21,23 +32,44 @@ AxisRefList TensorSharding::dimAxes() const {
 }
 
 std::string TensorSharding::strBody() const {
-  std::string out = '<' + mesh.str() + ", [";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) out += ", ";
-    out += dims[i].str();
-  }
-  out += ']';
-  if (!replicated.empty()) out += ", replicated=" + strAxisList(replicated);
-  if (!unreduced.empty()) {
-    out += ", unreduced=";
-    if (!unreducedReduction.empty() && unreducedReduction != "sum") out += unreducedReduction;
-    out += strAxisList(unreduced);
-  }
-  out += '>';
+  std::string out;
+  printBody(out);
   return out;
 }
 
-std::string TensorSharding::str() const { return "#sdy.sharding" + strBody(); }
+// Appends into one string: a large module prints thousands of shardings,
+// and a string per part made printing them mostly malloc.
+void TensorSharding::printBody(std::string& out) const {
+  out += '<';
+  mesh.print(out);
+  out += ", [";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    dims[i].print(out);
+  }
+  out += ']';
+  if (!replicated.empty()) {
+    out += ", replicated=";
+    printAxisList(replicated, out);
+  }
+  if (!unreduced.empty()) {
+    out += ", unreduced=";
+    if (!unreducedReduction.empty() && unreducedReduction != "sum") out += unreducedReduction;
+    printAxisList(unreduced, out);
+  }
+  out += '>';
+}
+
+std::string TensorSharding::str() const {
+  std::string out;
+  print(out);
+  return out;
+}
+
+void TensorSharding::print(std::string& out) const {
+  out += "#sdy.sharding";
+  printBody(out);
+}
 
 TensorSharding TensorSharding::replicatedOf(const MeshRef& mesh, int64_t rank, bool closed) {
   TensorSharding out;
@@ -48,13 +80,18 @@ TensorSharding TensorSharding::replicatedOf(const MeshRef& mesh, int64_t rank, b
 }
 
 std::string TensorShardingPerValue::str() const {
-  std::string out = "#sdy.sharding_per_value<[";
+  std::string out;
+  print(out);
+  return out;
+}
+
+void TensorShardingPerValue::print(std::string& out) const {
+  out += "#sdy.sharding_per_value<[";
   for (size_t i = 0; i < shardings.size(); ++i) {
     if (i) out += ", ";
-    out += shardings[i].strBody();
+    shardings[i].printBody(out);
   }
   out += "]>";
-  return out;
 }
 
 int64_t localDimSize(int64_t dimSize, int64_t shards, int64_t* padding) {

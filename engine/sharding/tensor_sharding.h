@@ -18,6 +18,7 @@ struct MeshRef {
   bool operator==(const MeshRef&) const = default;
   bool isInline() const { return inlineMesh.has_value(); }
   std::string str() const;  // "@mesh" or "mesh<[...]>"
+  void print(std::string& out) const;  // the same, appended to `out`
 };
 
 struct TensorSharding {
@@ -37,8 +38,10 @@ struct TensorSharding {
   AxisRefList dimAxes() const;
   // `<@mesh, [{"a"}, {}], replicated={"b"}>` (the body without `#sdy.sharding`).
   std::string strBody() const;
+  void printBody(std::string& out) const;  // the same, appended to `out`
   // `#sdy.sharding<@mesh, ...>`.
   std::string str() const;
+  void print(std::string& out) const;  // the same, appended to `out`
   // Open/closed sharding of `rank` dims on `meshName` with nothing sharded.
   static TensorSharding replicatedOf(const MeshRef& mesh, int64_t rank, bool closed);
 };
@@ -48,6 +51,7 @@ struct TensorShardingPerValue {
   std::vector<TensorSharding> shardings;
   bool operator==(const TensorShardingPerValue&) const = default;
   std::string str() const;
+  void print(std::string& out) const;  // the same, appended to `out`
 };
 
 // Per-device shape of a dimension of global size `dimSize` split `shards` ways:
