@@ -39,11 +39,19 @@ std::string mergeKey(const ir::Op& op, const ir::Region* region, const void* dis
   return key;
 }
 
-void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
+bool isConstant(const ir::Op& op) { return op.is("sdy.constant") || op.is("stablehlo.constant"); }
+bool isScalarBroadcast(const ir::Op& op) {
+  return op.is("stablehlo.broadcast_in_dim") && op.numOperands() == 1 && util::isScalar(op.operand(0)) &&
+         op.numResults() == 1;
+}
+
+// The merge candidates (constants and scalar broadcasts) in post-order; the
+// other ops are never touched, so they are not collected.
+void collectCandidatesPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
   for (const auto& region : op.regions())
     for (const auto& block : region->blocks())
-      for (const auto& inner : block->ops()) collectPostOrder(*inner, out);
-  out.push_back(&op);
+      for (const auto& inner : block->ops()) collectCandidatesPostOrder(*inner, out);
+  if (isConstant(op) || isScalarBroadcast(op)) out.push_back(&op);
 }
 
 }  // namespace
@@ -54,17 +62,16 @@ bool constantOrScalarMerger(ir::Module& module, ir::DiagnosticSink& diags) {
   // operand and result type instead of the op name.
   std::unordered_map<std::string, ir::Op*> constants, broadcasts;
   std::vector<ir::Op*> ops;
-  collectPostOrder(*module.op, ops);
+  collectCandidatesPostOrder(*module.op, ops);
   for (ir::Op* op : ops) {
     const ir::Region* region = op->parentBlock() ? op->parentBlock()->parentRegion() : nullptr;
     ir::Op* cached = nullptr;
-    if (op->is("sdy.constant") || op->is("stablehlo.constant")) {
+    if (isConstant(*op)) {
       // The op name is part of the key: only like constants merge (names
       // are interned, so the name's address stands for it).
       auto [it, inserted] = constants.try_emplace(mergeKey(*op, region, &op->name(), {}), op);
       if (!inserted) cached = it->second;
-    } else if (op->is("stablehlo.broadcast_in_dim") && op->numOperands() == 1 &&
-               util::isScalar(op->operand(0)) && op->numResults() == 1) {
+    } else if (isScalarBroadcast(*op)) {
       auto [it, inserted] =
           broadcasts.try_emplace(mergeKey(*op, region, op->operand(0), op->result(0)->type.str()), op);
       if (!inserted) cached = it->second;
