@@ -30,6 +30,7 @@ std::vector<TensorSharding> perValueList(const ir::Attribute* a) {
 // Set entry `index` of a per-value attribute, filling missing entries with
 // open replicated shardings of the values' ranks on the same mesh.
 // `count` values, value i being `valueAt(i)`.
+ir::Attribute sharedPerValue(TensorShardingPerValue list);
 template <typename ValueAt>
 void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s, size_t count,
                  const ValueAt& valueAt, bool inherent) {
@@ -45,7 +46,7 @@ void setPerValue(ir::Op& op, const std::string& name, unsigned index, const Tens
     for (const auto& a : op.attrs())
       if (a.name == name) wasInherent = a.inherent;
   }
-  op.setAttr(name, ir::Attribute(TensorShardingPerValue{std::move(list)}), wasInherent);
+  op.setAttr(name, sharedPerValue(TensorShardingPerValue{std::move(list)}), wasInherent);
 }
 
 // Deferred function argument/result shardings (see beginDeferredFuncShardings):
@@ -62,6 +63,47 @@ struct SideTable {
 SideTable& sideTable() {
   static thread_local SideTable t;
   return t;
+}
+
+// Equal per-value sharding lists written during one propagation share one
+// attribute object: thousands of ops end up with the same few shardings, and
+// one object each keeps them in a few cache lines for the later passes and
+// the writer. The table lives as long as the deferral (the driver's run).
+size_t hashAxes(size_t seed, const AxisRefList& axes) {
+  auto mix = [&seed](size_t v) { seed ^= v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); };
+  for (const AxisRef& a : axes) {
+    mix(std::hash<std::string>{}(a.name));
+    if (a.subAxis) mix(static_cast<size_t>(a.subAxis->preSize * 131 + a.subAxis->size));
+  }
+  mix(axes.size());
+  return seed;
+}
+size_t hashPerValue(const TensorShardingPerValue& list) {
+  size_t seed = list.shardings.size();
+  for (const TensorSharding& t : list.shardings) {
+    seed = seed * 31 + std::hash<std::string>{}(t.mesh.name);
+    for (const DimensionSharding& d : t.dims) {
+      seed = hashAxes(seed, d.axes);
+      seed = seed * 31 + (d.closed ? 1 : 2) + static_cast<size_t>(d.priority.value_or(-1)) * 7;
+    }
+    seed = hashAxes(hashAxes(seed, t.replicated), t.unreduced);
+  }
+  return seed;
+}
+std::unordered_multimap<size_t, ir::Attribute>& sharedPerValues() {
+  static thread_local std::unordered_multimap<size_t, ir::Attribute> table;
+  return table;
+}
+ir::Attribute sharedPerValue(TensorShardingPerValue list) {
+  if (sideTable().depth == 0) return ir::Attribute(std::move(list));
+  auto& table = sharedPerValues();
+  size_t hash = hashPerValue(list);
+  auto [first, last] = table.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    if (*it->second.as<TensorShardingPerValue>() == list) return it->second;
+  ir::Attribute attr(std::move(list));
+  table.emplace(hash, attr);
+  return attr;
 }
 int listIndex(const char* listName) { return listName[0] == 'a' ? 0 : 1; }  // arg_attrs / res_attrs
 
@@ -455,6 +497,7 @@ void beginDeferredFuncShardings() { ++sideTable().depth; }
 void endDeferredFuncShardings() {
   SideTable& t = sideTable();
   if (t.depth == 0 || --t.depth > 0) return;
+  sharedPerValues().clear();
   std::unordered_map<const ir::Op*, FuncSide> funcs;
   funcs.swap(t.funcs);
   for (auto& [op, f] : funcs)

@@ -176,3 +176,39 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
 
 }  // namespace
 }  // namespace shardscope::propagation
+
+namespace shardscope::propagation {
+namespace {
+
+// Ops that end up with equal shardings share one attribute object (fewer
+// objects for the later passes and the writer to visit); different shardings
+// stay apart, and the printed module is what it would be without sharing.
+TEST(PropagationDriverTest, EqualWrittenShardingsShareOneAttribute) {
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {?}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {"b"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.abs %arg0 : tensor<8x8xf32>
+  %2 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  return %0, %2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  ASSERT_TRUE(basicPropagate(*m, PropagationOptions{}, diags));
+  std::vector<const ir::Op*> ops;
+  for (auto& op : m->functions().front()->region(0).front().ops()) ops.push_back(op.get());
+  ASSERT_GE(ops.size(), 3u);
+  const ir::Attribute* s0 = ops[0]->attr("sdy.sharding");
+  const ir::Attribute* s1 = ops[1]->attr("sdy.sharding");
+  const ir::Attribute* s2 = ops[2]->attr("sdy.sharding");
+  ASSERT_TRUE(s0 && s1 && s2);
+  EXPECT_EQ(s0->str(), R"(#sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>)");
+  EXPECT_EQ(&s0->value(), &s1->value());  // equal: one object
+  EXPECT_NE(&s0->value(), &s2->value());  // different
+  EXPECT_EQ(s2->str(), R"(#sdy.sharding_per_value<[<@mesh, [{?}, {"b", ?}]>]>)");
+}
+
+}  // namespace
+}  // namespace shardscope::propagation
