@@ -476,7 +476,15 @@ bool transformShardingsIn(Attribute& attr, const ShardingRewrite& fn) {
   return false;
 }
 
-static void transformOpShardings(Op& op, const ShardingRewrite& fn) {
+namespace {
+// Rewrites by input object. Shardings are shared between ops (propagation
+// writes equal ones as one object), so each distinct object is rewritten once
+// and the ops that shared it share the result as well. Inputs are held so
+// that no address is reused by another object during the walk.
+using RewriteMemo = std::unordered_map<const void*, std::pair<Attribute, std::optional<Attribute>>>;
+}  // namespace
+
+static void transformOpShardings(Op& op, const ShardingRewrite& fn, RewriteMemo& memo) {
   if (!isFuncOp(op)) {
     // In the attributes' order, without a list of their names: setAttr on an
     // existing name replaces its value in place.
@@ -488,6 +496,17 @@ static void transformOpShardings(Op& op, const ShardingRewrite& fn) {
       if (seen) continue;
       const Attribute* a = op.attr(name);
       if (!a) continue;
+      if (a->is<TensorSharding>() || a->is<TensorShardingPerValue>()) {
+        auto it = memo.find(&a->value());
+        if (it == memo.end()) {
+          Attribute copy = *a;
+          bool changed = transformShardingsIn(copy, fn);
+          it = memo.emplace(&a->value(), std::make_pair(*a, changed ? std::optional<Attribute>(copy) : std::nullopt))
+                   .first;
+        }
+        if (it->second.second) op.setAttr(name, *it->second.second, isInherentAttr(op, name, false));
+        continue;
+      }
       Attribute copy = *a;
       if (transformShardingsIn(copy, fn)) op.setAttr(name, copy, isInherentAttr(op, name, false));
     }
@@ -506,8 +525,9 @@ static void transformOpShardings(Op& op, const ShardingRewrite& fn) {
 }
 
 void transformShardings(ir::Module& module, const ShardingRewrite& fn) {
+  RewriteMemo memo;
   for (auto& top : module.body().ops())
-    top->walk([&](Op& op) { transformOpShardings(op, fn); });
+    top->walk([&](Op& op) { transformOpShardings(op, fn, memo); });
 }
 
 // ---- Structure --------------------------------------------------------------

@@ -123,7 +123,8 @@ unsigned numFuncResults(const ir::Op& func);
 // arrays and dictionaries too), replacing it with what `fn` returns. `fn`
 // returns nullopt to leave a sharding as it is (most shardings pass through
 // most rewrites unchanged, and a copy of each to compare would cost more
-// than the rewrite itself).
+// than the rewrite itself). `fn` must depend on the sharding alone: equal
+// shardings held as one object are rewritten once, and share the result.
 using ShardingRewrite = std::function<std::optional<TensorSharding>(const TensorSharding&)>;
 void transformShardings(ir::Module& module, const ShardingRewrite& fn);
 // Same on one attribute (recursively); returns whether anything changed.
