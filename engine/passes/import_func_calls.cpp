@@ -73,9 +73,10 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
 
   // Edges for the named computations (owners that already have one keep it).
   std::vector<ir::Op*> ncs;
-  module.op->walk([&](ir::Op& op) {
-    if (op.is("sdy.named_computation")) ncs.push_back(&op);
-  });
+  if (ir::Op::anyLive("sdy.named_computation"))  // else no walk: there are none
+    module.op->walk([&](ir::Op& op) {
+      if (op.is("sdy.named_computation")) ncs.push_back(&op);
+    });
   auto withoutEdge = [](std::vector<ir::Value*> owners) {
     std::vector<ir::Value*> out;
     for (ir::Value* v : owners)

@@ -96,10 +96,12 @@ class Lifter {
 
     util::transformShardings(module_, [&](const TensorSharding& s) { return lift(s); });
 
-    module_.op->walk([&](ir::Op& op) {
-      static const char* kCollectives[] = {"stablehlo.all_gather", "stablehlo.all_reduce",
-                                           "stablehlo.reduce_scatter", "stablehlo.all_to_all",
-                                           "stablehlo.collective_broadcast"};
+    static const char* kCollectives[] = {"stablehlo.all_gather", "stablehlo.all_reduce",
+                                         "stablehlo.reduce_scatter", "stablehlo.all_to_all",
+                                         "stablehlo.collective_broadcast"};
+    bool anyCollective = false;  // else no walk for replica groups
+    for (const char* n : kCollectives) anyCollective |= ir::Op::anyLive(n);
+    if (anyCollective) module_.op->walk([&](ir::Op& op) {
       bool isCollective = false;
       for (const char* n : kCollectives) isCollective |= op.is(n);
       if (!isCollective) return;
