@@ -41,6 +41,10 @@ AxisRefList propagatedAxes(int64_t factor, const TensorFactorShardings& row,
                            const FactorPropagationContext& ctx) {
   const FactorSharding* fs = row.find(factor);
   if (!fs) return {};
+  // Truncation only shortens the candidate (or narrows its last axis to a
+  // prefix of it), so a row that is no strict prefix of the whole candidate
+  // is none of the truncated one either: decided without copying it.
+  if (!isStrictPrefix(fs->axes, candidates[factor])) return {};
   AxisRefList axes = candidates[factor];
   basic::truncateByConflicts(
       axes,

@@ -35,7 +35,8 @@ template <typename ValueAt>
 void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s, size_t count,
                  const ValueAt& valueAt, bool inherent) {
   const ir::Attribute* old = op.attr(name);
-  std::vector<TensorSharding> list = perValueList(old);
+  // A single value's list is just `s`: no copy of the old list to overwrite.
+  std::vector<TensorSharding> list = count == 1 && index == 0 ? std::vector<TensorSharding>{s} : perValueList(old);
   if (list.size() != count) {
     list.clear();
     for (size_t i = 0; i < count; ++i) list.push_back(fullyReplicated(s.mesh, rankOf(valueAt(i)->type), false));
