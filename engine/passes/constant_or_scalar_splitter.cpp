@@ -37,12 +37,14 @@ class Splitter {
 
   void run() {
     // Constants first become sdy.constant, so that they are not folded together.
-    module_.op->walk([](ir::Op& op) {
-      if (op.is("stablehlo.constant")) op.setName("sdy.constant");
-    });
+    if (ir::Op::anyLive("stablehlo.constant"))
+      module_.op->walk([](ir::Op& op) {
+        if (op.is("stablehlo.constant")) op.setName("sdy.constant");
+      });
     for (ir::Op* func : util::funcsInPostOrder(module_)) {
       std::vector<ir::Op*> namedComputations;
-      collectNamedComputationsPostOrder(*func, namedComputations);
+      if (ir::Op::anyLive("sdy.named_computation"))  // else no walk: there are none
+        collectNamedComputationsPostOrder(*func, namedComputations);
       for (ir::Op* nc : namedComputations) walkOnRegion(nc->region(0), func);
       walkOnRegion(func->region(0), func);
     }
