@@ -59,6 +59,19 @@ NameTable& nameTable() {
 }
 }  // namespace
 
+const std::string& AttrName::intern(std::string_view n) {
+  // Never destroyed: attributes may outlive statics.
+  static auto* mutex = new std::mutex();
+  static auto* names = new std::unordered_map<std::string_view, std::unique_ptr<std::string>>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto it = names->find(n);
+  if (it != names->end()) return *it->second;
+  auto owned = std::make_unique<std::string>(n);
+  const std::string& ref = *owned;
+  names->emplace(std::string_view(ref), std::move(owned));
+  return ref;
+}
+
 detail::InternedOpName& Op::intern(std::string_view name) {
   NameTable& t = nameTable();
   std::lock_guard<std::mutex> lock(t.mutex);

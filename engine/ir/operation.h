@@ -76,6 +76,37 @@ struct InternedOpName {
 };
 }  // namespace detail
 
+// An attribute's name, stored once for the process like op names. Names
+// repeat on every op, and the long ones (`sdy.sharding_rule`,
+// `broadcast_dimensions`) would otherwise each be a heap string per op that
+// every attribute lookup of the same length reads. Reads as a std::string.
+class AttrName {
+ public:
+  AttrName() : s_(&intern({})) {}
+  AttrName(std::string_view n) : s_(&intern(n)) {}  // NOLINT: names convert implicitly
+  AttrName(const std::string& n) : s_(&intern(n)) {}  // NOLINT
+  AttrName(const char* n) : s_(&intern(n)) {}  // NOLINT
+  const std::string& str() const { return *s_; }
+  operator const std::string&() const { return *s_; }  // NOLINT
+  size_t size() const { return s_->size(); }
+  bool empty() const { return s_->empty(); }
+  const char* c_str() const { return s_->c_str(); }
+  int compare(size_t pos, size_t n, const char* other) const { return s_->compare(pos, n, other); }
+  bool operator==(const AttrName& o) const { return s_ == o.s_; }
+  bool operator==(const std::string& o) const { return *s_ == o; }
+  bool operator==(std::string_view o) const { return *s_ == o; }
+  bool operator==(const char* o) const { return *s_ == o; }
+  bool operator<(const AttrName& o) const { return *s_ < *o.s_; }
+
+ private:
+  static const std::string& intern(std::string_view n);
+  const std::string* s_;
+};
+inline std::string operator+(const std::string& a, const AttrName& b) { return a + b.str(); }
+inline std::string operator+(const AttrName& a, const std::string& b) { return a.str() + b; }
+inline std::string operator+(const char* a, const AttrName& b) { return a + b.str(); }
+inline std::string operator+(const AttrName& a, const char* b) { return a.str() + b; }
+
 class Op {
  public:
   Op(std::string_view name, SourceLoc loc = {}) : name_(&intern(name)), loc_(loc) {
@@ -151,7 +182,7 @@ class Op {
   // Attributes. Inherent attributes (the op's own, MLIR "properties") and
   // discardable ones (`sdy.sharding`, ...) live in one list, each flagged.
   struct Attr {
-    std::string name;
+    AttrName name;
     Attribute value;
     bool inherent = false;
   };

@@ -22,7 +22,7 @@ std::string mergeKey(const ir::Op& op, const ir::Region* region, const void* dis
                      const std::string& extra) {
   std::vector<std::pair<const std::string*, std::string>> entries;
   entries.reserve(op.attrs().size());
-  for (const ir::Op::Attr& a : op.attrs()) entries.emplace_back(&a.name, a.value.str());
+  for (const ir::Op::Attr& a : op.attrs()) entries.emplace_back(&a.name.str(), a.value.str());
   std::sort(entries.begin(), entries.end(),
             [](const auto& x, const auto& y) { return std::tie(*x.first, x.second) < std::tie(*y.first, y.second); });
   std::string key(2 * sizeof(void*), '\0');

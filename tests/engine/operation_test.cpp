@@ -59,3 +59,29 @@ TEST(OperationTest, ReplaceAllUsesWithMovesEveryUseInOrder) {
 
 }  // namespace
 }  // namespace shardscope::ir
+
+namespace shardscope::ir {
+namespace {
+
+TEST(OperationTest, AttributeNamesAreSharedAndReadAsStrings) {
+  Op a("test.names");
+  Op b("test.names");
+  a.setAttr("broadcast_dimensions", Attribute(UnitAttr{}));
+  b.setAttr(std::string("broadcast_") + "dimensions", Attribute(UnitAttr{}));
+  const AttrName& na = a.attrs().front().name;
+  const AttrName& nb = b.attrs().front().name;
+  EXPECT_EQ(&na.str(), &nb.str());  // one stored name for both ops
+  EXPECT_TRUE(na == "broadcast_dimensions");
+  EXPECT_TRUE(na == std::string("broadcast_dimensions"));
+  EXPECT_TRUE(na == std::string_view("broadcast_dimensions"));
+  EXPECT_FALSE(na == "broadcast");
+  const std::string& asString = na;
+  EXPECT_EQ(asString, "broadcast_dimensions");
+  EXPECT_NE(a.attr("broadcast_dimensions"), nullptr);
+  a.removeAttr("broadcast_dimensions");
+  EXPECT_EQ(a.attr("broadcast_dimensions"), nullptr);
+  EXPECT_TRUE(AttrName("a") < AttrName("b"));
+}
+
+}  // namespace
+}  // namespace shardscope::ir
