@@ -5,18 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "parse_test_module.h"
+
 #include "ir/parser.h"
 #include "ir/printer.h"
 
 namespace shardscope::passes::util {
 namespace {
 
-std::unique_ptr<ir::Module> parse(const std::string& text) {
-  ir::DiagnosticSink diags;
-  auto m = ir::parseModule(text, ir::ParseOptions{}, diags);
-  EXPECT_TRUE(m) << diags.formatAll("<test>");
-  return m;
-}
+std::unique_ptr<ir::Module> parse(const std::string& text) { return test_support::parseTestModule(text); }
 
 TEST(TransformShardingsTest, SharedShardingsAreRewrittenOnceAndStayShared) {
   auto m = parse(R"mlir(

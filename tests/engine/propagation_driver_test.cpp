@@ -3,6 +3,8 @@
 // propagation_trace.cpp).
 #include <gtest/gtest.h>
 
+#include "parse_test_module.h"
+
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "propagation/propagation.h"
@@ -11,12 +13,7 @@
 namespace shardscope::propagation {
 namespace {
 
-std::unique_ptr<ir::Module> parse(const std::string& text) {
-  ir::DiagnosticSink diags;
-  auto m = ir::parseModule(text, ir::ParseOptions{}, diags);
-  EXPECT_TRUE(m) << diags.formatAll("<test>");
-  return m;
-}
+std::unique_ptr<ir::Module> parse(const std::string& text) { return test_support::parseTestModule(text); }
 
 const char* kChain = R"mlir(
 sdy.mesh @mesh = <["a"=2, "b"=2]>

@@ -2,6 +2,8 @@
 // user_priority_propagation.cpp.
 #include <gtest/gtest.h>
 
+#include "parse_test_module.h"
+
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "propagation/op_priority_propagation.h"
@@ -10,12 +12,7 @@
 namespace shardscope::propagation {
 namespace {
 
-std::unique_ptr<ir::Module> parse(const std::string& text) {
-  ir::DiagnosticSink diags;
-  auto m = ir::parseModule(text, ir::ParseOptions{}, diags);
-  EXPECT_TRUE(m) << diags.formatAll("<test>");
-  return m;
-}
+std::unique_ptr<ir::Module> parse(const std::string& text) { return test_support::parseTestModule(text); }
 
 // The first op named `name` in the module.
 ir::Op* find(ir::Module& m, const std::string& name) {
