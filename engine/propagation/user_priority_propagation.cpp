@@ -114,16 +114,18 @@ TensorSharding restored(const TensorSharding& current, const TensorSharding& ori
   return s;
 }
 
-// Every sharding place of the module, in the order sdy's sharding walker
-// visits them.
-std::vector<ShardingPlace> allPlaces(ir::Module& module) {
-  std::vector<ShardingPlace> out;
+// Calls `fn` on every sharding place of the module, in the order sdy's
+// sharding walker visits them. (A callback rather than a list: a list holds
+// a place per value, and on a large module building it costs more than the
+// visit.) `fn` may rewrite the place's sharding, not the module's ops.
+template <typename Fn>
+void forEachPlace(ir::Module& module, const Fn& fn) {
   for (auto& top : module.body().ops()) {
     top->walkPreOrder([&](ir::Op& op) {
       if (op.is("func.func")) {
         if (op.numRegions() && !op.region(0).empty())
-          for (ir::Value* arg : op.region(0).front().arguments()) out.push_back(ShardingPlace::ofValue(arg));
-        for (unsigned i = 0; i < funcNumResults(op); ++i) out.push_back(ShardingPlace::ofFuncResult(&op, i));
+          for (ir::Value* arg : op.region(0).front().arguments()) fn(ShardingPlace::ofValue(arg));
+        for (unsigned i = 0; i < funcNumResults(op); ++i) fn(ShardingPlace::ofFuncResult(&op, i));
         return true;
       }
       if (op.is("sdy.manual_computation")) {
@@ -141,7 +143,7 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
               p.value = op.region(0).front().argument(i);
             else if (!in && i < op.numResults())
               p.value = op.result(i);
-            out.push_back(p);
+            fn(p);
           }
         }
         return true;
@@ -157,7 +159,7 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
               p.attrName = "in_shardings";
               p.attrIndex = i;
               if (i < op.region(0).front().numArguments()) p.value = op.region(0).front().argument(i);
-              out.push_back(p);
+              fn(p);
             }
         }
         const char* resName = op.is("sdy.named_computation") ? "out_shardings" : kShardingAttr;
@@ -170,12 +172,12 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
             p.attrName = resName;
             p.attrIndex = i;
             if (i < op.numResults()) p.value = op.result(i);
-            out.push_back(p);
+            fn(p);
           }
         return true;
       }
       if (op.numResults() == 1) {
-        out.push_back(ShardingPlace::ofValue(op.result(0)));
+        fn(ShardingPlace::ofValue(op.result(0)));
       } else if (op.numResults() > 1) {
         const ir::Attribute* a = op.attr(kShardingAttr);
         const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
@@ -186,13 +188,12 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
             p.attrName = kShardingAttr;
             p.attrIndex = i;
             p.value = op.result(i);
-            out.push_back(p);
+            fn(p);
           }
       }
       return true;
     });
   }
-  return out;
 }
 
 }  // namespace
@@ -200,10 +201,10 @@ std::vector<ShardingPlace> allPlaces(ir::Module& module) {
 bool runUserPriority(PropagationDriver& driver, const GetDirectionFn& direction) {
   ir::Module& module = driver.module();
   std::map<int64_t, std::vector<std::pair<ShardingPlace, TensorSharding>>> byPriority;
-  for (const ShardingPlace& place : allPlaces(module)) {
-    if (place.value && lookupEdgeOfTarget(place.value)) continue;
+  forEachPlace(module, [&](const ShardingPlace& place) {
+    if (place.value && lookupEdgeOfTarget(place.value)) return;
     std::optional<TensorSharding> s = readPlace(place);
-    if (!s) continue;
+    if (!s) return;
     for (const DimensionSharding& d : s->dims) {
       int64_t p = priorityOf(d);
       if (p <= 0) continue;
@@ -216,7 +217,7 @@ bool runUserPriority(PropagationDriver& driver, const GetDirectionFn& direction)
     }
     TensorSharding init = initialized(*s, module.meshOf(*s));
     if (!(init == *s)) writePlace(place, init);
-  }
+  });
   bool ok = runOpPriority(driver, direction, RunLabel{0, -1});
   for (auto& [priority, refs] : byPriority) {
     for (auto& [place, original] : refs) {
