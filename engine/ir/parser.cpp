@@ -167,10 +167,23 @@ bool Parser::parseInt(int64_t& out, bool allowNegative) {
 // ---- diagnostics ----------------------------------------------------------
 
 SourceLoc Parser::locOf(const char* pos) const {
-  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), pos);
-  size_t line = static_cast<size_t>(it - lineStarts_.begin());  // 1-based
-  const char* ls = lineStarts_[line - 1];
-  return {static_cast<uint32_t>(line - 1 + opts_.firstLine), static_cast<uint32_t>(pos - ls + 1)};
+  // Index of the last line start at or before `pos`.
+  size_t idx = lastLine_;
+  auto startsAfter = [&](size_t i) { return i + 1 < lineStarts_.size() && lineStarts_[i + 1] <= pos; };
+  if (idx < lineStarts_.size() && lineStarts_[idx] <= pos) {
+    // Forward a few lines at most, then search.
+    for (int step = 0; step < 8 && startsAfter(idx); ++step) ++idx;
+    if (startsAfter(idx)) {
+      auto it = std::upper_bound(lineStarts_.begin() + static_cast<long>(idx), lineStarts_.end(), pos);
+      idx = static_cast<size_t>(it - lineStarts_.begin()) - 1;
+    }
+  } else {
+    auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), pos);
+    idx = static_cast<size_t>(it - lineStarts_.begin()) - 1;
+  }
+  lastLine_ = idx;
+  const char* ls = lineStarts_[idx];
+  return {static_cast<uint32_t>(idx + opts_.firstLine), static_cast<uint32_t>(pos - ls + 1)};
 }
 
 bool Parser::error(const char* pos, std::string msg) {

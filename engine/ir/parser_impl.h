@@ -182,6 +182,10 @@ class Parser {
   ParseOptions opts_;
   DiagnosticSink& diags_;
   std::vector<const char*> lineStarts_;
+  // The line (0-based index into lineStarts_) of the last locOf: the reader
+  // asks in source order, so the next answer is almost always this line or
+  // one shortly after, found without a search over every line.
+  mutable size_t lastLine_ = 0;
   bool failed_ = false;
   bool errorEmitted_ = false;
   int depth_ = 0;  // nesting guard against stack exhaustion
