@@ -3,6 +3,7 @@
 // (e.g. an `sdy.reshard` left dangling by a dropped sharding constraint),
 // repeatedly, so chains of dead ops go too. No patterns or folding.
 #include <set>
+#include <unordered_set>
 
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
@@ -33,19 +34,27 @@ bool isTriviallyDead(const ir::Op& op) {
 
 bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    std::vector<ir::Op*> dead;
-    module.op->walk([&](ir::Op& op) {
-      if (isTriviallyDead(op)) dead.push_back(&op);
-    });
-    // Users come after their operands' definitions; erase back to front.
-    for (auto it = dead.rbegin(); it != dead.rend(); ++it) {
-      if (!isTriviallyDead(**it)) continue;
-      util::eraseOp(*it);
-      changed = true;
-    }
+  // One walk for the candidates, then a worklist: erasing an op can only
+  // make the producers of its operands dead, so only those are looked at
+  // again (a second walk over a large module would find little else).
+  std::vector<ir::Op*> worklist;
+  module.op->walk([&](ir::Op& op) {
+    if (isTriviallyDead(op)) worklist.push_back(&op);
+  });
+  // Users come after their operands' definitions: erase back to front, and
+  // the producers freed by an erase are pushed behind (so next).
+  std::unordered_set<ir::Op*> erased;
+  while (!worklist.empty()) {
+    ir::Op* op = worklist.back();
+    worklist.pop_back();
+    if (erased.count(op) || !isTriviallyDead(*op)) continue;
+    std::vector<ir::Op*> producers;
+    for (ir::Value* v : op->operands())
+      if (v && v->definingOp && v->definingOp != op) producers.push_back(v->definingOp);
+    erased.insert(op);
+    util::eraseOp(op);
+    for (ir::Op* p : producers)
+      if (!erased.count(p) && isTriviallyDead(*p)) worklist.push_back(p);
   }
   return true;
 }

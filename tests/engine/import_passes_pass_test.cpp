@@ -258,6 +258,30 @@ func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}
 )");
 }
 
+TEST(ImportPassesTest, DeadChainsGoWholeAndLiveOpsStay) {
+  // %3 is dead, which makes %2, then %1 dead; %0 feeds the return and
+  // stays; the custom call has side effects and stays with its operand.
+  const char* input = R"(func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8xf32>
+  %1 = stablehlo.negate %0 : tensor<8xf32>
+  %2 = stablehlo.add %1, %0 : tensor<8xf32>
+  %3 = stablehlo.multiply %2, %1 : tensor<8xf32>
+  %4 = stablehlo.sine %arg0 : tensor<8xf32>
+  %5 = stablehlo.custom_call @foo(%4) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(input, {eraseTriviallyDeadOps}), R"(module {
+  func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.abs %arg0 : tensor<8xf32>
+    %1 = stablehlo.sine %arg0 : tensor<8xf32>
+    %2 = stablehlo.custom_call @foo(%1) : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+)");
+}
+
 TEST(ImportPassesTest, ShardingGroupAcrossManualComputationIsAnError) {
   const char* input = R"(sdy.mesh @mesh = <["a"=2]>
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
