@@ -126,13 +126,6 @@ ir::Op* tailOfChain(ir::Op* head) {
   return tail;
 }
 
-void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
-  for (const auto& region : op.regions())
-    for (const auto& block : region->blocks())
-      for (const auto& inner : block->ops()) collectPostOrder(*inner, out);
-  if (op.is("sdy.sharding_constraint") || op.is("sdy.manual_computation")) out.push_back(&op);
-}
-
 // Records the update of `constraint`'s input as one step, the way sdy's
 // source-sharding handler does: the constraint's result is the source of the
 // axes its operand gains. (Origins are seeded by the propagation passes from
@@ -176,7 +169,7 @@ bool applyShardingConstraints(ir::Module& module, ir::DiagnosticSink& diags,
   propagation::ShardingDebugInfo debug(module, /*origins=*/false, options.debugPropagationEdgeSharding);
   debug.prepare();
   std::vector<ir::Op*> ops;
-  collectPostOrder(*module.op, ops);
+  util::collectPostOrder(*module.op, [](const ir::Op& op) { return isConstraintOrManual(&op); }, ops);
   for (ir::Op* op : ops) {
     if (op->is("sdy.sharding_constraint")) {
       if (op->numOperands() != 1 || op->numResults() != 1) continue;

@@ -45,14 +45,6 @@ bool isScalarBroadcast(const ir::Op& op) {
          op.numResults() == 1;
 }
 
-// The merge candidates (constants and scalar broadcasts) in post-order; the
-// other ops are never touched, so they are not collected.
-void collectCandidatesPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
-  for (const auto& region : op.regions())
-    for (const auto& block : region->blocks())
-      for (const auto& inner : block->ops()) collectCandidatesPostOrder(*inner, out);
-  if (isConstant(op) || isScalarBroadcast(op)) out.push_back(&op);
-}
 
 }  // namespace
 
@@ -62,7 +54,8 @@ bool constantOrScalarMerger(ir::Module& module, ir::DiagnosticSink& diags) {
   // operand and result type instead of the op name.
   std::unordered_map<std::string, ir::Op*> constants, broadcasts;
   std::vector<ir::Op*> ops;
-  collectCandidatesPostOrder(*module.op, ops);
+  // Only the candidates: the other ops are never touched.
+  util::collectPostOrder(*module.op, [](const ir::Op& op) { return isConstant(op) || isScalarBroadcast(op); }, ops);
   for (ir::Op* op : ops) {
     const ir::Region* region = op->parentBlock() ? op->parentBlock()->parentRegion() : nullptr;
     ir::Op* cached = nullptr;

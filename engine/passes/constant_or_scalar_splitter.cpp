@@ -44,20 +44,14 @@ class Splitter {
     for (ir::Op* func : util::funcsInPostOrder(module_)) {
       std::vector<ir::Op*> namedComputations;
       if (ir::Op::anyLive("sdy.named_computation"))  // else no walk: there are none
-        collectNamedComputationsPostOrder(*func, namedComputations);
+        util::collectPostOrder(*func, [](const ir::Op& op) { return op.is("sdy.named_computation"); },
+                               namedComputations);
       for (ir::Op* nc : namedComputations) walkOnRegion(nc->region(0), func);
       walkOnRegion(func->region(0), func);
     }
   }
 
  private:
-  static void collectNamedComputationsPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
-    for (const auto& region : op.regions())
-      for (const auto& block : region->blocks())
-        for (const auto& inner : block->ops()) collectNamedComputationsPostOrder(*inner, out);
-    if (op.is("sdy.named_computation")) out.push_back(&op);
-  }
-
   static std::string originalFuncName(const ir::Op& func) { return util::originalFuncName(func); }
 
   static std::string namedComputationName(const ir::Op& nc) {

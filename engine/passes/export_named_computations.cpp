@@ -29,13 +29,7 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
   if (!ir::Op::anyLive("sdy.named_computation")) return true;
   util::SymbolTable symbols(module);
   std::vector<ir::Op*> ncs;  // post-order: inner ones first
-  std::function<void(ir::Op&)> collect = [&](ir::Op& op) {
-    for (const auto& region : op.regions())
-      for (const auto& block : region->blocks())
-        for (const auto& inner : block->ops()) collect(*inner);
-    if (op.is("sdy.named_computation")) ncs.push_back(&op);
-  };
-  collect(*module.op);
+  util::collectPostOrder(*module.op, [](const ir::Op& op) { return op.is("sdy.named_computation"); }, ncs);
 
   std::vector<ir::Value*> callResults;
   for (ir::Op* nc : ncs) {

@@ -160,6 +160,17 @@ class SymbolTable {
 // Functions in post-order of the call graph (callees before callers), as
 // sdy's iterateFuncs does by default.
 std::vector<ir::Op*> funcsInPostOrder(ir::Module& module);
+
+// Appends to `out` the ops for which `keep(op)` holds among `root` and all
+// ops nested in it, in post-order (nested ops before the op holding them),
+// so that erasing them front to back never erases a holder first.
+template <typename Keep>
+void collectPostOrder(ir::Op& root, const Keep& keep, std::vector<ir::Op*>& out) {
+  for (const auto& region : root.regions())
+    for (const auto& block : region->blocks())
+      for (const auto& inner : block->ops()) collectPostOrder(*inner, keep, out);
+  if (keep(root)) out.push_back(&root);
+}
 // Calls `fn` on every func.call, functions in post-order of the call graph
 // (computed once, up front), calls of each function in program order as the
 // function is reached (so rewrites of earlier functions are seen).
