@@ -555,12 +555,28 @@ class Verifier {
 
   // --- 3. symbol users -----------------------------------------------------
 
+  // The ops this phase checks, each with its check.
+  using SymbolUserCheck = bool (Verifier::*)(const Op&);
+  struct SymbolUser {
+    const char* name;
+    SymbolUserCheck check;
+  };
+  static const std::vector<SymbolUser>& symbolUsers() {
+    static const std::vector<SymbolUser> users = {
+        {"sdy.sharding_constraint", &Verifier::verifyConstraint},
+        {"sdy.reshard", &Verifier::verifyConstraint},
+        {"sdy.data_flow_edge", &Verifier::verifyDataFlowEdge},
+        {"sdy.func_data_flow_edge", &Verifier::verifyFuncDataFlowEdge},
+        {"sdy.manual_computation", &Verifier::verifyManualComputation},
+        {"sdy.named_computation", &Verifier::verifyNamedComputation},
+    };
+    return users;
+  }
+
   void verifySymbolUses() {
-    // Only these ops are checked here: without any, no walk.
-    static const char* const kUsers[] = {"sdy.sharding_constraint", "sdy.reshard", "sdy.data_flow_edge",
-                                         "sdy.func_data_flow_edge", "sdy.manual_computation",
-                                         "sdy.named_computation"};
-    if (std::none_of(std::begin(kUsers), std::end(kUsers), [](const char* n) { return Op::anyLive(n); })) return;
+    // Without any op to check, no walk.
+    const std::vector<SymbolUser>& users = symbolUsers();
+    if (std::none_of(users.begin(), users.end(), [](const SymbolUser& u) { return Op::anyLive(u.name); })) return;
     bool ok = true;
     module_.op->walkPreOrder([&](Op& op) {
       if (!ok) return false;
@@ -570,11 +586,8 @@ class Verifier {
   }
 
   bool verifySymbolUser(const Op& op) {
-    if (op.is("sdy.sharding_constraint") || op.is("sdy.reshard")) return verifyConstraint(op);
-    if (op.is("sdy.data_flow_edge")) return verifyDataFlowEdge(op);
-    if (op.is("sdy.func_data_flow_edge")) return verifyFuncDataFlowEdge(op);
-    if (op.is("sdy.manual_computation")) return verifyManualComputation(op);
-    if (op.is("sdy.named_computation")) return verifyNamedComputation(op);
+    for (const SymbolUser& u : symbolUsers())
+      if (op.is(u.name)) return (this->*u.check)(op);
     return true;
   }
 
