@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "propagation/hash_combine.h"
 #include "rules/op_sharding_rule_registry.h"
 
 namespace shardscope::propagation {
@@ -11,25 +12,23 @@ namespace {
 
 bool isDiscardableSdyAttr(const std::string& name) { return name.compare(0, 4, "sdy.") == 0; }
 
-void combine(size_t& seed, size_t value) { seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); }
-
 void hashType(size_t& seed, const ir::Type& t) {
-  combine(seed, static_cast<size_t>(t.kind));
-  for (int64_t d : t.shape) combine(seed, std::hash<int64_t>{}(d));
-  combine(seed, std::hash<std::string>{}(t.elementType));
+  hashCombine(seed, static_cast<size_t>(t.kind));
+  for (int64_t d : t.shape) hashCombine(seed, std::hash<int64_t>{}(d));
+  hashCombine(seed, std::hash<std::string>{}(t.elementType));
 }
 
 }  // namespace
 
 size_t OpShardingRuleCache::hashOf(const ir::Op& op) {
   size_t seed = std::hash<const void*>{}(&op.name());
-  combine(seed, op.numOperands());
+  hashCombine(seed, op.numOperands());
   for (const ir::Value* v : op.operands()) hashType(seed, v->type);
-  combine(seed, op.numResults());
+  hashCombine(seed, op.numResults());
   for (unsigned i = 0; i < op.numResults(); ++i) hashType(seed, op.result(i)->type);
   // Attribute names only: values are compared on a hash match.
   for (const ir::Op::Attr& a : op.attrs())
-    if (!isDiscardableSdyAttr(a.name)) combine(seed, std::hash<std::string>{}(a.name));
+    if (!isDiscardableSdyAttr(a.name)) hashCombine(seed, std::hash<std::string>{}(a.name));
   return seed;
 }
 

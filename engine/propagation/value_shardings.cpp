@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "propagation/hash_combine.h"
+
 namespace shardscope::propagation {
 
 namespace {
@@ -70,24 +72,23 @@ SideTable& sideTable() {
 // attribute object: thousands of ops end up with the same few shardings, and
 // one object each keeps them in a few cache lines for the later passes and
 // the writer. The table lives as long as the deferral (the driver's run).
-size_t hashAxes(size_t seed, const AxisRefList& axes) {
-  auto mix = [&seed](size_t v) { seed ^= v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); };
+void hashAxes(size_t& seed, const AxisRefList& axes) {
   for (const AxisRef& a : axes) {
-    mix(std::hash<std::string>{}(a.name));
-    if (a.subAxis) mix(static_cast<size_t>(a.subAxis->preSize * 131 + a.subAxis->size));
+    hashCombine(seed, std::hash<std::string>{}(a.name));
+    if (a.subAxis) hashCombine(seed, static_cast<size_t>(a.subAxis->preSize * 131 + a.subAxis->size));
   }
-  mix(axes.size());
-  return seed;
+  hashCombine(seed, axes.size());
 }
 size_t hashPerValue(const TensorShardingPerValue& list) {
   size_t seed = list.shardings.size();
   for (const TensorSharding& t : list.shardings) {
-    seed = seed * 31 + std::hash<std::string>{}(t.mesh.name);
+    hashCombine(seed, std::hash<std::string>{}(t.mesh.name));
     for (const DimensionSharding& d : t.dims) {
-      seed = hashAxes(seed, d.axes);
-      seed = seed * 31 + (d.closed ? 1 : 2) + static_cast<size_t>(d.priority.value_or(-1)) * 7;
+      hashAxes(seed, d.axes);
+      hashCombine(seed, (d.closed ? 1 : 2) + static_cast<size_t>(d.priority.value_or(-1)) * 7);
     }
-    seed = hashAxes(hashAxes(seed, t.replicated), t.unreduced);
+    hashAxes(seed, t.replicated);
+    hashAxes(seed, t.unreduced);
   }
   return seed;
 }
