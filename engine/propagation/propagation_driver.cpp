@@ -546,11 +546,12 @@ struct PropagationDriver::Impl {
     return any;
   }
 
-  // `dirsReady`: the caller already filled `dirsScratch` (computeDirections)
-  // and found some factor that may propagate; `dirFn` is then not used.
+  // The step of `op` on its tensors, along the directions the caller put in
+  // `dirsScratch` with computeDirections (which found some factor that may
+  // propagate).
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
-                        const OpShardingRule& rule, const DirectionAlongFactor& dirFn, bool conservative, bool notify,
-                        bool elementwise, StepEvent event, bool dirsReady = false) {
+                        const OpShardingRule& rule, bool conservative, bool notify, bool elementwise,
+                        StepEvent event) {
     // An op-level step is a pure function of the tensors' shardings, the
     // directions and the strategy (the rule, mesh table and flags are fixed
     // per op). When the last visit of `op` changed nothing and it sees the
@@ -559,8 +560,7 @@ struct PropagationDriver::Impl {
     NoChangeMemo* memo = notify ? &state[op == current && curId >= 0 ? curId : idOf(op)].memo : nullptr;
     // Nothing can move when no tensor has an axis in any dimension (both
     // strategies only ever extend a factor by axes some tensor already holds
-    // for it), or when no factor may propagate. (The directions are only
-    // computed when the first test passes.)
+    // for it).
     auto hasDimAxes = [](const Slot& slot) {
       if (!slot.sharding) return false;
       for (const DimensionSharding& dim : slot.sharding->dims)
@@ -572,7 +572,6 @@ struct PropagationDriver::Impl {
       return false;
     // Reused from step to step (a step never starts another).
     std::vector<PropagationDirection>& dirs = dirsScratch;
-    if (!dirsReady && !computeDirections(rule, dirFn)) return false;
     if (memo && memo->matches(strategy, operands, results, dirs)) return false;
     bool allAgree = false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
@@ -726,8 +725,8 @@ struct PropagationDriver::Impl {
     ev.op = op;
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
     for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
-    bool changed = propagateTensors(op, operands, results, *rule, DirectionAlongFactor(), d.options_.conservativePropagation,
-                                    true, isElementwiseOp(*op), std::move(ev), /*dirsReady=*/true);
+    bool changed = propagateTensors(op, operands, results, *rule, d.options_.conservativePropagation, true,
+                                    isElementwiseOp(*op), std::move(ev));
     operands.clear();
     results.clear();
     return changed;
@@ -746,12 +745,12 @@ struct PropagationDriver::Impl {
       }
     }
     const OpShardingRule& rule = cachedIdentityRule(op, type, 1);
+    if (!computeDirections(rule, [&](int64_t) { return allowed; })) return false;
     std::vector<Slot> operands{valueSlot(op->operand(0))};
     std::vector<Slot> results{valueSlot(op->result(0))};
     StepEvent ev;
     ev.op = op;
-    DirectionAlongFactor dir = [&](int64_t) { return allowed; };
-    return propagateTensors(op, operands, results, rule, dir, false, true, true, std::move(ev));
+    return propagateTensors(op, operands, results, rule, false, true, true, std::move(ev));
   }
 
   bool processEdge(ir::Op* op) {
@@ -781,8 +780,8 @@ struct PropagationDriver::Impl {
     res.edge = op;
     std::vector<Slot> results{std::move(res)};
     const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
-    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
-    return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
+    if (!computeDirections(rule, [&](int64_t f) { return (*direction)(*op, f, nullptr); })) return false;
+    return propagateTensors(op, operands, results, rule, false, true, false, std::move(ev));
   }
 
   // `sdy.func_data_flow_edge %x`: %x is an argument of a called function
@@ -818,8 +817,8 @@ struct PropagationDriver::Impl {
     for (ir::Value* s : sources) operands.push_back(valueSlot(s));
     std::vector<Slot> results{valueSlot(result)};
     const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
-    DirectionAlongFactor dir = [&](int64_t f) { return (*direction)(*op, f, nullptr); };
-    return propagateTensors(op, operands, results, rule, dir, false, true, false, std::move(ev));
+    if (!computeDirections(rule, [&](int64_t f) { return (*direction)(*op, f, nullptr); })) return false;
+    return propagateTensors(op, operands, results, rule, false, true, false, std::move(ev));
   }
 
   void processOp(ir::Op* op) {
@@ -853,10 +852,10 @@ struct PropagationDriver::Impl {
       ev.funcResultSync = true;
       ev.funcResultIndex = i;
       OpShardingRule rule = identityRule(v->type, 1);
-      DirectionAlongFactor dir = [](int64_t) { return PropagationDirection::Both; };
+      if (!computeDirections(rule, [](int64_t) { return PropagationDirection::Both; })) continue;
       bool saved = notifying;
       notifying = false;
-      propagateTensors(func, operands, results, rule, dir, false, false, false, std::move(ev));
+      propagateTensors(func, operands, results, rule, false, false, false, std::move(ev));
       notifying = saved;
     }
   }
