@@ -88,10 +88,6 @@ class AttrName {
   AttrName(const char* n) : s_(&intern(n)) {}  // NOLINT
   const std::string& str() const { return *s_; }
   operator const std::string&() const { return *s_; }  // NOLINT
-  size_t size() const { return s_->size(); }
-  bool empty() const { return s_->empty(); }
-  const char* c_str() const { return s_->c_str(); }
-  int compare(size_t pos, size_t n, const char* other) const { return s_->compare(pos, n, other); }
   bool operator==(const AttrName& o) const { return s_ == o.s_; }
   bool operator==(const std::string& o) const { return *s_ == o; }
   bool operator==(std::string_view o) const { return *s_ == o; }
@@ -102,10 +98,6 @@ class AttrName {
   static const std::string& intern(std::string_view n);
   const std::string* s_;
 };
-inline std::string operator+(const std::string& a, const AttrName& b) { return a + b.str(); }
-inline std::string operator+(const AttrName& a, const std::string& b) { return a.str() + b; }
-inline std::string operator+(const char* a, const AttrName& b) { return a + b.str(); }
-inline std::string operator+(const AttrName& a, const char* b) { return a.str() + b; }
 
 class Op {
  public:
