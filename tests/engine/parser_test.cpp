@@ -165,6 +165,39 @@ TEST(Reader, HugeNestingDoesNotOverflowTheStack) {
   EXPECT_NE(diags.formatAll("x").find("nesting too deep"), std::string::npos);
 }
 
+// Source positions are found from the last line asked about; these ask far
+// ahead (past many blank lines) and far back (an undeclared value reported
+// once the whole region has been read).
+TEST(Reader, LocationsStayRightWhenAskedOutOfOrder) {
+  std::string text = "func.func @f(%a: tensor<f32>) {\n";
+  for (int i = 0; i < 5; ++i) text += "  %" + std::to_string(i) + " = stablehlo.abs %a : tensor<f32>\n";
+  text += std::string(40, '\n');
+  text += "    %z = stablehlo.negate %a : tensor<f32>\n";  // line 47, column 5
+  text += "  return %a : tensor<f32>\n}\n";
+  DiagnosticSink diags;
+  auto m = parseModule(text, {}, diags);
+  ASSERT_NE(m, nullptr) << diags.formatAll("t.mlir");
+  std::vector<SourceLoc> locs;
+  for (auto& op : m->functions().front()->region(0).front().ops()) locs.push_back(op->loc());
+  ASSERT_EQ(locs.size(), 7u);
+  for (uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(locs[i].line, i + 2);
+    EXPECT_EQ(locs[i].col, 3u);
+  }
+  EXPECT_EQ(locs[5].line, 47u);
+  EXPECT_EQ(locs[5].col, 5u);
+  EXPECT_EQ(locs[6].line, 48u);
+
+  std::string bad = "func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.abs %nope : tensor<f32>\n";
+  for (int i = 0; i < 30; ++i) bad += "  %v" + std::to_string(i) + " = stablehlo.abs %a : tensor<f32>\n";
+  bad += "  return %a : tensor<f32>\n}\n";
+  DiagnosticSink badDiags;
+  EXPECT_EQ(parseModule(bad, {}, badDiags), nullptr);
+  EXPECT_NE(badDiags.formatAll("bad.mlir").find("bad.mlir:2:22: error: use of undeclared SSA value name '%nope'"),
+            std::string::npos)
+      << badDiags.formatAll("bad.mlir");
+}
+
 TEST(Reader, SplitInputFileKeepsLineNumbers) {
   std::string text = "a\n// -----\nb\nc\n// -----\nd\n";
   auto chunks = splitInputFile(text);
