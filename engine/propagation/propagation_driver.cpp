@@ -203,49 +203,74 @@ struct PropagationDriver::Impl {
   // first lookup stores a created rule on the op, later lookups return it),
   // so it is computed once instead of on every visit.
   // Per op, the inputs of its last visit when that visit changed nothing.
+  // The lists live side by side for all ops in `MemoLists` (three heap
+  // blocks per op, made on its first quiet visit and freed with the driver,
+  // cost more than the memo saved on a large module); an op's place there
+  // is kept for later visits, which have the same list lengths.
   struct NoChangeMemo {
     bool valid = false;
     // Every factor had the same axes on all tensors mapping it: no step
     // changes anything whatever the directions.
     bool anyDirs = false;
     const FactorPropagation* strategy = nullptr;
+    uint32_t tensorsAt = 0, numTensors = 0;  // in MemoLists::shardings / keep
+    uint32_t dirsAt = 0, numDirs = 0;        // in MemoLists::dirs
+    bool placed = false;
+  };
+  struct MemoLists {
     std::vector<const TensorSharding*> shardings;  // operands then results
     std::vector<std::optional<ir::Attribute>> keep;
     std::vector<PropagationDirection> dirs;
-
-    void clear() {
-      valid = false;
-      shardings.clear();
-      keep.clear();
-    }
-    bool matches(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
-                 const std::vector<PropagationDirection>& d) const {
-      if (!valid || s != strategy || (!anyDirs && d != dirs) || shardings.size() != operands.size() + results.size())
-        return false;
-      size_t k = 0;
-      for (const std::vector<Slot>* list : {&operands, &results})
-        for (const Slot& slot : *list) {
-          // Owned (computed) shardings live in fresh attributes: never equal.
-          if (slot.sharding != shardings[k]) return false;
-          ++k;
-        }
-      return true;
-    }
-    void record(const FactorPropagation* s, const std::vector<Slot>& operands, const std::vector<Slot>& results,
-                const std::vector<PropagationDirection>& d, bool agree) {
-      valid = true;
-      anyDirs = agree;
-      strategy = s;
-      dirs = d;
-      shardings.clear();
-      keep.clear();
-      for (const std::vector<Slot>* list : {&operands, &results})
-        for (const Slot& slot : *list) {
-          shardings.push_back(slot.sharding);
-          keep.push_back(slot.keep);
-        }
-    }
   };
+  MemoLists memoLists;
+
+  bool memoMatches(const NoChangeMemo& m, const FactorPropagation* s, const std::vector<Slot>& operands,
+                   const std::vector<Slot>& results, const std::vector<PropagationDirection>& d) const {
+    if (!m.valid || s != m.strategy || m.numTensors != operands.size() + results.size()) return false;
+    if (!m.anyDirs &&
+        (m.numDirs != d.size() || !std::equal(d.begin(), d.end(), memoLists.dirs.begin() + m.dirsAt)))
+      return false;
+    const TensorSharding* const* seen = memoLists.shardings.data() + m.tensorsAt;
+    for (const std::vector<Slot>* list : {&operands, &results})
+      for (const Slot& slot : *list)
+        // Owned (computed) shardings live in fresh attributes: never equal.
+        if (slot.sharding != *seen++) return false;
+    return true;
+  }
+  void memoClear(NoChangeMemo& m) {
+    if (!m.valid) return;
+    m.valid = false;
+    // Let go of the attributes at once, as a list per op would.
+    for (uint32_t i = 0; i < m.numTensors; ++i) memoLists.keep[m.tensorsAt + i].reset();
+  }
+  void memoRecord(NoChangeMemo& m, const FactorPropagation* s, const std::vector<Slot>& operands,
+                  const std::vector<Slot>& results, const std::vector<PropagationDirection>& d, bool agree) {
+    auto n = static_cast<uint32_t>(operands.size() + results.size());
+    auto nd = static_cast<uint32_t>(d.size());
+    if (!m.placed || m.numTensors != n || m.numDirs != nd) {
+      if (m.placed)
+        for (uint32_t i = 0; i < m.numTensors; ++i) memoLists.keep[m.tensorsAt + i].reset();
+      m.placed = true;
+      m.tensorsAt = static_cast<uint32_t>(memoLists.shardings.size());
+      m.numTensors = n;
+      memoLists.shardings.resize(memoLists.shardings.size() + n);
+      memoLists.keep.resize(memoLists.keep.size() + n);
+      m.dirsAt = static_cast<uint32_t>(memoLists.dirs.size());
+      m.numDirs = nd;
+      memoLists.dirs.resize(memoLists.dirs.size() + nd);
+    }
+    m.valid = true;
+    m.anyDirs = agree;
+    m.strategy = s;
+    std::copy(d.begin(), d.end(), memoLists.dirs.begin() + m.dirsAt);
+    uint32_t k = m.tensorsAt;
+    for (const std::vector<Slot>* list : {&operands, &results})
+      for (const Slot& slot : *list) {
+        memoLists.shardings[k] = slot.sharding;
+        memoLists.keep[k] = slot.keep;
+        ++k;
+      }
+  }
   // Per-op state, indexed by the op's id: its pre-order index, or for an op
   // outside the pre-order (none in practice) an id handed out on demand.
   struct OpState {
@@ -304,6 +329,9 @@ struct PropagationDriver::Impl {
     indexMapBuilt = false;
     extraIds.clear();
     state.clear();
+    memoLists.shardings.clear();
+    memoLists.keep.clear();
+    memoLists.dirs.clear();
     pending.clear();
     generation = nextGeneration();
     for (auto& op : d.module_.body().ops())
@@ -572,15 +600,15 @@ struct PropagationDriver::Impl {
       return false;
     // Reused from step to step (a step never starts another).
     std::vector<PropagationDirection>& dirs = dirsScratch;
-    if (memo && memo->matches(strategy, operands, results, dirs)) return false;
+    if (memo && memoMatches(*memo, strategy, operands, results, dirs)) return false;
     bool allAgree = false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
                                         std::move(event), allAgree);
     if (memo) {
       if (changed)
-        memo->clear();
+        memoClear(*memo);
       else
-        memo->record(strategy, operands, results, dirs, allAgree);
+        memoRecord(*memo, strategy, operands, results, dirs, allAgree);
     }
     return changed;
   }
