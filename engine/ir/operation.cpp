@@ -111,7 +111,7 @@ std::string Op::dialect() const {
   return dot == std::string::npos ? std::string() : name_->text.substr(0, dot);
 }
 
-static void removeUse(std::vector<Use>& uses, Op* user, unsigned index) {
+static void removeUse(PoolVector<Use>& uses, Op* user, unsigned index) {
   // From the back: the use removed is most often a recent one (an op erased
   // or rewired right after it was made), and erasing near the end moves
   // little. A (user, index) pair occurs at most once, so the order of the
@@ -143,7 +143,7 @@ void Op::setOperands(const std::vector<Value*>& vs) {
 }
 
 void Op::eraseOperand(unsigned i) {
-  std::vector<Value*> vs = operands_;
+  std::vector<Value*> vs(operands_.begin(), operands_.end());
   vs.erase(vs.begin() + i);
   setOperands(vs);
 }

@@ -25,6 +25,12 @@ class Region;
 // A block's ops. The list nodes come from the node pools (node_pool.h), so
 // that walking a block reads nodes lying side by side.
 using OpList = std::list<std::unique_ptr<Op>, detail::PoolAllocator<std::unique_ptr<Op>>>;
+// The small lists hanging off ops, values and regions (operands, results,
+// uses, regions, blocks) also come from the pools: from the general heap they
+// land far from their op, and every pass on a large module paid a cache miss
+// for each one it looked into.
+template <typename T>
+using PoolVector = std::vector<T, detail::PoolAllocator<T>>;
 
 // One use of a value: operand `index` of `user`.
 struct Use {
@@ -48,7 +54,7 @@ class Value {
   mutable uint32_t printSlot = 0;
 
   bool isBlockArgument() const { return ownerBlock != nullptr; }
-  const std::vector<Use>& uses() const { return uses_; }
+  const PoolVector<Use>& uses() const { return uses_; }
   bool hasOneUse() const { return uses_.size() == 1; }
   bool useEmpty() const { return uses_.empty(); }
   // Redirect every use of this value to `other`.
@@ -64,7 +70,7 @@ class Value {
 
  private:
   friend class Op;
-  std::vector<Use> uses_;
+  PoolVector<Use> uses_;
 };
 
 namespace detail {
@@ -137,7 +143,7 @@ class Op {
   // Operands.
   unsigned numOperands() const { return static_cast<unsigned>(operands_.size()); }
   Value* operand(unsigned i) const { return operands_[i]; }
-  const std::vector<Value*>& operands() const { return operands_; }
+  const PoolVector<Value*>& operands() const { return operands_; }
   void setOperand(unsigned i, Value* v);
   void addOperand(Value* v);
   void reserveOperands(unsigned n) { operands_.reserve(n); }
@@ -151,7 +157,7 @@ class Op {
   // The results for a range-for loop, without building a vector.
   class ResultRange {
    public:
-    using Base = std::vector<std::unique_ptr<Value>>::const_iterator;
+    using Base = PoolVector<std::unique_ptr<Value>>::const_iterator;
     struct iterator {
       Base it;
       Value* operator*() const { return it->get(); }
@@ -161,12 +167,12 @@ class Op {
       }
       bool operator!=(const iterator& o) const { return it != o.it; }
     };
-    explicit ResultRange(const std::vector<std::unique_ptr<Value>>& r) : r_(&r) {}
+    explicit ResultRange(const PoolVector<std::unique_ptr<Value>>& r) : r_(&r) {}
     iterator begin() const { return {r_->begin()}; }
     iterator end() const { return {r_->end()}; }
 
    private:
-    const std::vector<std::unique_ptr<Value>>* r_;
+    const PoolVector<std::unique_ptr<Value>>* r_;
   };
   ResultRange resultRange() const { return ResultRange(results_); }
   Value* addResult(Type t);
@@ -193,7 +199,7 @@ class Op {
   unsigned numRegions() const { return static_cast<unsigned>(regions_.size()); }
   Region& region(unsigned i) const { return *regions_[i]; }
   Region& addRegion();
-  const std::vector<std::unique_ptr<Region>>& regions() const { return regions_; }
+  const PoolVector<std::unique_ptr<Region>>& regions() const { return regions_; }
 
   // Position.
   Block* parentBlock() const { return parent_; }
@@ -216,10 +222,10 @@ class Op {
   static detail::InternedOpName& intern(std::string_view name);
   detail::InternedOpName* name_;
   SourceLoc loc_;
-  std::vector<Value*> operands_;
-  std::vector<std::unique_ptr<Value>> results_;
+  PoolVector<Value*> operands_;
+  PoolVector<std::unique_ptr<Value>> results_;
   AttrList attrs_;
-  std::vector<std::unique_ptr<Region>> regions_;
+  PoolVector<std::unique_ptr<Region>> regions_;
   Block* parent_ = nullptr;
   OpList::iterator self_;
 };
@@ -228,6 +234,9 @@ class Block {
  public:
   explicit Block(Region* parent) : parent_(parent) {}
   ~Block();
+  // Blocks and regions live in the node pools too, next to their op's.
+  static void* operator new(std::size_t size) { return detail::poolAllocate(size); }
+  static void operator delete(void* p, std::size_t size) { detail::poolDeallocate(p, size); }
   Region* parentRegion() const { return parent_; }
   Op* parentOp() const;
 
@@ -253,23 +262,25 @@ class Block {
 
  private:
   Region* parent_;
-  std::vector<std::unique_ptr<Value>> args_;
+  PoolVector<std::unique_ptr<Value>> args_;
   OpList ops_;
 };
 
 class Region {
  public:
   explicit Region(Op* parent) : parent_(parent) {}
+  static void* operator new(std::size_t size) { return detail::poolAllocate(size); }
+  static void operator delete(void* p, std::size_t size) { detail::poolDeallocate(p, size); }
   Op* parentOp() const { return parent_; }
-  std::vector<std::unique_ptr<Block>>& blocks() { return blocks_; }
-  const std::vector<std::unique_ptr<Block>>& blocks() const { return blocks_; }
+  PoolVector<std::unique_ptr<Block>>& blocks() { return blocks_; }
+  const PoolVector<std::unique_ptr<Block>>& blocks() const { return blocks_; }
   bool empty() const { return blocks_.empty(); }
   Block& front() const { return *blocks_.front(); }
   Block& addBlock();
 
  private:
   Op* parent_;
-  std::vector<std::unique_ptr<Block>> blocks_;
+  PoolVector<std::unique_ptr<Block>> blocks_;
 };
 
 // A parsed file: the top-level `builtin.module` op (implicit or written), the

@@ -57,7 +57,7 @@ bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags) {
     for (ir::Value* result : op->resultRange()) {
       std::optional<TensorSharding> sharding = util::getSharding(result);
       if (!sharding || sharding->unreduced.empty()) continue;
-      std::vector<ir::Use> uses = result->uses();
+      std::vector<ir::Use> uses(result->uses().begin(), result->uses().end());
       for (const ir::Use& use : uses) {
         AxisRefList kept = keptUnreduced(*use.user);
         AxisRefList reduce;

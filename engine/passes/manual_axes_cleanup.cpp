@@ -8,6 +8,7 @@
 //    A sharding rewritten this way uses the computation's common mesh (so a
 //    sharding on the empty mesh moves to the real one).
 #include <algorithm>
+#include <span>
 
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
@@ -70,7 +71,7 @@ AxisRefList unusedManualAxes(const std::vector<std::string>& manualAxes,
 }
 
 // Adds unused manual axes to the replicated axes; returns whether any changed.
-bool addUnusedToReplicated(std::vector<TensorSharding>& shardings, const std::vector<ir::Value*>& values,
+bool addUnusedToReplicated(std::vector<TensorSharding>& shardings, std::span<ir::Value* const> values,
                            const std::vector<std::string>& manualAxes, const MeshRef& commonMesh,
                            const Mesh& mesh) {
   bool modified = false;

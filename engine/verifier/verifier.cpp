@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 
 namespace shardscope {
 
@@ -240,7 +241,7 @@ VerifyResult verifyFactorSet(const std::vector<int64_t>& indices, int64_t numFac
 // ---------------------------------------------------------------------------
 // Module walk.
 
-std::vector<Type> typesOf(const std::vector<ir::Value*>& values) {
+std::vector<Type> typesOf(std::span<ir::Value* const> values) {
   std::vector<Type> out;
   out.reserve(values.size());
   for (const ir::Value* v : values) out.push_back(v->type);

@@ -50,7 +50,7 @@ TEST(OperationTest, ReplaceAllUsesWithMovesEveryUseInOrder) {
   for (size_t i = 1; i < users.size(); ++i) EXPECT_EQ(users[i]->operand(0), y);
   std::vector<Use> expected = {{users[0], 1}, {users[2], 1}, {users[4], 1}, {users[1], 0},
                                {users[1], 1}, {users[2], 0}, {users[3], 0}, {users[3], 1}, {users[4], 0}};
-  EXPECT_EQ(y->uses(), expected);
+  EXPECT_EQ(std::vector<Use>(y->uses().begin(), y->uses().end()), expected);
   // Erasing a user removes exactly its uses.
   body.erase(users[3]);
   EXPECT_EQ(y->uses().size(), 7u);
