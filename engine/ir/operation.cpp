@@ -212,6 +212,13 @@ void Op::walk(const std::function<void(Op&)>& fn) {
   });
 }
 
+OpTags::OpTags() {
+  static std::atomic<uint32_t> counter{0};
+  uint32_t g = ++counter;
+  if (g == 0) g = ++counter;  // 0 is every op's "never tagged"
+  generation_ = g;
+}
+
 namespace {
 // Buffers for walkPreOrder's snapshots of a block's ops, one per nesting
 // depth and reused across walks: a fresh vector per block made every walk of

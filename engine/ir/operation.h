@@ -124,6 +124,11 @@ class Op {
   // an op needs no hash map lookup.
   mutable uint32_t scratchGeneration = 0;
   mutable uint32_t scratchIndex = 0;
+  // Scratch for OpTags (below): the tag, valid while `tagGeneration` is the
+  // generation of the OpTags that set it. (Free in size: ops are rounded up
+  // to the pools' 16-byte steps.)
+  mutable uint32_t tagGeneration = 0;
+  mutable uint32_t tagValue = 0;
 
   const std::string& name() const { return name_->text; }
   void setName(std::string_view n);
@@ -228,6 +233,28 @@ class Op {
   PoolVector<std::unique_ptr<Region>> regions_;
   Block* parent_ = nullptr;
   OpList::iterator self_;
+};
+
+// A small number per op for one pass, kept on the op itself: a set or map
+// of ops in a hash table costs a cache miss per lookup on a large module,
+// the op is in cache already. A new OpTags starts with every op untagged.
+// One OpTags per op at a time: tagging an op takes it over from any older
+// OpTags.
+class OpTags {
+ public:
+  OpTags();
+  OpTags(const OpTags&) = delete;
+  OpTags& operator=(const OpTags&) = delete;
+  // `tag` must not be 0 (which reads as "untagged").
+  void set(const Op& op, uint32_t tag) const {
+    op.tagGeneration = generation_;
+    op.tagValue = tag;
+  }
+  // The tag of `op`, or 0.
+  uint32_t get(const Op& op) const { return op.tagGeneration == generation_ ? op.tagValue : 0; }
+
+ private:
+  uint32_t generation_;
 };
 
 class Block {

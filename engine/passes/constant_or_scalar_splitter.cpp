@@ -21,14 +21,20 @@ namespace shardscope::passes {
 
 namespace {
 
-// An insertion-ordered set of ops.
-struct OpSet {
-  std::vector<ir::Op*> order;
-  std::unordered_set<ir::Op*> members;
-  void insert(ir::Op* op) {
-    if (members.insert(op).second) order.push_back(op);
+// The constant sub-computations and scalar broadcasts of one region, in
+// walk order. Membership is a tag on the op: a hash set of ops, asked for
+// every operand of every op, missed the cache on large modules.
+struct SplitCandidates {
+  enum Kind : uint32_t { kNone = 0, kConstant = 1, kScalarExpansion = 2 };
+  ir::OpTags tags;
+  std::vector<ir::Op*> constants, scalarExpansions;
+  void insert(ir::Op* op, Kind kind) {
+    if (tags.get(*op) != kNone) return;
+    tags.set(*op, kind);
+    (kind == kConstant ? constants : scalarExpansions).push_back(op);
   }
-  bool contains(ir::Op* op) const { return members.count(op) != 0; }
+  bool isConstant(const ir::Op* op) const { return tags.get(*op) == kConstant; }
+  bool isCandidate(const ir::Op* op) const { return tags.get(*op) != kNone; }
 };
 
 class Splitter {
@@ -73,11 +79,11 @@ class Splitter {
     return util::isElementwise(op);
   }
 
-  bool isConstantExpression(const ir::Op& op, const OpSet& constants) const {
+  bool isConstantExpression(const ir::Op& op, const SplitCandidates& found) const {
     if (op.is("sdy.constant") || op.is("stablehlo.iota")) return true;
     if (!isConstantPreserving(op)) return false;
     for (ir::Value* operand : op.operands())
-      if (!operand->definingOp || !constants.contains(operand->definingOp)) return false;
+      if (!operand->definingOp || !found.isConstant(operand->definingOp)) return false;
     return true;
   }
 
@@ -111,10 +117,10 @@ class Splitter {
     return map.at(result);
   }
 
-  void processOp(ir::Op& op, ir::Op* func, OpSet& constants, OpSet& scalarExpansions) {
+  void processOp(ir::Op& op, ir::Op* func, SplitCandidates& found) {
     if (util::isFuncOp(op) || op.is("sdy.sharding_group")) return;
-    if (isConstantExpression(op, constants)) {
-      constants.insert(&op);
+    if (isConstantExpression(op, found)) {
+      found.insert(&op, SplitCandidates::kConstant);
       return;
     }
     if (!isConstantPreserving(op) && !util::isTerminator(op)) {
@@ -126,13 +132,13 @@ class Splitter {
       }
     }
     if (isScalarExpansion(op)) {
-      scalarExpansions.insert(&op);
+      found.insert(&op, SplitCandidates::kScalarExpansion);
       return;
     }
     for (unsigned i = 0; i < op.numOperands(); ++i) {
       ir::Value* operand = op.operand(i);
       ir::Op* def = operand->definingOp;
-      if (def && (constants.contains(def) || scalarExpansions.contains(def)))
+      if (def && found.isCandidate(def))
         op.setOperand(i, cloneSubComputation(operand));
     }
   }
@@ -167,12 +173,12 @@ class Splitter {
   }
 
   void walkOnRegion(ir::Region& region, ir::Op* func) {
-    OpSet constants, scalarExpansions;
-    walkOps(region, [&](ir::Op& op) { processOp(op, func, constants, scalarExpansions); });
+    SplitCandidates found;
+    walkOps(region, [&](ir::Op& op) { processOp(op, func, found); });
     // Every use outside the constant sub-computations now has its own copy,
     // so the originals can go (users before definitions).
-    for (ir::Op* op : scalarExpansions.order) eraseIfUnused(op);
-    for (auto it = constants.order.rbegin(); it != constants.order.rend(); ++it) eraseIfUnused(*it);
+    for (ir::Op* op : found.scalarExpansions) eraseIfUnused(op);
+    for (auto it = found.constants.rbegin(); it != found.constants.rend(); ++it) eraseIfUnused(*it);
   }
 
   ir::Module& module_;

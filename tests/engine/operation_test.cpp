@@ -1,5 +1,6 @@
 // The in-memory IR's bookkeeping: live op counts per name (which let passes
-// skip modules without the ops they act on) and use-list rewiring.
+// skip modules without the ops they act on), use-list rewiring, and the
+// per-pass tags kept on ops.
 #include "ir/operation.h"
 
 #include <gtest/gtest.h>
@@ -62,6 +63,36 @@ TEST(OperationTest, ReplaceAllUsesWithMovesEveryUseInOrder) {
 
 namespace shardscope::ir {
 namespace {
+
+TEST(OperationTest, OpTagsStartEmptyAndANewerOneTakesOver) {
+  Module module = makeEmptyModule();
+  Op* a = module.body().append(std::make_unique<Op>("test.tagged"));
+  Op* b = module.body().append(std::make_unique<Op>("test.tagged"));
+  {
+    OpTags first;
+    EXPECT_EQ(first.get(*a), 0u);
+    first.set(*a, 7);
+    EXPECT_EQ(first.get(*a), 7u);
+    EXPECT_EQ(first.get(*b), 0u);
+    first.set(*a, 3);  // retagging replaces
+    EXPECT_EQ(first.get(*a), 3u);
+
+    OpTags second;  // a new one sees nothing of the old one's tags
+    EXPECT_EQ(second.get(*a), 0u);
+    second.set(*b, 5);
+    EXPECT_EQ(second.get(*b), 5u);
+    EXPECT_EQ(first.get(*b), 0u);
+    EXPECT_EQ(first.get(*a), 3u);  // untouched by `second`
+    second.set(*a, 1);
+    EXPECT_EQ(first.get(*a), 0u);  // taken over
+  }
+  // An op made where an erased tagged op was starts untagged.
+  OpTags third;
+  third.set(*b, 9);
+  module.body().erase(b);
+  Op* c = module.body().append(std::make_unique<Op>("test.tagged"));
+  EXPECT_EQ(third.get(*c), 0u);
+}
 
 TEST(OperationTest, AttributeNamesAreSharedAndReadAsStrings) {
   Op a("test.names");
