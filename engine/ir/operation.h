@@ -195,7 +195,19 @@ class Op {
   // By string_view: most callers pass a literal, which as a `std::string`
   // argument was built (and for long names allocated) on every lookup.
   const Attribute* attr(std::string_view n) const;
+  // The same for a name interned already (a static AttrName in a hot path):
+  // one pointer comparison per attribute instead of comparing texts.
+  const Attribute* attr(const AttrName& n) const {
+    for (const Attr& a : attrs_)
+      if (a.name == n) return &a.value;
+    return nullptr;
+  }
+  const Attribute* attr(const char* n) const { return attr(std::string_view(n)); }
+  const Attribute* attr(const std::string& n) const { return attr(std::string_view(n)); }
   bool hasAttr(std::string_view n) const { return attr(n) != nullptr; }
+  bool hasAttr(const AttrName& n) const { return attr(n) != nullptr; }
+  bool hasAttr(const char* n) const { return attr(std::string_view(n)) != nullptr; }
+  bool hasAttr(const std::string& n) const { return attr(std::string_view(n)) != nullptr; }
   // `n` by value: a caller handing over a temporary name has it moved in.
   void setAttr(std::string n, Attribute v, bool inherent = false);
   void removeAttr(std::string_view n);

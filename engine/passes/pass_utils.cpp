@@ -297,8 +297,12 @@ std::optional<TensorSharding> getSharding(Value* v) {
     if (v->index < out.size()) return out[v->index];
     return std::nullopt;
   }
-  auto per = perValue(*op, kShardingAttr);
-  if (v->index < per.size()) return per[v->index];
+  // The one sharding asked for, not a copy of the op's whole list. (The
+  // name is interned once: this is asked for every value in several passes.)
+  static const ir::AttrName kSharding(kShardingAttr);
+  if (const Attribute* a = op->attr(kSharding))
+    if (const auto* p = a->as<TensorShardingPerValue>(); p && v->index < p->shardings.size())
+      return p->shardings[v->index];
   return std::nullopt;
 }
 

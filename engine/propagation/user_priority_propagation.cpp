@@ -179,7 +179,8 @@ void forEachPlace(ir::Module& module, const Fn& fn) {
       if (op.numResults() == 1) {
         fn(ShardingPlace::ofValue(op.result(0)));
       } else if (op.numResults() > 1) {
-        const ir::Attribute* a = op.attr(kShardingAttr);
+        static const ir::AttrName kSharding(kShardingAttr);
+        const ir::Attribute* a = op.attr(kSharding);
         const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
         if (pv)
           for (unsigned i = 0; i < pv->shardings.size() && i < op.numResults(); ++i) {

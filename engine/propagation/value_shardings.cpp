@@ -11,6 +11,14 @@ namespace shardscope::propagation {
 
 namespace {
 
+// Names looked up for every tensor of every op visit, interned once: an
+// interned name is found by comparing one pointer per attribute.
+const ir::AttrName kShardingName{kShardingAttr};
+const ir::AttrName kSingleShardingName{"sharding"};
+const ir::AttrName kOutShardingName{"out_sharding"};
+const ir::AttrName kInShardingsName{"in_shardings"};
+const ir::AttrName kOutShardingsName{"out_shardings"};
+
 std::optional<TensorSharding> perValue(const ir::Attribute* a, unsigned index) {
   if (!a) return std::nullopt;
   if (const auto* pv = a->as<TensorShardingPerValue>()) {
@@ -191,7 +199,7 @@ void setShardingInList(ir::Op& op, const char* listName, unsigned i, unsigned co
 
 bool isCollectiveWithOutSharding(const ir::Op& op) {
   // (The name test first: it is cheaper than the attribute lookup.)
-  return op.name().compare(0, 4, "sdy.") == 0 && op.hasAttr("out_sharding");
+  return std::string_view(op.name()).starts_with("sdy.") && op.hasAttr(kOutShardingName);
 }
 
 }  // namespace
@@ -371,19 +379,19 @@ std::optional<TensorSharding> getSharding(ir::Value* v) {
   if (v->isBlockArgument()) {
     if (SS_OP_IS(*op, "func.func")) return shardingInList(*op, "arg_attrs", v->index);
     if (SS_OP_IS(*op, "sdy.manual_computation")) {
-      auto s = perValue(op->attr("in_shardings"), v->index);
+      auto s = perValue(op->attr(kInShardingsName), v->index);
       if (s) return eraseManualAxes(*s, manualAxesOf(*op));
       return std::nullopt;
     }
-    if (SS_OP_IS(*op, "sdy.named_computation")) return perValue(op->attr("in_shardings"), v->index);
+    if (SS_OP_IS(*op, "sdy.named_computation")) return perValue(op->attr(kInShardingsName), v->index);
     return std::nullopt;
   }
   if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard"))
-    return perValue(op->attr("sharding"), 0);
-  if (isCollectiveWithOutSharding(*op)) return perValue(op->attr("out_sharding"), 0);
+    return perValue(op->attr(kSingleShardingName), 0);
+  if (isCollectiveWithOutSharding(*op)) return perValue(op->attr(kOutShardingName), 0);
   if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
-    return perValue(op->attr("out_shardings"), v->index);
-  return perValue(op->attr(kShardingAttr), v->index);
+    return perValue(op->attr(kOutShardingsName), v->index);
+  return perValue(op->attr(kShardingName), v->index);
 }
 
 namespace {
@@ -435,15 +443,15 @@ const TensorSharding* getShardingRef(ir::Value* v, std::optional<ir::Attribute>&
       keep = *s;
       return ts;
     }
-    if (SS_OP_IS(*op, "sdy.named_computation")) return perValueRef(op->attr("in_shardings"), sv->index, keep);
+    if (SS_OP_IS(*op, "sdy.named_computation")) return perValueRef(op->attr(kInShardingsName), sv->index, keep);
     return ownedRef(getSharding(v), keep);
   }
   if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard"))
-    return perValueRef(op->attr("sharding"), 0, keep);
-  if (isCollectiveWithOutSharding(*op)) return perValueRef(op->attr("out_sharding"), 0, keep);
+    return perValueRef(op->attr(kSingleShardingName), 0, keep);
+  if (isCollectiveWithOutSharding(*op)) return perValueRef(op->attr(kOutShardingName), 0, keep);
   if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
-    return perValueRef(op->attr("out_shardings"), sv->index, keep);
-  return perValueRef(op->attr(kShardingAttr), sv->index, keep);
+    return perValueRef(op->attr(kOutShardingsName), sv->index, keep);
+  return perValueRef(op->attr(kShardingName), sv->index, keep);
 }
 
 void setSharding(ir::Value* v, const TensorSharding& s) {
