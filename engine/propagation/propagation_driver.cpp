@@ -534,15 +534,20 @@ struct PropagationDriver::Impl {
     OpState& st = state[op == current && curId >= 0 ? curId : idOf(op)];
     if (!st.ruleDone) {
       st.ruleDone = true;
-      // As getOrCreateOpShardingRule(..., setOnOp=true), without its copies
-      // of the rule (out of the attribute, into it, then compared): the
-      // created rule is moved onto the op and used from there.
-      if (!rules::existingOpShardingRule(*op)) {
-        // Ops alike share one rule attribute (see OpShardingRuleCache).
-        if (std::optional<ir::Attribute> rule = ruleCache.ruleFor(*op, d.options_.conservativePropagation, &d.diags_))
-          op->setAttr(kShardingRuleAttr, std::move(*rule), /*inherent=*/false);
+      // As getOrCreateOpShardingRule, without its copies of the rule (out of
+      // the attribute, into it, then compared). Ops alike share one rule
+      // attribute (see OpShardingRuleCache), which the op state holds.
+      std::optional<ir::Attribute> created;
+      if (!rules::existingOpShardingRule(*op))
+        created = ruleCache.ruleFor(*op, d.options_.conservativePropagation, &d.diags_);
+      // Only rules to keep go onto the op: finish() would strip the others
+      // again, and adding an attribute moves the op's attribute list to
+      // fresh memory, away from its neighbours', for every later pass.
+      if (created && d.options_.keepShardingRules) {
+        op->setAttr(kShardingRuleAttr, std::move(*created), /*inherent=*/false);
+        created.reset();
       }
-      if (const ir::Attribute* a = op->attr(kShardingRuleAttr)) {
+      if (const ir::Attribute* a = created ? &*created : op->attr(kShardingRuleAttr)) {
         if (const OpShardingRule* stored = a->as<OpShardingRule>()) {
           st.ruleKeep = *a;  // no second copy of the rule per op
           st.rule = stored;
