@@ -1480,11 +1480,8 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
   std::string_view name;
   std::string escaped;  // the name when it has escapes (never, in practice)
   if (!parseStringView(name, escaped)) return nullptr;
-  std::string prefixed;
-  if (name.find('.') == std::string_view::npos && name != "module") {
-    prefixed = (name == "return" ? "func." : "builtin.") + std::string(name);
-    name = prefixed;
-  }
+  // The name is taken as written, as MLIR does: `"return"` without a
+  // dialect is an unregistered op of that name, not `func.return`.
   auto op = std::make_unique<Op>(name, locOf(start));
   Scratch<ValueUse> uses(usePool_);
   if (!expect('(')) return nullptr;
