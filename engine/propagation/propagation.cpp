@@ -32,9 +32,15 @@ PropagationStatus propagate(ir::Module& module, const PropagationOptions& option
   static const BasicFactorPropagation basic;
   const std::atomic<bool>* cancel = control.cancel;
   GetDirectionFn any = propagateAny;
+  // Whether the request held back some step. A request that arrives after
+  // the last step cancels nothing: that run is complete, and says so.
+  bool stoppedEarly = false;
   if (cancel) {
-    any = [cancel](const ir::Op& op, int64_t f, const OpShardingRule* rule) {
-      if (cancel->load(std::memory_order_relaxed)) return PropagationDirection::None;
+    any = [cancel, &stoppedEarly](const ir::Op& op, int64_t f, const OpShardingRule* rule) {
+      if (cancel->load(std::memory_order_relaxed)) {
+        stoppedEarly = true;
+        return PropagationDirection::None;
+      }
       return propagateAny(op, f, rule);
     };
   }
@@ -45,7 +51,7 @@ PropagationStatus propagate(ir::Module& module, const PropagationOptions& option
     case PropagationLevel::OpPriority: converged = runOpPriority(driver, any, {}); break;
     case PropagationLevel::UserPriority: converged = runUserPriority(driver, any); break;
   }
-  const bool cancelled = cancel && cancel->load();
+  const bool cancelled = stoppedEarly;
   // Also after Cancel: replaying the partial trace then gives exactly the
   // partially propagated module the run leaves behind.
   if (normalizer) normalizer->finish(*trace);

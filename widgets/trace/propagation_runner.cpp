@@ -121,7 +121,7 @@ int PropagationRunner::start(const QString& moduleText, const QString& fileName,
     if (id == request_) emit progress(id, steps);
   });
   connect(watcher, &QFutureWatcherBase::finished, this,
-          [this, watcher, id, cancel] { deliver(watcher, id, cancel->load()); });
+          [this, watcher, id] { deliver(watcher, id); });
   const std::string text = moduleText.toStdString();
   const std::string name = fileName.toStdString();
   QFuture<std::shared_ptr<TraceRun>> future =
@@ -148,7 +148,7 @@ void PropagationRunner::cancel() {
 
 bool PropagationRunner::isRunning() const { return watcher_ && watcher_->isRunning(); }
 
-void PropagationRunner::deliver(Watcher* watcher, int id, bool cancelled) {
+void PropagationRunner::deliver(Watcher* watcher, int id) {
   watcher->deleteLater();
   if (id != request_) return;  // stale: a newer request replaced it
   std::shared_ptr<TraceRun> run;
@@ -158,7 +158,8 @@ void PropagationRunner::deliver(Watcher* watcher, int id, bool cancelled) {
     run->diagnostics.push_back({ir::Severity::Error, {}, "propagation ended without a result"});
   }
   run->requestId = id;
-  if (cancelled && run->status == explain::RunStatus::Ok) run->status = explain::RunStatus::Cancelled;
+  // The status is the engine's: a run that reached its end before it saw
+  // the cancel request is complete, and is shown as such.
   watcher_ = nullptr;
   cancel_.reset();
   last_ = run;

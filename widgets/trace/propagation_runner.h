@@ -101,7 +101,7 @@ class PropagationRunner : public QObject {
 
  private:
   using Watcher = QFutureWatcher<std::shared_ptr<TraceRun>>;
-  void deliver(Watcher* watcher, int id, bool cancelled);
+  void deliver(Watcher* watcher, int id);
 
   int request_ = 0;
   std::shared_ptr<std::atomic<bool>> cancel_;  // the current request's flag
