@@ -113,6 +113,11 @@ const RoundTripCase kRoundTrips[] = {
      "func.func @f(%arg0: tensor<i1>) -> tensor<i1> {\n"
      "  %0 = \"foo.loop\"() ({\n    \"foo.use\"(%1) : (tensor<i1>) -> ()\n  ^bb1(%1: tensor<i1>):\n    \"foo.end\"() : () -> ()\n  }) : () -> tensor<i1>\n"
      "  return %0 : tensor<i1>\n}\n"},
+    // A generic op name without a dialect stays as written (MLIR reads it
+    // as an unregistered op of that name).
+    {"generic_name_without_dialect",
+     "func.func @f() {\n  \"NO2E\"() : () -> ()\n  \"return\"() : () -> ()\n}\n",
+     "func.func @f() {\n  \"NO2E\"() : () -> ()\n  \"return\"() : () -> ()\n}\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Reader, RoundTrip, ::testing::ValuesIn(kRoundTrips),
