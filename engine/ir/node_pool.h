@@ -1,5 +1,7 @@
 // Fixed-size pools for the IR's many small nodes: ops, the list nodes that
-// hold them in blocks, and values.
+// hold them in blocks, values, regions and blocks, attribute values, and the
+// small lists hanging off them (operands, results, uses, attributes,
+// regions, blocks).
 //
 // Why: passes walk every op of a module dozens of times. From the general
 // heap, an op, its list node and its values sit between its attributes,
