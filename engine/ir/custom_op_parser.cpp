@@ -257,6 +257,13 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
           error("expected SSA identifier for the arguments of a function with a body");
           return nullptr;
         }
+      // A function nested in a region may not take a name the regions
+      // around it define, isolated or not (MLIR's reader refuses it too).
+      for (const auto& a : args)
+        if (lookup(a.first)) {
+          error(a.first.data() - 1, "region entry argument '%" + std::string(a.first) + "' is already in use");
+          return nullptr;
+        }
       // Functions are isolated: a fresh scope stack.
       bool ok;
       {

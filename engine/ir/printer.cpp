@@ -42,12 +42,14 @@ class NameState {
       scopes_.push_back({p.parentScope, {}});
       int scope = static_cast<int>(scopes_.size()) - 1;
       numberRegion(*p.region, scope);
+      // Nested regions go on with the counters where this region left them,
+      // isolated ones too (as MLIR numbers them): the functions of a module
+      // each start at %arg0 because the module's body names nothing, and a
+      // function nested in another goes on from its arguments.
       for (const auto& block : p.region->blocks())
-        for (const auto& op : block->ops()) {
-          if (isIsolatedFromAbove(op->name())) continue;  // numbered on its own
+        for (const auto& op : block->ops())
           for (const auto& r : op->regions())
             stack.push_back({r.get(), nextValue_, nextArg_, nextConflict_, scope});
-        }
     }
   }
 
@@ -315,8 +317,6 @@ class Writer {
   void printModule(const Module& m) {
     const Op& mod = *m.op;
     names_.numberIsolated(mod);
-    for (const auto& op : m.body().ops())
-      if (op->name() == "func.func") names_.numberIsolated(*op);
     os_ << "module";
     if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
     AttrRefs extra = attrsExcept(mod, {"sym_name", "sym_visibility"});

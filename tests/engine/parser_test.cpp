@@ -113,6 +113,15 @@ const RoundTripCase kRoundTrips[] = {
      "func.func @f(%arg0: tensor<i1>) -> tensor<i1> {\n"
      "  %0 = \"foo.loop\"() ({\n    \"foo.use\"(%1) : (tensor<i1>) -> ()\n  ^bb1(%1: tensor<i1>):\n    \"foo.end\"() : () -> ()\n  }) : () -> tensor<i1>\n"
      "  return %0 : tensor<i1>\n}\n"},
+    // A function nested in another numbers its arguments on from the outer
+    // one's, as MLIR does.
+    {"nested_function_numbering",
+     "func.func @f(%x: tensor<f32>) -> tensor<f32> {\n"
+     "  func.func @g(%y: tensor<f32>) -> tensor<f32> {\n    return %y : tensor<f32>\n  }\n"
+     "  return %x : tensor<f32>\n}\n",
+     "func.func @f(%arg0: tensor<f32>) -> tensor<f32> {\n"
+     "  func.func @g(%arg1: tensor<f32>) -> tensor<f32> {\n    return %arg1 : tensor<f32>\n  }\n"
+     "  return %arg0 : tensor<f32>\n}\n"},
     // A generic op name without a dialect stays as written (MLIR reads it
     // as an unregistered op of that name).
     {"generic_name_without_dialect",
@@ -156,6 +165,9 @@ const BadInputCase kBadInputs[] = {
     {"type_mismatch", "func.func @f(%a: tensor<f32>) {\n  %0 = \"foo.x\"(%a) : (tensor<i32>) -> tensor<f32>\n  return\n}\n",
      "2:16: error: use of value '%a' expects different type than prior uses"},
     {"garbage", "\x01\x02\x03", "bad.mlir:1:1: error: expected operation name"},
+    {"nested_function_reuses_an_argument_name",
+     "func.func @f(%arg0: tensor<f32>) {\n  func.func @g(%arg0: tensor<f32>) {\n    return\n  }\n  return\n}\n",
+     "bad.mlir:2:16: error: region entry argument '%arg0' is already in use"},
     {"deep_nesting", "func.func @f() { %0 = \"x.y\"() {a = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
      "error:"},
 };
