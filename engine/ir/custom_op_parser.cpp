@@ -121,6 +121,13 @@ bool Parser::parseSimpleOp(Op& op, std::vector<ValueUse>& uses, std::vector<Type
 
 std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* start) {
   std::string_view name = canonicalOpName(rawName);
+  // A custom-form name without a dialect that is none of the above is no op
+  // at all (MLIR refuses it the same way); read as an op of the common
+  // shape, `return BOTH%0 : t` became a return plus an op named "BOTH".
+  if (name.find('.') == std::string_view::npos) {
+    error(rawName.data(), "custom op '" + std::string(name) + "' is unknown");
+    return nullptr;
+  }
   auto op = std::make_unique<Op>(name, locOf(start));
   // Reused scratch lists (see Scratch): most ops need all three.
   Scratch<ValueUse> usesScratch(usePool_);

@@ -165,6 +165,8 @@ const BadInputCase kBadInputs[] = {
     {"type_mismatch", "func.func @f(%a: tensor<f32>) {\n  %0 = \"foo.x\"(%a) : (tensor<i32>) -> tensor<f32>\n  return\n}\n",
      "2:16: error: use of value '%a' expects different type than prior uses"},
     {"garbage", "\x01\x02\x03", "bad.mlir:1:1: error: expected operation name"},
+    {"custom_op_without_dialect", "func.func @f(%a: tensor<f32>) {\n  %0 = BOTH %a : tensor<f32>\n  return\n}\n",
+     "bad.mlir:2:8: error: custom op 'BOTH' is unknown"},
     {"nested_function_reuses_an_argument_name",
      "func.func @f(%arg0: tensor<f32>) {\n  func.func @g(%arg0: tensor<f32>) {\n    return\n  }\n  return\n}\n",
      "bad.mlir:2:16: error: region entry argument '%arg0' is already in use"},
