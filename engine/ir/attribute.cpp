@@ -113,6 +113,33 @@ std::string quoteString(const std::string& s) {
 // round-trips, and with full precision otherwise.
 std::string formatMlirFloat(double v);
 
+size_t malformedDenseNumber(const std::string& body) {
+  if (body.find_first_of("\"(x") != std::string::npos) return std::string::npos;
+  size_t i = 0, n = body.size();
+  while (i < n) {
+    char c = body[i];
+    bool startsNumber = std::isdigit(static_cast<unsigned char>(c)) ||
+                        ((c == '-' || c == '+' || c == '.') && i + 1 < n &&
+                         (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
+    if (!startsNumber) {
+      ++i;
+      continue;
+    }
+    // The same token canonicalDenseBody takes, and how much of it a number is.
+    size_t j = i + 1;
+    while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
+                     ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
+      ++j;
+    std::string tok = body.substr(i, j - i);
+    char* end = nullptr;
+    std::strtod(tok.c_str(), &end);
+    size_t used = static_cast<size_t>(end - tok.c_str());
+    if (used != tok.size()) return i + used;
+    i = j;
+  }
+  return std::string::npos;
+}
+
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
   // Strings, complex tuples and hex payloads stay as written.
   if (body.find_first_of("\"(x") != std::string::npos) return body;

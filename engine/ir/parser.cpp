@@ -615,6 +615,10 @@ bool Parser::parseAttribute(Attribute& out) {
     std::string text(id);
     std::string body;
     if (!captureBalanced(body)) return false;
+    const char* bodyPos = p_ - body.size();  // captured as written
+    if (id == "dense")
+      if (size_t bad = malformedDenseNumber(body); bad != std::string::npos)
+        return error(bodyPos + bad, "expected ',' or '>' after a number in the dense literal");
     text += body;
     if (id == "distinct" && p_ < end_ && *p_ == '<') {
       if (!captureBalanced(body)) return false;

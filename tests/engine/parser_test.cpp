@@ -165,6 +165,14 @@ const BadInputCase kBadInputs[] = {
     {"type_mismatch", "func.func @f(%a: tensor<f32>) {\n  %0 = \"foo.x\"(%a) : (tensor<i32>) -> tensor<f32>\n  return\n}\n",
      "2:16: error: use of value '%a' expects different type than prior uses"},
     {"garbage", "\x01\x02\x03", "bad.mlir:1:1: error: expected operation name"},
+    {"dense_number_runs_on",
+     "func.func @f() -> tensor<f32> {\n  %c = stablehlo.constant dense<0.000000e+000.000000e+00> : tensor<f32>\n"
+     "  return %c : tensor<f32>\n}\n",
+     "bad.mlir:2:46: error: expected ',' or '>' after a number in the dense literal"},
+    {"dense_number_runs_on_generic",
+     "func.func @f() -> tensor<f32> {\n  %c = \"stablehlo.constant\"() {value = dense<1.5.5> : tensor<f32>} : () -> tensor<f32>\n"
+     "  return %c : tensor<f32>\n}\n",
+     "bad.mlir:2:49: error: expected ',' or '>' after a number in the dense literal"},
     {"custom_op_without_dialect", "func.func @f(%a: tensor<f32>) {\n  %0 = BOTH %a : tensor<f32>\n  return\n}\n",
      "bad.mlir:2:8: error: custom op 'BOTH' is unknown"},
     {"nested_function_reuses_an_argument_name",
