@@ -135,6 +135,10 @@ size_t malformedDenseNumber(const std::string& body) {
     std::strtod(tok.c_str(), &end);
     size_t used = static_cast<size_t>(end - tok.c_str());
     if (used != tok.size()) return i + used;
+    // A number ends a list element: `0.0e000+00` is two numbers run together.
+    size_t k = j;
+    while (k < n && std::isspace(static_cast<unsigned char>(body[k]))) ++k;
+    if (k < n && body[k] != ',' && body[k] != ']' && body[k] != '>') return j;
     i = j;
   }
   return std::string::npos;

@@ -146,8 +146,9 @@ std::string formatMlirFloat(double v);
 // are all equal folded to its splat (`<[1.0, 1.0]>` -> `<1.000000e+00>`).
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType);
 // Where in a `dense<...>` body the first number runs on past its end
-// (`0.5e+000.5`: MLIR's lexer stops after `0.5e+000`), or npos when every
-// number is whole. Bodies canonicalDenseBody keeps as written are not looked at.
+// (`0.5e+000.5`: MLIR's lexer stops after `0.5e+000`) or is followed by
+// something other than `,`, `]` or `>`, or npos when every number is whole.
+// Bodies canonicalDenseBody keeps as written are not looked at.
 size_t malformedDenseNumber(const std::string& body);
 // MLIR string literal with escapes: `"a\"b"`.
 std::string quoteString(const std::string& s);

@@ -173,6 +173,10 @@ const BadInputCase kBadInputs[] = {
      "func.func @f() -> tensor<f32> {\n  %c = \"stablehlo.constant\"() {value = dense<1.5.5> : tensor<f32>} : () -> tensor<f32>\n"
      "  return %c : tensor<f32>\n}\n",
      "bad.mlir:2:49: error: expected ',' or '>' after a number in the dense literal"},
+    {"dense_numbers_run_together",
+     "func.func @f() -> tensor<f32> {\n  %c = stablehlo.constant dense<0.000e000+00> : tensor<f32>\n"
+     "  return %c : tensor<f32>\n}\n",
+     "bad.mlir:2:42: error: expected ',' or '>' after a number in the dense literal"},
     {"custom_op_without_dialect", "func.func @f(%a: tensor<f32>) {\n  %0 = BOTH %a : tensor<f32>\n  return\n}\n",
      "bad.mlir:2:8: error: custom op 'BOTH' is unknown"},
     {"nested_function_reuses_an_argument_name",
