@@ -113,23 +113,38 @@ std::string quoteString(const std::string& s) {
 // round-trips, and with full precision otherwise.
 std::string formatMlirFloat(double v);
 
+namespace {
+// The tokens of a `dense<...>` body, shared by the check and the
+// canonical form so that both see the same numbers.
+bool keptAsWritten(const std::string& body) {
+  // Strings, complex tuples and hex payloads.
+  return body.find_first_of("\"(x") != std::string::npos;
+}
+bool startsDenseNumber(const std::string& body, size_t i) {
+  char c = body[i];
+  return std::isdigit(static_cast<unsigned char>(c)) ||
+         ((c == '-' || c == '+' || c == '.') && i + 1 < body.size() &&
+          (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
+}
+// The end of the number or word starting at `i`.
+size_t denseTokenEnd(const std::string& body, size_t i) {
+  size_t j = i + 1, n = body.size();
+  while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
+                   ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
+    ++j;
+  return j;
+}
+}  // namespace
+
 size_t malformedDenseNumber(const std::string& body) {
-  if (body.find_first_of("\"(x") != std::string::npos) return std::string::npos;
+  if (keptAsWritten(body)) return std::string::npos;
   size_t i = 0, n = body.size();
   while (i < n) {
-    char c = body[i];
-    bool startsNumber = std::isdigit(static_cast<unsigned char>(c)) ||
-                        ((c == '-' || c == '+' || c == '.') && i + 1 < n &&
-                         (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
-    if (!startsNumber) {
+    if (!startsDenseNumber(body, i)) {
       ++i;
       continue;
     }
-    // The same token canonicalDenseBody takes, and how much of it a number is.
-    size_t j = i + 1;
-    while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
-                     ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
-      ++j;
+    size_t j = denseTokenEnd(body, i);
     std::string tok = body.substr(i, j - i);
     char* end = nullptr;
     std::strtod(tok.c_str(), &end);
@@ -145,22 +160,16 @@ size_t malformedDenseNumber(const std::string& body) {
 }
 
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
-  // Strings, complex tuples and hex payloads stay as written.
-  if (body.find_first_of("\"(x") != std::string::npos) return body;
+  if (keptAsWritten(body)) return body;
   bool isFloat = !elementType.empty() && (elementType[0] == 'f' || elementType == "bf16" || elementType == "tf32");
   std::string out;
   std::vector<std::string> scalars;
   size_t i = 0, n = body.size();
   while (i < n) {
     char c = body[i];
-    bool startsNumber = std::isdigit(static_cast<unsigned char>(c)) ||
-                        ((c == '-' || c == '+' || c == '.') && i + 1 < n &&
-                         (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
+    bool startsNumber = startsDenseNumber(body, i);
     if (startsNumber || std::isalpha(static_cast<unsigned char>(c))) {
-      size_t j = i + 1;
-      while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
-                       ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
-        ++j;
+      size_t j = denseTokenEnd(body, i);
       std::string tok = body.substr(i, j - i);
       if (isFloat && startsNumber) tok = formatMlirFloat(std::strtod(tok.c_str(), nullptr));
       scalars.push_back(tok);
