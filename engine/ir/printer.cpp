@@ -335,9 +335,12 @@ class Writer {
   }
 
   void printSingleOp(const Op& op) {
-    // Number the enclosing isolated op so names match the full print.
+    // Number from where the full print starts afresh, so names match it:
+    // an isolated op at the top of the module (a function) or the module.
+    // Isolated ops nested deeper go on from their parent's counters.
     const Op* iso = &op;
-    while (iso->parentOp() && !isIsolatedFromAbove(iso->name())) iso = iso->parentOp();
+    while (iso->parentOp() && !(isIsolatedFromAbove(iso->name()) && !iso->parentOp()->parentOp()))
+      iso = iso->parentOp();
     names_.numberIsolated(*iso);
     printOp(op);
   }

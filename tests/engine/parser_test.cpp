@@ -266,3 +266,26 @@ TEST(Reader, StandaloneAttributeAndType) {
 }
 
 }  // namespace
+
+// printOp numbers names as the full print does, also inside a function
+// nested in another (which goes on from the outer one's counters).
+TEST(Writer, SingleOpNamesMatchTheFullPrint) {
+  DiagnosticSink diags;
+  auto m = parseModule(
+      "func.func @f(%x: tensor<f32>) -> tensor<f32> {\n"
+      "  func.func @g(%y: tensor<f32>) -> tensor<f32> {\n"
+      "    %0 = stablehlo.negate %y : tensor<f32>\n    return %0 : tensor<f32>\n  }\n"
+      "  %1 = stablehlo.abs %x : tensor<f32>\n  return %1 : tensor<f32>\n}\n",
+      {}, diags);
+  ASSERT_TRUE(m) << diags.formatAll("x");
+  Op* outer = m->functions().front();
+  Op* inner = outer->region(0).front().ops().front().get();
+  Op* negate = inner->region(0).front().ops().front().get();
+  Op* abs = std::next(outer->region(0).front().ops().begin())->get();
+  const std::string full = printModule(*m);
+  for (Op* op : {negate, abs}) {
+    const std::string one = printOp(*op);
+    EXPECT_NE(full.find(one), std::string::npos) << one << "\nnot in\n" << full;
+  }
+  EXPECT_EQ(printOp(*negate), "%1 = stablehlo.negate %arg1 : tensor<f32>");
+}
