@@ -334,11 +334,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     }
     std::string body;
     if (!captureBalanced(body)) return nullptr;
-    if (kw == "dense")
-      if (size_t bad = malformedDenseNumber(body); bad != std::string::npos) {
-        error(p_ - body.size() + bad, "expected ',' or '>' after a number in the dense literal");
-        return nullptr;
-      }
+    if (kw == "dense" && !checkDenseNumbers(body)) return nullptr;
     text += body;
     if (!expect(':')) return nullptr;
     const char* typePos = pos();

@@ -420,6 +420,13 @@ bool Parser::captureBalanced(std::string& out) {
   return true;
 }
 
+bool Parser::checkDenseNumbers(const std::string& body) {
+  size_t bad = malformedDenseNumber(body);
+  if (bad == std::string::npos) return true;
+  // The body was captured as written, ending here.
+  return error(p_ - body.size() + bad, "expected ',' or '>' after a number in the dense literal");
+}
+
 bool Parser::parseOptionalAttrDict(std::vector<NamedAttribute>& out) {
   if (peek() != '{') return true;
   return parseAttrDict(out);
@@ -615,10 +622,7 @@ bool Parser::parseAttribute(Attribute& out) {
     std::string text(id);
     std::string body;
     if (!captureBalanced(body)) return false;
-    const char* bodyPos = p_ - body.size();  // captured as written
-    if (id == "dense")
-      if (size_t bad = malformedDenseNumber(body); bad != std::string::npos)
-        return error(bodyPos + bad, "expected ',' or '>' after a number in the dense literal");
+    if (id == "dense" && !checkDenseNumbers(body)) return false;
     text += body;
     if (id == "distinct" && p_ < end_ && *p_ == '<') {
       if (!captureBalanced(body)) return false;

@@ -111,6 +111,9 @@ class Parser {
   bool parseOptionalAttrDict(std::vector<NamedAttribute>& out);
   // Raw text from an opening bracket at p_ to its match (inclusive).
   bool captureBalanced(std::string& out);
+  // After captureBalanced of a `dense<...>` body: false, with the error at
+  // the character where a number should have ended, when one runs on.
+  bool checkDenseNumbers(const std::string& body);
   bool parseDialectAttribute(Attribute& out);
   bool parseDenseArray(Attribute& out, const char* kwStart);
   bool parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id);
