@@ -45,7 +45,6 @@ bool isScalarBroadcast(const ir::Op& op) {
          op.numResults() == 1;
 }
 
-
 }  // namespace
 
 bool constantOrScalarMerger(ir::Module& module, ir::DiagnosticSink& diags) {

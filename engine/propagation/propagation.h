@@ -34,8 +34,8 @@ enum class PropagationStatus { Ok, Invalid, Cancelled };
 // Propagate shardings through `module` at `options.level`. Invalid: the
 // module was rejected (diagnostics say why); Cancelled: `control.cancel` was
 // set and held back some decision (the trace holds the steps done before).
-// A request that comes after the last decision cancels nothing: Ok. When `trace` is given, every
-// step is recorded in it.
+// A request that comes after the last decision cancels nothing: Ok. When
+// `trace` is given, every step is recorded in it.
 PropagationStatus propagate(ir::Module& module, const PropagationOptions& options, ir::DiagnosticSink& diags,
                             PropagationTrace* trace, const PropagationControl& control);
 

@@ -199,9 +199,8 @@ struct PropagationDriver::Impl {
   int64_t visit = 0;
 
   // Rules per op for the driver's lifetime (null: the op has none). The
-  // registry's answer for an op does not change during propagation (the
-  // first lookup stores a created rule on the op, later lookups return it),
-  // so it is computed once instead of on every visit.
+  // registry's answer for an op does not change during propagation, so it
+  // is looked up or created once (ruleFor) instead of on every visit.
   // Per op, the inputs of its last visit when that visit changed nothing.
   // The lists live side by side for all ops in `MemoLists` (three heap
   // blocks per op, made on its first quiet visit and freed with the driver,
@@ -237,19 +236,21 @@ struct PropagationDriver::Impl {
         if (slot.sharding != *seen++) return false;
     return true;
   }
+  // Lets go of the attributes `m` holds alive.
+  void memoRelease(const NoChangeMemo& m) {
+    for (uint32_t i = 0; i < m.numTensors; ++i) memoLists.keep[m.tensorsAt + i].reset();
+  }
   void memoClear(NoChangeMemo& m) {
     if (!m.valid) return;
     m.valid = false;
-    // Let go of the attributes at once, as a list per op would.
-    for (uint32_t i = 0; i < m.numTensors; ++i) memoLists.keep[m.tensorsAt + i].reset();
+    memoRelease(m);  // at once, as a list per op would
   }
   void memoRecord(NoChangeMemo& m, const FactorPropagation* s, const std::vector<Slot>& operands,
                   const std::vector<Slot>& results, const std::vector<PropagationDirection>& d, bool agree) {
     auto n = static_cast<uint32_t>(operands.size() + results.size());
     auto nd = static_cast<uint32_t>(d.size());
     if (!m.placed || m.numTensors != n || m.numDirs != nd) {
-      if (m.placed)
-        for (uint32_t i = 0; i < m.numTensors; ++i) memoLists.keep[m.tensorsAt + i].reset();
+      if (m.placed) memoRelease(m);
       m.placed = true;
       m.tensorsAt = static_cast<uint32_t>(memoLists.shardings.size());
       m.numTensors = n;

@@ -179,8 +179,7 @@ void forEachPlace(ir::Module& module, const Fn& fn) {
       if (op.numResults() == 1) {
         fn(ShardingPlace::ofValue(op.result(0)));
       } else if (op.numResults() > 1) {
-        static const ir::AttrName kSharding(kShardingAttr);
-        const ir::Attribute* a = op.attr(kSharding);
+        const ir::Attribute* a = op.attr(kShardingAttrName);
         const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
         if (pv)
           for (unsigned i = 0; i < pv->shardings.size() && i < op.numResults(); ++i) {

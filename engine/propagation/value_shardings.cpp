@@ -9,11 +9,12 @@
 
 namespace shardscope::propagation {
 
+const ir::AttrName kShardingAttrName{kShardingAttr};
+
 namespace {
 
 // Names looked up for every tensor of every op visit, interned once: an
 // interned name is found by comparing one pointer per attribute.
-const ir::AttrName kShardingName{kShardingAttr};
 const ir::AttrName kSingleShardingName{"sharding"};
 const ir::AttrName kOutShardingName{"out_sharding"};
 const ir::AttrName kInShardingsName{"in_shardings"};
@@ -391,7 +392,7 @@ std::optional<TensorSharding> getSharding(ir::Value* v) {
   if (isCollectiveWithOutSharding(*op)) return perValue(op->attr(kOutShardingName), 0);
   if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
     return perValue(op->attr(kOutShardingsName), v->index);
-  return perValue(op->attr(kShardingName), v->index);
+  return perValue(op->attr(kShardingAttrName), v->index);
 }
 
 namespace {
@@ -451,7 +452,7 @@ const TensorSharding* getShardingRef(ir::Value* v, std::optional<ir::Attribute>&
   if (isCollectiveWithOutSharding(*op)) return perValueRef(op->attr(kOutShardingName), 0, keep);
   if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
     return perValueRef(op->attr(kOutShardingsName), sv->index, keep);
-  return perValueRef(op->attr(kShardingName), sv->index, keep);
+  return perValueRef(op->attr(kShardingAttrName), sv->index, keep);
 }
 
 void setSharding(ir::Value* v, const TensorSharding& s) {

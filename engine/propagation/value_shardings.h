@@ -20,6 +20,9 @@
 namespace shardscope::propagation {
 
 inline constexpr const char* kShardingAttr = "sdy.sharding";
+// The same, interned: Op::attr finds it by one pointer comparison per
+// attribute (hot paths look it up for every value they visit).
+extern const ir::AttrName kShardingAttrName;
 inline constexpr const char* kShardingRuleAttr = "sdy.sharding_rule";
 
 bool isTerminatorOp(const ir::Op& op);
