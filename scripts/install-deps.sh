@@ -28,6 +28,8 @@ PACKAGES=(
   clang libclang-rt-14-dev
   # scripts, benchmark timing (/usr/bin/time -v), cpack's DEB generator
   python3 time dpkg-dev file
+  # compiler cache for the several build folders (release, sanitizers)
+  ccache
 )
 
 missing=()
