@@ -96,9 +96,9 @@ class ExplicitReshards {
     // any case (when they all agree, even on the concatenated dimension,
     // it is left alone).
     if (op.is("stablehlo.concatenate") && op.numResults() > 0) {
-      std::optional<TensorSharding> result = util::getSharding(op.result(0));
+      std::optional<TensorSharding> result = shardingOf(op.result(0));
       for (ir::Value* operand : op.operands())
-        if (util::getSharding(operand) != result) return true;
+        if (shardingOf(operand) != result) return true;
     }
     return false;
   }
@@ -106,10 +106,10 @@ class ExplicitReshards {
   // Operands holding unreduced axes the op's results do not keep.
   void allReduceUnkeptOperands(ir::Op* op) {
     if (op->numResults() == 0) return;
-    std::optional<TensorSharding> first = util::getSharding(op->result(0));
+    std::optional<TensorSharding> first = shardingOf(op->result(0));
     InsertPoint at = InsertPoint::beforeOp(op);
     for (unsigned i = 0; i < op->numOperands(); ++i) {
-      std::optional<TensorSharding> s = util::getSharding(op->operand(i));
+      std::optional<TensorSharding> s = shardingOf(op->operand(i));
       if (s) allReduceUnkeptUnreducedAxes({op, i}, s, first, at, ctx_);
     }
   }
@@ -129,7 +129,7 @@ class ExplicitReshards {
 
     OptionalShardings operands, results;
     for (ir::Value* v : op->operands()) operands.push_back(shardingBypassingBarriers(v));
-    for (ir::Value* v : op->resultRange()) results.push_back(util::getSharding(v));
+    for (ir::Value* v : op->resultRange()) results.push_back(shardingOf(v));
 
     if (isSingleDeviceOp(ctx_.module, results)) {
       if (!reshardSingleDeviceOp(op, results, diags_, ctx_)) failed_ = true;

@@ -43,7 +43,7 @@ std::vector<Edge> edgesOf(ir::Op* op) {
   }
   for (unsigned i = 0; i < op->numResults(); ++i) {
     Edge e;
-    e.target = util::getSharding(op->result(i));
+    e.target = shardingOf(op->result(i));
     if (op->is("stablehlo.while")) {
       if (i < op->numOperands()) e.sources.push_back({op, i});
       if (ir::Op* ret = terminatorOf(*op, 1); ret && i < ret->numOperands()) e.sources.push_back({ret, i});
@@ -76,7 +76,9 @@ std::optional<TensorSharding> allReduceUnkeptUnreducedAxes(const ir::Use& use,
   if (reduce.empty()) return source;
   TensorSharding reduced = *source;
   reduced.unreduced = axisSetDiff(source->unreduced, reduce, *mesh);
-  ir::Op* allReduce = createAllReduce(at, use.user->operand(use.index), reduce, reduced, use.user->loc());
+  if (reduced.unreduced.empty()) reduced.unreducedReduction = "sum";
+  ir::Op* allReduce =
+      createAllReduce(at, use.user->operand(use.index), reduce, reduced, source->unreducedReduction, use.user->loc());
   use.user->setOperand(use.index, allReduce->result(0));
 
   ReshardCause cause;
@@ -96,9 +98,9 @@ std::optional<TensorSharding> allReduceUnkeptUnreducedAxes(const ir::Use& use,
 
 std::optional<TensorSharding> reshardUseToTarget(const ir::Use& use, const std::optional<TensorSharding>& target,
                                                  InsertPoint& at, bool fullVersion, const ReshardContext& ctx) {
-  std::optional<TensorSharding> sharding = util::getSharding(use.user->operand(use.index));
+  std::optional<TensorSharding> sharding = shardingOf(use.user->operand(use.index));
   sharding = allReduceUnkeptUnreducedAxes(use, sharding, target, at, ctx);
-  if (!fullVersion || util::isEquivalent(sharding, target)) return sharding;
+  if (!fullVersion || equivalentShardings(sharding, target)) return sharding;
   // Not equivalent, so when there is no target the operand has a sharding.
   TensorSharding to = target ? *target
                              : TensorSharding::replicatedOf(sharding->mesh, sharding->rank(), /*closed=*/true);
@@ -140,7 +142,7 @@ void reshardCallArguments(ir::Op* call, const ReshardContext& ctx) {
     // on the mesh of the first argument sharded on a real mesh.
     std::optional<MeshRef> mesh;
     for (ir::Value* operand : call->operands()) {
-      std::optional<TensorSharding> s = util::getSharding(operand);
+      std::optional<TensorSharding> s = shardingOf(operand);
       const Mesh* m = s ? ctx.module.meshOf(*s) : nullptr;
       if (m && !m->isMaximal()) {
         mesh = s->mesh;

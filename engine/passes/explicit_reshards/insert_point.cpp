@@ -2,6 +2,7 @@
 #include "passes/explicit_reshards/insert_point.h"
 
 #include "passes/pass_utils.h"
+#include "propagation/value_shardings.h"
 
 namespace shardscope::passes::explicit_reshards {
 
@@ -30,8 +31,9 @@ ir::Op* createReshard(InsertPoint& at, ir::Value* input, const TensorSharding& s
 }
 
 ir::Op* createAllReduce(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
-                        const TensorSharding& outSharding, ir::SourceLoc loc) {
+                        const TensorSharding& outSharding, const std::string& kind, ir::SourceLoc loc) {
   auto op = std::make_unique<ir::Op>("sdy.all_reduce", loc);
+  if (kind != "sum") op->setAttr("reduction_op", ir::EnumAttr{"sdy", "reduction_op", kind}, true);
   op->setAttr("reduction_axes", ir::AxisRefListAttr{axes}, true);
   op->setAttr("out_sharding", outSharding, true);
   op->addOperand(input);
@@ -39,10 +41,12 @@ ir::Op* createAllReduce(InsertPoint& at, ir::Value* input, const AxisRefList& ax
   return at.insert(std::move(op));
 }
 
+std::optional<TensorSharding> shardingOf(ir::Value* v) { return propagation::getSharding(v); }
+
 std::optional<TensorSharding> shardingBypassingBarriers(ir::Value* v) {
   while (v->definingOp && v->definingOp->is("sdy.propagation_barrier") && v->definingOp->numOperands() == 1)
     v = v->definingOp->operand(0);
-  return util::getSharding(v);
+  return shardingOf(v);
 }
 
 }  // namespace shardscope::passes::explicit_reshards

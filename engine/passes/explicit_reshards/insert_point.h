@@ -30,9 +30,14 @@ struct InsertPoint {
 
 // `%r = sdy.reshard %input <sharding> : T`.
 ir::Op* createReshard(InsertPoint& at, ir::Value* input, const TensorSharding& sharding, ir::SourceLoc loc);
-// `%r = sdy.all_reduce {axes} %input out_sharding=<...> : T`.
+// `%r = sdy.all_reduce [kind] {axes} %input out_sharding=<...> : T`; `kind`
+// is the reduction ("sum", not printed, or "max", "min", ...).
 ir::Op* createAllReduce(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
-                        const TensorSharding& outSharding, ir::SourceLoc loc);
+                        const TensorSharding& outSharding, const std::string& kind, ir::SourceLoc loc);
+
+// The sharding of `v` (of an op result, a function or region argument, or
+// the `out_sharding` of an sdy collective), or nullopt.
+std::optional<TensorSharding> shardingOf(ir::Value* v);
 
 // The sharding `v` has, looking through `sdy.propagation_barrier`s.
 std::optional<TensorSharding> shardingBypassingBarriers(ir::Value* v);

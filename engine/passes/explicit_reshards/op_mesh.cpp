@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "passes/pass_utils.h"
+
 namespace shardscope::passes::explicit_reshards {
 
 namespace {
@@ -24,6 +26,11 @@ bool shardsNoDimension(const std::optional<TensorSharding>& sharding) {
   for (const DimensionSharding& d : sharding->dims)
     if (!d.axes.empty()) return false;
   return true;
+}
+
+bool equivalentShardings(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b) {
+  if (!a) return shardsNoDimension(b);
+  return util::isEquivalent(a, b);
 }
 
 bool isSingleDeviceSharding(const ir::Module& module, const std::optional<TensorSharding>& sharding) {

@@ -41,6 +41,11 @@ std::optional<OpMesh> meshForOp(const ir::Module& module, const OptionalSharding
 // Does `sharding` shard no dimension (a missing sharding shards none)?
 bool shardsNoDimension(const std::optional<TensorSharding>& sharding);
 
+// sdy's isEquivalent of two shardings: the same dimension axes and
+// unreduced axes (open/closed and replicated axes aside); a missing first
+// sharding is equivalent to any that shards no dimension.
+bool equivalentShardings(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b);
+
 // Is `sharding` on a maximal (single-device) mesh?
 bool isSingleDeviceSharding(const ir::Module& module, const std::optional<TensorSharding>& sharding);
 

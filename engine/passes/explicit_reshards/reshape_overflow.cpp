@@ -3,6 +3,7 @@
 
 #include <numeric>
 
+#include "passes/explicit_reshards/insert_point.h"
 #include "passes/pass_utils.h"
 #include "propagation/axis_algebra.h"
 
@@ -144,8 +145,8 @@ AxesPerFactor reshardReshapeWithOverflow(ir::Op* op, const OpShardingRule& rule,
       prop::unprojectTensor(projection.operands[0], rule.operands[0], rule.factorSizes, mesh.ref(), m);
   TensorSharding newOut =
       prop::unprojectTensor(projection.results[0], rule.results[0], rule.factorSizes, mesh.ref(), m);
-  changed.operands[0] = !util::isEquivalent(util::getSharding(op->operand(0)), newIn);
-  changed.results[0] = !util::isEquivalent(newOut, results.empty() ? std::nullopt : results[0]);
+  changed.operands[0] = !equivalentShardings(shardingOf(op->operand(0)), newIn);
+  changed.results[0] = !equivalentShardings(newOut, results.empty() ? std::nullopt : results[0]);
   reshardToProjection(op, rule, mesh, operands, results, original, projection, changed, ctx);
   return common;
 }

@@ -118,7 +118,7 @@ void allReduceReductionFactors(ir::Op* op, const prop::ShardingProjection& proje
                                const AxesPerFactor& common, const OpShardingRule& rule, const OpMesh& mesh,
                                bool fullVersion, const ReshardContext& ctx) {
   if (op->numResults() == 0) return;
-  std::optional<TensorSharding> first = util::getSharding(op->result(0));
+  std::optional<TensorSharding> first = shardingOf(op->result(0));
   AxisRefList unreduced = first ? first->unreduced : AxisRefList{};
   AxisRefList reductionAxes;
   int64_t blamed = -1;
@@ -143,9 +143,9 @@ void allReduceReductionFactors(ir::Op* op, const prop::ShardingProjection& proje
 
   InsertPoint at = InsertPoint::afterOp(op);
   for (ir::Value* result : op->results()) {
-    std::optional<TensorSharding> sharding = util::getSharding(result);
+    std::optional<TensorSharding> sharding = shardingOf(result);
     TensorSharding out = sharding ? *sharding : TensorSharding::replicatedOf(mesh.ref(), result->type.rank(), true);
-    ir::Op* allReduce = createAllReduce(at, result, allReduceAxes, out, op->loc());
+    ir::Op* allReduce = createAllReduce(at, result, allReduceAxes, out, out.unreducedReduction, op->loc());
     ir::Value* reduced = allReduce->result(0);
     result->replaceUsesWithIf(reduced, [&](const ir::Use& u) { return u.user != allReduce; });
 
@@ -213,8 +213,12 @@ void reshardToProjection(ir::Op* op, const OpShardingRule& rule, const OpMesh& m
     ir::Value* result = op->result(i);
     TensorSharding sharding =
         prop::unprojectTensor(projection.results[i], rule.results[i], rule.factorSizes, mesh.ref(), *mesh.mesh);
+    // What the result has now: its own sharding, or, when the op had none
+    // and an earlier result was just given one, the open sharding that left
+    // the others with (sdy_opt does the same).
+    std::optional<TensorSharding> current = shardingOf(result);
     TensorSharding wanted =
-        results[i] ? *results[i] : TensorSharding::replicatedOf(mesh.ref(), result->type.rank(), true);
+        current ? *current : TensorSharding::replicatedOf(mesh.ref(), result->type.rank(), true);
     ir::Op* reshard = createReshard(after, result, wanted, op->loc());
     result->replaceUsesWithIf(reshard->result(0), [&](const ir::Use& u) { return u.user != reshard; });
     util::setSharding(result, sharding);

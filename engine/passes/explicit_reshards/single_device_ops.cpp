@@ -69,9 +69,9 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
     if (!operand->type.isRankedTensor()) continue;
     int64_t rank = operand->type.rank();
     TensorSharding replicated = TensorSharding::replicatedOf(global->ref(), rank, /*closed=*/true);
-    std::optional<TensorSharding> source = util::getSharding(operand);
+    std::optional<TensorSharding> source = shardingOf(operand);
     TensorSharding from = source ? *source : replicated;
-    if (util::isEquivalent(from, onDevice) && from.mesh == onDevice.mesh) continue;
+    if (equivalentShardings(from, onDevice) && from.mesh == onDevice.mesh) continue;
     ir::Value* input = operand;
     if (!(shardsNoDimension(from) && from.mesh.name == global->name)) {
       ir::Op* toReplicated = createReshard(before, input, replicated, op->loc());
