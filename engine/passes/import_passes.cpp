@@ -58,7 +58,14 @@ void registerImportPasses(std::vector<PassInfo>& out) {
   out.push_back(simple("sdy-propagate-to-func-results",
                        "Set result shardings of non-main functions from their returned values",
                        propagateToFuncResults));
-  out.push_back(simple("sdy-unflatten-call-graph", "Merge identical copies of functions", unflattenCallGraph));
+  out.push_back(PassInfo{"sdy-unflatten-call-graph",
+                         "Merge identical copies of functions",
+                         {"dedup-functions-fully"},
+                         [](ir::Module& m, const PassOptions& o, PassContext& ctx) {
+                           UnflattenCallGraphOptions opts;
+                           opts.dedupFunctionsFully = o.getBool("dedup-functions-fully");
+                           return unflattenCallGraph(m, ctx.diags, opts);
+                         }});
   out.push_back(simple("sdy-insert-func-call-reshards",
                        "Reshard call results that differ from their callee's result shardings",
                        insertFuncCallReshards));
