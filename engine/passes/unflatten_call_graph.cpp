@@ -5,11 +5,13 @@
 //
 // With `dedup-functions-fully=true` the shardings are left out of the key:
 // every copy of one original function (and manual axes) merges into a single
-// copy, the one whose argument/result shardings most calls use (ties keep
-// the copy met first). insert-func-call-reshards later reshards the calls
-// whose shardings differ from the kept copy's.
+// copy, one whose argument/result shardings most calls use: calls are
+// counted in program order, and the callee of the call at which a sharding
+// overtakes the kept one's count is kept from then on. insert-func-call-reshards
+// later reshards the calls whose shardings differ from the kept copy's.
 //
-//   @f (3 calls, [{"x"}]) and @f_0 (1 call, [{"y"}])  ->  all 4 calls go to @f
+//   call @f_0 ([{"y"}]), call @f ([{"x"}]), call @f_1 ([{"x"}])
+//     -> [{"x"}] overtakes at the third call: all three go to @f_1
 #include <map>
 
 #include "passes/import_passes.h"
