@@ -76,7 +76,8 @@ bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags,
   }
   for (size_t i = 0; i < calls.size(); ++i)
     if (callees[i])
-      util::setCallee(*calls[i], util::symNameOf(*kept[computationKey(module, *callees[i], withShardings)]));
+      util::setCallee(*calls[i],
+                      util::symNameOf(*kept[computationKey(module, *callees[i], withShardings)]));
   for (ir::Op* func : module.functions()) {
     func->removeAttr(util::kOriginalFuncNameAttr);
     func->removeAttr("sdy.func_manual_axes");

@@ -16,7 +16,8 @@ namespace {
 // Runs the registered pass `name` with `options` (`a=1 b=2`) on `input`;
 // returns the printed module, or the diagnostics when parsing or the pass
 // failed.
-std::string run(const std::string& input, const std::string& name, const std::string& options = "") {
+std::string run(const std::string& input, const std::string& name,
+                const std::string& options = "") {
   ir::DiagnosticSink diags;
   std::unique_ptr<ir::Module> module = ir::parseModule(input, ir::ParseOptions{}, diags);
   if (!module) return "parse failed:\n" + diags.formatAll("<test>");
@@ -26,7 +27,8 @@ std::string run(const std::string& input, const std::string& name, const std::st
   std::string error;
   if (!parsePassOptions(options, parsed, error)) return "bad options: " + error;
   PassContext ctx{diags};
-  if (!pass->run(*module, parsed, ctx) || diags.hasErrors()) return "pass failed:\n" + diags.formatAll("<test>");
+  if (!pass->run(*module, parsed, ctx) || diags.hasErrors())
+    return "pass failed:\n" + diags.formatAll("<test>");
   return ir::printModule(*module);
 }
 
@@ -70,7 +72,9 @@ TEST(ExportPassesTest, UnflattenFullyDedupsToTheMostCalledShardings) {
 TEST(ExportPassesTest, UnflattenFullyOnATieKeepsTheFirstCopy) {
   std::string input = kThreeCopies;
   // Drop the third call: one call each, so the first copy met stays.
-  input.replace(input.find("  %2 = call @f_1(%1)"), std::string("  %2 = call @f_1(%1) : (tensor<8xf32>) -> tensor<8xf32>\n").size(), "");
+  input.replace(input.find("  %2 = call @f_1(%1)"),
+                std::string("  %2 = call @f_1(%1) : (tensor<8xf32>) -> tensor<8xf32>\n").size(),
+                "");
   input.replace(input.find("return %2"), 9, "return %1");
   std::string out = run(input, "sdy-unflatten-call-graph", "dedup-functions-fully=true");
   EXPECT_NE(out.find("%0 = call @f_0(%arg0)"), std::string::npos) << out;
