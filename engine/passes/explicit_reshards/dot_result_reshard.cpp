@@ -68,17 +68,12 @@ void reshardDotResult(ir::Op* dot, const OpShardingRule& rule, const OpMesh& mes
   ir::Op* reshard = createReshard(at, value, *results[0], dot->loc());
   value->replaceUsesWithIf(reshard->result(0), [&](const ir::Use& u) { return u.user != reshard; });
 
-  ReshardCause cause;
-  cause.kind = ReshardCause::Kind::Reshard;
-  cause.inserted = reshard;
-  cause.op = dot;
-  cause.site = ReshardCause::Site::Result;
+  ReshardCause cause = ReshardCause::make(ReshardCause::Kind::Reshard, reshard, dot, ReshardCause::Site::Result, 0,
+                                          computed, *results[0], std::string());
   cause.factor = conflicting;
   cause.factorName = OpShardingRule::factorName(conflicting);
   cause.factorAxesBefore = before;
   cause.factorAxesAfter = operandAxesOfConflict;
-  cause.from = computed;
-  cause.to = *results[0];
   cause.reason = "result of " + dot->name() + " wants factor " + cause.factorName + " on the contracting axes " +
                  strAxisList(before) + "; the dot is computed with " + cause.factorName + " on " +
                  strAxisList(operandAxesOfConflict) + " like its operand and the smaller result is resharded";

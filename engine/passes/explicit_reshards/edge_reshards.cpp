@@ -81,17 +81,11 @@ std::optional<TensorSharding> allReduceUnkeptUnreducedAxes(const ir::Use& use,
       createAllReduce(at, use.user->operand(use.index), reduce, reduced, source->unreducedReduction, use.user->loc());
   use.user->setOperand(use.index, allReduce->result(0));
 
-  ReshardCause cause;
-  cause.kind = ReshardCause::Kind::AllReduce;
-  cause.inserted = allReduce;
-  cause.op = use.user;
-  cause.site = ReshardCause::Site::Operand;
-  cause.index = use.index;
-  cause.from = source;
-  cause.to = reduced;
+  ReshardCause cause = ReshardCause::make(
+      ReshardCause::Kind::AllReduce, allReduce, use.user, ReshardCause::Site::Operand, use.index, source, reduced,
+      describeUse(use) + " holds partial sums over " + strAxisList(reduce) +
+          " (unreduced axes) that its user does not keep unreduced");
   cause.axes = reduce;
-  cause.reason = describeUse(use) + " holds partial sums over " + strAxisList(reduce) +
-                 " (unreduced axes) that its user does not keep unreduced";
   ctx.record(std::move(cause));
   return reduced;
 }
@@ -107,16 +101,10 @@ std::optional<TensorSharding> reshardUseToTarget(const ir::Use& use, const std::
   ir::Op* reshard = createReshard(at, use.user->operand(use.index), to, use.user->loc());
   use.user->setOperand(use.index, reshard->result(0));
 
-  ReshardCause cause;
-  cause.kind = ReshardCause::Kind::Reshard;
-  cause.inserted = reshard;
-  cause.op = use.user;
-  cause.site = ReshardCause::Site::Operand;
-  cause.index = use.index;
-  cause.from = sharding;
-  cause.to = to;
-  cause.reason = describeUse(use) + " is sharded " + (sharding ? sharding->strBody() : std::string("<none>")) +
-                 " but must arrive as " + to.strBody();
+  ReshardCause cause = ReshardCause::make(
+      ReshardCause::Kind::Reshard, reshard, use.user, ReshardCause::Site::Operand, use.index, sharding, to,
+      describeUse(use) + " is sharded " + (sharding ? sharding->strBody() : std::string("<none>")) +
+          " but must arrive as " + to.strBody());
   ctx.record(std::move(cause));
   return to;
 }

@@ -66,6 +66,22 @@ struct ReshardCause {
   AxisRefList axes;
   // One sentence in words.
   std::string reason;
+
+  // A cause with the fields every inserted op has (factor fields empty).
+  static ReshardCause make(Kind kind, const ir::Op* inserted, const ir::Op* op, Site site, unsigned index,
+                           std::optional<TensorSharding> from, std::optional<TensorSharding> to,
+                           std::string reason) {
+    ReshardCause c;
+    c.kind = kind;
+    c.inserted = inserted;
+    c.op = op;
+    c.site = site;
+    c.index = index;
+    c.from = std::move(from);
+    c.to = std::move(to);
+    c.reason = std::move(reason);
+    return c;
+  }
 };
 
 using ReshardCauses = std::vector<ReshardCause>;

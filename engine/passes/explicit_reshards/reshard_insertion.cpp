@@ -82,14 +82,8 @@ ReshardCause reshardCause(const ir::Op* op, const ir::Op* inserted, ReshardCause
                           const prop::TensorFactorShardings& before, const prop::TensorFactorShardings& after,
                           const std::optional<TensorSharding>& from, const TensorSharding& to,
                           const OpMesh& mesh) {
-  ReshardCause cause;
-  cause.kind = ReshardCause::Kind::Reshard;
-  cause.inserted = inserted;
-  cause.op = op;
-  cause.site = site;
-  cause.index = index;
-  cause.from = from;
-  cause.to = to;
+  ReshardCause cause =
+      ReshardCause::make(ReshardCause::Kind::Reshard, inserted, op, site, index, from, to, std::string());
   std::string where = std::string(site == ReshardCause::Site::Operand ? "operand " : "result ") +
                       std::to_string(index) + " of " + op->name();
   cause.factor = firstChangedFactor(before, after);
@@ -149,19 +143,13 @@ void allReduceReductionFactors(ir::Op* op, const prop::ShardingProjection& proje
     ir::Value* reduced = allReduce->result(0);
     result->replaceUsesWithIf(reduced, [&](const ir::Use& u) { return u.user != allReduce; });
 
-    ReshardCause cause;
-    cause.kind = ReshardCause::Kind::AllReduce;
-    cause.inserted = allReduce;
-    cause.op = op;
-    cause.site = ReshardCause::Site::Result;
-    cause.index = result->index;
+    ReshardCause cause = ReshardCause::make(ReshardCause::Kind::AllReduce, allReduce, op,
+                                            ReshardCause::Site::Result, result->index, out, out, std::string());
     cause.factor = blamed;
     if (blamed >= 0) {
       cause.factorName = OpShardingRule::factorName(blamed);
       cause.factorAxesAfter = fullVersion ? common[blamed] : AxisRefList{};
     }
-    cause.from = out;
-    cause.to = out;
     cause.axes = allReduceAxes;
     cause.reason = "result " + std::to_string(result->index) + " of " + op->name() +
                    " holds partial results: reduction factor " + cause.factorName + " is sharded on " +

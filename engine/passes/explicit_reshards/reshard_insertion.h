@@ -5,13 +5,15 @@
 // Example, mesh "x"=4, "y"=2:
 //
 //   %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = <@mesh, [{"x"}, {}]>}
-//        // %arg0 [{"x"}, {"y"}], %arg1 [{"y"}, {"x"}]; rule ([i, k], [k, j])->([i, j])
+//        // %arg0 8x32 [{"x"}, {"y"}], %arg1 32x16 [{"y"}, {"x"}]; rule ([i, k], [k, j])->([i, j])
 //
-// is computed with i="x", k="y", j=none, so it becomes
+// "x" cannot shard both i and j. The larger %arg1 keeps it on j, so the dot
+// is computed with i=none, j="x", k="y" and becomes
 //
-//   %r = sdy.reshard %arg1 <@mesh, [{"y"}, {}]>
-//   %0 = stablehlo.dot %arg0, %r {sdy.sharding = <@mesh, [{"x"}, {}]>}
-//   %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}]>
+//   %r = sdy.reshard %arg0 <@mesh, [{}, {"y"}]>
+//   %0 = stablehlo.dot %r, %arg1 {sdy.sharding = <@mesh, [{}, {"x"}]>}
+//   %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{}, {"x"}]>
+//   %2 = sdy.reshard %1 <@mesh, [{"x"}, {}]>
 //
 // With `fullVersion` false only two things are done: the all-reduce of
 // reduction factors whose result keeps some axes unreduced, and the dot

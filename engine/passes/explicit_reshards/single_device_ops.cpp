@@ -22,16 +22,7 @@ std::optional<OpMesh> globalMesh(const ir::Module& module) {
 void recordReshard(const ReshardContext& ctx, const ir::Op* op, const ir::Op* inserted, ReshardCause::Site site,
                    unsigned index, const std::optional<TensorSharding>& from, const TensorSharding& to,
                    const std::string& why) {
-  ReshardCause cause;
-  cause.kind = ReshardCause::Kind::Reshard;
-  cause.inserted = inserted;
-  cause.op = op;
-  cause.site = site;
-  cause.index = index;
-  cause.from = from;
-  cause.to = to;
-  cause.reason = why;
-  ctx.record(std::move(cause));
+  ctx.record(ReshardCause::make(ReshardCause::Kind::Reshard, inserted, op, site, index, from, to, why));
 }
 
 }  // namespace
