@@ -7,14 +7,17 @@
 // after. Example: with mesh "x"=4, "y"=2,
 //
 //   %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = <@mesh, [{"x"}, {}]>}
-//        // %arg0: [{"x"}, {"y"}], %arg1: [{"y"}, {"x"}]
+//        // %arg0 8x32 [{"x"}, {"y"}], %arg1 32x16 [{"y"}, {"x"}]
 //
-// makes the pass reshard %arg1 to [{"y"}, {}] and records
-//   {kind = Reshard, op = the dot, site = Operand, index = 1, factor = 2 ("j"),
+// makes the pass reshard %arg0 to [{}, {"y"}] ("x" stays on factor j of
+// the larger %arg1) and records
+//   {kind = Reshard, op = the dot, site = Operand, index = 0, factor = 0 ("i"),
 //    factorAxesBefore = ["x"], factorAxesAfter = [],
-//    from = [{"y"}, {"x"}], to = [{"y"}, {}],
-//    reason = "factor j is sharded on "x" in operand 1, but "x" already
-//              shards factor i of the op"}
+//    from = [{"x"}, {"y"}], to = [{}, {"y"}],
+//    reason = "operand 0 of stablehlo.dot has factor i sharded on {"x"}, but
+//              the op is computed with i on {}"}
+// and likewise for the reshard of the result back to [{"x"}, {}] and the
+// all-reduce over "y" (factor k).
 //
 // The `comm-cost` report turns these into its "cause" field. The pointers
 // are valid until the module is changed again (a later -canonicalize may
