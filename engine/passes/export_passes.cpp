@@ -11,6 +11,11 @@ void registerExportPasses(std::vector<PassInfo>& out) {
                          "Move func data-flow edge shardings onto arguments and call results, "
                          "and erase the edges",
                          sinkFuncDataFlowEdges));
+  out.push_back(passWithoutOptions("sdy-drop-sharding-and-mesh", "Remove all shardings and meshes",
+                                   dropShardingAndMesh));
+  out.push_back(passWithoutOptions(
+      "sdy-verify-unreduced-axes",
+      "Check that no op drops or changes unreduced axes without a reshard", verifyUnreducedAxes));
 }
 
 }  // namespace shardscope::passes
