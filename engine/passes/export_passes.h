@@ -26,4 +26,8 @@ bool dropShardingAndMesh(ir::Module& module, ir::DiagnosticSink& diags);
 // reshards reduce; calls and returns must match their other side).
 bool verifyUnreducedAxes(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-inline-meshes`: write each referenced mesh inline in its shardings
+// (and replica groups) and erase the `sdy.mesh` symbols.
+bool inlineMeshes(ir::Module& module, ir::DiagnosticSink& diags);
+
 }  // namespace shardscope::passes

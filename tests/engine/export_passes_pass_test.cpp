@@ -204,5 +204,24 @@ func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unr
       << out;
 }
 
+TEST(ExportPassesTest, InlineMeshesWritesMeshesIntoShardingsAndReplicaGroups) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
+sdy.mesh @rev = <["x"=2], device_ids=[1, 0]>
+func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {
+  %0 = sdy.reshard %arg0 <mesh<["z"=2]>, [{"z"}]> : tensor<4xf32>
+  %1 = "stablehlo.all_to_all"(%0) <{concat_dimension = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @rev, axes = [#stablehlo.axis_ref<name = "x">]>, split_count = 1 : i64, split_dimension = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-inline-meshes"), R"(module {
+  func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2, "y"=4]>, [{"x"}]>}) -> tensor<4xf32> {
+    %0 = sdy.reshard %arg0 <mesh<["z"=2]>, [{"z"}]> : tensor<4xf32>
+    %1 = "stablehlo.all_to_all"(%0) <{concat_dimension = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes=[<name = "x", size = 2>], device_ids=dense<[1, 0]> : tensor<2xi64>>, axes = [#stablehlo.axis_ref<name = "x">]>, split_count = 1 : i64, split_dimension = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+}
+)");
+}
+
 }  // namespace
 }  // namespace shardscope::passes
