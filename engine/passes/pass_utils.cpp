@@ -606,7 +606,7 @@ std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
   return name;
 }
 
-std::vector<Op*> funcsInPostOrder(ir::Module& module) {
+std::vector<Op*> funcsInPostOrder(ir::Module& module, bool rootsLastFirst) {
   std::vector<Op*> funcs;
   for (auto& op : module.body().ops())
     if (isFuncOp(*op) && op->numRegions() > 0 && !op->region(0).empty()) funcs.push_back(op.get());
@@ -630,6 +630,7 @@ std::vector<Op*> funcsInPostOrder(ir::Module& module) {
   std::vector<Op*> order;
   std::unordered_set<Op*> visited;
   // Iterative DFS from the external caller, whose children are all functions.
+  if (rootsLastFirst) std::reverse(funcs.begin(), funcs.end());
   for (Op* root : funcs) {
     if (visited.count(root)) continue;
     std::vector<std::pair<Op*, size_t>> stack;

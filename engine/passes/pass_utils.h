@@ -158,8 +158,12 @@ class SymbolTable {
 };
 
 // Functions in post-order of the call graph (callees before callers), as
-// sdy's iterateFuncs does by default.
-std::vector<ir::Op*> funcsInPostOrder(ir::Module& module);
+// sdy's iterateFuncs does by default. The depth-first search starts from each
+// function in module order, or, with `rootsLastFirst`, from the last function
+// first: then the reverse of the result keeps functions that do not call each
+// other in module order (`@a`, `@b` stays `@a`, `@b`, where module order gives
+// `@b`, `@a`), which `-sdy-pre-order-funcs` needs to be idempotent.
+std::vector<ir::Op*> funcsInPostOrder(ir::Module& module, bool rootsLastFirst = false);
 
 // Appends to `out` the ops for which `keep(op)` holds among `root` and all
 // ops nested in it, in post-order (nested ops before the op holding them),
