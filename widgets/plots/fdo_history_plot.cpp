@@ -11,7 +11,9 @@ namespace shardscope::plots {
 
 namespace {
 
-void limitLine(QCustomPlot* plot, double y, const QColor& color, const QString& label) {
+// `rightSide`: the label sits at the right end of the line, else at the left,
+// so the two series' labels (often close in value) do not cover each other.
+void limitLine(QCustomPlot* plot, double y, const QColor& color, const QString& label, bool rightSide) {
   auto* line = new QCPItemStraightLine(plot);
   line->point1->setCoords(0, y);
   line->point2->setCoords(1, y);
@@ -19,8 +21,8 @@ void limitLine(QCustomPlot* plot, double y, const QColor& color, const QString& 
   auto* text = new QCPItemText(plot);
   text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
   text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-  text->position->setCoords(0.995, y);
-  text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+  text->position->setCoords(rightSide ? 0.995 : 0.005, y);
+  text->setPositionAlignment((rightSide ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
   text->setText(label);
   text->setColor(color.darker(130));
   text->setBrush(QColor(255, 255, 255, 230));
@@ -85,8 +87,11 @@ void FdoHistoryPlot::setTable(const sc::TableStats& table, const sc::LimitSugges
     const std::vector<sc::LimitChoice>& choices =
         kind == sc::StatKind::MaxIds ? s.maxIdsChoices : s.maxUniqueIdsChoices;
     // The reference's choice (max) and the cheapest listed one.
-    if (!choices.empty()) limitLine(p, double(choices.front().limit), color, choiceLabel(name, choices.front(), batches));
-    if (choices.size() > 1) limitLine(p, double(choices.back().limit), color.lighter(120), choiceLabel(name, choices.back(), batches));
+    const bool right = kind == sc::StatKind::MaxIds;
+    if (!choices.empty())
+      limitLine(p, double(choices.front().limit), color, choiceLabel(name, choices.front(), batches), right);
+    if (choices.size() > 1)
+      limitLine(p, double(choices.back().limit), color.lighter(120), choiceLabel(name, choices.back(), batches), right);
   }
   if (series == 0) {
     clearPlot(QStringLiteral("%1: no max ids recorded").arg(QString::fromStdString(table.table)));
