@@ -194,6 +194,7 @@ std::vector<ir::Type> funcResultTypes(const ir::Op& func);
 std::optional<std::vector<TensorSharding>> funcArgShardings(const ir::Module& module, const ir::Op& func);
 std::optional<std::vector<TensorSharding>> funcResultShardings(const ir::Module& module, const ir::Op& func);
 void removeFuncResultSharding(ir::Op& func, unsigned i);
+void removeFuncArgSharding(ir::Op& func, unsigned i);
 // The op's `sdy.sharding` list, if any.
 std::optional<std::vector<TensorSharding>> shardingPerValue(const ir::Op& op);
 // TensorShardingAttr::isEquivalent: same dimension axes (and unreduced axes),
