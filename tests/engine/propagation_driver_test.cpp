@@ -3,17 +3,18 @@
 // propagation_trace.cpp).
 #include <gtest/gtest.h>
 
-#include "parse_test_module.h"
-
 #include "ir/parser.h"
 #include "ir/printer.h"
+#include "parse_test_module.h"
 #include "propagation/propagation.h"
 #include "propagation/propagation_trace.h"
 
 namespace shardscope::propagation {
 namespace {
 
-std::unique_ptr<ir::Module> parse(const std::string& text) { return test_support::parseTestModule(text); }
+std::unique_ptr<ir::Module> parse(const std::string& text) {
+  return test_support::parseTestModule(text);
+}
 
 const char* kChain = R"mlir(
 sdy.mesh @mesh = <["a"=2, "b"=2]>
@@ -32,11 +33,15 @@ TEST(PropagationDriverTest, BasicPropagatesThroughChainAndFuncResult) {
   PropagationOptions o;
   ASSERT_TRUE(basicPropagate(*m, o, diags));
   std::string out = ir::printModule(*m);
-  EXPECT_NE(out.find(R"(stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>})"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>})"),
+      std::string::npos)
       << out;
-  EXPECT_NE(out.find(R"(-> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>}))"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(-> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>}))"),
+      std::string::npos)
       << out;
   // Registry rules are removed again.
   EXPECT_EQ(out.find("sdy.sharding_rule"), std::string::npos) << out;
@@ -131,7 +136,8 @@ func.func @main(%arg0: tensor<?x8xf32>) -> tensor<?x8xf32> {
   ir::DiagnosticSink diags;
   EXPECT_FALSE(basicPropagate(*m, PropagationOptions{}, diags));
   ASSERT_TRUE(diags.hasErrors());
-  EXPECT_NE(diags.all().front().message.find("only supports ranked tensors with a static shape"), std::string::npos);
+  EXPECT_NE(diags.all().front().message.find("only supports ranked tensors with a static shape"),
+            std::string::npos);
 }
 
 TEST(PropagationDriverTest, IterationGuardStopsWithDiagnostic) {
@@ -144,7 +150,9 @@ TEST(PropagationDriverTest, IterationGuardStopsWithDiagnostic) {
   ASSERT_TRUE(basicPropagate(*m, o, diags, &trace));
   bool warned = false;
   for (const ir::Diagnostic& d : diags.all())
-    if (d.severity == ir::Severity::Warning && d.message.find("did not converge") != std::string::npos) warned = true;
+    if (d.severity == ir::Severity::Warning &&
+        d.message.find("did not converge") != std::string::npos)
+      warned = true;
   EXPECT_TRUE(warned);
   EXPECT_FALSE(trace.notes.empty());
 }
@@ -164,8 +172,10 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
   PropagationTrace trace;
   ASSERT_TRUE(userPriorityPropagate(*m, PropagationOptions{}, diags, &trace));
   std::string out = ir::printModule(*m);
-  EXPECT_NE(out.find(R"(stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>})"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>})"),
+      std::string::npos)
       << out;
   ASSERT_FALSE(trace.steps.empty());
   EXPECT_EQ(trace.steps.front().userPriority, 0);
@@ -205,6 +215,47 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
   EXPECT_EQ(&s0->value(), &s1->value());  // equal: one object
   EXPECT_NE(&s0->value(), &s2->value());  // different
   EXPECT_EQ(s2->str(), R"(#sdy.sharding_per_value<[<@mesh, [{?}, {"b", ?}]>]>)");
+}
+
+}  // namespace
+}  // namespace shardscope::propagation
+
+namespace shardscope::propagation {
+namespace {
+
+// Calls kept as calls (no flattening): @bar returns its argument and is
+// called by @main on @foo's result and by @foo, so following users across
+// calls and returns comes back to where it started.
+TEST(PropagationDriverTest, CallCyclesThroughReturnsTerminate) {
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8x2xi32>
+  %1 = call @foo(%0) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  %2 = call @bar(%1) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %2 : tensor<8x2xi32>
+}
+func.func private @foo(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x2xi32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"b"}, {}]> : tensor<8x2xi32>
+  %2 = stablehlo.abs %1 : tensor<8x2xi32>
+  %3 = call @bar(%2) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %3 : tensor<8x2xi32>
+}
+func.func private @bar(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  PropagationOptions o;
+  ASSERT_TRUE(basicPropagate(*m, o, diags)) << diags.formatAll("<test>");
+  std::string out = ir::printModule(*m);
+  EXPECT_NE(
+      out.find(
+          R"(stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>})"),
+      std::string::npos)
+      << out;
 }
 
 }  // namespace
