@@ -3,18 +3,17 @@
 // propagation_trace.cpp).
 #include <gtest/gtest.h>
 
+#include "parse_test_module.h"
+
 #include "ir/parser.h"
 #include "ir/printer.h"
-#include "parse_test_module.h"
 #include "propagation/propagation.h"
 #include "propagation/propagation_trace.h"
 
 namespace shardscope::propagation {
 namespace {
 
-std::unique_ptr<ir::Module> parse(const std::string& text) {
-  return test_support::parseTestModule(text);
-}
+std::unique_ptr<ir::Module> parse(const std::string& text) { return test_support::parseTestModule(text); }
 
 const char* kChain = R"mlir(
 sdy.mesh @mesh = <["a"=2, "b"=2]>
@@ -33,15 +32,11 @@ TEST(PropagationDriverTest, BasicPropagatesThroughChainAndFuncResult) {
   PropagationOptions o;
   ASSERT_TRUE(basicPropagate(*m, o, diags));
   std::string out = ir::printModule(*m);
-  EXPECT_NE(
-      out.find(
-          R"(stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>})"),
-      std::string::npos)
+  EXPECT_NE(out.find(R"(stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>})"),
+            std::string::npos)
       << out;
-  EXPECT_NE(
-      out.find(
-          R"(-> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>}))"),
-      std::string::npos)
+  EXPECT_NE(out.find(R"(-> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>}))"),
+            std::string::npos)
       << out;
   // Registry rules are removed again.
   EXPECT_EQ(out.find("sdy.sharding_rule"), std::string::npos) << out;
@@ -136,8 +131,7 @@ func.func @main(%arg0: tensor<?x8xf32>) -> tensor<?x8xf32> {
   ir::DiagnosticSink diags;
   EXPECT_FALSE(basicPropagate(*m, PropagationOptions{}, diags));
   ASSERT_TRUE(diags.hasErrors());
-  EXPECT_NE(diags.all().front().message.find("only supports ranked tensors with a static shape"),
-            std::string::npos);
+  EXPECT_NE(diags.all().front().message.find("only supports ranked tensors with a static shape"), std::string::npos);
 }
 
 TEST(PropagationDriverTest, IterationGuardStopsWithDiagnostic) {
@@ -150,9 +144,7 @@ TEST(PropagationDriverTest, IterationGuardStopsWithDiagnostic) {
   ASSERT_TRUE(basicPropagate(*m, o, diags, &trace));
   bool warned = false;
   for (const ir::Diagnostic& d : diags.all())
-    if (d.severity == ir::Severity::Warning &&
-        d.message.find("did not converge") != std::string::npos)
-      warned = true;
+    if (d.severity == ir::Severity::Warning && d.message.find("did not converge") != std::string::npos) warned = true;
   EXPECT_TRUE(warned);
   EXPECT_FALSE(trace.notes.empty());
 }
@@ -172,10 +164,8 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
   PropagationTrace trace;
   ASSERT_TRUE(userPriorityPropagate(*m, PropagationOptions{}, diags, &trace));
   std::string out = ir::printModule(*m);
-  EXPECT_NE(
-      out.find(
-          R"(stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>})"),
-      std::string::npos)
+  EXPECT_NE(out.find(R"(stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>})"),
+            std::string::npos)
       << out;
   ASSERT_FALSE(trace.steps.empty());
   EXPECT_EQ(trace.steps.front().userPriority, 0);
