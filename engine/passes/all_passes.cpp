@@ -9,6 +9,7 @@ void registerImportPasses(std::vector<PassInfo>& out);
 void registerPropagationPasses(std::vector<PassInfo>& out);
 void registerRulePasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
+void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -17,6 +18,7 @@ const std::vector<PassInfo>& allPasses() {
     registerImportPasses(out);
     registerPropagationPasses(out);
     registerPipelinePasses(out);
+    registerReshardToCollectivesPass(out);
     return out;
   }();
   return passes;
