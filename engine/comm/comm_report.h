@@ -67,7 +67,7 @@ struct CommOptions {
 
 CommReport analyzeCommunication(ir::Module& module, const CommOptions& options = {});
 
-// The report as JSON (schema: engine/comm/COMM_REPORT_SCHEMA.md).
+// The report as JSON (schema: engine/propagation/COMM_REPORT_SCHEMA.md).
 std::string commReportJson(const CommReport& report);
 // The report as a table for a terminal.
 void printCommTable(const CommReport& report, std::ostream& os);

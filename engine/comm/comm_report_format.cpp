@@ -108,7 +108,8 @@ std::string commReportJson(const CommReport& report) {
   }
   nlohmann::json totals = totalsJson(report.total);
   totals["per_function"] = perFunction;
-  nlohmann::json root = {{"version", 1}, {"chip", chip}, {"collectives", list}, {"totals", totals}};
+  nlohmann::json root = {{"format", "shardscope-comm-report"}, {"version", 1}, {"chip", chip},
+                         {"collectives", list}, {"totals", totals}};
   return root.dump(2) + "\n";
 }
 
