@@ -30,12 +30,6 @@ std::optional<CollectiveKind> kindOf(const ir::Op& op) {
 
 bool isCommunication(const ir::Op& op) { return op.is("sdy.reshard") || kindOf(op).has_value(); }
 
-bool noDimSharded(const TensorSharding& s) {
-  for (const DimensionSharding& d : s.dims)
-    if (!d.axes.empty()) return false;
-  return true;
-}
-
 // The start of the chain of reshards, collectives and barriers `v` ends.
 const ir::Value* chainStart(const ir::Value* v) {
   while (v && v->definingOp && v->definingOp->numOperands() == 1 &&
@@ -165,40 +159,28 @@ class ReportBuilder {
     report_.collectives.push_back(std::move(r));
   }
 
-  std::optional<TensorSharding> inputSharding(const ir::Value* v) {
-    while (v->definingOp && v->definingOp->is("sdy.propagation_barrier") && v->definingOp->numOperands() == 1)
-      v = v->definingOp->operand(0);
-    return passes::util::getSharding(const_cast<ir::Value*>(v));
-  }
-
   void addCollective(const ir::Op& op, CollectiveKind kind) {
     const ir::Attribute* attr = op.attr("out_sharding");
     if (!attr || !attr->as<TensorSharding>()) return;
     const TensorSharding& out = *attr->as<TensorSharding>();
     const Mesh* mesh = module_.meshOf(out);
     if (!mesh) return;
-    TensorSharding in = inputSharding(op.operand(0)).value_or(TensorSharding::replicatedOf(out.mesh, out.rank(), true));
+    // The operand's sharding (a missing one reads as replicated, as the
+    // verifier of all_slice / all_reduce allows).
+    TensorSharding in = passes::util::getSharding(op.operand(0))
+                            .value_or(TensorSharding::replicatedOf(out.mesh, out.rank(), true));
     add(kind, op, false, in, out, collectiveAxes(kind, &op, in, out, *mesh), *mesh);
   }
 
   // The collectives a reshard stands for, as -sdy-reshard-to-collectives
   // would insert them.
   void addPlanned(const ir::Op& reshard) {
-    const ir::Attribute* attr = reshard.attr("sharding");
-    if (!attr || !attr->as<TensorSharding>()) return;
-    TensorSharding out = *attr->as<TensorSharding>();
-    std::optional<TensorSharding> maybeIn = inputSharding(reshard.operand(0));
-    TensorSharding in = maybeIn.value_or(TensorSharding::replicatedOf(out.mesh, out.rank(), false));
-    if (in.rank() != out.rank()) return;
-    if (noDimSharded(out)) {
-      if (noDimSharded(in)) return;
-      out = TensorSharding::replicatedOf(in.mesh, in.rank(), true);
-    }
-    const Mesh* mesh = module_.meshOf(in);
-    const Mesh* outMesh = module_.meshOf(out);
-    if (!mesh || !outMesh || mesh->isMaximal() || outMesh->isMaximal() || mesh->axes != outMesh->axes) return;
-    TensorSharding current = in;
-    for (passes::PlannedCollective& c : passes::planReshard(in, out, *mesh, reshard.result(0)->type.shape)) {
+    std::optional<passes::ReshardLowering> lowering = passes::planReshardOp(module_, reshard);
+    if (!lowering) return;
+    const Mesh* mesh = module_.meshOf(lowering->in);
+    if (!mesh) return;
+    TensorSharding current = lowering->in;
+    for (passes::PlannedCollective& c : lowering->plan) {
       AxisRefList axes;
       if (c.kind == CollectiveKind::AllToAll) {
         axes = c.param.axes;

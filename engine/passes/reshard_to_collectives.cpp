@@ -78,38 +78,12 @@ ir::Value* skipBarriers(ir::Value* v) {
   return v;
 }
 
-// Rewrites one reshard; leaves it when it is not expressible as collectives.
+// Rewrites one reshard as its plan says; leaves it when there is none.
 void lowerReshard(ir::Module& module, ir::Op& reshard, const ReshardToCollectivesOptions& options) {
-  const ir::Attribute* attr = reshard.attr("sharding");
-  if (!attr || !attr->as<TensorSharding>() || reshard.numOperands() != 1 || reshard.numResults() != 1) return;
-  TensorSharding out = *attr->as<TensorSharding>();
-  ir::Value* input = reshard.operand(0);
-  ir::Value* source = skipBarriers(input);
-  std::optional<TensorSharding> inSharding = util::getSharding(source);
-
-  if (options.keepRedundantReshards && util::isEquivalent(inSharding, out)) return;
-  if (isMaximal(module, inSharding) || isMaximal(module, out)) return;
-  const bool outReplicated = noDimSharded(out);
-  if (!outReplicated && inSharding && !sameMeshUpToDeviceOrder(module, *inSharding, out)) return;
-
-  TensorSharding in = inSharding ? *inSharding
-                                 : TensorSharding::replicatedOf(out.mesh, out.rank(), /*closed=*/false);
-  if (in.rank() != out.rank()) return;
-  ir::Value* result = source;
-  if (outReplicated) {
-    if (noDimSharded(in)) {
-      // Nothing to move: the reshard's own operand takes its place.
-      reshard.result(0)->replaceAllUsesWith(input);
-      util::eraseOp(&reshard);
-      return;
-    }
-    // Gather everything on the input's own mesh.
-    out = TensorSharding::replicatedOf(in.mesh, in.rank(), /*closed=*/true);
-  }
-  const Mesh* mesh = module.meshOf(in);
-  if (!mesh || !sameMeshUpToDeviceOrder(module, in, out)) return;
-  const ir::Type& type = reshard.result(0)->type;
-  for (const PlannedCollective& c : planReshard(in, out, *mesh, type.shape)) {
+  std::optional<ReshardLowering> lowering = planReshardOp(module, reshard, options.keepRedundantReshards);
+  if (!lowering) return;
+  ir::Value* result = lowering->useOperand ? reshard.operand(0) : lowering->source;
+  for (const PlannedCollective& c : lowering->plan) {
     ir::Op* op = reshard.parentBlock()->insertBefore(&reshard, buildCollective(c, result, reshard.loc()));
     result = op->result(0);
   }
@@ -118,6 +92,38 @@ void lowerReshard(ir::Module& module, ir::Op& reshard, const ReshardToCollective
 }
 
 }  // namespace
+
+std::optional<ReshardLowering> planReshardOp(const ir::Module& module, const ir::Op& reshard, bool keepRedundant) {
+  const ir::Attribute* attr = reshard.attr("sharding");
+  if (!attr || !attr->as<TensorSharding>() || reshard.numOperands() != 1 || reshard.numResults() != 1)
+    return std::nullopt;
+  ReshardLowering lowering;
+  lowering.out = *attr->as<TensorSharding>();
+  lowering.source = skipBarriers(reshard.operand(0));
+  std::optional<TensorSharding> inSharding = util::getSharding(lowering.source);
+  TensorSharding& out = lowering.out;
+
+  if (keepRedundant && util::isEquivalent(inSharding, out)) return std::nullopt;
+  if (isMaximal(module, inSharding) || isMaximal(module, out)) return std::nullopt;
+  const bool outReplicated = noDimSharded(out);
+  if (!outReplicated && inSharding && !sameMeshUpToDeviceOrder(module, *inSharding, out)) return std::nullopt;
+
+  lowering.in = inSharding ? *inSharding : TensorSharding::replicatedOf(out.mesh, out.rank(), /*closed=*/false);
+  const TensorSharding& in = lowering.in;
+  if (in.rank() != out.rank()) return std::nullopt;
+  if (outReplicated) {
+    if (noDimSharded(in)) {
+      lowering.useOperand = true;  // nothing to move
+      return lowering;
+    }
+    // Gather everything on the input's own mesh.
+    out = TensorSharding::replicatedOf(in.mesh, in.rank(), /*closed=*/true);
+  }
+  const Mesh* mesh = module.meshOf(in);
+  if (!mesh || !sameMeshUpToDeviceOrder(module, in, out)) return std::nullopt;
+  lowering.plan = planReshard(in, out, *mesh, reshard.result(0)->type.shape);
+  return lowering;
+}
 
 bool reshardToCollectives(ir::Module& module, ir::DiagnosticSink& diags,
                           const ReshardToCollectivesOptions& options) {

@@ -17,6 +17,7 @@
 // dimensions), and all-gather (grows the local shard) last.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,21 @@ struct PlannedCollective {
 // already agree. `in` and `out` must have the same rank and unreduced axes.
 std::vector<PlannedCollective> planReshard(const TensorSharding& in, const TensorSharding& out,
                                            const Mesh& mesh, const std::vector<int64_t>& shape);
+
+// What lowering one `sdy.reshard` op takes: the value the collectives start
+// from (its operand, past propagation barriers), the shardings they go
+// between, and the plan. Nothing (nullopt) when the reshard must stay: to or
+// from a single-device mesh, between meshes whose axes differ, ranks that
+// differ, or (with `keepRedundant`) a reshard that changes nothing.
+struct ReshardLowering {
+  ir::Value* source = nullptr;
+  TensorSharding in, out;
+  // Both sides replicated: the reshard's own operand replaces it as it is.
+  bool useOperand = false;
+  std::vector<PlannedCollective> plan;
+};
+std::optional<ReshardLowering> planReshardOp(const ir::Module& module, const ir::Op& reshard,
+                                             bool keepRedundant = false);
 
 struct ReshardToCollectivesOptions {
   // Keep a reshard whose input sharding already equals its output sharding
