@@ -17,4 +17,17 @@ namespace shardscope::passes {
 // result it stands for (fully open when the edge has none).
 bool sinkFuncDataFlowEdges(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-drop-sharding-and-mesh`: remove every `sdy.sharding` (ops, function
+// arguments and results) and every `sdy.mesh`.
+bool dropShardingAndMesh(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-verify-unreduced-axes`: report the first op of each function that
+// drops, adds or changes unreduced axes in a way it may not (only explicit
+// reshards reduce; calls and returns must match their other side).
+bool verifyUnreducedAxes(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-inline-meshes`: write each referenced mesh inline in its shardings
+// (and replica groups) and erase the `sdy.mesh` symbols.
+bool inlineMeshes(ir::Module& module, ir::DiagnosticSink& diags);
+
 }  // namespace shardscope::passes
