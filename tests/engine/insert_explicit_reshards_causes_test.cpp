@@ -108,3 +108,24 @@ TEST(ExplicitReshardsCauses, SingleDeviceArgumentIsAnError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExplicitReshardsCauses, CholeskyIsReshardedToItsBatchShardingAndPrintedWithOneType) {
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                  "func.func @f(%arg0: tensor<4x8x8xf32>) -> (tensor<4x8x8xf32> {sdy.sharding = "
+                  "#sdy.sharding<@mesh, [{\"x\"}, {}, {}]>}) {\n"
+                  "  %0 = stablehlo.cholesky %arg0, lower = true {sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+                  "[{\"x\"}, {}, {}]>]>} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>\n"
+                  "  return %0 : tensor<4x8x8xf32>\n}\n",
+                  true);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.text.find("%0 = sdy.reshard %arg0 <@mesh, [{\"x\"}, {}, {}]>"), std::string::npos) << r.text;
+  // Operand and result types agree: `: T`, as sdy_opt prints it.
+  EXPECT_NE(r.text.find("lower = true {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}, {}]>]>} : "
+                        "tensor<4x8x8xf32>\n"),
+            std::string::npos)
+      << r.text;
+}
+
+}  // namespace
