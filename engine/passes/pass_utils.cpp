@@ -294,6 +294,7 @@ std::optional<TensorSharding> getSharding(Value* v) {
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
     return shardingAttr(*op, "sharding");
+  // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
   if (ir::isCollective(*op)) return shardingAttr(*op, ir::kOutShardingAttr);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
@@ -793,11 +794,8 @@ bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<Te
   return true;
 }
 
-TensorSharding closedLike(const TensorSharding& s) {
-  TensorSharding out = s;
-  for (DimensionSharding& d : out.dims) d.closed = true;
-  out.replicated.clear();
-  return out;
+TensorSharding fullyClosedLike(const TensorSharding& s) {
+  return TensorSharding::replicatedOf(s.mesh, s.rank(), /*closed=*/true);
 }
 
 Op* mainFunction(ir::Module& module) {
