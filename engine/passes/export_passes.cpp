@@ -19,6 +19,9 @@ void registerExportPasses(std::vector<PassInfo>& out) {
       "Check that no op drops or changes unreduced axes without a reshard", verifyUnreducedAxes));
   out.push_back(passWithoutOptions(
       "sdy-inline-meshes", "Inline meshes into shardings and erase mesh symbols", inlineMeshes));
+  out.push_back(passWithoutOptions("sdy-remove-all-gather-reduce-scatter-for-cmv1",
+                                   "Remove all-gathers into and reduce-scatters out of dots (for CMv1)",
+                                   removeAllGatherReduceScatterForCmv1));
   registerExportPipeline(out);
 }
 

@@ -34,6 +34,11 @@ bool verifyUnreducedAxes(ir::Module& module, ir::DiagnosticSink& diags);
 // (and replica groups) and erase the `sdy.mesh` symbols.
 bool inlineMeshes(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-remove-all-gather-reduce-scatter-for-cmv1`: drop an all-gather whose
+// only user is a dot, or else a reduce-scatter that is a dot's only user (the
+// dot takes its sharding).
+bool removeAllGatherReduceScatterForCmv1(ir::Module& module, ir::DiagnosticSink& diags);
+
 // The options of `-sdy-export-pipeline` (as sdy names them).
 struct ExportPipelineOptions {
   bool avoidExportForPartitioning = false;

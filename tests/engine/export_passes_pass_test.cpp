@@ -287,5 +287,30 @@ func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
   EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
 }
 
+TEST(ExportPassesTest, Cmv1KeepsTheReduceScatterOfADotWithAGatheredOperand) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}]>}, %arg1: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %0 = "sdy.all_gather"(%arg0) <{gathering_axes = [#sdy<axis_ref_list{"y"}>, #sdy<axis_ref_list{}>], out_sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = stablehlo.dot %0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %2 = "sdy.reduce_scatter"(%1) <{out_sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, reduce_scatter_axes = [#sdy<axis_ref_list{"x"}>, #sdy<axis_ref_list{}>]}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %3 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %4 = "sdy.reduce_scatter"(%3) <{out_sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, reduce_scatter_axes = [#sdy<axis_ref_list{"x"}>, #sdy<axis_ref_list{}>]}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2, %4 : tensor<8x32xf32>, tensor<8x32xf32>
+}
+)";
+  std::string out = run(input, "sdy-remove-all-gather-reduce-scatter-for-cmv1");
+  // The gather into the first dot goes; that dot's reduce-scatter stays.
+  EXPECT_EQ(out.find("all_gather"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"(%0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("reduce_scatter"), std::string::npos) << out;
+  // The second dot's reduce-scatter goes and the dot takes its sharding.
+  EXPECT_NE(out.find(R"(%2 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("return %1, %2"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace shardscope::passes
