@@ -31,19 +31,19 @@ bool readStream(std::istream& in, const std::string& name, uint64_t maxBytes, st
       if (used > maxBytes) break;
     }
     if (in.bad()) {
-      error = "error reading '" + name + "'";
+      error = name + ": read error";
       return false;
     }
   } catch (const std::bad_alloc&) {
     text.clear();
     text.shrink_to_fit();
-    error = "'" + name + "' does not fit in memory (" + describeByteCount(used) + " read)";
+    error = name + ": does not fit in memory (" + describeByteCount(used) + " read)";
     return false;
   }
   if (used > maxBytes) {
     text.clear();
     text.shrink_to_fit();
-    error = "'" + name + "' is larger than the input limit of " + describeByteCount(maxBytes);
+    error = name + ": larger than the input limit of " + describeByteCount(maxBytes);
     return false;
   }
   text.resize(used);
@@ -56,29 +56,17 @@ bool readInputFile(const std::string& path, uint64_t maxBytes, std::string& text
                    std::string& error) {
   text.clear();
   if (path == "-") return readStream(std::cin, "<stdin>", maxBytes, text, error);
-  std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
-  if (ec) {
-    error = "could not open input file '" + path + "': " + ec.message();
-    return false;
-  }
-  if (fs::is_directory(status)) {
-    error = "'" + path + "' is a directory, not a file";
-    return false;
-  }
-  if (fs::is_block_file(status) || fs::is_character_file(status) || fs::is_socket(status)) {
-    error = "'" + path + "' is a device, not a file";
-    return false;
-  }
+  if (!checkInputPath(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "could not open input file '" + path + "': " + std::strerror(errno);
+    error = path + ": cannot open file: " + std::strerror(errno);
     return false;
   }
-  if (fs::is_regular_file(status)) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
     uintmax_t size = fs::file_size(path, ec);
     if (!ec && size > maxBytes) {
-      error = "'" + path + "' is larger than the input limit of " + describeByteCount(maxBytes);
+      error = path + ": larger than the input limit of " + describeByteCount(maxBytes);
       return false;
     }
     // One allocation for the usual case; the read below still stops at the
@@ -87,12 +75,30 @@ bool readInputFile(const std::string& path, uint64_t maxBytes, std::string& text
       try {
         text.reserve(static_cast<size_t>(size) + 1);
       } catch (const std::bad_alloc&) {
-        error = "'" + path + "' does not fit in memory (" + describeByteCount(size) + ")";
+        error = path + ": does not fit in memory (" + describeByteCount(size) + ")";
         return false;
       }
     }
   }
   return readStream(in, path, maxBytes, text, error);
+}
+
+bool checkInputPath(const std::string& path, std::string& error) {
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (ec) {
+    error = path + ": cannot open file: " + ec.message();
+    return false;
+  }
+  if (fs::is_directory(status)) {
+    error = path + ": is a directory, not a file";
+    return false;
+  }
+  if (fs::is_block_file(status) || fs::is_character_file(status) || fs::is_socket(status)) {
+    error = path + ": is a device, not a file";
+    return false;
+  }
+  return true;
 }
 
 std::string describeByteCount(uint64_t bytes) {

@@ -5,7 +5,7 @@
 //   std::string text, error;
 //   if (!io::readInputFile("-", io::kDefaultMaxInputBytes, text, error))
 //     std::cerr << "shardscope-opt: " << error << '\n';
-//   // e.g. "'<stdin>' is larger than the input limit of 256 MiB"
+//   // e.g. "<stdin>: larger than the input limit of 256 MiB"
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,9 +20,15 @@ inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{256} << 20;
 // and streams (stdin, pipes, FIFOs); refuses directories and devices. Fails
 // with `error` set (naming the file, without a tool prefix) when the input
 // cannot be opened, is not readable data, exceeds `maxBytes` or does not fit
-// in memory.
+// in memory. Errors read "PATH: CAUSE" ("job.json: cannot open file: No such
+// file or directory", "/tmp: is a directory, not a file").
 bool readInputFile(const std::string& path, uint64_t maxBytes, std::string& text,
                    std::string& error);
+
+// For readers that stream a file themselves: false with `error` set when
+// `path` is missing, a directory or a device (the checks readInputFile makes
+// before reading).
+bool checkInputPath(const std::string& path, std::string& error);
 
 // "256 MiB", "3 KiB", "17 bytes": a byte count for messages.
 std::string describeByteCount(uint64_t bytes);

@@ -148,3 +148,37 @@ TEST_F(SparseCoreCli, SampleJobs) {
   ToolRun drop = run("analyze " + dir + "zipf_dropping.json --json");
   EXPECT_GT(nlohmann::json::parse(drop.out)["tables"][0]["dropped_ids"].get<int64_t>(), 0);
 }
+
+TEST_F(SparseCoreCli, HostileInputsAreRefusedBeforeReading) {
+  ToolRun device = run("analyze /dev/zero");
+  EXPECT_EQ(device.status, 1);
+  EXPECT_NE(device.err.find("shardscope-sc: /dev/zero: is a device, not a file"),
+            std::string::npos)
+      << device.err;
+  const std::string dir = fs::temp_directory_path().string();
+  ToolRun directory = run("analyze " + dir);
+  EXPECT_EQ(directory.status, 1);
+  EXPECT_NE(directory.err.find(dir + ": is a directory, not a file"), std::string::npos)
+      << directory.err;
+  ToolRun csv = run("analyze " + write("min.json", kMinimal) + " --csv /dev/zero");
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_NE(csv.err.find("/dev/zero: is a device"), std::string::npos) << csv.err;
+  EXPECT_EQ(run("trace " + dir).status, 1);
+}
+
+TEST_F(SparseCoreCli, WriteErrorsExitOne) {
+  // stdout itself on a full device: run() would redirect it, so call the shell here.
+  auto statusToFull = [](const std::string& args) {
+    const int raw =
+        std::system(("'" + tool().string() + "' " + args + " >/dev/full 2>/dev/null").c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  };
+  EXPECT_EQ(statusToFull("chips"), 1);
+  EXPECT_EQ(statusToFull("chips --json"), 1);
+  EXPECT_EQ(statusToFull("analyze " + write("min.json", kMinimal)), 1);
+  EXPECT_EQ(statusToFull("--help"), 1);
+  ToolRun csv = run("export-csv " + write("min.json", kMinimal) + " /dev/full");
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_NE(csv.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+      << csv.err;
+}
