@@ -148,6 +148,91 @@ class ShardscopeCliTest : public QObject {
     QVERIFY(!QImage(shot).isNull());
   }
 
+  // Hostile meshes exported as a mesh view: no crash, no hang, no huge
+  // picture (issue 12, item 3).
+  void hostileMeshExport_data() {
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<QString>("sharding");
+    QTest::newRow("axis of size 0") << QStringLiteral("[\"x\"=0]") << QStringLiteral("\"x\"");
+    QTest::newRow("2^40 devices") << QStringLiteral("[\"x\"=1099511627776]")
+                                  << QStringLiteral("\"x\"");
+    QTest::newRow("2^40 x 2^40 devices")
+        << QStringLiteral("[\"x\"=1099511627776, \"y\"=1099511627776]")
+        << QStringLiteral("\"x\"");
+    QTest::newRow("huge sub-axis")
+        << QStringLiteral("[\"x\"=4]")
+        << QStringLiteral("\"x\":(9223372036854775807)9223372036854775807");
+  }
+  void hostileMeshExport() {
+    QFETCH(QString, mesh);
+    QFETCH(QString, sharding);
+    const QString file = dir_.filePath(QStringLiteral("hostile.mlir"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QStringLiteral("sdy.mesh @mesh = <%1>\n"
+                           "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = "
+                           "#sdy.sharding<@mesh, [{%2}]>}) -> tensor<8xf32> {\n"
+                           "  return %arg0 : tensor<8xf32>\n}\n")
+                .arg(mesh, sharding)
+                .toUtf8());
+    f.close();
+    const QString out = dir_.filePath(QStringLiteral("hostile.png"));
+    QFile::remove(out);
+    const Run r = run({QStringLiteral("--export"), out, QStringLiteral("--view"),
+                       QStringLiteral("mesh"), file});
+    QVERIFY2(r.code == 0 || r.code == 1, qPrintable(r.err));
+    if (r.code == 0) {
+      const QImage img(out);
+      QVERIFY(!img.isNull());
+      QVERIFY(img.width() < 4000 && img.height() < 2000);
+    } else {
+      QVERIFY2(r.err.contains(QLatin1String("error")), qPrintable(r.err));
+    }
+  }
+
+  // Help and version print without a display (no platform plugin needed).
+  void helpWithoutDisplay_data() {
+    QTest::addColumn<QString>("arg");
+    QTest::addColumn<QString>("expect");
+    QTest::newRow("--help") << QStringLiteral("--help") << QStringLiteral("Usage:");
+    QTest::newRow("-h") << QStringLiteral("-h") << QStringLiteral("--export");
+    QTest::newRow("--version") << QStringLiteral("--version") << QStringLiteral("shardscope");
+  }
+  void helpWithoutDisplay() {
+    QFETCH(QString, arg);
+    QFETCH(QString, expect);
+    QProcess p;
+    p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
+    p.setArguments({arg});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+      env.remove(QLatin1String(var));
+    p.setProcessEnvironment(env);
+    p.start();
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
+    QVERIFY2(out.contains(expect), qPrintable(out));
+  }
+
+  // Without a display the window cannot open: a message, exit 1, no abort.
+  void windowWithoutDisplay() {
+    QProcess p;
+    p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
+    p.setArguments({sample("matmul_chain.mlir")});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+      env.remove(QLatin1String(var));
+    p.setProcessEnvironment(env);
+    p.start();
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+    QVERIFY2(err.contains(QLatin1String("no display")), qPrintable(err));
+  }
+
   void windowOpensEverySample_data() { shardscope::test::addSampleRows(); }
   void windowOpensEverySample() {
     QFETCH(QString, path);
