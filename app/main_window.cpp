@@ -301,17 +301,26 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   tabifyDockWidget(traceDock, whatIfDock);
   diagDock->raise();
   connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
+  // A what-if edit: the source is rewritten (what_if_edit.h) and applied.
+  auto applyRewrite = [this](const std::optional<QString>& text, const QString& error) {
+    if (!text) {
+      whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
+      return;
+    }
+    source_->replaceText(*text);
+    applySourceEdits();
+  };
   connect(whatIf_, &WhatIfPanel::shardingEdited, this,
-          [this](const ir::Value* value, const TensorSharding& sharding) {
+          [this, applyRewrite](const ir::Value* value, const TensorSharding& sharding) {
             QString error;
-            const auto text =
-                rewriteValueSharding(source_->text(), *value, sharding, &error);
-            if (!text) {
-              whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
-              return;
-            }
-            source_->replaceText(*text);
-            applySourceEdits();
+            applyRewrite(rewriteValueSharding(source_->text(), *value, sharding, &error), error);
+          });
+  connect(whatIf_, &WhatIfPanel::functionResultEdited, this,
+          [this, applyRewrite](const ir::Op* func, unsigned index, const TensorSharding& sharding) {
+            QString error;
+            applyRewrite(
+                rewriteFunctionResultSharding(source_->text(), *func, index, sharding, &error),
+                error);
           });
   connect(&whatIfWatcher_, &QFutureWatcher<WhatIfResult>::finished, this, [this] {
     const quint64 req = whatIfWatcher_.property("request").toULongLong();

@@ -8,6 +8,7 @@ namespace shardscope::passes {
 void registerImportPasses(std::vector<PassInfo>& out);
 void registerPropagationPasses(std::vector<PassInfo>& out);
 void registerRulePasses(std::vector<PassInfo>& out);
+void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
@@ -16,6 +17,7 @@ const std::vector<PassInfo>& allPasses() {
     registerRulePasses(out);
     registerImportPasses(out);
     registerPropagationPasses(out);
+    registerExportPasses(out);
     registerPipelinePasses(out);
     return out;
   }();

@@ -79,9 +79,15 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags);
 // from the values they return.
 bool propagateToFuncResults(ir::Module& module, ir::DiagnosticSink& diags);
 
+struct UnflattenCallGraphOptions {
+  // Merge all copies of a function whatever their shardings (the copy most
+  // calls agree with is kept).
+  bool dedupFunctionsFully = false;
+};
 // `-sdy-unflatten-call-graph`: calls to identical copies of a function go to
 // one copy; `sdy.original_func_name` is dropped.
-bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags);
+bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags,
+                        const UnflattenCallGraphOptions& options = {});
 
 // `-sdy-insert-func-call-reshards`: reshard call results whose sharding
 // differs from the callee's result sharding.

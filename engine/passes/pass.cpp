@@ -46,6 +46,12 @@ bool parsePassOptions(const std::string& text, PassOptions& out, std::string& er
   }
 }
 
+PassInfo passWithoutOptions(std::string name, std::string summary,
+                            bool (*fn)(ir::Module&, ir::DiagnosticSink&)) {
+  return PassInfo{std::move(name), std::move(summary), {},
+                  [fn](ir::Module& m, const PassOptions&, PassContext& ctx) { return fn(m, ctx.diags); }};
+}
+
 const PassInfo* lookupPass(const std::string& name) {
   for (const PassInfo& p : allPasses())
     if (p.name == name) return &p;

@@ -46,6 +46,10 @@ struct PassInfo {
   PassFn run;
 };
 
+// A pass without options that only needs the module and the diagnostics.
+PassInfo passWithoutOptions(std::string name, std::string summary,
+                            bool (*fn)(ir::Module&, ir::DiagnosticSink&));
+
 // Every pass the engine knows, in registration order.
 const std::vector<PassInfo>& allPasses();
 const PassInfo* lookupPass(const std::string& name);
