@@ -3,41 +3,23 @@
 // tool is looked up next to this test binary; the test is skipped when it was
 // not built.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "tool_run.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ToolRun {
-  int status = -1;
-  std::string out, err;
-};
+using shardscope::testing::ToolRun;
 
-fs::path tool() { return fs::read_symlink("/proc/self/exe").parent_path() / "shardscope-opt"; }
+fs::path tool() { return shardscope::testing::toolPath("shardscope-opt"); }
 
-// Runs `shardscope-opt ARGS` through the shell (ARGS may redirect stdin/stdout).
 ToolRun run(const std::string& args, bool captureOut = true) {
-  const fs::path dir = fs::temp_directory_path();
-  const std::string out = (dir / "shardscope_opt_cli_out.txt").string(),
-                    err = (dir / "shardscope_opt_cli_err.txt").string();
-  std::string cmd = "'" + tool().string() + "' " + args;
-  if (captureOut) cmd += " >'" + out + "'";
-  cmd += " 2>'" + err + "'";
-  ToolRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  r.out = captureOut ? slurp(out) : "";
-  r.err = slurp(err);
-  return r;
+  return shardscope::testing::runTool("shardscope-opt", args, captureOut);
 }
 
 std::string write(const std::string& name, const std::string& text) {

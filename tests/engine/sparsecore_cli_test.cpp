@@ -11,33 +11,17 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tool_run.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ToolRun {
-  int status = -1;
-  std::string out, err;
-};
+using shardscope::testing::ToolRun;
 
-fs::path tool() { return fs::read_symlink("/proc/self/exe").parent_path() / "shardscope-sc"; }
+fs::path tool() { return shardscope::testing::toolPath("shardscope-sc"); }
 
-ToolRun run(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path();
-  const std::string out = (dir / "sparsecore_cli_out.txt").string(),
-                    err = (dir / "sparsecore_cli_err.txt").string();
-  const std::string cmd = "'" + tool().string() + "' " + args + " >'" + out + "' 2>'" + err + "'";
-  ToolRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+ToolRun run(const std::string& args) { return shardscope::testing::runTool("shardscope-sc", args); }
 
 std::string write(const std::string& name, const std::string& text) {
   const fs::path p = fs::temp_directory_path() / ("sparsecore_cli_" + name);

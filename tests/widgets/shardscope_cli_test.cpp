@@ -12,12 +12,18 @@ struct Run {
   int code = -1;
   QString out, err;
 };
-Run run(const QStringList& args) {
+// Runs shardscope offscreen, or with no display at all when `display` is false.
+Run run(const QStringList& args, bool display = true) {
   QProcess p;
   p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
   p.setArguments(args);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  if (display) {
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  } else {
+    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+      env.remove(QLatin1String(var));
+  }
   env.insert(QStringLiteral("XDG_CONFIG_HOME"),
              QDir::tempPath() + QStringLiteral("/shardscope-test-config"));
   p.setProcessEnvironment(env);
@@ -32,6 +38,7 @@ Run run(const QStringList& args) {
   r.err = QString::fromLocal8Bit(p.readAllStandardError());
   return r;
 }
+Run runWithoutDisplay(const QStringList& args) { return run(args, false); }
 QString sample(const char* name) {
   return QDir(shardscope::test::sampleDir()).filePath(QLatin1String(name));
 }
@@ -201,36 +208,16 @@ class ShardscopeCliTest : public QObject {
   void helpWithoutDisplay() {
     QFETCH(QString, arg);
     QFETCH(QString, expect);
-    QProcess p;
-    p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
-    p.setArguments({arg});
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
-      env.remove(QLatin1String(var));
-    p.setProcessEnvironment(env);
-    p.start();
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 0);
-    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    QVERIFY2(out.contains(expect), qPrintable(out));
+    const Run r = runWithoutDisplay({arg});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(expect), qPrintable(r.out));
   }
 
   // Without a display the window cannot open: a message, exit 1, no abort.
   void windowWithoutDisplay() {
-    QProcess p;
-    p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
-    p.setArguments({sample("matmul_chain.mlir")});
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
-      env.remove(QLatin1String(var));
-    p.setProcessEnvironment(env);
-    p.start();
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 1);
-    const QString err = QString::fromLocal8Bit(p.readAllStandardError());
-    QVERIFY2(err.contains(QLatin1String("no display")), qPrintable(err));
+    const Run r = runWithoutDisplay({sample("matmul_chain.mlir")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QLatin1String("no display")), qPrintable(r.err));
   }
 
   void windowOpensEverySample_data() { shardscope::test::addSampleRows(); }
