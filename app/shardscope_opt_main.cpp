@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/comm_report.h"
 #include "io/input_file.h"
 #include "io/output_file.h"
 #include "ir/diagnostic_verifier.h"
@@ -38,6 +39,10 @@ struct Options {
   std::string input = "-";
   std::string output = "-";
   std::string tracePath;
+  // --comm-report=FILE.json (or - for a table), on the chip --comm-chip names
+  // from the built-in table or --comm-chips=FILE.json.
+  std::string commReportPath, commChip, commChipsPath;
+  comm::ChipLink chip;
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   bool genericForm = false;
@@ -54,6 +59,9 @@ void printHelp() {
                "  -split-input-file        process each '// -----' chunk on its own\n"
                "  -verify-diagnostics      check expected-error annotations\n"
                "  --trace=FILE.json        record the propagation steps as JSON\n"
+               "  --comm-report=FILE.json  list every collective with its cost and cause (- : a table on stdout)\n"
+               "  --comm-chip=NAME         chip for --comm-report (tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, gpu-h100-nvlink)\n"
+               "  --comm-chips=FILE.json   add or replace chips of that table\n"
                "  --mlir-print-op-generic  print every op in generic form\n"
                "  --mlir-timing            report the wall time of parsing, each pass and printing\n"
                "  --max-input-mib=N        refuse inputs larger than N MiB (default: 256)\n"
@@ -146,6 +154,14 @@ int parseArgs(int argc, char** argv, Options& opts) {
       opts.maxInputBytes = static_cast<uint64_t>(mib) << 20;
       continue;
     }
+    if (name == "comm-report" || name == "comm-chip" || name == "comm-chips") {
+      if (!hasValue || value.empty()) {
+        std::cerr << "shardscope-opt: --" << name << " needs a value (--" << name << "=...)\n";
+        return 1;
+      }
+      (name == "comm-report" ? opts.commReportPath : name == "comm-chip" ? opts.commChip : opts.commChipsPath) = value;
+      continue;
+    }
     if (name == "mlir-timing") {
       opts.timing = true;
       continue;
@@ -206,7 +222,7 @@ void printTimingReport(const std::vector<passes::PassTiming>& timings, std::ostr
 
 // Process one chunk; returns false when it reported an error.
 bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts, std::ostream& out,
-                  std::ostream& err, const std::string& displayName, bool lastChunk) {
+                  std::ostream& err, const std::string& displayName, bool lastChunk, comm::CommReport& commReport) {
   ir::DiagnosticSink diags;
   ir::ParseOptions po;
   po.fileName = displayName;
@@ -259,6 +275,12 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     ir::printModule(*module, out, print);
     out.flush();
     mark("Output", 0);
+    if (!opts.commReportPath.empty()) {
+      comm::CommOptions commOptions;
+      commOptions.chip = opts.chip;
+      comm::mergeCommReport(commReport, comm::analyzeCommunication(*module, commOptions));
+      mark("Communication report", 0);
+    }
   }
   if (opts.timing) printTimingReport(timings, err);
   // The process ends right after the last chunk: like LLVM's tools, skip
@@ -267,8 +289,13 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   return chunkOk;
 }
 
-int run(const Options& opts) {
+int run(Options& opts) {
   std::string text, error;
+  if (!opts.commReportPath.empty() &&
+      !comm::resolveChip(opts.commChip, opts.commChipsPath, opts.chip, error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
+  }
   if (!io::readInputFile(opts.input, opts.maxInputBytes, text, error)) {
     std::cerr << "shardscope-opt: " << error << '\n';
     return 1;
@@ -288,10 +315,17 @@ int run(const Options& opts) {
     chunks.push_back({text, 1});
   }
   bool allOk = true;
+  comm::CommReport commReport;
+  commReport.chip = opts.chip;
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (i) out.stream() << "// -----\n";
     allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, out.stream(), std::cerr,
-                          displayName, i + 1 == chunks.size());
+                          displayName, i + 1 == chunks.size(), commReport);
+  }
+  if (!opts.commReportPath.empty() &&
+      !comm::writeCommReport(commReport, opts.commReportPath, out.stream(), error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
   }
   if (!out.close(error)) {
     std::cerr << "shardscope-opt: " << error << '\n';

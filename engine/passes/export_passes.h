@@ -7,8 +7,12 @@
 // Every function returns false when the pass failed; the reason is reported
 // to `diags` at the location of the offending op.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
+#include "passes/pass.h"
 
 namespace shardscope::passes {
 
@@ -29,5 +33,24 @@ bool verifyUnreducedAxes(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-inline-meshes`: write each referenced mesh inline in its shardings
 // (and replica groups) and erase the `sdy.mesh` symbols.
 bool inlineMeshes(ir::Module& module, ir::DiagnosticSink& diags);
+
+// The options of `-sdy-export-pipeline` (as sdy names them).
+struct ExportPipelineOptions {
+  bool avoidExportForPartitioning = false;
+  bool enableInsertExplicitCollectives = false;
+  bool removeAllGatherReduceScatterForCmv1 = false;
+  bool enablePerInstructionPartitioning = false;  // accepted; not performed
+  bool keepShardingRules = false;
+  bool dumpShardingOrigins = false;
+  bool dumpPropagationEdges = false;
+  bool updateNonDivisibleInputOutputShardings = true;
+  bool inlineMeshes = true;
+
+  static ExportPipelineOptions from(const PassOptions& options);
+  // Every option key the pipeline accepts.
+  static const std::vector<std::string>& keys();
+};
+// `-sdy-export-pipeline` (export_pipeline.cpp has the order of the steps).
+bool runExportPipeline(ir::Module& module, const ExportPipelineOptions& options, PassContext& ctx);
 
 }  // namespace shardscope::passes

@@ -292,6 +292,8 @@ std::optional<TensorSharding> getSharding(Value* v) {
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
     return shardingAttr(*op, "sharding");
+  // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
+  if (op->name().starts_with("sdy.") && op->hasAttr("out_sharding")) return shardingAttr(*op, "out_sharding");
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
     if (v->index < out.size()) return out[v->index];
@@ -786,11 +788,8 @@ bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<Te
   return true;
 }
 
-TensorSharding closedLike(const TensorSharding& s) {
-  TensorSharding out = s;
-  for (DimensionSharding& d : out.dims) d.closed = true;
-  out.replicated.clear();
-  return out;
+TensorSharding fullyClosedLike(const TensorSharding& s) {
+  return TensorSharding::replicatedOf(s.mesh, s.rank(), /*closed=*/true);
 }
 
 Op* mainFunction(ir::Module& module) {

@@ -11,8 +11,8 @@
 
 namespace shardscope {
 
-// Appends `s` in double quotes; `"` and `\` are backslash-escaped, a newline
-// is `\0A`, a tab `\09`, other control and non-ASCII bytes `\XX` (hex).
+// Appends `s` in double quotes as MLIR prints strings: `\` doubled, `"`,
+// control and non-ASCII bytes as `\XX` (hex: a quote is `\22`, a newline `\0A`).
 void appendQuoted(std::string& out, std::string_view s);
 
 // True for an MLIR bare identifier: (letter | `_`) (letter | digit | `_` | `$` | `.`)*.

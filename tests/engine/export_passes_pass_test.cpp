@@ -223,5 +223,69 @@ func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}
 )");
 }
 
+const char* kBeforeExport = R"(sdy.mesh @mesh = <["a"=4, "b"=4]>
+func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b"}]>}) -> tensor<2x4xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=2, j=4}>} : tensor<2x4xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{}, {"b", ?}]> : tensor<2x4xf32>
+  return %1 : tensor<2x4xf32>
+}
+)";
+
+TEST(ExportPassesTest, ExportPipelineClosesFixesAndInlines) {
+  // "a" does not divide 2 and goes; the constraint becomes a closed reshard;
+  // the rule is dropped; meshes are inlined.
+  EXPECT_EQ(run(kBeforeExport, "sdy-export-pipeline"), R"(module {
+  func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=4, "b"=4]>, [{}, {"b"}]>}) -> tensor<2x4xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<2x4xf32>
+    %1 = sdy.reshard %0 <mesh<["a"=4, "b"=4]>, [{}, {"b"}]> : tensor<2x4xf32>
+    return %1 : tensor<2x4xf32>
+  }
+}
+)");
+}
+
+TEST(ExportPipelineTest, OptionsKeepRulesMeshesAndConstraints) {
+  std::string out =
+      run(kBeforeExport, "sdy-export-pipeline",
+          "keep-sharding-rules=true inline-meshes=false avoid-export-for-partitioning=true "
+          "update-non-divisible-input-output-shardings=false");
+  EXPECT_NE(out.find("sdy.mesh @mesh"), std::string::npos) << out;
+  EXPECT_NE(out.find("sdy.sharding_rule"), std::string::npos) << out;
+  EXPECT_NE(out.find("sdy.sharding_constraint %0 <@mesh, [{}, {\"b\"}]>"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("[{\"a\"}, {\"b\"}]"), std::string::npos) << out;  // closed, "a" kept
+}
+
+TEST(ExportPipelineTest, StopsAtTheFirstFailingStep) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-export-pipeline");
+  EXPECT_NE(out.find("pass failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("'stablehlo.negate' op dropped unreduced axis 'y'"), std::string::npos) << out;
+}
+
+TEST(ExportPassesTest, CallShardingOverAnUnshardedCalleeIsReshardedFromReplicated) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y"}], replicated={}>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)";
+  // The callee returns a replicated value: the call says so (closed), and a
+  // reshard makes the sharding its users expect.
+  std::string out = run(input, "sdy-insert-func-call-reshards");
+  EXPECT_NE(out.find(R"(%0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace shardscope::passes

@@ -21,7 +21,7 @@ std::string name(std::string_view s) {
 TEST(StringLiteral, EscapesQuotesBackslashesAndControlBytes) {
   EXPECT_EQ(quoted("x"), "\"x\"");
   EXPECT_EQ(quoted("a\\b"), "\"a\\\\b\"");
-  EXPECT_EQ(quoted("e\"f"), "\"e\\\"f\"");
+  EXPECT_EQ(quoted("e\"f"), "\"e\\22f\"");
   EXPECT_EQ(quoted("c\nd\te"), "\"c\\0Ad\\09e\"");
   EXPECT_EQ(quoted(std::string_view("\x01\x7f\xc3", 3)), "\"\\01\\7F\\C3\"");
 }
