@@ -788,11 +788,8 @@ bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<Te
   return true;
 }
 
-TensorSharding closedLike(const TensorSharding& s) {
-  TensorSharding out = s;
-  for (DimensionSharding& d : out.dims) d.closed = true;
-  out.replicated.clear();
-  return out;
+TensorSharding fullyClosedLike(const TensorSharding& s) {
+  return TensorSharding::replicatedOf(s.mesh, s.rank(), /*closed=*/true);
 }
 
 Op* mainFunction(ir::Module& module) {

@@ -268,5 +268,24 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
   EXPECT_NE(out.find("'stablehlo.negate' op dropped unreduced axis 'y'"), std::string::npos) << out;
 }
 
+TEST(ExportPassesTest, CallShardingOverAnUnshardedCalleeIsReshardedFromReplicated) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y"}], replicated={}>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)";
+  // The callee returns a replicated value: the call says so (closed), and a
+  // reshard makes the sharding its users expect.
+  std::string out = run(input, "sdy-insert-func-call-reshards");
+  EXPECT_NE(out.find(R"(%0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace shardscope::passes

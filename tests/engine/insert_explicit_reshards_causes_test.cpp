@@ -108,3 +108,63 @@ TEST(ExplicitReshardsCauses, SingleDeviceArgumentIsAnError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExplicitReshardsCauses, CholeskyIsReshardedToItsBatchShardingAndPrintedWithOneType) {
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                  "func.func @f(%arg0: tensor<4x8x8xf32>) -> (tensor<4x8x8xf32> {sdy.sharding = "
+                  "#sdy.sharding<@mesh, [{\"x\"}, {}, {}]>}) {\n"
+                  "  %0 = stablehlo.cholesky %arg0, lower = true {sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+                  "[{\"x\"}, {}, {}]>]>} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>\n"
+                  "  return %0 : tensor<4x8x8xf32>\n}\n",
+                  true);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.text.find("%0 = sdy.reshard %arg0 <@mesh, [{\"x\"}, {}, {}]>"), std::string::npos) << r.text;
+  // Operand and result types agree: `: T`, as sdy_opt prints it.
+  EXPECT_NE(r.text.find("lower = true {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}, {}]>]>} : "
+                        "tensor<4x8x8xf32>\n"),
+            std::string::npos)
+      << r.text;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ExplicitReshardsCauses, SingleDeviceOpGetsItsOperandsThroughTheGlobalMesh) {
+  // The per-value sharding spells its element in full, as MLIR allows.
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                  "sdy.mesh @dev0 = <[], device_ids=[0]>\n"
+                  "func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>}) -> "
+                  "(tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>}) {\n"
+                  "  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[#sdy.sharding<@dev0, "
+                  "[]>]>} : tensor<8xf32>\n"
+                  "  return %0 : tensor<8xf32>\n}\n",
+                  true);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.text.find("%0 = sdy.reshard %arg0 <@mesh, [{}]>"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%1 = sdy.reshard %0 <@dev0, []>"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%2 = stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@dev0, []>]>}"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%3 = sdy.reshard %2 <@mesh, [{}]>"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%4 = sdy.reshard %3 <@mesh, [{\"x\"}]>"), std::string::npos) << r.text;
+  EXPECT_EQ(r.causes.size(), 4u);
+}
+
+TEST(ExplicitReshardsCauses, ResultsOnTwoSingleDevicesAreAnError) {
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                  "sdy.mesh @dev0 = <[], device_ids=[0]>\n"
+                  "sdy.mesh @dev1 = <[], device_ids=[1]>\n"
+                  "func.func @f(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {\n"
+                  "  %0:2 = stablehlo.custom_call @C(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@dev0, []>, "
+                  "<@dev1, []>]>} : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)\n"
+                  "  return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>\n}\n",
+                  true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("has conflicting single-device result shardings"), std::string::npos)
+      << r.diagnostics;
+}
+
+}  // namespace
