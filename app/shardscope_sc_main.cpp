@@ -6,6 +6,7 @@
 //   shardscope-sc trace TRACE.json [--json]
 //   shardscope-sc chips [--json]
 //   shardscope-sc export-csv JOB.json OUT.csv   (ids of a job, e.g. generated)
+//   shardscope-sc stats FILE|DIR... [--json] [--sc-per-device N]   (FDO statistics files)
 //
 // Exit status: 0 on success, 1 on bad input or when the job would fail
 // (limit exceeded without allow_id_dropping, SPMEM overflow).
@@ -22,6 +23,7 @@
 #include "sparsecore/chip_spec.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/job_io.h"
+#include "sparsecore/fdo_stats_format.h"
 #include "sparsecore/pipeline.h"
 #include "sparsecore/trace_import.h"
 
@@ -36,7 +38,8 @@ const char kUsage[] =
     "  shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]\n"
     "  shardscope-sc trace TRACE.json [--json]\n"
     "  shardscope-sc chips [--json]\n"
-    "  shardscope-sc export-csv JOB.json OUT.csv\n";
+    "  shardscope-sc export-csv JOB.json OUT.csv\n"
+    "  shardscope-sc stats FILE|DIR... [--json] [--sc-per-device N]   (FDO statistics, NPZ or CSV)\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -49,6 +52,7 @@ struct Args {
   int threads = 0;
   double scFwd = -1, tcFwd = -1, tcBwd = -1, scBwd = -1;
   int steps = 10;
+  int scPerDevice = 0;
 };
 
 double parseNumber(const std::string& flag, const std::string& v) {
@@ -89,6 +93,8 @@ Args parseArgs(int argc, char** argv, int from) {
       a.scBwd = parseNumber(s, value());
     else if (s == "--steps")
       a.steps = parseInt(s, value());
+    else if (s == "--sc-per-device")
+      a.scPerDevice = parseInt(s, value());
     else if (s.rfind("--", 0) == 0)
       throw UsageError("unknown option " + s);
     else
@@ -189,6 +195,21 @@ int exportCsvCommand(const Args& a) {
   return out ? 0 : 1;
 }
 
+// The FDO statistics files of a training run, and the limits they suggest.
+int statsCommand(const Args& a) {
+  if (a.positional.empty()) throw UsageError("stats takes one or more statistics files or folders");
+  if (a.scPerDevice < 0 || a.scPerDevice > 4096)
+    throw UsageError("--sc-per-device: expected 1 to 4096 SparseCores, got " + std::to_string(a.scPerDevice));
+  FdoStatsReport report = loadFdoStatsReport(a.positional, a.scPerDevice);
+  if (a.json)
+    std::cout << fdoStatsToJson(report).dump(2) << "\n";
+  else
+    std::cout << fdoStatsToText(report);
+  std::cout.flush();
+  if (!std::cout) throw InputError("standard output: write error");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -208,6 +229,7 @@ int main(int argc, char** argv) {
     if (command == "trace") return traceCommand(a);
     if (command == "chips") return chipsCommand(a);
     if (command == "export-csv") return exportCsvCommand(a);
+    if (command == "stats") return statsCommand(a);
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "shardscope-sc: " << e.what() << "\n" << kUsage;

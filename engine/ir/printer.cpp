@@ -539,7 +539,13 @@ class Writer {
     os_ << ')';
   }
 
-  bool insideFunc(const Op& op) const { return op.parentOfName("func.func") != nullptr; }
+  // MLIR drops the `func.` prefix only where the enclosing op names `func` as
+  // its regions' default dialect: directly in a function's body, not inside
+  // a manual computation, while or case nested in it.
+  bool insideFunc(const Op& op) const {
+    const Op* parent = op.parentOp();
+    return parent && parent->is("func.func");
+  }
 
   // ---- ops ----------------------------------------------------------------
 

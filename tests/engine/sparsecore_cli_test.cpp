@@ -148,3 +148,32 @@ TEST_F(SparseCoreCli, SampleJobs) {
   ToolRun drop = run("analyze " + dir + "zipf_dropping.json --json");
   EXPECT_GT(nlohmann::json::parse(drop.out)["tables"][0]["dropped_ids"].get<int64_t>(), 0);
 }
+
+// `stats`: FDO statistics files and folders, text and JSON, and bad files.
+TEST_F(SparseCoreCli, StatsOfFdoFiles) {
+  const std::string dir = std::string(SHARDSCOPE_TEST_DATA_DIR) + "/sparsecore/fdo/";
+  ToolRun hosts = run("stats '" + dir + "hosts' --json");
+  ASSERT_EQ(hosts.status, 0) << hosts.err;
+  nlohmann::json j = nlohmann::json::parse(hosts.out);
+  ASSERT_EQ(j["files"].size(), 2u);  // the newest file of processes 1 and 0
+  EXPECT_EQ(j["tables"][0]["table"], "t_one");
+  EXPECT_EQ(j["tables"][0]["max_ids"]["per_batch"], nlohmann::json::parse("[[20, 20, 40, 40]]"));
+  EXPECT_EQ(j["tables"][0]["suggested"]["max_ids_per_partition"], 40);
+  EXPECT_EQ(j["tables"][1]["suggested"]["suggested_coo_buffer_size_per_device"], 256);
+
+  ToolRun text = run("stats '" + dir + "history/fdo_stats_0_1700000000000000000.csv' --sc-per-device 2");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("table user_item: 6 batches x 8 partitions"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("suggested_coo_buffer_size_per_device=240"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("max_ids_per_partition=15 (p50): >= 25 ids over it, in 1 of 6 batches"),
+            std::string::npos)
+      << text.out;
+
+  ToolRun bad = run("stats '" + dir + "broken/float_dtype.npz'");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("float_dtype.npz: entry 't_max_ids.npy': dtype '<f8' is not an integer type"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_EQ(run("stats").status, 1);
+  EXPECT_EQ(run("stats '" + dir + "hosts' --sc-per-device -1").status, 1);
+}
