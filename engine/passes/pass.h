@@ -2,7 +2,9 @@
 // (`-sdy-basic-propagate="conservative-propagation=true"`).
 #pragma once
 #include <functional>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct PassOptions {
   std::string get(const std::string& key, const std::string& fallback = "") const;
   // "true"/"1" are true, "false"/"0" false; anything else gives `fallback`.
   bool getBool(const std::string& key, bool fallback = false) const;
+  // A whole number; `fallback` when absent, nullopt when not a number.
+  std::optional<int64_t> getInt(const std::string& key, int64_t fallback) const;
 };
 
 // What a pass gets besides the module.
