@@ -312,6 +312,22 @@ func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}
   EXPECT_NE(out.find("return %1, %2"), std::string::npos) << out;
 }
 
+TEST(ExportPassesTest, VerifyUnreducedAxesReadsTheAllReduceKind) {
+  std::string input = std::string(kUnreducedHeader) +
+                      R"(func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced=max{"y"}>}) -> tensor<8xf32> {
+  %0 = "sdy.all_reduce"(%arg0) <{out_sharding = #sdy.sharding<@mesh, [{"x"}]>, reduction_axes = #sdy<axis_ref_list{"y"}>, reduction_op = #sdy<reduction max>}> : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-verify-unreduced-axes").rfind("module {", 0), 0u)
+      << run(input, "sdy-verify-unreduced-axes");
+  std::string sum = input;
+  sum.replace(sum.find(", reduction_op = #sdy<reduction max>"), std::string(", reduction_op = #sdy<reduction max>").size(), "");
+  EXPECT_NE(run(sum, "sdy-verify-unreduced-axes").find("cannot reduce 'max' unreduced axes. Expected 'sum'."),
+            std::string::npos)
+      << run(sum, "sdy-verify-unreduced-axes");
+}
+
 const char* kSingleDevice = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
 sdy.mesh @dev1 = <[], device_ids=[1]>
 func.func @f(%arg0: tensor<4xi1>, %arg1: tensor<4xi32>) -> tensor<4xi32> {
