@@ -140,4 +140,21 @@ TimelineChanges ShardingTimeline::seek(size_t steps) {
   return changes;
 }
 
+std::shared_ptr<SteppedRun> prepareSteppedRun(const Document& input,
+                                              std::shared_ptr<const PropagationRun> run,
+                                              std::string* error) {
+  if (!run || !run->ok) {
+    if (error) *error = "propagation failed";
+    return nullptr;
+  }
+  auto out = std::make_shared<SteppedRun>();
+  out->doc = documentAtStep(input, *run, 0, error);
+  if (!out->doc || !out->doc->module) return nullptr;
+  out->timeline = ShardingTimeline::create(*out->doc->module, run->trace, error);
+  if (!out->timeline) return nullptr;
+  out->timeline->seek(out->timeline->stepCount());
+  out->run = std::move(run);
+  return out;
+}
+
 }  // namespace shardscope::api

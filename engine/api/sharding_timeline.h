@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/propagate.h"
 #include "ir/operation.h"
 #include "propagation/propagation_trace.h"
 #include "sharding/tensor_sharding.h"
@@ -85,5 +86,19 @@ class ShardingTimeline {
   std::unordered_map<const ir::Value*, const TensorSharding*> finalValues_;
   std::unordered_map<const ir::Op*, std::vector<const TensorSharding*>> finalResults_;
 };
+
+// A finished run ready to be stepped through: a private copy of the module
+// as the run started (documentAtStep(input, run, 0)) and its timeline,
+// moved to the end (the result).
+struct SteppedRun {
+  std::shared_ptr<const PropagationRun> run;
+  std::shared_ptr<Document> doc;
+  std::unique_ptr<ShardingTimeline> timeline;
+};
+// Any thread. nullptr (and `error`) when the run failed or its trace does
+// not fit the module.
+std::shared_ptr<SteppedRun> prepareSteppedRun(const Document& input,
+                                              std::shared_ptr<const PropagationRun> run,
+                                              std::string* error = nullptr);
 
 }  // namespace shardscope::api
