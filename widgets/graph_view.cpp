@@ -887,7 +887,10 @@ void GraphView::startPendingAxisAnimation() {
   if (!animateAxes_ || !module || p.doc != state_->document().get() ||
       scene_->shownDocument() != p.doc)
     return;
-  animator_->start(resolveAxisMoves(*module, p.step), p.durationMs);
+  const api::ShardingTimeline* timeline = state_->timeline();
+  animator_->start(timeline ? resolveAxisMoves(timeline->ops(), p.step)
+                            : resolveAxisMoves(*module, p.step),
+                   p.durationMs);
 }
 
 GraphView::~GraphView() {

@@ -35,17 +35,7 @@ std::unique_ptr<ShardingTimeline> ShardingTimeline::create(
         if (finals.size() <= r.resultIndex) finals.resize(r.resultIndex + 1, nullptr);
         finals[r.resultIndex] = r.sharding;
       } else {
-        ir::Value* v = nullptr;
-        if (ref.kind == "block_arg") {
-          if (ref.region >= 0 && ref.region < op->numRegions() &&
-              !op->region(static_cast<unsigned>(ref.region)).empty()) {
-            ir::Block& b = op->region(static_cast<unsigned>(ref.region)).front();
-            if (ref.index >= 0 && ref.index < b.numArguments())
-              v = b.argument(static_cast<unsigned>(ref.index));
-          }
-        } else if (ref.index >= 0 && ref.index < op->numResults()) {
-          v = op->result(static_cast<unsigned>(ref.index));
-        }
+        ir::Value* v = propagation::resolveValueRef(t->ops_, ref);
         if (!v) return fail("unresolved value");
         r.value = v;
         ir::Value* stored = propagation::shardableValue(v);
