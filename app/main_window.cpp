@@ -322,17 +322,26 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   tabifyDockWidget(traceDock, whatIfDock);
   diagDock->raise();
   connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
+  // A what-if edit: the source is rewritten (what_if_edit.h) and applied.
+  auto applyRewrite = [this](const std::optional<QString>& text, const QString& error) {
+    if (!text) {
+      whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
+      return;
+    }
+    source_->replaceText(*text);
+    applySourceEdits();
+  };
   connect(whatIf_, &WhatIfPanel::shardingEdited, this,
-          [this](const ir::Value* value, const TensorSharding& sharding) {
+          [this, applyRewrite](const ir::Value* value, const TensorSharding& sharding) {
             QString error;
-            const auto text =
-                rewriteValueSharding(source_->text(), *value, sharding, &error);
-            if (!text) {
-              whatIf_->setStatus(tr("Cannot rewrite the source: %1").arg(error), true);
-              return;
-            }
-            source_->replaceText(*text);
-            applySourceEdits();
+            applyRewrite(rewriteValueSharding(source_->text(), *value, sharding, &error), error);
+          });
+  connect(whatIf_, &WhatIfPanel::functionResultEdited, this,
+          [this, applyRewrite](const ir::Op* func, unsigned index, const TensorSharding& sharding) {
+            QString error;
+            applyRewrite(
+                rewriteFunctionResultSharding(source_->text(), *func, index, sharding, &error),
+                error);
           });
   connect(&whatIfWatcher_, &QFutureWatcher<WhatIfResult>::finished, this, [this] {
     const quint64 req = whatIfWatcher_.property("request").toULongLong();
@@ -570,6 +579,16 @@ void MainWindow::openFile(const QString& path) {
     scWorkspace_->openJob(path);
     tabs_->setCurrentWidget(scWorkspace_);
     statusLabel_->setText(tr("SparseCore job %1").arg(path));
+    return;
+  }
+  // FDO statistics (fdo_stats_<process>_<time>.npz/.csv), or a folder of them.
+  const QFileInfo info(path);
+  if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive) ||
+      (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) && info.fileName().startsWith(QLatin1String("fdo_stats"))) ||
+      info.isDir()) {
+    scWorkspace_->openStats({path});
+    tabs_->setCurrentWidget(scWorkspace_);
+    statusLabel_->setText(tr("FDO statistics %1").arg(path));
     return;
   }
 #endif
@@ -934,7 +953,8 @@ void MainWindow::openDialog() {
                             : sampleDir_;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start,
                                                     tr("MLIR modules and SparseCore jobs (*.mlir *.json);;"
-                                                       "MLIR files (*.mlir);;SparseCore jobs (*.json);;All files (*)"));
+                                                       "MLIR files (*.mlir);;SparseCore jobs (*.json);;"
+                                                       "FDO statistics (*.npz *.csv);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

@@ -6,26 +6,30 @@
 //   shardscope-sc trace TRACE.json [--json]
 //   shardscope-sc chips [--json]
 //   shardscope-sc export-csv JOB.json OUT.csv   (ids of a job, e.g. generated)
+//   shardscope-sc stats FILE|DIR... [--json] [--sc-per-device N]   (FDO statistics files)
 //
-// Exit status: 0 on success, 1 on bad input or when the job would fail
-// (limit exceeded without allow_id_dropping, SPMEM overflow).
+// Exit status: 0 on success, 1 on bad input, when the job would fail
+// (limit exceeded without allow_id_dropping, SPMEM overflow) or when the
+// output could not be written.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "io/output_file.h"
 #include "sparsecore/analysis.h"
 #include "sparsecore/analysis_format.h"
 #include "sparsecore/chip_spec.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/job_io.h"
+#include "sparsecore/fdo_stats_format.h"
 #include "sparsecore/pipeline.h"
 #include "sparsecore/trace_import.h"
 
 using namespace shardscope::sc;
+namespace io = shardscope::io;
 
 namespace {
 
@@ -36,7 +40,8 @@ const char kUsage[] =
     "  shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]\n"
     "  shardscope-sc trace TRACE.json [--json]\n"
     "  shardscope-sc chips [--json]\n"
-    "  shardscope-sc export-csv JOB.json OUT.csv\n";
+    "  shardscope-sc export-csv JOB.json OUT.csv\n"
+    "  shardscope-sc stats FILE|DIR... [--json] [--sc-per-device N]   (FDO statistics, NPZ or CSV)\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -49,6 +54,7 @@ struct Args {
   int threads = 0;
   double scFwd = -1, tcFwd = -1, tcBwd = -1, scBwd = -1;
   int steps = 10;
+  int scPerDevice = 0;
 };
 
 double parseNumber(const std::string& flag, const std::string& v) {
@@ -89,6 +95,8 @@ Args parseArgs(int argc, char** argv, int from) {
       a.scBwd = parseNumber(s, value());
     else if (s == "--steps")
       a.steps = parseInt(s, value());
+    else if (s == "--sc-per-device")
+      a.scPerDevice = parseInt(s, value());
     else if (s.rfind("--", 0) == 0)
       throw UsageError("unknown option " + s);
     else
@@ -170,8 +178,10 @@ int chipsCommand(const Args& a) {
 int exportCsvCommand(const Args& a) {
   if (a.positional.size() != 2) throw UsageError("export-csv takes a job file and an output file");
   Job job = loadJobFile(a.positional[0]);
-  std::ofstream out(a.positional[1], std::ios::binary);
-  if (!out) throw InputError(a.positional[1] + ": cannot create file");
+  io::OutputFile file;
+  std::string error;
+  if (!file.open(a.positional[1], error)) throw InputError(error);
+  std::ostream& out = file.stream();
   out << "sample,feature,id\n";
   std::string line;
   for (const FeatureSpec& f : job.features)
@@ -185,8 +195,46 @@ int exportCsvCommand(const Args& a) {
         line += std::to_string(id);
         line += '\n';
         out << line;
+        if (!out) break;  // the device is full: stop early, close() says why
       }
-  return out ? 0 : 1;
+  if (!file.close(error)) throw InputError(error);
+  return 0;
+}
+
+// The FDO statistics files of a training run, and the limits they suggest.
+int statsCommand(const Args& a) {
+  if (a.positional.empty()) throw UsageError("stats takes one or more statistics files or folders");
+  if (a.scPerDevice < 0 || a.scPerDevice > 4096)
+    throw UsageError("--sc-per-device: expected 1 to 4096 SparseCores, got " + std::to_string(a.scPerDevice));
+  FdoStatsReport report = loadFdoStatsReport(a.positional, a.scPerDevice);
+  if (a.json)
+    std::cout << fdoStatsToJson(report).dump(2) << "\n";
+  else
+    std::cout << fdoStatsToText(report);
+  std::cout.flush();
+  if (!std::cout) throw InputError("standard output: write error");
+  return 0;
+}
+
+// Runs one command; its results go to stdout, which must have arrived.
+int runCommand(const std::string& command, const Args& a) {
+  int rc = 1;
+  if (command == "analyze")
+    rc = analyzeCommand(a);
+  else if (command == "pipeline")
+    rc = pipelineCommand(a);
+  else if (command == "trace")
+    rc = traceCommand(a);
+  else if (command == "chips")
+    rc = chipsCommand(a);
+  else if (command == "export-csv")
+    rc = exportCsvCommand(a);
+  else if (command == "stats")
+    rc = statsCommand(a);
+  else
+    throw UsageError("unknown command '" + command + "'");
+  if (std::string error; !io::flushStdout(error)) throw InputError(error);
+  return rc;
 }
 
 }  // namespace
@@ -200,15 +248,10 @@ int main(int argc, char** argv) {
   try {
     if (command == "-h" || command == "--help" || command == "help") {
       std::cout << kUsage;
+      if (std::string error; !io::flushStdout(error)) throw InputError(error);
       return 0;
     }
-    Args a = parseArgs(argc, argv, 2);
-    if (command == "analyze") return analyzeCommand(a);
-    if (command == "pipeline") return pipelineCommand(a);
-    if (command == "trace") return traceCommand(a);
-    if (command == "chips") return chipsCommand(a);
-    if (command == "export-csv") return exportCsvCommand(a);
-    throw UsageError("unknown command '" + command + "'");
+    return runCommand(command, parseArgs(argc, argv, 2));
   } catch (const UsageError& e) {
     std::cerr << "shardscope-sc: " << e.what() << "\n" << kUsage;
   } catch (const InputError& e) {

@@ -19,6 +19,8 @@ PACKAGES=(
   libgraphviz-dev libqcustomplot-dev
   # engine
   nlohmann-json3-dev
+  # SparseCore statistics files (.npz)
+  libzip-dev
   # tests: GoogleTest/GoogleMock, Google Benchmark, FileCheck for the
   # conformance suite, mlir-opt-16 as the reader benchmark's peer
   libgtest-dev libgmock-dev libbenchmark-dev llvm-16-tools mlir-16-tools

@@ -5,86 +5,29 @@
 
 #include "axis_style.h"
 #include "ir/parser.h"
+#include "what_if_text_scan.h"
 
 namespace shardscope::widgets {
 
 namespace {
 
-// Index just past the bracket matching the one at `open` ('<', '{', '[',
-// '('), skipping strings and `->`; -1 if unbalanced.
-qsizetype matchBracket(const QString& s, qsizetype open) {
-  int depth = 0;
-  bool inString = false;
-  for (qsizetype i = open; i < s.size(); ++i) {
-    const QChar c = s[i];
-    if (inString) {
-      if (c == u'\\') ++i;
-      else if (c == u'"') inString = false;
-      continue;
-    }
-    if (c == u'"') inString = true;
-    else if (c == u'-' && i + 1 < s.size() && s[i + 1] == u'>') ++i;
-    else if (c == u'<' || c == u'{' || c == u'[' || c == u'(') ++depth;
-    else if (c == u'>' || c == u'}' || c == u']' || c == u')') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return -1;
+using Rewrite = std::optional<QString>;
+
+// The shape of function result `index` (from function_type), if it has one.
+std::optional<ir::Type> functionResultType(const ir::Op& func, unsigned index) {
+  const ir::Attribute* ft = func.attr("function_type");
+  const auto* type = ft ? ft->as<ir::TypeAttr>() : nullptr;
+  if (!type || type->type.kind != ir::Type::Kind::Function || index >= type->type.results.size())
+    return std::nullopt;
+  return type->type.results[index];
 }
 
-// Top-level position of `needle` in s[from, to) (outside brackets and strings), or -1.
-qsizetype findTopLevel(const QString& s, const QString& needle, qsizetype from, qsizetype to,
-                       bool last = false) {
-  int depth = 0;
-  bool inString = false;
-  qsizetype found = -1;
-  for (qsizetype i = from; i < to; ++i) {
-    const QChar c = s[i];
-    if (inString) {
-      if (c == u'\\') ++i;
-      else if (c == u'"') inString = false;
-      continue;
-    }
-    if (depth == 0 && QStringView(s).mid(i).startsWith(needle)) {
-      found = i;
-      if (!last) return found;
-    }
-    if (c == u'"') inString = true;
-    else if (c == u'-' && i + 1 < to && s[i + 1] == u'>') ++i;
-    else if (c == u'<' || c == u'{' || c == u'[' || c == u'(') ++depth;
-    else if (c == u'>' || c == u'}' || c == u']' || c == u')') --depth;
-  }
-  return found;
-}
-
-// [start, end) of line `line` (1-based) in `s`, or {-1, -1}.
-std::pair<qsizetype, qsizetype> lineSpan(const QString& s, int line) {
-  qsizetype start = 0;
-  for (int l = 1; l < line; ++l) {
-    start = s.indexOf(u'\n', start);
-    if (start < 0) return {-1, -1};
-    ++start;
-  }
-  qsizetype end = s.indexOf(u'\n', start);
-  return {start, end < 0 ? s.size() : end};
-}
-
-// Position of `name` as a whole token in s[from, to), or -1.
-qsizetype findName(const QString& s, const QString& name, qsizetype from, qsizetype to) {
-  for (qsizetype i = s.indexOf(name, from); i >= 0 && i < to; i = s.indexOf(name, i + 1)) {
-    const qsizetype after = i + name.size();
-    const bool endOk = after >= s.size() || !(s[after].isLetterOrNumber() || s[after] == u'_' ||
-                                              s[after] == u'#' || s[after] == u'.');
-    if (endOk) return i;
-  }
-  return -1;
-}
-
-}  // namespace
-
-std::optional<TensorSharding> parseShardingForValue(const QString& rawText,
-                                                    const ir::Module& module,
-                                                    const ir::Value& value, QString* error) {
+// `text` as the sharding of a value of `type` in `module` (see
+// parseShardingForValue); `current` gives the mesh of a dimensions-only text.
+std::optional<TensorSharding> parseShardingFor(const QString& rawText, const ir::Module& module,
+                                               const ir::Type& type,
+                                               const std::optional<TensorSharding>& current,
+                                               QString* error) {
   auto fail = [&](const QString& e) -> std::optional<TensorSharding> {
     if (error) *error = e;
     return std::nullopt;
@@ -93,7 +36,8 @@ std::optional<TensorSharding> parseShardingForValue(const QString& rawText,
   if (text.isEmpty()) return fail(QObject::tr("type a sharding, e.g. [{\"x\"}, {}]"));
   if (text.startsWith(u'[')) {
     QString mesh;
-    if (auto cur = api::valueSharding(value)) mesh = toQString(cur->mesh.str());
+    if (current)
+      mesh = toQString(current->mesh.str());
     else if (auto ms = api::meshes(module); !ms.empty()) mesh = u'@' + toQString(ms.front().first);
     else return fail(QObject::tr("the module has no mesh; write #sdy.sharding<@mesh, [...]>"));
     text = QStringLiteral("#sdy.sharding<") + mesh + QStringLiteral(", ") + text + u'>';
@@ -112,21 +56,201 @@ std::optional<TensorSharding> parseShardingForValue(const QString& rawText,
   }
   const auto* ts = attr->as<TensorSharding>();
   if (!ts) return fail(QObject::tr("expected #sdy.sharding<@mesh, [...]>"));
-  const int64_t rank = static_cast<int64_t>(value.type.shape.size());
-  if (value.type.isRankedTensor() && ts->rank() != rank)
+  const int64_t rank = static_cast<int64_t>(type.shape.size());
+  if (type.isRankedTensor() && ts->rank() != rank)
     return fail(QObject::tr("expected %1 dimension(s), got %2").arg(rank).arg(ts->rank()));
   const Mesh* mesh = api::meshFor(module, *ts);
   if (!mesh) return fail(QObject::tr("unknown mesh %1").arg(toQString(ts->mesh.str())));
-  if (value.type.isRankedTensor()) {
-    const auto layout = api::computeShardLayout(value.type.shape, *ts, *mesh);
+  if (type.isRankedTensor()) {
+    const auto layout = api::computeShardLayout(type.shape, *ts, *mesh);
     if (!layout.error.empty()) return fail(toQString(layout.error));
   }
   return *ts;
 }
 
+// Position of an `sdy.sharding` attribute key in text[from, to), or -1.
+qsizetype findShardingKey(const QString& text, qsizetype from, qsizetype to) {
+  static const QString key = QStringLiteral("sdy.sharding");
+  for (qsizetype i = text.indexOf(key, from); i >= 0 && i < to; i = text.indexOf(key, i + 1)) {
+    const QChar next = i + key.size() < text.size() ? text[i + key.size()] : QChar();
+    if (next == u' ' || next == u'=') return i;
+  }
+  return -1;
+}
+
+// Replace the `#...<...>` value of the attribute whose key is at `key` by
+// `attr`; false when it does not end before `limit`.
+bool replaceAttrValue(QString& text, qsizetype key, qsizetype limit, const QString& attr) {
+  const qsizetype hash = text.indexOf(u'#', key);
+  const qsizetype open = hash < 0 ? -1 : text.indexOf(u'<', hash);
+  const qsizetype close = open < 0 ? -1 : matchBracket(text, open);
+  if (close < 0 || close > limit) return false;
+  text.replace(hash, close - hash, attr);
+  return true;
+}
+
+// `sdy.sharding = attr` into the attribute dictionary of a signature entry
+// whose type starts at `typeAt` (`tensor<8x16xf32> {...}`), replacing one
+// there, or a new dictionary after the type.
+bool setEntrySharding(QString& text, qsizetype typeAt, const QString& attr) {
+  const qsizetype end = typeEnd(text, typeAt);
+  if (end < 0) return false;
+  qsizetype j = end;
+  while (j < text.size() && text[j] == u' ') ++j;
+  if (j < text.size() && text[j] == u'{') {
+    const qsizetype dictEnd = matchBracket(text, j);
+    if (dictEnd < 0) return false;
+    const qsizetype key = findTopLevel(text, QStringLiteral("sdy.sharding"), j + 1, dictEnd - 1);
+    if (key >= 0) return replaceAttrValue(text, key, dictEnd, attr);
+    text.insert(j + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+    return true;
+  }
+  text.insert(end, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
+  return true;
+}
+
+// The shardings of all results of `op`, result `index` being `sharding`
+// (the others keep theirs, or are replicated): `<@mesh, [...]>` each.
+QStringList resultEntries(const ir::Op& op, unsigned index, const TensorSharding& sharding) {
+  QStringList entries;
+  for (unsigned r = 0; r < op.numResults(); ++r) {
+    const ir::Value& res = *op.result(r);
+    if (r == index) {
+      entries << toQString(sharding.strBody());
+      continue;
+    }
+    auto cur = api::valueSharding(res);
+    if (!cur)
+      cur = TensorSharding::replicatedOf(sharding.mesh, static_cast<int64_t>(res.type.shape.size()),
+                                         false);
+    entries << toQString(cur->strBody());
+  }
+  return entries;
+}
+
+QString perValueAttr(const QStringList& entries) {
+  return QStringLiteral("#sdy.sharding_per_value<[") + entries.join(QStringLiteral(", ")) +
+         QStringLiteral("]>");
+}
+
+// `{sdy.sharding = attr}` into the attribute dictionary before the last
+// top-level ` : ` (the op's type) of text[from, to), or a new one there.
+bool insertBeforeTrailingType(QString& text, qsizetype from, qsizetype to, const QString& attr) {
+  const qsizetype colon = findTopLevel(text, QStringLiteral(" : "), from, to, /*last=*/true);
+  if (colon < 0) return false;
+  qsizetype k = colon;
+  while (k > from && text[k - 1] == u' ') --k;
+  if (k > from && text[k - 1] == u'}') {
+    int depth = 0;
+    for (qsizetype b = k - 1; b > from; --b) {
+      if (text[b] == u'}') ++depth;
+      if (text[b] == u'{' && --depth == 0) {
+        text.insert(b + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+        return true;
+      }
+    }
+  }
+  text.insert(colon, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
+  return true;
+}
+
+// Result `index` of `op`, an op with regions (while, case, manual and named
+// computations), given `sharding` in `text`.
+Rewrite rewriteRegionOpResult(QString text, const ir::Op& op, unsigned index,
+                              const TensorSharding& sharding, QString* error) {
+  auto fail = [&](const QString& e) -> Rewrite {
+    if (error) *error = e;
+    return std::nullopt;
+  };
+  const QString opName = toQString(op.name());
+  const RegionOpText t = regionOpText(text, op);
+  if (t.opAt < 0)
+    return fail(QObject::tr("line %1 no longer holds %2").arg(op.loc().line).arg(opName));
+  const QString cannot =
+      QObject::tr("cannot read the shardings of %1 on line %2").arg(opName).arg(op.loc().line);
+  if (op.is("sdy.manual_computation") || op.is("sdy.named_computation")) {
+    // Their results' shardings are `out_shardings=[...]` in the header.
+    const QString key = QStringLiteral("out_shardings=");
+    const qsizetype at = findTopLevel(text, key, t.opAt, t.headerEnd);
+    if (at >= 0) {
+      const qsizetype open = at + key.size();
+      const qsizetype close =
+          open < text.size() && text[open] == u'[' ? matchBracket(text, open) : -1;
+      if (close < 0) return fail(cannot);
+      const auto entries = splitTopLevel(text, open + 1, close - 1);
+      if (entries.size() != op.numResults() || index >= entries.size()) return fail(cannot);
+      text.replace(entries[index].first, entries[index].second - entries[index].first,
+                   toQString(sharding.strBody()));
+      return text;
+    }
+    // None yet: after in_shardings=[...], else after the operands.
+    const QString list = QStringLiteral(" out_shardings=[") +
+                         resultEntries(op, index, sharding).join(QStringLiteral(", ")) + u']';
+    const qsizetype in = findTopLevel(text, QStringLiteral("in_shardings="), t.opAt, t.headerEnd);
+    qsizetype after = -1;
+    if (in >= 0) {
+      after = matchBracket(text, in + 13);
+    } else {
+      qsizetype open = t.opAt + opName.size();
+      if (open < text.size() && text[open] == u'<') open = matchBracket(text, open);
+      if (open >= 0 && open < text.size() && text[open] == u'(') after = matchBracket(text, open);
+    }
+    if (after < 0 || after > t.headerEnd) return fail(cannot);
+    text.insert(after, list);
+    return text;
+  }
+  const QString attr = perValueAttr(resultEntries(op, index, sharding));
+  // An `sdy.sharding` already there: in the header (`attributes {...}` of
+  // the custom form) or after the regions (generic form).
+  qsizetype key = findShardingKey(text, t.opAt, t.headerEnd);
+  const qsizetype limit = key >= 0 ? t.headerEnd : t.end;
+  if (key < 0) key = findShardingKey(text, t.regionsEnd, t.end);
+  if (key >= 0) {
+    if (!replaceAttrValue(text, key, limit, attr)) return fail(cannot);
+    return text;
+  }
+  // Generic form: `}) {attrs} : type` after the regions.
+  if (insertBeforeTrailingType(text, t.regionsEnd, t.end, attr)) return text;
+  // Custom form (`stablehlo.while(...) : types attributes {...}` then
+  // `cond {`): into that dictionary, or a new one before the first region.
+  const QString attrsKey = QStringLiteral("attributes {");
+  if (const qsizetype dict = findTopLevel(text, attrsKey, t.opAt, t.headerEnd); dict >= 0) {
+    text.insert(dict + attrsKey.size(),
+                QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+    return text;
+  }
+  const qsizetype brace = findTopLevel(text, QStringLiteral("{"), t.opAt, t.headerEnd, true);
+  if (brace < 0) return fail(cannot);
+  qsizetype k = brace;  // back over ` cond ` to the end of the header
+  while (k > t.opAt && text[k - 1].isSpace()) --k;
+  while (k > t.opAt && (text[k - 1].isLetterOrNumber() || text[k - 1] == u'_')) --k;
+  while (k > t.opAt && text[k - 1].isSpace()) --k;
+  text.insert(k, QStringLiteral(" attributes {sdy.sharding = ") + attr + u'}');
+  return text;
+}
+
+}  // namespace
+
+std::optional<TensorSharding> parseShardingForValue(const QString& text, const ir::Module& module,
+                                                    const ir::Value& value, QString* error) {
+  return parseShardingFor(text, module, value.type, api::valueSharding(value), error);
+}
+
+std::optional<TensorSharding> parseShardingForFunctionResult(const QString& text,
+                                                             const ir::Module& module,
+                                                             const ir::Op& func, unsigned index,
+                                                             QString* error) {
+  const auto type = functionResultType(func, index);
+  if (!type) {
+    if (error) *error = QObject::tr("the function has no result #%1").arg(index);
+    return std::nullopt;
+  }
+  return parseShardingFor(text, module, *type, api::functionResultSharding(func, index), error);
+}
+
 std::optional<QString> rewriteValueSharding(const QString& source, const ir::Value& value,
                                             const TensorSharding& sharding, QString* error) {
-  auto fail = [&](const QString& e) -> std::optional<QString> {
+  auto fail = [&](const QString& e) -> Rewrite {
     if (error) *error = e;
     return std::nullopt;
   };
@@ -138,7 +262,8 @@ std::optional<QString> rewriteValueSharding(const QString& source, const ir::Val
       return fail(QObject::tr("%1 is a region argument: edit it in the source").arg(name));
     // The argument is in the signature, which may span several lines.
     const auto [start, _] = lineSpan(text, static_cast<int>(owner->loc().line));
-    if (start < 0) return fail(QObject::tr("the source no longer has line %1").arg(owner->loc().line));
+    if (start < 0)
+      return fail(QObject::tr("the source no longer has line %1").arg(owner->loc().line));
     const qsizetype body = text.indexOf(u'{', text.indexOf(u')', start));
     qsizetype at = findName(text, name + u':', start, body < 0 ? text.size() : body);
     if (at < 0) {
@@ -147,106 +272,76 @@ std::optional<QString> rewriteValueSharding(const QString& source, const ir::Val
     }
     qsizetype i = text.indexOf(u':', at) + 1;
     while (i < text.size() && text[i].isSpace()) ++i;
-    // The type: `tensor<...>` (or a bare word).
-    qsizetype typeEnd = i;
-    while (typeEnd < text.size() && (text[typeEnd].isLetterOrNumber() || text[typeEnd] == u'_'))
-      ++typeEnd;
-    if (typeEnd < text.size() && text[typeEnd] == u'<') typeEnd = matchBracket(text, typeEnd);
-    if (typeEnd < 0) return fail(QObject::tr("cannot read the type of %1").arg(name));
-    qsizetype j = typeEnd;
-    while (j < text.size() && text[j] == u' ') ++j;
-    const QString attr = toQString(sharding.str());
-    if (j < text.size() && text[j] == u'{') {
-      const qsizetype dictEnd = matchBracket(text, j);
-      if (dictEnd < 0) return fail(QObject::tr("unbalanced attributes of %1").arg(name));
-      const qsizetype key = findTopLevel(text, QStringLiteral("sdy.sharding"), j + 1, dictEnd - 1);
-      if (key >= 0) {
-        const qsizetype hash = text.indexOf(u'#', key);
-        const qsizetype open = text.indexOf(u'<', hash);
-        const qsizetype close = open < 0 ? -1 : matchBracket(text, open);
-        if (hash < 0 || close < 0 || close > dictEnd)
-          return fail(QObject::tr("cannot read the sharding of %1").arg(name));
-        text.replace(hash, close - hash, attr);
-      } else {
-        text.insert(j + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
-      }
-    } else {
-      text.insert(typeEnd, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
-    }
+    if (!setEntrySharding(text, i, toQString(sharding.str())))
+      return fail(QObject::tr("cannot read the type and attributes of %1").arg(name));
     return text;
   }
 
   const ir::Op* op = value.definingOp;
   if (!op) return fail(QObject::tr("%1 has no defining op").arg(name));
-  if (op->numRegions() > 0)
-    return fail(QObject::tr("%1 is the result of an op with regions: edit it in the source")
-                    .arg(name));
+  if (op->numRegions() > 0) return rewriteRegionOpResult(text, *op, value.index, sharding, error);
   const auto [start, end] = lineSpan(text, static_cast<int>(op->loc().line));
   if (start < 0) return fail(QObject::tr("the source no longer has line %1").arg(op->loc().line));
   const QString opName = toQString(op->name());
   const qsizetype opAt = text.indexOf(opName, start);
   if (opAt < 0 || opAt >= end)
     return fail(QObject::tr("line %1 no longer holds %2").arg(op->loc().line).arg(opName));
-  const QString body = toQString(sharding.strBody());
+  const QString cannot = QObject::tr("cannot read the sharding of %1").arg(name);
   if (op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
     const qsizetype open = text.indexOf(QStringLiteral("<@"), opAt);
     const qsizetype close = open < 0 || open >= end ? -1 : matchBracket(text, open);
-    if (close < 0 || close > end) return fail(QObject::tr("cannot read the sharding of %1").arg(name));
-    text.replace(open, close - open, body);
+    if (close < 0 || close > end) return fail(cannot);
+    text.replace(open, close - open, toQString(sharding.strBody()));
     return text;
   }
-  // All results' shardings, with this one replaced.
-  QStringList entries;
-  for (unsigned r = 0; r < op->numResults(); ++r) {
-    const ir::Value& res = *op->result(r);
-    if (r == value.index) {
-      entries << body;
-      continue;
-    }
-    auto cur = api::valueSharding(res);
-    if (!cur)
-      cur = TensorSharding::replicatedOf(sharding.mesh,
-                                         static_cast<int64_t>(res.type.shape.size()), false);
-    entries << toQString(cur->strBody());
-  }
-  const QString attr = QStringLiteral("#sdy.sharding_per_value<[") +
-                       entries.join(QStringLiteral(", ")) + QStringLiteral("]>");
-  // An existing `sdy.sharding = ...` of the op (inside its attribute dictionary).
-  qsizetype found = -1;
-  for (qsizetype i = text.indexOf(QStringLiteral("sdy.sharding"), opAt); i >= 0 && i < end;
-       i = text.indexOf(QStringLiteral("sdy.sharding"), i + 1)) {
-    const QChar next = i + 12 < text.size() ? text[i + 12] : QChar();
-    if (next == u' ' || next == u'=') {
-      found = i;
-      break;
-    }
-  }
-  if (found >= 0) {
-    const qsizetype hash = text.indexOf(u'#', found);
-    const qsizetype open = hash < 0 ? -1 : text.indexOf(u'<', hash);
-    const qsizetype close = open < 0 ? -1 : matchBracket(text, open);
-    if (close < 0 || close > end) return fail(QObject::tr("cannot read the sharding of %1").arg(name));
-    text.replace(hash, close - hash, attr);
+  const QString attr = perValueAttr(resultEntries(*op, value.index, sharding));
+  if (const qsizetype key = findShardingKey(text, opAt, end); key >= 0) {
+    if (!replaceAttrValue(text, key, end, attr)) return fail(cannot);
     return text;
   }
-  // No sharding yet: into the attribute dictionary before the trailing
-  // ` : type`, or a new one there.
-  const qsizetype colon = findTopLevel(text, QStringLiteral(" : "), opAt, end, /*last=*/true);
-  if (colon < 0) return fail(QObject::tr("cannot find the type of %1 on line %2").arg(name).arg(op->loc().line));
-  qsizetype k = colon;
-  while (k > opAt && text[k - 1] == u' ') --k;
-  if (k > opAt && text[k - 1] == u'}') {
-    // An existing dictionary `{...}`: find its `{`.
-    int depth = 0;
-    for (qsizetype b = k - 1; b > opAt; --b) {
-      if (text[b] == u'}') ++depth;
-      if (text[b] == u'{' && --depth == 0) {
-        text.insert(b + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
-        return text;
-      }
-    }
+  if (!insertBeforeTrailingType(text, opAt, end, attr))
+    return fail(QObject::tr("cannot find the type of %1 on line %2").arg(name).arg(op->loc().line));
+  return text;
+}
+
+std::optional<QString> rewriteFunctionResultSharding(const QString& source, const ir::Op& func,
+                                                     unsigned index, const TensorSharding& sharding,
+                                                     QString* error) {
+  auto fail = [&](const QString& e) -> Rewrite {
+    if (error) *error = e;
+    return std::nullopt;
+  };
+  const QString name = u'@' + toQString(api::symbolName(func));
+  QString text = source;
+  const auto [start, end] = lineSpan(text, static_cast<int>(func.loc().line));
+  const qsizetype at = start < 0 ? -1 : text.indexOf(QStringLiteral("func.func"), start);
+  const qsizetype open = at < 0 || at >= end ? -1 : text.indexOf(u'(', at);
+  const qsizetype close = open < 0 ? -1 : matchBracket(text, open);
+  if (close < 0)
+    return fail(
+        QObject::tr("line %1 no longer holds the signature of %2").arg(func.loc().line).arg(name));
+  qsizetype i = close;
+  while (i < text.size() && text[i].isSpace()) ++i;
+  if (!QStringView(text).mid(i).startsWith(u"->"))
+    return fail(QObject::tr("%1 has no results").arg(name));
+  i += 2;
+  while (i < text.size() && text[i].isSpace()) ++i;
+  const QString attr = toQString(sharding.str());
+  if (i < text.size() && text[i] == u'(') {
+    const qsizetype listEnd = matchBracket(text, i);
+    const auto entries = listEnd < 0 ? decltype(splitTopLevel(text, 0, 0)){}
+                                     : splitTopLevel(text, i + 1, listEnd - 1);
+    if (index >= entries.size() || !setEntrySharding(text, entries[index].first, attr))
+      return fail(QObject::tr("cannot read result #%1 of %2").arg(index).arg(name));
+    return text;
   }
-  text.insert(colon, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
+  // A single result written without parentheses: it needs them now.
+  const qsizetype typeStop = typeEnd(text, i);
+  if (index != 0 || typeStop < 0)
+    return fail(QObject::tr("cannot read result #%1 of %2").arg(index).arg(name));
+  const QString type = text.mid(i, typeStop - i);
+  text.replace(i, typeStop - i,
+               u'(' + type + QStringLiteral(" {sdy.sharding = ") + attr + QStringLiteral("})"));
   return text;
 }
 

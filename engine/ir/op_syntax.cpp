@@ -43,7 +43,7 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
   add("stablehlo.dynamic_slice", TypeStyle::Functional, {{"sizes", "slice_sizes", K::I64Array}});
   add("stablehlo.fft", TypeStyle::Functional,
       {{"type", "fft_type", K::Enum, "fft_type"}, {"length", "fft_length", K::I64Array}});
-  add("stablehlo.cholesky", TypeStyle::Functional, {{"lower", "lower", K::Bool}});
+  add("stablehlo.cholesky", TypeStyle::SameOrFunctional, {{"lower", "lower", K::Bool}});
   add("stablehlo.rng_bit_generator", TypeStyle::Functional,
       {{"algorithm", "rng_algorithm", K::Enum, "rng_algorithm", true}});
   add("stablehlo.get_dimension_size", TypeStyle::Functional, {{"dim", "dimension", K::I64}});
@@ -51,6 +51,9 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
       {{"low", "edge_padding_low", K::I64Array}, {"high", "edge_padding_high", K::I64Array},
        {"interior", "interior_padding", K::I64Array}});
   add("stablehlo.dot", TypeStyle::Functional, {});
+  // Ops without operands: `stablehlo.partition_id : tensor<ui32>`.
+  for (std::string_view op : {"stablehlo.partition_id", "stablehlo.replica_id", "stablehlo.create_token"})
+    add(op, TypeStyle::ResultOnly, {});
   return t;
 }
 

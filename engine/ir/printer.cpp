@@ -14,6 +14,7 @@
 
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
+#include "sharding/string_literal.h"
 
 namespace shardscope::ir {
 
@@ -387,7 +388,7 @@ class Writer {
     os_ << '{';
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) os_ << ", ";
-      os_ << attrs[i]->name;
+      appendName(os_.buffer(), attrs[i]->name.str());
       if (!attrs[i]->value.is<UnitAttr>()) {
         os_ << " = ";
         writeAttr(attrs[i]->value);
@@ -539,7 +540,13 @@ class Writer {
     os_ << ')';
   }
 
-  bool insideFunc(const Op& op) const { return op.parentOfName("func.func") != nullptr; }
+  // MLIR drops the `func.` prefix only where the enclosing op names `func` as
+  // its regions' default dialect: directly in a function's body, not inside
+  // a manual computation, while or case nested in it.
+  bool insideFunc(const Op& op) const {
+    const Op* parent = op.parentOp();
+    return parent && parent->is("func.func");
+  }
 
   // ---- ops ----------------------------------------------------------------
 
@@ -558,7 +565,8 @@ class Writer {
   }
 
   void printGeneric(const Op& op) {
-    os_ << '"' << op.name() << "\"(";
+    appendQuoted(os_.buffer(), op.name());
+    os_ << '(';
     printOperands(op);
     os_ << ')';
     AttrRefs props, attrs;

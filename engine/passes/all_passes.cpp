@@ -8,7 +8,9 @@ namespace shardscope::passes {
 void registerImportPasses(std::vector<PassInfo>& out);
 void registerPropagationPasses(std::vector<PassInfo>& out);
 void registerRulePasses(std::vector<PassInfo>& out);
+void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
+void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -16,7 +18,9 @@ const std::vector<PassInfo>& allPasses() {
     registerRulePasses(out);
     registerImportPasses(out);
     registerPropagationPasses(out);
+    registerExportPasses(out);
     registerPipelinePasses(out);
+    registerReshardToCollectivesPass(out);
     return out;
   }();
   return passes;

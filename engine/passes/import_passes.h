@@ -79,9 +79,15 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags);
 // from the values they return.
 bool propagateToFuncResults(ir::Module& module, ir::DiagnosticSink& diags);
 
+struct UnflattenCallGraphOptions {
+  // Merge all copies of a function whatever their shardings (the copy most
+  // calls agree with is kept).
+  bool dedupFunctionsFully = false;
+};
 // `-sdy-unflatten-call-graph`: calls to identical copies of a function go to
 // one copy; `sdy.original_func_name` is dropped.
-bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags);
+bool unflattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags,
+                        const UnflattenCallGraphOptions& options = {});
 
 // `-sdy-insert-func-call-reshards`: reshard call results whose sharding
 // differs from the callee's result sharding.
@@ -119,8 +125,8 @@ bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-close-shardings`: close every dimension, drop replicated axes.
 bool closeShardings(ir::Module& module, ir::DiagnosticSink& diags);
 
-// `-sdy-insert-explicit-reshards`, the part implemented: an `sdy.all_reduce`
-// before every consumer that does not keep a value's unreduced axes.
+// `-sdy-insert-explicit-reshards` with its default options (the options and
+// the record of why each op was inserted: explicit_reshards/explicit_reshards_pass.h).
 bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags);
 
 // `-sdy-drop-sharding-rules`: remove non-custom `sdy.sharding_rule` attributes.

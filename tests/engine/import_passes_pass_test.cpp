@@ -45,6 +45,45 @@ func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 )");
 }
 
+// Callers move before their callees; functions that do not call each other
+// keep their order, so a second run changes nothing.
+TEST(ImportPassesTest, PreOrderFuncsKeepsUnrelatedFunctionsInPlace) {
+  const char* input = R"(func.func @g() {
+  return
+}
+func.func @f2() {
+  return
+}
+func.func @f1() {
+  func.call @f2() : () -> ()
+  return
+}
+func.func @main() {
+  func.call @f1() : () -> ()
+  return
+}
+)";
+  const char* expected = R"(module {
+  func.func @g() {
+    return
+  }
+  func.func @main() {
+    call @f1() : () -> ()
+    return
+  }
+  func.func @f1() {
+    call @f2() : () -> ()
+    return
+  }
+  func.func @f2() {
+    return
+  }
+}
+)";
+  EXPECT_EQ(run(input, {preOrderFuncs}), expected);
+  EXPECT_EQ(run(expected, {preOrderFuncs}), expected);
+}
+
 TEST(ImportPassesTest, SinkDataFlowEdgesMovesEdgeShardingsToTheOwner) {
   const char* input = R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @f(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -224,15 +263,19 @@ TEST(ImportPassesTest, FlattenAndImportCalls) {
 )");
 }
 
+// @foo returns an unsharded value, so the call that wanted [{"a"}] gets a
+// reshard from replicated (as sdy: the callee's result counts as fully closed).
 TEST(ImportPassesTest, ExportAndUnflattenRestoreOneFunction) {
   EXPECT_EQ(run(kTwoCalls, {flattenCallGraph, importFuncCalls, exportNamedComputations, propagateToFuncResults,
-                            unflattenCallGraph, symbolDce, insertFuncCallReshards}),
+                            [](ir::Module& m, ir::DiagnosticSink& d) { return unflattenCallGraph(m, d); },
+                            symbolDce, insertFuncCallReshards}),
             R"(module {
   sdy.mesh @mesh = <["a"=2, "b"=2]>
   func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
     %0 = call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
-    %1 = call @foo(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
-    return %0, %1 : tensor<8xf32>, tensor<8xf32>
+    %1 = call @foo(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+    %2 = sdy.reshard %1 <@mesh, [{"a"}]> : tensor<8xf32>
+    return %0, %2 : tensor<8xf32>, tensor<8xf32>
   }
   func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = stablehlo.abs %arg0 : tensor<8xf32>
