@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "document_state.h"
+#include "gui_bench_util.h"
 #include "graph_view.h"
 #include "main_window.h"
 #include "trace/trace_panel.h"
@@ -36,28 +37,9 @@
 
 using namespace shardscope;
 using namespace shardscope::widgets;
+using namespace shardscope::bench;
 
 namespace {
-
-qint64 threadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 600000) {
-  QElapsedTimer t;
-  t.start();
-  QEventLoop loop;
-  QTimer poll;
-  poll.setInterval(1);
-  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-    if (done() || t.elapsed() > timeoutMs) loop.quit();
-  });
-  poll.start();
-  if (!done()) loop.exec();
-  return done();
-}
 
 // Handle everything pending (posted events, repaints) on the UI thread.
 void drain() {
@@ -76,34 +58,6 @@ Stats stats(std::vector<double> v) {
   s.max = v.back();
   return s;
 }
-
-// The longest gap of a 10 ms timer beyond its period, while running.
-class Heartbeat : public QObject {
- public:
-  Heartbeat() {
-    timer_.setTimerType(Qt::PreciseTimer);
-    timer_.setInterval(10);
-    connect(&timer_, &QTimer::timeout, this, [this] {
-      const qint64 now = clock_.nsecsElapsed();
-      if (last_ >= 0) worst_ = std::max(worst_, (now - last_) / 1e6 - 10.0);
-      last_ = now;
-    });
-  }
-  void start() {
-    clock_.start();
-    last_ = -1;
-    worst_ = 0;
-    timer_.start();
-  }
-  void stop() { timer_.stop(); }
-  double worstMs() const { return std::max(0.0, worst_); }
-
- private:
-  QTimer timer_;
-  QElapsedTimer clock_;
-  qint64 last_ = -1;
-  double worst_ = 0;
-};
 
 }  // namespace
 
@@ -128,14 +82,7 @@ int main(int argc, char** argv) {
   QTemporaryDir dir;
   if (path.isEmpty()) {
     path = dir.filePath(QStringLiteral("transformer.mlir"));
-    const int rc = QProcess::execute(
-        QStringLiteral("python3"),
-        {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
-         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path});
-    if (rc != 0) {
-      std::fprintf(stderr, "generator failed (%d)\n", rc);
-      return 1;
-    }
+    if (!writeTransformer(ops, path)) return 1;
   }
 
   app::MainWindow win{QString()};
@@ -222,7 +169,6 @@ int main(int argc, char** argv) {
       player->play();
       waitFor([&] { return !player->isPlaying() || clock.elapsed() > playSeconds * 1000; });
       player->pause();
-      beat.stop();
       QObject::disconnect(conn);
       const double rate = shown > 1 ? (shown - 1) / ((lastNs - firstNs) / 1e9) : 0;
       std::printf("%s: playback at %.0f steps/s: %d steps shown, %.1f steps/s, longest UI stall "
