@@ -20,7 +20,8 @@
 
 namespace shardscope::passes {
 
-bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags, bool addDataFlowEdgesOnNamedComputations) {
+bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
+                              bool addDataFlowEdgesOnNamedComputations) {
   // A function calling itself would be moved into its own body, and a body
   // is copied for each further call, as flattening does.
   if (util::mayHaveCalls() && !ir::checkFlattenable(ir::CallGraph(module), diags)) return false;
@@ -95,6 +96,10 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags, bool addData
     util::addDataFlowEdgesFor(withoutEdge(util::resultEdgeOwners(*nc)));
   }
   return !diags.hasErrors();
+}
+
+bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
+  return importFuncCallsWithEdges(module, diags, true);
 }
 
 }  // namespace shardscope::passes

@@ -51,7 +51,7 @@ void registerImportPasses(std::vector<PassInfo>& out) {
                          "Turn calls into named computations",
                          {"add-data-flow-edges-on-named-computations"},
                          [](ir::Module& m, const PassOptions& o, PassContext& ctx) {
-                           return importFuncCalls(
+                           return importFuncCallsWithEdges(
                                m, ctx.diags, o.getBool("add-data-flow-edges-on-named-computations", true));
                          }});
   out.push_back(passWithoutOptions("sdy-add-func-data-flow-edges",

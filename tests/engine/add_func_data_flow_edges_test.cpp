@@ -46,7 +46,7 @@ TEST(ImportFuncCalls, NamedComputationsWithoutDataFlowEdgesWhenAsked) {
     auto m = test_support::parseTestModule(kModule);
     ASSERT_TRUE(m);
     ir::DiagnosticSink diags;
-    ASSERT_TRUE(passes::importFuncCalls(*m, diags, edges));
+    ASSERT_TRUE(passes::importFuncCallsWithEdges(*m, diags, edges));
     std::string printed = ir::printModule(*m);
     EXPECT_NE(printed.find("sdy.named_computation<\"bar\">"), std::string::npos) << printed;
     EXPECT_EQ(printed.find("sdy.data_flow_edge") != std::string::npos, edges) << printed;
