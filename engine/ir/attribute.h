@@ -174,7 +174,7 @@ size_t malformedDenseNumber(const std::string& body);
 void printAxisRefLists(const AxisRefListsAttr& lists, std::string& out);
 // `[{"x"}: 0->2, {"y"}: 1->3]`: the custom op syntax of all-to-all params.
 void printAllToAllParams(const AllToAllParamsAttr& params, std::string& out);
-// MLIR string literal with escapes: `"a\"b"`.
+// MLIR string literal with escapes: `"a\22b"`.
 std::string quoteString(const std::string& s);
 
 }  // namespace shardscope::ir

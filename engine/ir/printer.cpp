@@ -15,6 +15,7 @@
 #include "ir/collective_ops.h"
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
+#include "sharding/string_literal.h"
 
 namespace shardscope::ir {
 
@@ -388,7 +389,7 @@ class Writer {
     os_ << '{';
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) os_ << ", ";
-      os_ << attrs[i]->name;
+      appendName(os_.buffer(), attrs[i]->name.str());
       if (!attrs[i]->value.is<UnitAttr>()) {
         os_ << " = ";
         writeAttr(attrs[i]->value);
@@ -565,7 +566,8 @@ class Writer {
   }
 
   void printGeneric(const Op& op) {
-    os_ << '"' << op.name() << "\"(";
+    appendQuoted(os_.buffer(), op.name());
+    os_ << '(';
     printOperands(op);
     os_ << ')';
     AttrRefs props, attrs;

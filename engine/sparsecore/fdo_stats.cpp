@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 
+#include "io/input_file.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/npz_file.h"
 
@@ -174,6 +175,7 @@ void maxInto(std::vector<int64_t>& acc, const int64_t* row, size_t n) {
 FdoStatsFile readFdoStatsFile(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a statistics file");
+  if (std::string error; !io::checkInputPath(path, error)) throw InputError(error);  // a device
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   char magic[2] = {0, 0};
@@ -276,6 +278,23 @@ std::vector<TableStats> mergeHistories(const std::vector<FdoStatsFile>& files) {
           }
         }
       }
+  return out;
+}
+
+StatMatrix maximaOverBatches(const std::vector<TableStats>& history, StatKind kind,
+                             std::vector<std::string>* tableNames) {
+  StatMatrix out;
+  for (const TableStats& t : history)
+    if (const auto& m = t.of(kind); m && m->cols > 0) out.cols = std::max(out.cols, m->cols);
+  for (const TableStats& t : history) {
+    const auto& m = t.of(kind);
+    if (!m || m->cols == 0) continue;
+    std::vector<int64_t> row(out.cols, 0);
+    for (size_t r = 0; r < m->rows(); ++r)
+      for (size_t c = 0; c < m->cols; ++c) row[c] = std::max(row[c], m->at(r, c));
+    out.values.insert(out.values.end(), row.begin(), row.end());
+    if (tableNames) tableNames->push_back(t.table);
+  }
   return out;
 }
 
