@@ -190,7 +190,7 @@ const BadInputCase kBadInputs[] = {
     {"dense_nested_shape_generic",
      "func.func @f() -> tensor<2x2xf32> {\n  %c = \"stablehlo.constant\"() {value = dense<[[1.0, 2.0]]> : "
      "tensor<2x2xf32>} : () -> tensor<2x2xf32>\n  return %c : tensor<2x2xf32>\n}\n",
-     "bad.mlir:2:41: error: inferred shape of elements literal ([1, 2]) does not match type ([2, 2])"},
+     "bad.mlir:2:40: error: inferred shape of elements literal ([1, 2]) does not match type ([2, 2])"},
     {"dense_ragged",
      "func.func @f() -> tensor<2x2xf32> {\n  %c = stablehlo.constant dense<[[1.0, 2.0], [3.0]]> : tensor<2x2xf32>\n"
      "  return %c : tensor<2x2xf32>\n}\n",
