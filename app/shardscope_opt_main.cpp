@@ -187,13 +187,9 @@ int parseArgs(int argc, char** argv, Options& opts) {
         std::cerr << "shardscope-opt: bad options for -" << name << ": " << error << '\n';
         return 1;
       }
-      for (const auto& [k, v] : req.options.values) {
-        bool known = false;
-        for (const auto& o : info->options) known |= (o == k);
-        if (!known) {
-          std::cerr << "shardscope-opt: pass -" << name << " has no option '" << k << "'\n";
-          return 1;
-        }
+      if (auto bad = passes::checkPassOptions(*info, req.options, value, "shardscope-opt")) {
+        std::cerr << bad->parser << "\n<unknown>:0: error: " << bad->error << '\n';
+        return 1;
       }
     }
     opts.pipeline.push_back(std::move(req));

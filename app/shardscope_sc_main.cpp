@@ -11,6 +11,8 @@
 // Exit status: 0 on success, 1 on bad input, when the job would fail
 // (limit exceeded without allow_id_dropping, SPMEM overflow) or when the
 // output could not be written.
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -66,9 +68,23 @@ double parseNumber(const std::string& flag, const std::string& v) {
 
 int parseInt(const std::string& flag, const std::string& v) {
   char* end = nullptr;
+  errno = 0;
   long d = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end) throw UsageError(flag + ": expected an integer, got '" + v + "'");
+  if (errno == ERANGE || d < INT_MIN || d > INT_MAX)
+    throw UsageError(flag + ": '" + v + "' is out of range for an integer");
   return static_cast<int>(d);
+}
+
+// Worker threads: at least one, and not more than a machine could run (each
+// takes a stack; 100000 would fail to start or starve the machine).
+constexpr int kMaxThreads = 1024;
+int parseThreads(const std::string& flag, const std::string& v) {
+  int n = parseInt(flag, v);
+  if (n < 1 || n > kMaxThreads)
+    throw UsageError(flag + ": expected a number of threads from 1 to " + std::to_string(kMaxThreads) +
+                     ", got " + v);
+  return n;
 }
 
 Args parseArgs(int argc, char** argv, int from) {
@@ -84,7 +100,7 @@ Args parseArgs(int argc, char** argv, int from) {
     else if (s == "--csv")
       a.csv = value();
     else if (s == "--threads")
-      a.threads = parseInt(s, value());
+      a.threads = parseThreads(s, value());
     else if (s == "--sc-fwd")
       a.scFwd = parseNumber(s, value());
     else if (s == "--tc-fwd")

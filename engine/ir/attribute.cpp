@@ -168,6 +168,110 @@ size_t malformedDenseNumber(const std::string& body) {
   return std::string::npos;
 }
 
+namespace {
+
+// The shape of the nested lists of a dense body: `[[1, 2], [3, 4]]` is
+// [2, 2], a bare value is a splat (nullopt shape, `splat` set). False when
+// sub-lists disagree.
+struct DenseShapeReader {
+  const std::string& body;
+  size_t i = 0;
+
+  void skipSpace() {
+    while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
+  }
+  // One element at `i`: a list (its shape) or a scalar (empty shape).
+  bool element(std::vector<int64_t>& shape) {
+    skipSpace();
+    if (i < body.size() && body[i] == '[') return list(shape);
+    while (i < body.size() && body[i] != ',' && body[i] != ']' && body[i] != '>') ++i;
+    shape.clear();
+    return true;
+  }
+  bool list(std::vector<int64_t>& shape) {
+    ++i;  // '['
+    skipSpace();
+    std::optional<std::vector<int64_t>> inner;
+    int64_t count = 0;
+    if (i < body.size() && body[i] == ']') {
+      ++i;
+      shape = {0};
+      return true;
+    }
+    while (true) {
+      std::vector<int64_t> sub;
+      if (!element(sub)) return false;
+      if (inner && *inner != sub) return false;
+      inner = sub;
+      ++count;
+      skipSpace();
+      if (i < body.size() && body[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (i < body.size() && body[i] == ']') {
+        ++i;
+        break;
+      }
+      return false;
+    }
+    shape = {count};
+    shape.insert(shape.end(), inner->begin(), inner->end());
+    return true;
+  }
+};
+
+std::string joinShape(const std::vector<int64_t>& shape) {
+  std::string out;
+  for (size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
+  return out;
+}
+
+// `i8` -> 8 for signless, signed and unsigned integer types; 0 otherwise.
+int integerWidth(const std::string& elementType) {
+  size_t start = elementType.rfind("si", 0) == 0 || elementType.rfind("ui", 0) == 0 ? 2
+                 : elementType.rfind('i', 0) == 0                                  ? 1
+                                                                                   : 0;
+  if (start == 0 || start >= elementType.size()) return 0;
+  int width = 0;
+  for (size_t k = start; k < elementType.size(); ++k) {
+    if (!std::isdigit(static_cast<unsigned char>(elementType[k])) || width > 100000) return 0;
+    width = width * 10 + (elementType[k] - '0');
+  }
+  return width;
+}
+
+}  // namespace
+
+std::string denseLiteralProblem(const std::string& body, const std::vector<int64_t>& shape,
+                                const std::string& elementType) {
+  if (keptAsWritten(body) || body.size() < 2) return "";
+  // Element kinds first, as MLIR's reader checks them while it reads.
+  if (integerWidth(elementType) > 0) {
+    for (size_t k = 0; k < body.size();) {
+      if (!startsDenseNumber(body, k)) {
+        ++k;
+        continue;
+      }
+      size_t end = denseTokenEnd(body, k);
+      const std::string tok = body.substr(k, end - k);
+      if (tok.find_first_of(".eE") != std::string::npos)
+        return "expected integer elements, but parsed floating-point";
+      k = end;
+    }
+  }
+  const std::string inside = body.substr(1, body.size() - 2);
+  DenseShapeReader reader{inside};
+  reader.skipSpace();
+  if (reader.i >= reader.body.size() || reader.body[reader.i] != '[') return "";  // a splat
+  std::vector<int64_t> literal;
+  if (!reader.list(literal)) return "tensor literal is invalid; ranks are not consistent between elements";
+  if (literal != shape)
+    return "inferred shape of elements literal ([" + joinShape(literal) + "]) does not match type ([" +
+           joinShape(shape) + "])";
+  return "";
+}
+
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
   if (keptAsWritten(body)) return body;
   bool isFloat = !elementType.empty() && (elementType[0] == 'f' || elementType == "bf16" || elementType == "tf32");

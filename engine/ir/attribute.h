@@ -174,6 +174,16 @@ size_t malformedDenseNumber(const std::string& body);
 void printAxisRefLists(const AxisRefListsAttr& lists, std::string& out);
 // `[{"x"}: 0->2, {"y"}: 1->3]`: the custom op syntax of all-to-all params.
 void printAllToAllParams(const AllToAllParamsAttr& params, std::string& out);
+// What MLIR's reader says about a `dense<...>` body (angle brackets
+// included) for a tensor of `shape` and `elementType`, or "" when it fits:
+//   dense<[1.0, 2.0]> : tensor<3xf32>
+//     -> "inferred shape of elements literal ([2]) does not match type ([3])"
+//   dense<[1e26]> : tensor<1xi8>
+//     -> "expected integer elements, but parsed floating-point"
+// A single value is a splat and fits any shape. Bodies canonicalDenseBody
+// keeps as written are not looked at.
+std::string denseLiteralProblem(const std::string& body, const std::vector<int64_t>& shape,
+                                const std::string& elementType);
 // MLIR string literal with escapes: `"a\22b"`.
 std::string quoteString(const std::string& s);
 

@@ -347,7 +347,13 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
       error(typePos, "elements literal type must have static shape");
       return nullptr;
     }
-    if (kw == "dense" && t.isTensor()) text = "dense" + canonicalDenseBody(body, t.elementType);
+    if (kw == "dense" && t.isTensor()) {
+      if (std::string problem = denseLiteralProblem(body, t.shape, t.elementType); !problem.empty()) {
+        error(vs, problem);
+        return nullptr;
+      }
+      text = "dense" + canonicalDenseBody(body, t.elementType);
+    }
     op->setAttr("value", OpaqueAttr{text + " : " + t.str()}, true);
     resultTypes.push_back(t);
     return finish();

@@ -636,7 +636,11 @@ bool Parser::parseAttribute(Attribute& out) {
       if (!parseType(t)) return false;
       if ((id == "dense" || id == "sparse") && t.isTensor() && !t.hasStaticShape())
         return error(typePos, "elements literal type must have static shape");
-      if (id == "dense" && t.isTensor()) text = "dense" + canonicalDenseBody(body, t.elementType);
+      if (id == "dense" && t.isTensor()) {
+        if (std::string problem = denseLiteralProblem(body, t.shape, t.elementType); !problem.empty())
+          return error(kwStart, problem);
+        text = "dense" + canonicalDenseBody(body, t.elementType);
+      }
       text += " : " + t.str();
     }
     out = OpaqueAttr{std::move(text)};

@@ -1,5 +1,6 @@
 #include "passes/pass.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 
@@ -10,12 +11,68 @@ std::string PassOptions::get(const std::string& key, const std::string& fallback
   return it == values.end() ? fallback : it->second;
 }
 
+namespace {
+
+// LLVM's spellings of a boolean option value (an empty value is true).
+std::optional<bool> parseBool(const std::string& text) {
+  if (text.empty() || text == "true" || text == "TRUE" || text == "True" || text == "1") return true;
+  if (text == "false" || text == "FALSE" || text == "False" || text == "0") return false;
+  return std::nullopt;
+}
+
+// What an option's value must be. Options are shared by name across passes
+// (conservative-propagation means the same everywhere), and all but these
+// are booleans.
+struct OptionKind {
+  enum { Bool, Int, Text, Choice } kind = Bool;
+  std::vector<std::string> choices;
+};
+
+OptionKind kindOf(const std::string& option) {
+  if (option == "propagation-strategy")
+    return {OptionKind::Choice, {"basic", "aggressive", "basic-then-aggressive"}};
+  if (option == "replica-count" || option == "partition-count") return {OptionKind::Int, {}};
+  if (option.ends_with("-directory") || option == "per-instruction-partitioning-filter")
+    return {OptionKind::Text, {}};
+  return {};
+}
+
+}  // namespace
+
 bool PassOptions::getBool(const std::string& key, bool fallback) const {
   auto it = values.find(key);
   if (it == values.end()) return fallback;
-  if (it->second == "true" || it->second == "1" || it->second.empty()) return true;
-  if (it->second == "false" || it->second == "0") return false;
-  return fallback;
+  return parseBool(it->second).value_or(fallback);
+}
+
+std::optional<PassOptionError> checkPassOptions(const PassInfo& pass, const PassOptions& options,
+                                                const std::string& text, const std::string& program) {
+  auto refused = [&](std::string parser) {
+    return PassOptionError{std::move(parser),
+                           "failed to add `" + pass.name + "` with options `" + text + "`"};
+  };
+  for (const auto& [key, value] : options.values) {
+    if (std::find(pass.options.begin(), pass.options.end(), key) == pass.options.end())
+      return refused("<Pass-Options-Parser>: no such option " + key);
+    const std::string prefix = program + ": for the --" + key + " option: ";
+    const OptionKind kind = kindOf(key);
+    switch (kind.kind) {
+      case OptionKind::Bool:
+        if (!parseBool(value))
+          return refused(prefix + "'" + value + "' is invalid value for boolean argument! Try 0 or 1");
+        break;
+      case OptionKind::Int:
+        if (!options.getInt(key, 0)) return refused(prefix + "'" + value + "' value invalid for integer argument!");
+        break;
+      case OptionKind::Choice:
+        if (std::find(kind.choices.begin(), kind.choices.end(), value) == kind.choices.end())
+          return refused(prefix + "Cannot find option named '" + value + "'!");
+        break;
+      case OptionKind::Text:
+        break;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<int64_t> PassOptions::getInt(const std::string& key, int64_t fallback) const {

@@ -18,7 +18,8 @@ struct PassOptions {
   std::map<std::string, std::string> values;
   bool has(const std::string& key) const { return values.count(key) != 0; }
   std::string get(const std::string& key, const std::string& fallback = "") const;
-  // "true"/"1" are true, "false"/"0" false; anything else gives `fallback`.
+  // "true"/"1" are true, "false"/"0" false (and the spellings of
+  // checkPassOptions); anything else gives `fallback`.
   bool getBool(const std::string& key, bool fallback = false) const;
   // A whole number; `fallback` when absent, nullopt when not a number.
   std::optional<int64_t> getInt(const std::string& key, int64_t fallback) const;
@@ -69,6 +70,23 @@ bool runPipelineStep(const std::string& name, const PassOptions& options, ir::Mo
 // Every pass the engine knows, in registration order.
 const std::vector<PassInfo>& allPasses();
 const PassInfo* lookupPass(const std::string& name);
+
+// Why MLIR would refuse the options given to a pass, in its words:
+//   shardscope-opt: for the --conservative-propagation option: 'maybe' is
+//     invalid value for boolean argument! Try 0 or 1          (`parser`)
+//   <unknown>:0: error: failed to add `sdy-basic-propagate` with options
+//     `conservative-propagation=maybe`                          (`error`)
+struct PassOptionError {
+  std::string parser;  // what LLVM's option parser prints first
+  std::string error;   // the error MLIR then reports (at an unknown location)
+};
+// Checks `options` (parsed from `text`) against what `pass` declares: every
+// key must be one of its options, and a value must suit its option: a
+// boolean (true/false/1/0, also TRUE/True/FALSE/False, or no value), a whole
+// number, or one of an option's choices (propagation-strategy). `program`
+// names the tool in the parser's message.
+std::optional<PassOptionError> checkPassOptions(const PassInfo& pass, const PassOptions& options,
+                                                const std::string& text, const std::string& program);
 
 // Parse `a=1 b="x y"` (the text inside a pass's quotes) into options.
 // Returns false with `error` set on malformed text.

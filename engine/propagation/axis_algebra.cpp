@@ -1,5 +1,6 @@
 // Axis arithmetic used by propagation (see axis_algebra.h).
 #include "propagation/axis_algebra.h"
+#include "sharding/checked_size.h"
 
 #include <algorithm>
 
@@ -26,7 +27,7 @@ int64_t axisSize(const AxisRef& axis, const Mesh& mesh) {
 
 int64_t totalSize(const AxisRefList& axes, const Mesh& mesh) {
   int64_t p = 1;
-  for (const AxisRef& a : axes) p *= axisSize(a, mesh);
+  for (const AxisRef& a : axes) p = saturatingMul(p, axisSize(a, mesh));
   return p;
 }
 
@@ -123,7 +124,7 @@ void appendOrMerge(AxisRefList& list, const AxisRef& axis, const Mesh& mesh) {
     AxisRef& last = list.back();
     if (last.name == axis.name && last.subAxis && axis.subAxis &&
         last.subAxis->nextPreSize() == axis.subAxis->preSize) {
-      last = makeSubAxis(last.name, last.subAxis->preSize, last.subAxis->size * axis.subAxis->size,
+      last = makeSubAxis(last.name, last.subAxis->preSize, saturatingMul(last.subAxis->size, axis.subAxis->size),
                          mesh);
       return;
     }

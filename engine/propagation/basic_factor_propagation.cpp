@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "propagation/axis_algebra.h"
+#include "sharding/checked_size.h"
 
 namespace shardscope::propagation {
 namespace basic {
@@ -130,7 +131,7 @@ void truncateByConflicts(
       axes.resize(i + 1);
       return;
     }
-    prev *= axisSize(*next, mesh);
+    prev = saturatingMul(prev, axisSize(*next, mesh));
   }
 }
 

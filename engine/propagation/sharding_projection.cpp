@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "propagation/axis_algebra.h"
+#include "sharding/checked_size.h"
 
 namespace shardscope::propagation {
 
@@ -47,7 +48,7 @@ struct AxisCursor {
       ++index;
       load();
     } else {
-      preSize *= part;
+      preSize = saturatingMul(preSize, part);
       size /= part;
       split = true;
     }
@@ -129,7 +130,7 @@ TensorSharding unprojectTensor(const TensorFactorShardings& row, const TensorFac
       dim.closed = dim.closed || fs->closed;
       int64_t sharded = 1;
       for (size_t i = 0; i < fs->axes.size(); ++i) {
-        sharded *= axisSize(fs->axes[i], mesh);
+        sharded = saturatingMul(sharded, axisSize(fs->axes[i], mesh));
         if (i == 0)
           appendOrMerge(dim.axes, fs->axes[i], mesh);
         else

@@ -80,7 +80,7 @@ bool AxisRef::canMerge(const AxisRef& other) const {
 
 AxisRef AxisRef::merge(const AxisRef& other, const Mesh& mesh) const {
   if (!canMerge(other)) return *this;  // callers check canMerge first
-  AxisRef merged{name, SubAxisInfo{subAxis->preSize, subAxis->size * other.subAxis->size}};
+  AxisRef merged{name, SubAxisInfo{subAxis->preSize, saturatingMul(subAxis->size, other.subAxis->size)}};
   return merged.canonical(mesh);
 }
 
@@ -105,7 +105,7 @@ bool AxisRef::lessInMesh(const AxisRef& other, const Mesh& mesh) const {
 
 int64_t axesSize(const AxisRefList& axes, const Mesh& mesh) {
   int64_t total = 1;
-  for (const AxisRef& axis : axes) total *= axis.size(mesh);
+  for (const AxisRef& axis : axes) total = saturatingMul(total, axis.size(mesh));
   return total;
 }
 

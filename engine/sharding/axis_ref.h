@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mesh.h"
+#include "sharding/checked_size.h"
 
 namespace shardscope {
 
@@ -16,7 +17,7 @@ struct SubAxisInfo {
   int64_t preSize = 1;
   int64_t size = 1;
   bool operator==(const SubAxisInfo&) const = default;
-  int64_t nextPreSize() const { return preSize * size; }
+  int64_t nextPreSize() const { return saturatingMul(preSize, size); }
 };
 
 struct AxisRef {

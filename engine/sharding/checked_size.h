@@ -31,4 +31,20 @@ inline int64_t saturatingMul(int64_t a, int64_t b) {
   return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
 }
 
+// `a + b`, saturating the same way.
+inline int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+}
+
+// The product of all arguments, saturating: byte counts such as
+// buffering x ids x entry bytes (`saturatingProduct(2, 1 << 20, (1 << 31) - 1)`).
+template <typename... Sizes>
+int64_t saturatingProduct(int64_t first, Sizes... rest) {
+  int64_t product = first;
+  ((product = saturatingMul(product, static_cast<int64_t>(rest))), ...);
+  return product;
+}
+
 }  // namespace shardscope

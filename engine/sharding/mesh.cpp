@@ -3,13 +3,14 @@
 
 #include <string>
 
+#include "sharding/checked_size.h"
 #include "sharding/string_literal.h"
 
 namespace shardscope {
 
 int64_t Mesh::totalSize() const {
   int64_t total = 1;
-  for (const MeshAxis& axis : axes) total *= axis.size;
+  for (const MeshAxis& axis : axes) total = saturatingMul(total, axis.size);
   return total;
 }
 

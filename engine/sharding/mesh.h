@@ -24,7 +24,8 @@ struct Mesh {
   bool operator==(const Mesh&) const = default;
   bool empty() const { return axes.empty() && deviceIds.empty(); }
   bool isMaximal() const { return axes.empty() && deviceIds.size() == 1; }
-  // Product of all axis sizes (1 for an empty/maximal mesh).
+  // Product of all axis sizes (1 for an empty/maximal mesh); INT64_MAX when
+  // it does not fit (the verifier rejects such a mesh).
   int64_t totalSize() const;
   // Index of the axis named `name`, or -1.
   int axisIndex(const std::string& name) const;

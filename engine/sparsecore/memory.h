@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "sharding/checked_size.h"
 #include "sparsecore/job.h"
 #include "sparsecore/preprocessing.h"
 
@@ -74,7 +75,9 @@ struct MemoryReport {
   int64_t hbmHeapPerChip = 0;   // prefetched input batches
   int64_t hbmCapacityPerChip = 0;
   std::vector<std::string> warnings;
-  int64_t hbmTotalPerChip() const { return hbmTablesPerChip + hbmStackPerChip + hbmHeapPerChip; }
+  int64_t hbmTotalPerChip() const {
+    return saturatingAdd(saturatingAdd(hbmTablesPerChip, hbmStackPerChip), hbmHeapPerChip);
+  }
   bool operator==(const MemoryReport&) const = default;
 };
 

@@ -3,9 +3,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <span>
+#include <unordered_map>
+
+#include "verifier/dominance.h"
+#include "verifier/stablehlo_ops.h"
 
 #include "ir/collective_ops.h"
 #include "sharding/unreduced_axes_transition.h"
@@ -27,6 +32,16 @@ VerifyProblem problem(std::string message) { return VerifyProblem{std::move(mess
 
 // `'tensor<4x8xf32>'`: MLIR quotes types inside diagnostics.
 std::string quoted(const Type& type) { return "'" + type.str() + "'"; }
+
+// `n` in decimal (std::to_string has no 128-bit overload).
+std::string decimal(unsigned __int128 n) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+    n /= 10;
+  } while (n != 0);
+  return digits;
+}
 
 std::string joinInts(const std::vector<int64_t>& values) {
   std::string out;
@@ -53,10 +68,11 @@ VerifyResult verifySubAxesOf(const std::string& name, std::vector<AxisRef> subAx
     const SubAxisInfo& info = *axis.subAxis;
     if (info.preSize < 1) return problem("sub-axis pre-size must be at least 1: " + axis.str());
     if (info.size <= 1) return problem("sub-axis sizes must be greater than 1: " + axis.str());
-    int64_t next = 0;
-    const bool overflow = __builtin_mul_overflow(info.preSize, info.size, &next);
-    if (overflow || next <= 0 || axisSize % next != 0)
-      return problem("sub-axis next pre-size " + std::to_string(next) +
+    // Both factors are at least 1 here, so the exact product fits in 128
+    // bits; one beyond int64 divides no axis size.
+    const unsigned __int128 next = static_cast<unsigned __int128>(info.preSize) * info.size;
+    if (next > static_cast<unsigned __int128>(axisSize) || axisSize % static_cast<int64_t>(next) != 0)
+      return problem("sub-axis next pre-size " + decimal(next) +
                      " doesn't divide the size of the full axis " + std::to_string(axisSize) +
                      ": " + axis.str());
     if (info.size == axisSize)
@@ -429,7 +445,17 @@ class Verifier {
       }
     }
 
-    if (op.is("func.func")) return verifyFunctionAttrs(op);
+    if (std::vector<std::string> errors = verifier::stablehloOpErrors(op); !errors.empty()) {
+      for (const std::string& e : errors) emit(op, e);
+      return false;
+    }
+    if (op.is("func.func")) {
+      if (std::optional<verifier::DominanceError> e = verifier::firstNonDominatingUse(op)) {
+        emit(*e->use, e->message, {e->note});
+        return false;
+      }
+      return verifyFunctionAttrs(op);
+    }
     if (ir::isCollective(op)) {
       if (VerifyResult r = verifyCollectiveCommon(op, collectiveOperand(op), meshes_,
                                                   boundManualAxesAround(op))) {
@@ -549,8 +575,67 @@ class Verifier {
         {"sdy.reduce_scatter", &Verifier::verifyCollective},
         {"sdy.sharded_to_unreduced", &Verifier::verifyCollective},
         {"sdy.replicated_to_unreduced", &Verifier::verifyCollective},
+        {"func.call", &Verifier::verifyCall},
     };
     return users;
+  }
+
+  // func.call against its callee, as MLIR's CallOp::verifySymbolUses.
+  bool verifyCall(const Op& call) {
+    const ir::Attribute* attr = call.attr("callee");
+    const auto* ref = attr ? attr->as<ir::SymbolRefAttr>() : nullptr;
+    if (!ref || ref->path.empty()) {
+      emit(call, "'func.call' op requires a 'callee' symbol reference attribute");
+      return false;
+    }
+    if (functionsByName_.empty())
+      for (Op* f : module_.functions())
+        if (const ir::Attribute* name = f->attr("sym_name"); name && name->string())
+          functionsByName_.emplace(*name->string(), f);
+    auto it = ref->path.size() == 1 ? functionsByName_.find(ref->root()) : functionsByName_.end();
+    if (it == functionsByName_.end()) {
+      emit(call, "'func.call' op '" + ref->root() + "' does not reference a valid function");
+      return false;
+    }
+    const std::vector<Type> params = signatureTypes(*it->second, true);
+    const std::vector<Type> results = signatureTypes(*it->second, false);
+    if (params.size() != call.numOperands()) {
+      emit(call, "'func.call' op incorrect number of operands for callee");
+      return false;
+    }
+    for (unsigned i = 0; i < params.size(); ++i)
+      if (!(call.operand(i)->type == params[i])) {
+        emit(call, "'func.call' op operand type mismatch: expected operand type " + quoted(params[i]) +
+                       ", but provided " + quoted(call.operand(i)->type) + " for operand number " +
+                       std::to_string(i));
+        return false;
+      }
+    if (results.size() != call.numResults()) {
+      emit(call, "'func.call' op incorrect number of results for callee");
+      return false;
+    }
+    for (unsigned i = 0; i < results.size(); ++i)
+      if (!(call.result(i)->type == results[i])) {
+        auto list = [](const std::vector<Type>& types) {
+          std::string out;
+          for (size_t j = 0; j < types.size(); ++j) out += (j ? ", " : "") + quoted(types[j]);
+          return out;
+        };
+        emit(call, "'func.call' op result type mismatch at index " + std::to_string(i),
+             {{call.loc(), "      op result types: " + list(resultTypes(call))},
+              {call.loc(), "function result types: " + list(results)}});
+        return false;
+      }
+    return true;
+  }
+
+  // The input (`inputs`) or result types of a function's `function_type`.
+  static std::vector<Type> signatureTypes(const Op& func, bool inputs) {
+    if (const ir::Attribute* ft = func.attr("function_type"))
+      if (const auto* t = ft->as<ir::TypeAttr>(); t && t->type.kind == Type::Kind::Function)
+        return inputs ? t->type.elements : t->type.results;
+    if (inputs) return entryArgTypes(func);
+    return functionResultTypes(func).value_or(std::vector<Type>{});
   }
 
   void verifySymbolUses() {
@@ -843,6 +928,7 @@ class Verifier {
   const ir::Module& module_;
   ir::DiagnosticSink& diags_;
   MeshTable meshes_;
+  std::unordered_map<std::string, const Op*> functionsByName_;  // for calls, built on first use
 };
 
 }  // namespace
@@ -861,6 +947,14 @@ VerifyResult verifyMesh(const Mesh& mesh) {
   for (const MeshAxis& axis : mesh.axes)
     if (!names.insert(axis.name).second)
       return problem("duplicate axis name: \"" + axis.name + "\"");
+  // sdy multiplies axis sizes in int64 (device counts, sub-axis pre-sizes):
+  // a product beyond it has no meaning. (sdy_opt itself does not check.)
+  int64_t product = 1;
+  for (const MeshAxis& axis : mesh.axes)
+    if (__builtin_mul_overflow(product, axis.size, &product))
+      return problem("total product of axis sizes must fit in a 64-bit integer (at most " +
+                     std::to_string(std::numeric_limits<int64_t>::max()) + "), but it overflows at axis \"" +
+                     axis.name + "\"=" + std::to_string(axis.size));
   if (mesh.deviceIds.empty()) return std::nullopt;
   const int64_t total = mesh.totalSize();
   const int64_t count = static_cast<int64_t>(mesh.deviceIds.size());

@@ -26,6 +26,15 @@ TEST(MeshTest, PrintsLikeSdy) {
   for (const auto& c : cases) EXPECT_EQ(c.mesh.str(), c.expected);
 }
 
+TEST(MeshTest, TotalSizeSaturatesInsteadOfOverflowing) {
+  // The verifier rejects this mesh; code that looks at it anyway (the GUI)
+  // gets INT64_MAX, not a wrapped-around (undefined) product.
+  Mesh mesh{{{"x", int64_t{1} << 40}, {"y", int64_t{1} << 40}}, {}};
+  EXPECT_EQ(mesh.totalSize(), INT64_MAX);
+  Mesh fits{{{"x", int64_t{1} << 31}, {"y", int64_t{1} << 31}}, {}};
+  EXPECT_EQ(fits.totalSize(), int64_t{1} << 62);
+}
+
 TEST(MeshTest, Queries) {
   Mesh mesh{{{"a", 2}, {"c", 3}, {"b", 4}}, {}};
   EXPECT_EQ(mesh.totalSize(), 24);

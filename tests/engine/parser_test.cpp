@@ -177,6 +177,24 @@ const BadInputCase kBadInputs[] = {
      "func.func @f() -> tensor<f32> {\n  %c = stablehlo.constant dense<0.000e000+00> : tensor<f32>\n"
      "  return %c : tensor<f32>\n}\n",
      "bad.mlir:2:42: error: expected ',' or '>' after a number in the dense literal"},
+    // Literals that do not fit their type (these used to read, and verify).
+    {"dense_more_elements_than_the_type",
+     "func.func @main() -> tensor<10xf32> {\n  %0 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, "
+     "8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0]> : tensor<10xf32>\n"
+     "  return %0 : tensor<10xf32>\n}\n",
+     "bad.mlir:2:27: error: inferred shape of elements literal ([20]) does not match type ([10])"},
+    {"dense_floats_for_integers",
+     "func.func @main() -> tensor<2xi8> {\n  %0 = stablehlo.constant dense<[1e26, -1e400]> : tensor<2xi8>\n"
+     "  return %0 : tensor<2xi8>\n}\n",
+     "bad.mlir:2:27: error: expected integer elements, but parsed floating-point"},
+    {"dense_nested_shape_generic",
+     "func.func @f() -> tensor<2x2xf32> {\n  %c = \"stablehlo.constant\"() {value = dense<[[1.0, 2.0]]> : "
+     "tensor<2x2xf32>} : () -> tensor<2x2xf32>\n  return %c : tensor<2x2xf32>\n}\n",
+     "bad.mlir:2:40: error: inferred shape of elements literal ([1, 2]) does not match type ([2, 2])"},
+    {"dense_ragged",
+     "func.func @f() -> tensor<2x2xf32> {\n  %c = stablehlo.constant dense<[[1.0, 2.0], [3.0]]> : tensor<2x2xf32>\n"
+     "  return %c : tensor<2x2xf32>\n}\n",
+     "bad.mlir:2:27: error: tensor literal is invalid; ranks are not consistent between elements"},
     {"custom_op_without_dialect", "func.func @f(%a: tensor<f32>) {\n  %0 = BOTH %a : tensor<f32>\n  return\n}\n",
      "bad.mlir:2:8: error: custom op 'BOTH' is unknown"},
     {"nested_function_reuses_an_argument_name",

@@ -60,5 +60,38 @@ func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}
   EXPECT_EQ(timings[0].depth, 1);
 }
 
+TEST(PassOptionsTest, ValuesMustSuitTheirOptionAsMlirChecksThem) {
+  const PassInfo* basic = lookupPass("sdy-basic-propagate");
+  const PassInfo* aggressive = lookupPass("sdy-aggressive-propagate");
+  ASSERT_TRUE(basic && aggressive);
+  struct Case {
+    const PassInfo* pass;
+    std::string text;
+    std::string parser;  // "" when the options are fine
+  };
+  const std::vector<Case> cases = {
+      {basic, "conservative-propagation=maybe",
+       "tool: for the --conservative-propagation option: 'maybe' is invalid value for boolean argument! Try 0 "
+       "or 1"},
+      {basic, "conservative-propagation=true", ""},
+      {basic, "conservative-propagation=False keep-sharding-rules", ""},
+      {basic, "bogus=1", "<Pass-Options-Parser>: no such option bogus"},
+      {aggressive, "propagation-strategy=sideways",
+       "tool: for the --propagation-strategy option: Cannot find option named 'sideways'!"},
+      {aggressive, "propagation-strategy=basic-then-aggressive", ""},
+      {basic, "module-dump-directory=/tmp/x", ""},
+  };
+  for (const Case& c : cases) {
+    std::optional<PassOptionError> e = checkPassOptions(*c.pass, parsed(c.text), c.text, "tool");
+    if (c.parser.empty()) {
+      EXPECT_FALSE(e) << c.text << ": " << e->parser;
+      continue;
+    }
+    ASSERT_TRUE(e) << c.text;
+    EXPECT_EQ(e->parser, c.parser);
+    EXPECT_EQ(e->error, "failed to add `" + c.pass->name + "` with options `" + c.text + "`");
+  }
+}
+
 }  // namespace
 }  // namespace shardscope::passes

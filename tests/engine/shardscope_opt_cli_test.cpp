@@ -159,3 +159,15 @@ TEST_F(ShardscopeOptCli, WriteErrorsFail) {
   ToolRun help = run("--help > /dev/full", false);
   EXPECT_EQ(help.status, 1);
 }
+
+TEST_F(ShardscopeOptCli, BadPassOptionValuesFailAsMlirReportsThem) {
+  const std::string file = (fs::temp_directory_path() / "shardscope_opt_cli_options.mlir").string();
+  std::ofstream(file) << kValid;
+  ToolRun r = run("'" + file + "' '-sdy-propagation-pipeline=conservative-propagation=maybe'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "shardscope-opt: for the --conservative-propagation option: 'maybe' is invalid value for boolean "
+            "argument! Try 0 or 1\n<unknown>:0: error: failed to add `sdy-propagation-pipeline` with options "
+            "`conservative-propagation=maybe`\n");
+  EXPECT_EQ(r.out, "");
+}

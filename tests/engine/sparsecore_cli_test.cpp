@@ -195,3 +195,15 @@ TEST_F(SparseCoreCli, StatsOfFdoFiles) {
   EXPECT_EQ(run("stats").status, 1);
   EXPECT_EQ(run("stats '" + dir + "hosts' --sc-per-device -1").status, 1);
 }
+
+TEST_F(SparseCoreCli, ThreadCountsOutOfRangeAreUsageErrors) {
+  const std::string job = write("threads.json", kMinimal);
+  for (const char* n : {"0", "-1", "100000", "99999999999"}) {
+    ToolRun r = run("analyze " + job + " --threads " + n);
+    EXPECT_EQ(r.status, 1) << n << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("shardscope-sc: --threads: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.out, "") << n;
+  }
+  ToolRun ok = run("analyze " + job + " --threads 2");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}

@@ -43,6 +43,21 @@ TEST(SparseCoreMemory, SpmemFixedAllocationsOverflow) {
   EXPECT_NE(big.error->find("do not fit in TileSpmem (262144 bytes)"), std::string::npos);
 }
 
+TEST(SparseCoreMemory, HugeCooEntriesSaturateAndDoNotFit) {
+  // coo_entry_bytes = 2^31-1 with 2^31-1 ids and buffering 2^31-1: the
+  // product is far beyond int64 (it used to wrap around, possibly to a
+  // size that fits).
+  ChipSpec chip = *chipSpecByName("v6e");
+  SpmemModel model;
+  model.cooEntryBytes = INT32_MAX;
+  model.buffering = INT32_MAX;
+  SpmemEstimate e = spmemEstimate(chip, model, "t", INT32_MAX, 256, 128, 1024);
+  EXPECT_EQ(e.idsStagingBytes, INT64_MAX);
+  EXPECT_EQ(e.fixedBytesPerTile, INT64_MAX / 16 + 1);
+  ASSERT_TRUE(e.error.has_value());
+  EXPECT_EQ(e.error->rfind("Fixed size allocations (", 0), 0u) << *e.error;
+}
+
 TEST(SparseCoreMemory, GatherOperandTooLarge) {
   ChipSpec chip = *chipSpecByName("v5p");
   SpmemEstimate e = spmemEstimate(chip, SpmemModel{}, "t", 256, 256, 256, 16384);

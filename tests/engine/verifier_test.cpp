@@ -46,6 +46,18 @@ TEST(VerifierTest, Meshes) {
        "total product of axis sizes must match total number of device ids, got: 4 != 6"},
       {Mesh{{{"a", 2}}, {0}}, "total product of axis sizes must match total number of device ids, got: 2 != 1"},
       {Mesh{{{"a", 2}}, {1, 1}}, "sorted device ids must be iota(product(axes)), got: 1, 1"},
+      // 2^40 x 2^40 devices, and 70 axes of size 2, overflow int64.
+      {Mesh{{{"x", int64_t{1} << 40}, {"y", int64_t{1} << 40}}, {}},
+       "total product of axis sizes must fit in a 64-bit integer (at most 9223372036854775807), but it "
+       "overflows at axis \"y\"=1099511627776"},
+      {[] {
+         Mesh m;
+         for (int i = 0; i < 70; ++i) m.axes.push_back({"a" + std::to_string(i), 2});
+         return m;
+       }(),
+       "total product of axis sizes must fit in a 64-bit integer (at most 9223372036854775807), but it "
+       "overflows at axis \"a62\"=2"},
+      {Mesh{{{"x", int64_t{1} << 31}, {"y", int64_t{1} << 31}}, {}}, ""},  // 2^62 fits
   };
   for (const auto& c : cases) EXPECT_EQ(messageOf(verifyMesh(c.mesh)), c.expected) << c.mesh.str();
 }
@@ -88,8 +100,12 @@ TEST(VerifierTest, TensorShardings) {
       {"beyond axis", sharding({closed({}), closed({sub("a", 4, 4)})}), t88,
        "sub-axis next pre-size 16 doesn't divide the size of the full axis 8: \"a\":(4)4"},
       {"overflowing sub-axis", sharding({closed({}), closed({sub("a", 4294967296, 4294967296)})}), t88,
-       "sub-axis next pre-size 0 doesn't divide the size of the full axis 8: "
+       "sub-axis next pre-size 18446744073709551616 doesn't divide the size of the full axis 8: "
        "\"a\":(4294967296)4294967296"},
+      // The exact product, not what int64 wraps it to (1 here, which divides 8).
+      {"largest sub-axis", sharding({closed({}), closed({sub("a", INT64_MAX, INT64_MAX)})}), t88,
+       "sub-axis next pre-size 85070591730234615847396907784232501249 doesn't divide the size of the full "
+       "axis 8: \"a\":(9223372036854775807)9223372036854775807"},
       {"whole axis", sharding({closed({}), closed({sub("a", 1, 8)})}), t88,
        "sub-axis size is equal to the full axis size: \"a\":(1)8"},
       {"overlap", sharding({closed({sub("a", 2, 4)}), closed({})}, {sub("a", 1, 4)}), tDyn,

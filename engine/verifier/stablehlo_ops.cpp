@@ -1,0 +1,120 @@
+// StableHLO op constraints (see stablehlo_ops.h).
+#include "verifier/stablehlo_ops.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "rules/stablehlo_attrs.h"
+#include "sharding/checked_size.h"
+
+namespace shardscope::verifier {
+
+namespace {
+
+const ir::Type* operandType(const ir::Op& op, unsigned i) {
+  return i < op.numOperands() && op.operand(i) ? &op.operand(i)->type : nullptr;
+}
+
+int64_t elementCount(const ir::Type& type) {
+  int64_t n = 1;
+  for (int64_t d : type.shape) n = saturatingMul(n, d);
+  return n;
+}
+
+std::string joined(const std::vector<int64_t>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out;
+}
+
+std::vector<std::string> reshapeErrors(const ir::Op& op) {
+  const ir::Type* in = operandType(op, 0);
+  if (!in || op.numResults() != 1) return {};
+  const ir::Type& out = op.result(0)->type;
+  if (!in->isRankedTensor() || !out.isRankedTensor() || !in->hasStaticShape() || !out.hasStaticShape())
+    return {};
+  const int64_t produced = elementCount(out), expected = elementCount(*in);
+  if (produced == expected) return {};
+  return {"number of output elements (" + std::to_string(produced) +
+          ") doesn't match expected number of elements (" + std::to_string(expected) + ")"};
+}
+
+std::vector<std::string> transposeErrors(const ir::Op& op) {
+  const ir::Type* in = operandType(op, 0);
+  std::optional<std::vector<int64_t>> perm = rules::intListAttrOf(op, "permutation");
+  if (!in || !in->isRankedTensor() || !perm) return {};
+  const std::string failed = "'" + op.name() + "' op failed to infer returned types";
+  if (static_cast<int64_t>(perm->size()) != in->rank())
+    return {"TransposeOp operand rank " + std::to_string(in->rank()) + " does not match permutation size " +
+                std::to_string(perm->size()),
+            failed};
+  std::vector<int64_t> range(perm->size());
+  std::iota(range.begin(), range.end(), 0);
+  if (std::is_permutation(range.begin(), range.end(), perm->begin())) return {};
+  return {"attribute permutation must be a permutation of [" + joined(range) + "] but got " + joined(*perm),
+          failed};
+}
+
+std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
+  const ir::Type* lhs = operandType(op, 0);
+  const ir::Type* rhs = operandType(op, 1);
+  const ir::Attribute* attr = op.attr("dot_dimension_numbers");
+  std::optional<rules::StructParams> dn = attr ? rules::StructParams::from(*attr) : std::nullopt;
+  if (!lhs || !rhs || !dn || !lhs->isRankedTensor() || !rhs->isRankedTensor()) return {};
+  const std::vector<int64_t> lhsBatch = dn->list("lhs_batching_dimensions");
+  const std::vector<int64_t> rhsBatch = dn->list("rhs_batching_dimensions");
+  const std::vector<int64_t> lhsContract = dn->list("lhs_contracting_dimensions");
+  const std::vector<int64_t> rhsContract = dn->list("rhs_contracting_dimensions");
+  if (lhsBatch.size() != rhsBatch.size())
+    return {"lhs and rhs should have the same number of batching dimensions"};
+  if (lhsContract.size() != rhsContract.size())
+    return {"lhs and rhs should have the same number of contracting dimensions"};
+  // A dimension used twice, for batching or contracting, on one side.
+  auto distinct = [](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract,
+                     const char* batchName, const char* contractName) -> std::optional<std::string> {
+    std::vector<int64_t> all = batch;
+    all.insert(all.end(), contract.begin(), contract.end());
+    for (size_t j = 0; j < all.size(); ++j)
+      if (std::find(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(j), all[j]) != all.begin() + static_cast<std::ptrdiff_t>(j))
+        return "has duplicated dimension from " + std::string(batchName) + " and " + contractName + ": " +
+               std::to_string(all[j]);
+    return std::nullopt;
+  };
+  if (auto e = distinct(lhsBatch, lhsContract, "lhs_batching_dimensions", "lhs_contracting_dimensions"))
+    return {*e};
+  if (auto e = distinct(rhsBatch, rhsContract, "rhs_batching_dimensions", "rhs_contracting_dimensions"))
+    return {*e};
+  auto inRange = [](int64_t rank, const std::vector<int64_t>& dims,
+                    const char* name) -> std::optional<std::string> {
+    for (int64_t d : dims)
+      if (d < 0 || d >= rank)
+        return std::string(name) + " value: " + std::to_string(d) + " is out of range: [0, " +
+               std::to_string(rank) + ")";
+    return std::nullopt;
+  };
+  for (auto e : {inRange(lhs->rank(), lhsBatch, "lhs_batching_dimensions"),
+                 inRange(lhs->rank(), lhsContract, "lhs_contracting_dimensions"),
+                 inRange(rhs->rank(), rhsBatch, "rhs_batching_dimensions"),
+                 inRange(rhs->rank(), rhsContract, "rhs_contracting_dimensions")})
+    if (e) return {*e};
+  auto sizeAt = [](const ir::Type& t, int64_t d) { return t.shape[static_cast<size_t>(d)]; };
+  auto compatible = [](int64_t a, int64_t b) { return a == b || a == ir::Type::kDynamic || b == ir::Type::kDynamic; };
+  for (size_t i = 0; i < lhsBatch.size(); ++i)
+    if (!compatible(sizeAt(*lhs, lhsBatch[i]), sizeAt(*rhs, rhsBatch[i])))
+      return {"batching dimension sizes must match for lhs/rhs"};
+  for (size_t i = 0; i < lhsContract.size(); ++i)
+    if (!compatible(sizeAt(*lhs, lhsContract[i]), sizeAt(*rhs, rhsContract[i])))
+      return {"contracting dimension sizes must match for lhs/rhs"};
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> stablehloOpErrors(const ir::Op& op) {
+  if (op.is("stablehlo.reshape")) return reshapeErrors(op);
+  if (op.is("stablehlo.transpose")) return transposeErrors(op);
+  if (op.is("stablehlo.dot_general")) return dotGeneralErrors(op);
+  return {};
+}
+
+}  // namespace shardscope::verifier
