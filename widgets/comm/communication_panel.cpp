@@ -138,7 +138,7 @@ void CommunicationPanel::showDetail(const api::CollectiveEntry* e) {
                          : QString());
     return;
   }
-  detail_->setText(QStringLiteral("<b>%1</b> on %2 (group of %3): %4 → %5 per device, %6 %7<br>%8")
+  detail_->setText(QStringLiteral("<b>%1</b> on %2 (group of %3), %7: %4 → %5 %6 per device<br>%8")
                        .arg(qs(e->kind).toHtmlEscaped(), qs(e->axes).toHtmlEscaped())
                        .arg(e->groupSize)
                        .arg(shapeText(e->inShape), shapeText(e->outShape), qs(e->elementType),
