@@ -151,6 +151,27 @@ class CommunicationPanelTest : public QObject {
     QVERIFY2(panel.totalsText().contains(QLatin1String("errors")), qPrintable(panel.totalsText()));
   }
 
+  // A new version of the same file (propagation, a what-if re-run) shows
+  // what changed in the collectives; another file does not.
+  void changeSinceTheLastRun() {
+    widgets::DocumentState state;
+    CommunicationPanel panel(&state);
+    QSignalSpy ready(&panel, &CommunicationPanel::reportReady);
+    state.setDocument(test::loadSample(QStringLiteral("mlp_megatron.mlir")));
+    QVERIFY(ready.wait(10000));
+    QVERIFY(panel.changeText().isEmpty());
+    ready.clear();
+    state.setDocumentKeepingSelection(propagated(QStringLiteral("mlp_megatron.mlir")));
+    QVERIFY(ready.wait(10000));
+    QVERIFY2(panel.changeText().startsWith(QLatin1String("Since the last run: removes ")),
+             qPrintable(panel.changeText()));
+    QVERIFY2(panel.changeText().contains(QLatin1String("; -")), qPrintable(panel.changeText()));
+    ready.clear();
+    state.setDocument(test::loadSample(QStringLiteral("attention_block.mlir")));
+    QVERIFY(ready.wait(10000));
+    QVERIFY(panel.changeText().isEmpty());
+  }
+
   void picture() {
     auto doc = propagated(QStringLiteral("mlp_megatron.mlir"));
     const api::CommunicationReport report = api::analyzeCommunication(*doc);

@@ -34,6 +34,7 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
       view_(new QTableView(this)),
       totals_(new QLabel(this)),
       detail_(new QLabel(this)),
+      change_(new QLabel(this)),
       chips_(new QComboBox(this)),
       debounce_(new QTimer(this)) {
   proxy_->setSourceModel(model_);
@@ -67,6 +68,10 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
+  change_->setObjectName(QStringLiteral("communicationChange"));
+  change_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  change_->hide();
+  layout->addWidget(change_);
   layout->addWidget(view_, 1);
   layout->addWidget(detail_);
 
@@ -92,6 +97,7 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
 
 QString CommunicationPanel::totalsText() const { return totals_->text(); }
 QString CommunicationPanel::detailText() const { return detail_->text(); }
+QString CommunicationPanel::changeText() const { return change_->text(); }
 QString CommunicationPanel::chip() const { return chips_->currentText(); }
 void CommunicationPanel::setChip(const QString& name) { chips_->setCurrentText(name); }
 
@@ -109,18 +115,35 @@ void CommunicationPanel::refresh() {
   api::CommunicationOptions options;
   options.chip = chips_->currentText().toStdString();
   auto* watcher = new QFutureWatcher<api::CommunicationReport>(this);
+  const QString file = QString::fromStdString(doc->path.empty() ? doc->name : doc->path);
   connect(watcher, &QFutureWatcher<api::CommunicationReport>::finished, this,
-          [this, watcher, request] {
+          [this, watcher, request, file] {
             watcher->deleteLater();
             if (request != request_) return;  // a newer document or chip is on its way
-            showReport(std::make_shared<const api::CommunicationReport>(watcher->result()));
+            showReport(std::make_shared<const api::CommunicationReport>(watcher->result()), file);
           });
   // The document is shared read-only with the worker; it analyses a copy.
   watcher->setFuture(
       QtConcurrent::run([doc, options] { return api::analyzeCommunication(*doc, options); }));
 }
 
-void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationReport> report) {
+void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationReport> report,
+                                    const QString& file) {
+  // The change since the last report of the same file on the same chip; a
+  // report equal to the last one keeps the change shown (a re-run of the
+  // same propagation, a step replay).
+  const bool comparable = report && report->ok && shown_ && shown_->ok && !file.isEmpty() &&
+                          shownFile_ == file && shown_->chip == report->chip;
+  const std::string words =
+      comparable ? api::describeCommunicationChange(*shown_, *report) : std::string();
+  if (!comparable || words != "no change in collectives") {
+    change_->setText(comparable ? QStringLiteral("Since the last run: ") + qs(words) : QString());
+    change_->setVisible(comparable);
+  }
+  if (report && report->ok) {
+    shown_ = report;
+    shownFile_ = file;
+  }
   model_->setReport(report);
   totals_->setText(model_->totalsText());
   view_->resizeColumnsToContents();

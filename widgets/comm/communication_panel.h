@@ -5,7 +5,8 @@
 // The report is computed off the UI thread (QtConcurrent::run, one
 // QFutureWatcher per request, a request counter drops stale results) each
 // time the shared DocumentState gets a new document: when a file opens and
-// when propagation (or a step of it) replaces the document. Clicking a row
+// when propagation (or a step of it) replaces the document; the change
+// since the previous report of the same file is shown. Clicking a row
 // selects the op the collective belongs to in the DocumentState, so the
 // graph and the source follow; selecting an op elsewhere selects its row.
 #pragma once
@@ -38,6 +39,10 @@ class CommunicationPanel : public QWidget {
   QTableView* view() const { return view_; }
   QString totalsText() const;
   QString detailText() const;
+  // What changed since the previous report of the same file on the same chip
+  // (a what-if re-run, propagation): "Since the last run: removes 2
+  // all-gathers; -48.00 MiB, -80 us per device"; empty when nothing to compare.
+  QString changeText() const;
   // The chip the times are estimated for ("tpu-v5p").
   QString chip() const;
   void setChip(const QString& name);
@@ -52,7 +57,7 @@ class CommunicationPanel : public QWidget {
 
  private:
   void scheduleRefresh();
-  void showReport(std::shared_ptr<const api::CommunicationReport> report);
+  void showReport(std::shared_ptr<const api::CommunicationReport> report, const QString& file = {});
   void rowActivated(const QModelIndex& proxyIndex);
   void followSelection();
   void showDetail(const api::CollectiveEntry* e);
@@ -63,6 +68,9 @@ class CommunicationPanel : public QWidget {
   QTableView* view_;
   QLabel* totals_;
   QLabel* detail_;
+  QLabel* change_;
+  std::shared_ptr<const api::CommunicationReport> shown_;  // the last report shown
+  QString shownFile_;                                      // its document's file
   QComboBox* chips_;
   QTimer* debounce_;
   quint64 request_ = 0;
