@@ -38,38 +38,14 @@ bool isMaximal(const ir::Module& module, const std::optional<TensorSharding>& s)
   return m && m->isMaximal();
 }
 
-ir::Attribute axesPerDimAttr(const std::vector<AxisRefList>& axesPerDim) {
-  std::vector<ir::Attribute> dims;
-  dims.reserve(axesPerDim.size());
-  for (const AxisRefList& axes : axesPerDim) dims.emplace_back(ir::AxisRefListAttr{axes});
-  return ir::Attribute::makeArray(std::move(dims));
-}
-
 // The op for one planned collective on `input`.
 std::unique_ptr<ir::Op> buildCollective(const PlannedCollective& c, ir::Value* input, ir::SourceLoc loc) {
-  auto op = std::make_unique<ir::Op>(collectiveOpName(c.kind), loc);
   switch (c.kind) {
-    case CollectiveKind::AllGather:
-      op->setAttr("gathering_axes", axesPerDimAttr(c.axesPerDim), true);
-      break;
-    case CollectiveKind::AllSlice:
-      op->setAttr("slicing_axes", axesPerDimAttr(c.axesPerDim), true);
-      break;
-    case CollectiveKind::AllToAll:
-      op->setAttr("params",
-                  ir::Attribute::makeArray({ir::Attribute::makeStruct(
-                      "sdy.all_to_all_param", {{"axes", ir::AxisRefListAttr{c.param.axes}},
-                                               {"src_dim", ir::IntegerAttr{c.param.srcDim, "i64"}},
-                                               {"tgt_dim", ir::IntegerAttr{c.param.tgtDim, "i64"}}})}),
-                  true);
-      break;
-    default:
-      break;
+    case CollectiveKind::AllGather: return ir::makeAllGather(input, c.axesPerDim, c.out, loc);
+    case CollectiveKind::AllSlice: return ir::makeAllSlice(input, c.axesPerDim, c.out, loc);
+    case CollectiveKind::AllToAll: return ir::makeAllToAll(input, {c.param}, c.out, loc);
+    default: return ir::makeCollectivePermute(input, c.out, loc);
   }
-  op->setAttr("out_sharding", c.out, true);
-  op->addOperand(input);
-  op->addResult(input->type);
-  return op;
 }
 
 ir::Value* skipBarriers(ir::Value* v) {
