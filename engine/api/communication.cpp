@@ -5,6 +5,7 @@
 
 #include "comm/comm_report.h"
 #include "comm/interconnect.h"
+#include "ir/collective_ops.h"
 #include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/pass.h"
 #include "passes/reshard_to_collectives.h"
@@ -13,19 +14,9 @@ namespace shardscope::api {
 
 namespace {
 
-constexpr passes::CollectiveKind kKinds[] = {
-    passes::CollectiveKind::AllGather, passes::CollectiveKind::AllSlice,
-    passes::CollectiveKind::AllToAll,  passes::CollectiveKind::CollectivePermute,
-    passes::CollectiveKind::AllReduce, passes::CollectiveKind::ReduceScatter};
-
 // An op that moves data between devices (a collective, or a reshard that
 // will become collectives).
-bool communicates(const ir::Op& op) {
-  if (op.is("sdy.reshard")) return true;
-  for (passes::CollectiveKind k : kKinds)
-    if (op.name() == passes::collectiveOpName(k)) return true;
-  return false;
-}
+bool communicates(const ir::Op& op) { return op.is("sdy.reshard") || ir::isCollective(op); }
 
 // Every op of `op`'s regions, in pre-order.
 template <typename Fn>
