@@ -1,7 +1,5 @@
 #include "sparsecore/csv_ids.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <fstream>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "io/input_file.h"
+#include "io/machine_memory.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -102,11 +101,7 @@ constexpr uint64_t kBytesPerSample = 24;
 // The largest sample index this machine can hold the sample tables of: half
 // its physical memory (at most 2^40 samples).
 uint64_t sampleIndexLimit() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  const uint64_t memory = pages > 0 && pageSize > 0
-                              ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)
-                              : uint64_t{8} << 30;
-  return std::min<uint64_t>(uint64_t{1} << 40, memory / 2 / kBytesPerSample);
+  return std::min<uint64_t>(uint64_t{1} << 40, io::physicalMemoryBytes() / 2 / kBytesPerSample);
 }
 
 }  // namespace
