@@ -23,6 +23,7 @@
 #include "ir/diagnostic_verifier.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
+#include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/pass.h"
 #include "verifier/verifier.h"
 
@@ -236,12 +237,14 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     clock = now;
   };
   std::unique_ptr<ir::Module> module = ir::parseModule(text, po, diags);
+  passes::ReshardCauses reshardCauses;  // for the communication report
   mark("Parser", 0);
   bool ok = module != nullptr;
   if (ok) ok = verifyModule(*module, diags);
   mark("Verifier", 0);
   if (ok) {
     passes::PassContext ctx{diags, opts.tracePath};
+    if (!opts.commReportPath.empty()) ctx.reshardCauses = &reshardCauses;
     if (opts.timing) ctx.timings = &timings;
     for (const PassRequest& req : opts.pipeline) {
       size_t at = timings.size();
@@ -278,6 +281,7 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     if (!opts.commReportPath.empty()) {
       comm::CommOptions commOptions;
       commOptions.chip = opts.chip;
+      commOptions.reshardCauses = &reshardCauses;
       comm::mergeCommReport(commReport, comm::analyzeCommunication(*module, commOptions));
       mark("Communication report", 0);
     }

@@ -32,12 +32,18 @@ struct PassTiming {
   int depth = 0;  // 0: a pass on the command line; 1: a step of a pipeline
 };
 
+struct ReshardCause;  // passes/explicit_reshards/reshard_cause.h
+using ReshardCauses = std::vector<ReshardCause>;
+
 struct PassContext {
   ir::DiagnosticSink& diags;
   // Where `--trace=FILE` output should go (empty: no trace).
   std::string tracePath;
   // When set, passes and pipeline steps append their wall time here.
   std::vector<PassTiming>* timings = nullptr;
+  // When set, -sdy-insert-explicit-reshards records here why it inserted
+  // each op (for the communication report).
+  ReshardCauses* reshardCauses = nullptr;
 };
 
 // Runs the pass; returns false when it failed (diagnostics say why).

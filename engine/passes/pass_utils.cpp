@@ -584,28 +584,56 @@ bool isBeforeInBlock(const Op* a, const Op* b) {
   return false;
 }
 
-Op* SymbolTable::lookup(const std::string& name) const { return module_.lookupSymbol(name); }
+SymbolTable::SymbolTable(ir::Module& module) : module_(module) {
+  for (auto& op : module_.body().ops())
+    if (const Attribute* sym = op->attr("sym_name"); sym && sym->string())
+      byName_.emplace(*sym->string(), op.get());  // the first of equal names, as lookupSymbol
+}
+
+Op* SymbolTable::lookup(const std::string& name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
 
 Op* SymbolTable::lookupFunc(const std::string& name) const {
   Op* op = lookup(name);
   return op && isFuncOp(*op) ? op : nullptr;
 }
 
-std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
-  std::string name = symNameOf(*op);
+std::string SymbolTable::uniqueName(Op& op) {
+  std::string name = symNameOf(op);
   if (lookup(name)) {
     std::string candidate;
     do {
       candidate = name + "_" + std::to_string(counter_++);
     } while (lookup(candidate));
     name = candidate;
-    op->setAttr("sym_name", ir::StringAttr{name}, isInherentAttr(*op, "sym_name", true));
+    op.setAttr("sym_name", ir::StringAttr{name}, isInherentAttr(op, "sym_name", true));
   }
+  byName_.emplace(name, &op);
+  return name;
+}
+
+std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
+  std::string name = uniqueName(*op);
   if (after)
     module_.body().insertAfter(after, std::move(op));
   else
     module_.body().append(std::move(op));
   return name;
+}
+
+std::string SymbolTable::insertFirst(std::unique_ptr<Op> op) {
+  std::string name = uniqueName(*op);
+  ir::Block& body = module_.body();
+  body.insertBefore(body.empty() ? nullptr : body.ops().front().get(), std::move(op));
+  return name;
+}
+
+void SymbolTable::erase(Op* op) {
+  auto it = byName_.find(symNameOf(*op));
+  if (it != byName_.end() && it->second == op) byName_.erase(it);
+  eraseOp(op);
 }
 
 std::vector<Op*> funcsInPostOrder(ir::Module& module, bool rootsLastFirst) {
