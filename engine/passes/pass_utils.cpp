@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/collective_ops.h"
+
 namespace shardscope::passes::util {
 
 using ir::Attribute;
@@ -293,7 +295,7 @@ std::optional<TensorSharding> getSharding(Value* v) {
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
     return shardingAttr(*op, "sharding");
   // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
-  if (op->name().starts_with("sdy.") && op->hasAttr("out_sharding")) return shardingAttr(*op, "out_sharding");
+  if (ir::isCollective(*op)) return shardingAttr(*op, ir::kOutShardingAttr);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
     if (v->index < out.size()) return out[v->index];
@@ -341,6 +343,10 @@ void setSharding(Value* v, const TensorSharding& sharding) {
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
     op->setAttr("sharding", sharding, true);
+    return;
+  }
+  if (ir::isCollective(*op)) {
+    op->setAttr(ir::kOutShardingAttr, sharding, true);
     return;
   }
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
