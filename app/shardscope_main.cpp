@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <new>
 
 #include "api/document.h"
 #include "api/propagate.h"
@@ -304,8 +305,14 @@ int main(int argc, char** argv) {
   if (args.isSet(QStringLiteral("help"))) args.showHelp(0);
   if (args.isSet(QStringLiteral("version"))) args.showVersion();
 
-  if (args.isSet(QStringLiteral("export")))
-    return runExport(args, args.value(QStringLiteral("export")));
+  if (args.isSet(QStringLiteral("export"))) {
+    // A picture of a huge module may not fit in memory: say so, do not abort.
+    try {
+      return runExport(args, args.value(QStringLiteral("export")));
+    } catch (const std::bad_alloc&) {
+      return fail(QStringLiteral("out of memory"));
+    }
+  }
   for (const char* opt : {"view", "op", "value", "step", "strategy"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
