@@ -607,23 +607,20 @@ void MainWindow::showStep(int stepsApplied) {
   expandTree();
   state_->setDocumentKeepingSelection(doc);
   // Select the op of the step just done.
-  if (stepsApplied > 0 && doc->module) {
-    const auto& step = run_->trace.steps[static_cast<size_t>(stepsApplied - 1)];
-    std::vector<const ir::Op*> ops;
-    for (const auto& op : doc->module->body().ops())
-      op->walk([&](ir::Op& o) { ops.push_back(&o); });
-    if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size())
-      state_->selectOp(ops[static_cast<size_t>(step.opIndex)]);
-  }
+  if (stepsApplied > 0 && doc->module)
+    if (const ir::Op* op =
+            api::stepOp(*doc->module, run_->trace.steps[static_cast<size_t>(stepsApplied - 1)]))
+      state_->selectOp(op);
   // Stepping forward / playing: the step's axes travel through its op (the
   // panel plays one step per 900 ms; the chips take 80% of that).
   graph_->showTraceStep(&run_->trace, stepsApplied - 1, axisAnimationDuration(1000.0 / 900.0));
-  updateTitle(stepsApplied == 0 ? tr("input")
-                                : tr("after step %1/%2 (%3)")
-                                      .arg(stepsApplied - 1)
-                                      .arg(n)
-                                      .arg(QString::fromLatin1(
-                                          api::levelName(run_->options.level))));
+  const bool imported = !run_->importPasses.empty();
+  updateTitle(stepsApplied == 0
+                  ? (imported ? tr("after the import passes") : tr("input"))
+                  : tr("after step %1/%2 (%3)")
+                        .arg(stepsApplied - 1)
+                        .arg(n)
+                        .arg(QString::fromLatin1(api::levelName(run_->options.level))));
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {

@@ -53,15 +53,18 @@ PassFn runAt(PropagationLevel level) {
     PropagationOptions opts;
     opts.level = level;
     if (!parseCommon(o, opts, ctx)) return false;
-    propagation::PropagationTrace trace;
-    bool ok = propagation::propagate(m, opts, ctx.diags, ctx.tracePath.empty() ? nullptr : &trace);
+    propagation::PropagationTrace own;
+    propagation::PropagationTrace* trace = ctx.trace               ? ctx.trace
+                                           : ctx.tracePath.empty() ? nullptr
+                                                                   : &own;
+    bool ok = propagation::propagate(m, opts, ctx.diags, trace);
     if (!ctx.tracePath.empty()) {
       std::ofstream out(ctx.tracePath);
       if (!out) {
         ctx.diags.error({}, "cannot write trace file '" + ctx.tracePath + "'");
         return false;
       }
-      out << propagation::traceToJson(trace) << "\n";
+      out << propagation::traceToJson(*trace) << "\n";
     }
     return ok;
   };

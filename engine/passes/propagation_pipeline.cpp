@@ -1,15 +1,18 @@
 // `-sdy-propagation-pipeline`: import, user-priority propagation and export,
 // in the order of the reference pipeline, composed from the registered
 // passes so that each step stays testable on its own.
+#include "passes/propagation_pipeline.h"
+
 #include <chrono>
 #include <string>
 #include <vector>
 
-#include "passes/pass.h"
-
 namespace shardscope::passes {
 
 namespace {
+
+// The pipeline's propagation pass.
+constexpr const char* kPropagationStep = "sdy-user-priority-propagate";
 
 // One step of the pipeline: a registered pass and how its options derive
 // from the pipeline's own.
@@ -65,27 +68,40 @@ const std::vector<Step>& pipelineSteps() {
 }
 
 bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ctx) {
-  bool keepRules = options.getBool("keep-sharding-rules", false);
-  for (const Step& step : pipelineSteps()) {
-    std::string name = step.pass;
-    if (name == "sdy-drop-sharding-rules" && keepRules) continue;
-    const PassInfo* info = lookupPass(name);
-    if (!info) continue;  // a step this build does not provide yet
-    PassOptions stepOptions;
-    for (const auto& [from, to] : step.forwarded)
-      if (options.has(from)) stepOptions.values[to] = options.get(from);
-    if (name == "sdy-user-priority-propagate") stepOptions.values["keep-sharding-rules"] = "true";
+  for (const PipelineStep& step : propagationPipelineSteps(options)) {
     auto start = std::chrono::steady_clock::now();
-    bool ok = info->run(module, stepOptions, ctx) && !ctx.diags.hasErrors();
+    bool ok = step.pass->run(module, step.options, ctx) && !ctx.diags.hasErrors();
     if (ctx.timings)
       ctx.timings->push_back(
-          {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1});
+          {step.pass->name,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1});
     if (!ok) return false;
   }
   return true;
 }
 
 }  // namespace
+
+std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
+  const bool keepRules = options.getBool("keep-sharding-rules", false);
+  std::vector<PipelineStep> out;
+  for (const Step& step : pipelineSteps()) {
+    const std::string name = step.pass;
+    if (name == "sdy-drop-sharding-rules" && keepRules) continue;
+    const PassInfo* info = lookupPass(name);
+    if (!info) continue;  // a step this build does not provide yet
+    PipelineStep s;
+    s.pass = info;
+    for (const auto& [from, to] : step.forwarded)
+      if (options.has(from)) s.options.values[to] = options.get(from);
+    if (name == kPropagationStep) {
+      s.options.values["keep-sharding-rules"] = "true";
+      s.propagates = true;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
 
 void registerPipelinePasses(std::vector<PassInfo>& out) {
   out.push_back(PassInfo{"sdy-propagation-pipeline",
