@@ -555,6 +555,16 @@ void MainWindow::openFile(const QString& path) {
     statusLabel_->setText(tr("SparseCore job %1").arg(path));
     return;
   }
+  // FDO statistics (fdo_stats_<process>_<time>.npz/.csv), or a folder of them.
+  const QFileInfo info(path);
+  if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive) ||
+      (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) && info.fileName().startsWith(QLatin1String("fdo_stats"))) ||
+      info.isDir()) {
+    scWorkspace_->openStats({path});
+    tabs_->setCurrentWidget(scWorkspace_);
+    statusLabel_->setText(tr("FDO statistics %1").arg(path));
+    return;
+  }
 #endif
   if (!maybeDiscardEdits()) return;
   const quint64 req = ++loadRequest_;
@@ -846,7 +856,8 @@ void MainWindow::openDialog() {
                             : sampleDir_;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open MLIR"), start,
                                                     tr("MLIR modules and SparseCore jobs (*.mlir *.json);;"
-                                                       "MLIR files (*.mlir);;SparseCore jobs (*.json);;All files (*)"));
+                                                       "MLIR files (*.mlir);;SparseCore jobs (*.json);;"
+                                                       "FDO statistics (*.npz *.csv);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/comm_report.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "passes/pass.h"
@@ -37,6 +38,10 @@ struct Options {
   std::string input = "-";
   std::string output = "-";
   std::string tracePath;
+  // --comm-report=FILE.json (or - for a table), on the chip --comm-chip names
+  // from the built-in table or --comm-chips=FILE.json.
+  std::string commReportPath, commChip, commChipsPath;
+  comm::ChipLink chip;
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   bool genericForm = false;
@@ -52,6 +57,9 @@ void printHelp() {
                "  -split-input-file        process each '// -----' chunk on its own\n"
                "  -verify-diagnostics      check expected-error annotations\n"
                "  --trace=FILE.json        record the propagation steps as JSON\n"
+               "  --comm-report=FILE.json  list every collective with its cost and cause (- : a table on stdout)\n"
+               "  --comm-chip=NAME         chip for --comm-report (tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, gpu-h100-nvlink)\n"
+               "  --comm-chips=FILE.json   add or replace chips of that table\n"
                "  --mlir-print-op-generic  print every op in generic form\n"
                "  --mlir-timing            report the wall time of parsing, each pass and printing\n"
                "  --list-passes            list the available passes\n\n"
@@ -128,6 +136,14 @@ int parseArgs(int argc, char** argv, Options& opts) {
         return 1;
       }
       opts.tracePath = value;
+      continue;
+    }
+    if (name == "comm-report" || name == "comm-chip" || name == "comm-chips") {
+      if (!hasValue || value.empty()) {
+        std::cerr << "shardscope-opt: --" << name << " needs a value (--" << name << "=...)\n";
+        return 1;
+      }
+      (name == "comm-report" ? opts.commReportPath : name == "comm-chip" ? opts.commChip : opts.commChipsPath) = value;
       continue;
     }
     if (name == "mlir-timing") {
@@ -215,7 +231,7 @@ void printTimingReport(const std::vector<passes::PassTiming>& timings, std::ostr
 
 // Process one chunk; returns false when it reported an error.
 bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts, std::ostream& out,
-                  std::ostream& err, const std::string& displayName, bool lastChunk) {
+                  std::ostream& err, const std::string& displayName, bool lastChunk, comm::CommReport& commReport) {
   ir::DiagnosticSink diags;
   ir::ParseOptions po;
   po.fileName = displayName;
@@ -258,6 +274,12 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     ir::printModule(*module, out, print);
     out.flush();
     mark("Output", 0);
+    if (!opts.commReportPath.empty()) {
+      comm::CommOptions commOptions;
+      commOptions.chip = opts.chip;
+      comm::mergeCommReport(commReport, comm::analyzeCommunication(*module, commOptions));
+      mark("Communication report", 0);
+    }
   }
   if (opts.timing) printTimingReport(timings, err);
   // The process ends right after the last chunk: like LLVM's tools, skip
@@ -272,6 +294,14 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   Options opts;
   if (int rc = parseArgs(argc, argv, opts)) return rc;
+
+  if (!opts.commReportPath.empty()) {
+    std::string error;
+    if (!comm::resolveChip(opts.commChip, opts.commChipsPath, opts.chip, error)) {
+      std::cerr << "shardscope-opt: " << error << '\n';
+      return 1;
+    }
+  }
 
   std::string text;
   if (!readInput(opts.input, text)) {
@@ -300,12 +330,21 @@ int main(int argc, char** argv) {
     chunks.push_back({text, 1});
   }
   bool allOk = true;
+  comm::CommReport commReport;
+  commReport.chip = opts.chip;
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (i) *out << "// -----\n";
     allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, *out, std::cerr, displayName,
-                          i + 1 == chunks.size());
+                          i + 1 == chunks.size(), commReport);
   }
   out->flush();
+  if (!opts.commReportPath.empty()) {
+    std::string error;
+    if (!comm::writeCommReport(commReport, opts.commReportPath, *out, error)) {
+      std::cerr << "shardscope-opt: " << error << '\n';
+      return 1;
+    }
+  }
   // With -verify-diagnostics, mlir-opt succeeds when the diagnostics match the
   // annotations; the conformance runner checks them itself, so report the
   // same exit status it expects: 0 unless the tool broke.

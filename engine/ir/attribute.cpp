@@ -91,14 +91,11 @@ std::string quoteString(const std::string& s) {
   static const char* hex = "0123456789ABCDEF";
   std::string out = "\"";
   for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\0A";
-    } else if (c == '\t') {
-      out += "\\09";
-    } else if (c < 0x20 || c >= 0x7f) {
+    // As MLIR prints strings: only the backslash keeps a backslash escape; a
+    // quote, like any unprintable byte, is written in hex (\22).
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"' || c < 0x20 || c >= 0x7f) {
       out += '\\';
       out += hex[c >> 4];
       out += hex[c & 15];

@@ -43,7 +43,7 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
   add("stablehlo.dynamic_slice", TypeStyle::Functional, {{"sizes", "slice_sizes", K::I64Array}});
   add("stablehlo.fft", TypeStyle::Functional,
       {{"type", "fft_type", K::Enum, "fft_type"}, {"length", "fft_length", K::I64Array}});
-  add("stablehlo.cholesky", TypeStyle::Functional, {{"lower", "lower", K::Bool}});
+  add("stablehlo.cholesky", TypeStyle::SameOrFunctional, {{"lower", "lower", K::Bool}});
   add("stablehlo.rng_bit_generator", TypeStyle::Functional,
       {{"algorithm", "rng_algorithm", K::Enum, "rng_algorithm", true}});
   add("stablehlo.get_dimension_size", TypeStyle::Functional, {{"dim", "dimension", K::I64}});

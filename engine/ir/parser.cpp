@@ -1015,6 +1015,9 @@ bool Parser::parseShardingList(TensorShardingPerValue& out) {
   if (consume(']')) return true;
   do {
     TensorSharding s;
+    // An element may be spelled in full (`#sdy.sharding<@m, [...]>`), as MLIR
+    // accepts any attribute of the element's kind there.
+    if (peekStr("#sdy.sharding<")) consumeStr("#sdy.sharding");
     if (!parseTensorShardingBody(s)) return fail();
     out.shardings.push_back(std::move(s));
   } while (consume(','));

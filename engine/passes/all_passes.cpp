@@ -10,6 +10,7 @@ void registerPropagationPasses(std::vector<PassInfo>& out);
 void registerRulePasses(std::vector<PassInfo>& out);
 void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
+void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -19,6 +20,7 @@ const std::vector<PassInfo>& allPasses() {
     registerPropagationPasses(out);
     registerExportPasses(out);
     registerPipelinePasses(out);
+    registerReshardToCollectivesPass(out);
     return out;
   }();
   return passes;

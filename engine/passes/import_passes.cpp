@@ -2,6 +2,7 @@
 // pipeline ends with (see import_passes.h for what each does).
 #include "passes/import_passes.h"
 
+#include "passes/explicit_reshards/explicit_reshards_pass.h"
 #include "passes/pass.h"
 
 namespace shardscope::passes {
@@ -103,10 +104,14 @@ void registerImportPasses(std::vector<PassInfo>& out) {
       "canonicalize",
       "Erase unused side-effect-free ops (the subset of MLIR's canonicalizer the pipeline needs)",
       eraseTriviallyDeadOps));
-  out.push_back(passWithoutOptions(
-      "sdy-insert-explicit-reshards",
-      "Insert sdy.all_reduce where unreduced axes must be reduced (other reshards: not yet)",
-      insertExplicitReshards));
+  out.push_back(PassInfo{"sdy-insert-explicit-reshards",
+                         "Insert sdy.reshard and sdy.all_reduce ops so that every op has compatible shardings",
+                         {"enable-full-version"},
+                         [](ir::Module& m, const PassOptions& o, PassContext& ctx) {
+                           InsertExplicitReshardsOptions opts;
+                           opts.enableFullVersion = o.getBool("enable-full-version");
+                           return insertExplicitReshards(m, ctx.diags, opts);
+                         }});
   out.push_back(passWithoutOptions("sdy-remove-propagation-debug-info",
                                    "Remove sharding origins and propagation edges attributes",
                                    removePropagationDebugInfo));

@@ -125,8 +125,8 @@ bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-close-shardings`: close every dimension, drop replicated axes.
 bool closeShardings(ir::Module& module, ir::DiagnosticSink& diags);
 
-// `-sdy-insert-explicit-reshards`, the part implemented: an `sdy.all_reduce`
-// before every consumer that does not keep a value's unreduced axes.
+// `-sdy-insert-explicit-reshards` with its default options (the options and
+// the record of why each op was inserted: explicit_reshards/explicit_reshards_pass.h).
 bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags);
 
 // `-sdy-drop-sharding-rules`: remove non-custom `sdy.sharding_rule` attributes.

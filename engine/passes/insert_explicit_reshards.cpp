@@ -1,84 +1,168 @@
-// `-sdy-insert-explicit-reshards` (the part Shardscope implements): make the
-// reduction of unreduced axes explicit.
+// `-sdy-insert-explicit-reshards` (see explicit_reshards/explicit_reshards_pass.h).
 //
-// A value whose sharding has `unreduced` axes holds partial sums along them
-// (e.g. a dot_general whose contracting dimension was sharded on "b"). A
-// consumer that does not itself keep those axes unreduced needs the full
-// value, so an `sdy.all_reduce {"b"} %v out_sharding=<...>` is inserted right
-// before it and the consumer reads the reduced value:
-//
-//   %0 = dot_general ... {sdy.sharding = <@m, [{"a"}, {}], unreduced={"b"}>}
-//   %1 = sdy.reshard %0 <@m, [{"a"}, {}]>
-// becomes
-//   %0 = dot_general ... {sdy.sharding = <@m, [{"a"}, {}], unreduced={"b"}>}
-//   %1 = sdy.all_reduce {"b"} %0 out_sharding=<@m, [{"a"}, {}]>
-//   %2 = sdy.reshard %1 <@m, [{"a"}, {}]>
-//
-// Element-wise consumers whose result keeps the axes unreduced delay the
-// reduction (a sum of partial sums is still a partial sum). The reference
-// pass also inserts reshards and other collectives wherever an op's operand
-// shardings disagree with its rule; Shardscope does not do that yet.
-#include <algorithm>
+// Each function is walked in post-order (an op's regions before the op), and
+// ops the pass inserts are not visited again. Per op, in this order:
+//   - data-flow ops (while, case, ...), calls: their edges (edge_reshards.h);
+//   - an `sdy.reshard` that only adds unreduced axes becomes the unreduced
+//     collectives (unreduced_collectives.h);
+//   - operands with unreduced axes the op's results do not keep are
+//     all-reduced;
+//   - single-device ops (single_device_ops.h);
+//   - ops with a (non-custom) sharding rule on one mesh: reshard_insertion.h.
+// Last, the function's results are resharded to its result shardings.
+#include "passes/explicit_reshards/explicit_reshards_pass.h"
 
+#include "passes/explicit_reshards/edge_reshards.h"
+#include "passes/explicit_reshards/insert_point.h"
+#include "passes/explicit_reshards/op_mesh.h"
+#include "passes/explicit_reshards/reshard_insertion.h"
+#include "passes/explicit_reshards/single_device_ops.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
-#include "propagation/propagation_driver.h"
+#include "rules/op_sharding_rule_registry.h"
 
 namespace shardscope::passes {
 
+const char* reshardCauseKindName(ReshardCause::Kind kind) {
+  switch (kind) {
+    case ReshardCause::Kind::Reshard:
+      return "reshard";
+    case ReshardCause::Kind::AllReduce:
+      return "all-reduce";
+    case ReshardCause::Kind::ReplicatedToUnreduced:
+      return "replicated-to-unreduced";
+    case ReshardCause::Kind::ShardedToUnreduced:
+      return "sharded-to-unreduced";
+  }
+  return "reshard";
+}
+
 namespace {
 
-// The unreduced axes operand `index` of `user` may keep.
-AxisRefList keptUnreduced(const ir::Op& user) {
-  if (user.is("sdy.reshard") || user.is("sdy.sharding_constraint")) {
-    const ir::Attribute* s = user.attr("sharding");
-    if (s && s->as<TensorSharding>()) return s->as<TensorSharding>()->unreduced;
-    return {};
+using namespace explicit_reshards;
+
+class ExplicitReshards {
+ public:
+  ExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags, const InsertExplicitReshardsOptions& options,
+                   ReshardCauses* causes)
+      : diags_(diags), options_(options), ctx_{module, causes} {}
+
+  bool runOnFunction(ir::Op* func) {
+    if (!checkSignature(*func)) return false;
+    if (func->numRegions() == 0 || func->region(0).empty()) return true;
+    walkPostOrder(func->region(0));
+    if (failed_) return false;
+    reshardFuncResults(func, options_.enableFullVersion, ctx_);
+    return true;
   }
-  if (propagation::isElementwiseOp(user) && user.numResults() == 1) {
-    if (auto s = util::getSharding(user.result(0))) return s->unreduced;
+
+ private:
+  // Function arguments and results cannot live on a single device.
+  bool checkSignature(const ir::Op& func) {
+    for (unsigned i = 0; i < util::funcArgTypes(func).size(); ++i) {
+      if (isSingleDeviceSharding(ctx_.module, util::funcArgSharding(func, i))) {
+        diags_.error(func.loc(), "'func.func' op function argument " + std::to_string(i) +
+                                     " cannot have a single-device (maximal) sharding attribute");
+        return false;
+      }
+    }
+    for (unsigned i = 0; i < util::funcResultTypes(func).size(); ++i) {
+      if (isSingleDeviceSharding(ctx_.module, util::funcResultSharding(func, i))) {
+        diags_.error(func.loc(), "'func.func' op function result " + std::to_string(i) +
+                                     " cannot have a single-device (maximal) sharding attribute");
+        return false;
+      }
+    }
+    return true;
   }
-  return {};
-}
 
-bool contains(const AxisRefList& list, const AxisRef& a) {
-  return std::find(list.begin(), list.end(), a) != list.end();
-}
-
-}  // namespace
-
-bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags) {
-  (void)diags;
-  std::vector<ir::Op*> ops;
-  module.op->walk([&](ir::Op& op) {
-    if (op.numResults() > 0 && !op.is("sdy.all_reduce")) ops.push_back(&op);
-  });
-  for (ir::Op* op : ops) {
-    for (ir::Value* result : op->resultRange()) {
-      std::optional<TensorSharding> sharding = util::getSharding(result);
-      if (!sharding || sharding->unreduced.empty()) continue;
-      std::vector<ir::Use> uses(result->uses().begin(), result->uses().end());
-      for (const ir::Use& use : uses) {
-        AxisRefList kept = keptUnreduced(*use.user);
-        AxisRefList reduce;
-        for (const AxisRef& a : sharding->unreduced)
-          if (!contains(kept, a)) reduce.push_back(a);
-        if (reduce.empty()) continue;
-        TensorSharding out = *sharding;
-        out.unreduced.clear();
-        for (const AxisRef& a : sharding->unreduced)
-          if (contains(kept, a)) out.unreduced.push_back(a);
-        auto allReduce = std::make_unique<ir::Op>("sdy.all_reduce", use.user->loc());
-        allReduce->setAttr("reduction_axes", ir::AxisRefListAttr{reduce}, true);
-        allReduce->setAttr("out_sharding", out, true);
-        allReduce->addOperand(result);
-        ir::Value* reduced = allReduce->addResult(result->type);
-        use.user->parentBlock()->insertBefore(use.user, std::move(allReduce));
-        use.user->setOperand(use.index, reduced);
+  // Regions first, then the op; the next op is fixed before an op is
+  // visited, so ops inserted around it are not visited.
+  void walkPostOrder(ir::Region& region) {
+    for (const auto& block : region.blocks()) {
+      ir::OpList& ops = block->ops();
+      for (auto it = ops.begin(); it != ops.end() && !failed_;) {
+        ir::Op* op = it->get();
+        ++it;
+        for (const auto& inner : op->regions()) walkPostOrder(*inner);
+        if (!failed_) visit(op);
       }
     }
   }
+
+  bool fullVersionFor(const ir::Op& op) const {
+    if (options_.enableFullVersion || op.is("mhlo.ragged_dot") || util::isCallOp(op)) return true;
+    // A concatenate whose operands differ from its result is resharded in
+    // any case (when they all agree, even on the concatenated dimension,
+    // it is left alone).
+    if (op.is("stablehlo.concatenate") && op.numResults() > 0) {
+      std::optional<TensorSharding> result = shardingOf(op.result(0));
+      for (ir::Value* operand : op.operands())
+        if (shardingOf(operand) != result) return true;
+    }
+    return false;
+  }
+
+  // Operands holding unreduced axes the op's results do not keep.
+  void allReduceUnkeptOperands(ir::Op* op) {
+    if (op->numResults() == 0) return;
+    std::optional<TensorSharding> first = shardingOf(op->result(0));
+    InsertPoint at = InsertPoint::beforeOp(op);
+    for (unsigned i = 0; i < op->numOperands(); ++i) {
+      std::optional<TensorSharding> s = shardingOf(op->operand(i));
+      if (s) allReduceUnkeptUnreducedAxes({op, i}, s, first, at, ctx_);
+    }
+  }
+
+  void visit(ir::Op* op) {
+    if (util::isTerminator(*op)) return;
+    bool fullVersion = fullVersionFor(*op);
+    if (util::isShardableDataFlowOp(*op)) {
+      reshardDataFlowEdges(op, fullVersion, ctx_);
+      return;
+    }
+    if (util::isCallOp(*op)) {
+      reshardCallArguments(op, ctx_);
+      return;
+    }
+    allReduceUnkeptOperands(op);
+
+    OptionalShardings operands, results;
+    for (ir::Value* v : op->operands()) operands.push_back(shardingBypassingBarriers(v));
+    for (ir::Value* v : op->resultRange()) results.push_back(shardingOf(v));
+
+    if (isSingleDeviceOp(ctx_.module, results)) {
+      if (!reshardSingleDeviceOp(op, results, diags_, ctx_)) failed_ = true;
+      return;
+    }
+
+    std::optional<OpShardingRule> rule =
+        rules::getOrCreateOpShardingRule(*op, /*conservativePropagation=*/false, nullptr, /*setOnOp=*/false);
+    if (!rule || rule->isCustom) return;
+    if (rule->operands.size() != operands.size() || rule->results.size() != results.size()) return;
+    std::optional<OpMesh> mesh = meshForOp(ctx_.module, operands, results);
+    if (!mesh) return;
+    insertReshardsForOp(op, *rule, *mesh, operands, results, fullVersion, ctx_);
+  }
+
+  ir::DiagnosticSink& diags_;
+  InsertExplicitReshardsOptions options_;
+  ReshardContext ctx_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags,
+                            const InsertExplicitReshardsOptions& options, ReshardCauses* causes) {
+  ExplicitReshards pass(module, diags, options, causes);
+  for (ir::Op* func : module.functions())
+    if (!pass.runOnFunction(func)) return false;
   return true;
+}
+
+bool insertExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags) {
+  return insertExplicitReshards(module, diags, InsertExplicitReshardsOptions{}, nullptr);
 }
 
 }  // namespace shardscope::passes

@@ -23,7 +23,7 @@ bool insertFuncCallReshards(ir::Module& module, ir::DiagnosticSink& diags) {
     if (!funcShardings) {
       if (!callShardings) continue;
       funcShardings = std::vector<TensorSharding>();
-      for (const TensorSharding& s : *callShardings) funcShardings->push_back(util::closedLike(s));
+      for (const TensorSharding& s : *callShardings) funcShardings->push_back(util::fullyClosedLike(s));
     }
     for (unsigned i = 0; i < call->numResults() && i < funcShardings->size(); ++i) {
       ir::Value* result = call->result(i);
@@ -32,7 +32,7 @@ bool insertFuncCallReshards(ir::Module& module, ir::DiagnosticSink& diags) {
       auto reshard = std::make_unique<ir::Op>("sdy.reshard", call->loc());
       reshard->addOperand(result);
       reshard->addResult(result->type);
-      reshard->setAttr("sharding", callSharding ? *callSharding : util::closedLike((*funcShardings)[i]), true);
+      reshard->setAttr("sharding", callSharding ? *callSharding : util::fullyClosedLike((*funcShardings)[i]), true);
       // Each reshard goes right after the call (so later results' come first).
       ir::Op* inserted = call->parentBlock()->insertAfter(call, std::move(reshard));
       result->replaceUsesWithIf(inserted->result(0), [&](const ir::Use& u) { return u.user != inserted; });

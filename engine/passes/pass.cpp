@@ -1,6 +1,7 @@
 #include "passes/pass.h"
 
 #include <cctype>
+#include <chrono>
 
 namespace shardscope::passes {
 
@@ -19,21 +20,29 @@ bool PassOptions::getBool(const std::string& key, bool fallback) const {
 
 bool parsePassOptions(const std::string& text, PassOptions& out, std::string& error) {
   size_t i = 0, n = text.size();
-  auto skipSpace = [&] { while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+  auto skipSpace = [&] {
+    while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
   while (true) {
     skipSpace();
     if (i >= n) return true;
     size_t keyStart = i;
     while (i < n && text[i] != '=' && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::string key = text.substr(keyStart, i - keyStart);
-    if (key.empty()) { error = "expected an option name"; return false; }
+    if (key.empty()) {
+      error = "expected an option name";
+      return false;
+    }
     std::string value;
     if (i < n && text[i] == '=') {
       ++i;
       if (i < n && (text[i] == '"' || text[i] == '\'')) {
         char q = text[i++];
         size_t end = text.find(q, i);
-        if (end == std::string::npos) { error = "unterminated quote in option '" + key + "'"; return false; }
+        if (end == std::string::npos) {
+          error = "unterminated quote in option '" + key + "'";
+          return false;
+        }
         value = text.substr(i, end - i);
         i = end + 1;
       } else {
@@ -48,8 +57,23 @@ bool parsePassOptions(const std::string& text, PassOptions& out, std::string& er
 
 PassInfo passWithoutOptions(std::string name, std::string summary,
                             bool (*fn)(ir::Module&, ir::DiagnosticSink&)) {
-  return PassInfo{std::move(name), std::move(summary), {},
-                  [fn](ir::Module& m, const PassOptions&, PassContext& ctx) { return fn(m, ctx.diags); }};
+  return PassInfo{
+      std::move(name),
+      std::move(summary),
+      {},
+      [fn](ir::Module& m, const PassOptions&, PassContext& ctx) { return fn(m, ctx.diags); }};
+}
+
+bool runPipelineStep(const std::string& name, const PassOptions& options, ir::Module& module,
+                     PassContext& ctx) {
+  const PassInfo* info = lookupPass(name);
+  if (!info) return true;
+  auto start = std::chrono::steady_clock::now();
+  bool ok = info->run(module, options, ctx) && !ctx.diags.hasErrors();
+  if (ctx.timings)
+    ctx.timings->push_back(
+        {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1});
+  return ok;
 }
 
 const PassInfo* lookupPass(const std::string& name) {

@@ -47,8 +47,8 @@ struct PassContext {
 using PassFn = std::function<bool(ir::Module&, const PassOptions&, PassContext&)>;
 
 struct PassInfo {
-  std::string name;     // without the leading '-': "sdy-basic-propagate"
-  std::string summary;  // one line for --help
+  std::string name;                  // without the leading '-': "sdy-basic-propagate"
+  std::string summary;               // one line for --help
   std::vector<std::string> options;  // accepted option keys
   PassFn run;
 };
@@ -56,6 +56,12 @@ struct PassInfo {
 // A pass without options that only needs the module and the diagnostics.
 PassInfo passWithoutOptions(std::string name, std::string summary,
                             bool (*fn)(ir::Module&, ir::DiagnosticSink&));
+
+// Runs the registered pass `name` as a step of a pipeline (its time goes to
+// `ctx.timings` at depth 1). A pass this build does not have is skipped.
+// Returns false when the pass failed or reported an error.
+bool runPipelineStep(const std::string& name, const PassOptions& options, ir::Module& module,
+                     PassContext& ctx);
 
 // Every pass the engine knows, in registration order.
 const std::vector<PassInfo>& allPasses();

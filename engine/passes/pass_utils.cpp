@@ -292,6 +292,8 @@ std::optional<TensorSharding> getSharding(Value* v) {
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
     return shardingAttr(*op, "sharding");
+  // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
+  if (op->name().starts_with("sdy.") && op->hasAttr("out_sharding")) return shardingAttr(*op, "out_sharding");
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
     if (v->index < out.size()) return out[v->index];
@@ -744,8 +746,9 @@ std::optional<std::vector<TensorSharding>> funcResultShardings(const ir::Module&
   return shardingsWithOpenDefaults(module, found, types);
 }
 
-void removeFuncResultSharding(Op& func, unsigned i) {
-  const Attribute* a = func.attr("res_attrs");
+// Drops `sdy.sharding` from entry `i` of the `arg_attrs` / `res_attrs` array.
+static void removeShardingFromAttrArray(Op& func, const char* arrayName, unsigned i) {
+  const Attribute* a = func.attr(arrayName);
   if (!a || !a->array() || i >= a->array()->elems.size()) return;
   std::vector<Attribute> elems = a->array()->elems;
   const ir::DictionaryAttr* d = elems[i].dict();
@@ -755,8 +758,11 @@ void removeFuncResultSharding(Op& func, unsigned i) {
     if (e.first != kShardingAttr) entries.push_back(e);
   if (entries.size() == d->entries.size()) return;
   elems[i] = Attribute::makeDict(std::move(entries));
-  func.setAttr("res_attrs", Attribute::makeArray(std::move(elems)), isInherentAttr(func, "res_attrs", true));
+  func.setAttr(arrayName, Attribute::makeArray(std::move(elems)), isInherentAttr(func, arrayName, true));
 }
+
+void removeFuncResultSharding(Op& func, unsigned i) { removeShardingFromAttrArray(func, "res_attrs", i); }
+void removeFuncArgSharding(Op& func, unsigned i) { removeShardingFromAttrArray(func, "arg_attrs", i); }
 
 std::optional<std::vector<TensorSharding>> shardingPerValue(const Op& op) {
   if (const Attribute* a = op.attr(kShardingAttr))
@@ -782,11 +788,8 @@ bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<Te
   return true;
 }
 
-TensorSharding closedLike(const TensorSharding& s) {
-  TensorSharding out = s;
-  for (DimensionSharding& d : out.dims) d.closed = true;
-  out.replicated.clear();
-  return out;
+TensorSharding fullyClosedLike(const TensorSharding& s) {
+  return TensorSharding::replicatedOf(s.mesh, s.rank(), /*closed=*/true);
 }
 
 Op* mainFunction(ir::Module& module) {

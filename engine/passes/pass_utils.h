@@ -194,13 +194,15 @@ std::vector<ir::Type> funcResultTypes(const ir::Op& func);
 std::optional<std::vector<TensorSharding>> funcArgShardings(const ir::Module& module, const ir::Op& func);
 std::optional<std::vector<TensorSharding>> funcResultShardings(const ir::Module& module, const ir::Op& func);
 void removeFuncResultSharding(ir::Op& func, unsigned i);
+void removeFuncArgSharding(ir::Op& func, unsigned i);
 // The op's `sdy.sharding` list, if any.
 std::optional<std::vector<TensorSharding>> shardingPerValue(const ir::Op& op);
 // TensorShardingAttr::isEquivalent: same dimension axes (and unreduced axes),
 // open/closed ignored; a missing sharding is fully replicated.
 bool isEquivalent(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b);
-// Fully closed copy (`getFullyClosedLike`).
-TensorSharding closedLike(const TensorSharding& s);
+// A sharding on the same mesh and rank with every dimension closed and
+// empty (sdy's `getFullyClosedLike`): fully replicated, for good.
+TensorSharding fullyClosedLike(const TensorSharding& s);
 // The only function, else `@main` (nullptr if neither).
 ir::Op* mainFunction(ir::Module& module);
 // Move the ops and block arguments of `from`'s first block into a new block

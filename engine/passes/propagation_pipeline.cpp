@@ -1,11 +1,19 @@
 // `-sdy-propagation-pipeline`: import, user-priority propagation and export,
 // in the order of the reference pipeline, composed from the registered
 // passes so that each step stays testable on its own.
+//
+// Calls are handled one of two ways. By default (conservative) every function
+// is copied per call, the copies are inlined as named computations for
+// propagation and turned back into functions afterwards. With
+// `dedup-functions-fully=true` (aggressive) functions stay as they are:
+// func data-flow edges carry shardings across calls during propagation and
+// are sunk afterwards.
 #include "passes/propagation_pipeline.h"
 
-#include <chrono>
 #include <string>
 #include <vector>
+
+#include "passes/export_passes.h"
 
 namespace shardscope::passes {
 
@@ -14,13 +22,18 @@ namespace {
 // The pipeline's propagation pass.
 constexpr const char* kPropagationStep = "sdy-user-priority-propagate";
 
+// Which handling of calls (see above) a step belongs to.
+enum class CallMode { Both, Conservative, Aggressive };
+
 // One step of the pipeline: a registered pass and how its options derive
 // from the pipeline's own.
 struct Step {
   const char* pass;
   std::vector<std::pair<const char*, const char*>> forwarded;  // pipeline option -> pass option
+  CallMode mode = CallMode::Both;
 };
 
+// The steps up to (and without) the export pipeline.
 const std::vector<Step>& pipelineSteps() {
   static const std::vector<Step> steps = {
       {"symbol-dce", {}},
@@ -31,50 +44,37 @@ const std::vector<Step>& pipelineSteps() {
       {"symbol-dce", {}},
       {"sdy-manual-axes-cleanup", {}},
       {"sdy-add-data-flow-edges", {}},
-      {"sdy-flatten-call-graph", {}},
-      {"symbol-dce", {}},
-      {"sdy-import-func-calls", {}},
-      {"symbol-dce", {}},
+      {"sdy-add-func-data-flow-edges", {}, CallMode::Aggressive},
+      {"sdy-flatten-call-graph", {}, CallMode::Conservative},
+      {"symbol-dce", {}, CallMode::Conservative},
+      {"sdy-import-func-calls", {}, CallMode::Conservative},
+      {"symbol-dce", {}, CallMode::Conservative},
       {"sdy-apply-sharding-constraints",
        {{"debug-sharding-origins", "debug-sharding-origins"},
-        {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"}}},
-      {"sdy-sharding-group-import", {}},
+        {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"}},
+       CallMode::Conservative},
+      {"sdy-sharding-group-import", {}, CallMode::Conservative},
       {"sdy-pre-order-funcs", {}},
       {"sdy-user-priority-propagate",
        {{"conservative-propagation", "conservative-propagation"},
         {"debug-sharding-origins", "debug-sharding-origins"},
         {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"},
         {"propagation-strategy", "propagation-strategy"}}},
-      {"sdy-export-named-computations", {}},
+      {"sdy-export-named-computations", {}, CallMode::Conservative},
       {"sdy-propagate-to-func-results", {}},
+      {"sdy-sink-func-data-flow-edges", {}, CallMode::Aggressive},
       {"sdy-unflatten-call-graph", {}},
       {"symbol-dce", {}},
       {"sdy-insert-func-call-reshards", {}},
-      {"sdy-constant-or-scalar-merger", {}},
-      {"sdy-sink-data-flow-edges",
-       {{"debug-sharding-origins", "sink-debug-sharding-origins"},
-        {"debug-propagation-edge-sharding", "sink-debug-propagation-edge-sharding"}}},
-      {"sdy-remove-sharding-groups", {}},
-      {"sdy-sharding-constraint-to-reshard", {}},
-      {"sdy-update-non-divisible-input-output-shardings", {}},
-      {"sdy-remove-sub-axes-in-input-output-shardings", {}},
-      {"sdy-close-shardings", {}},
-      {"sdy-insert-explicit-reshards", {}},
-      {"canonicalize", {}},
-      {"sdy-remove-propagation-debug-info", {}},
-      {"sdy-drop-sharding-rules", {}},
   };
   return steps;
 }
 
 bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ctx) {
   for (const PipelineStep& step : propagationPipelineSteps(options)) {
-    auto start = std::chrono::steady_clock::now();
-    bool ok = step.pass->run(module, step.options, ctx) && !ctx.diags.hasErrors();
-    if (ctx.timings)
-      ctx.timings->push_back(
-          {step.pass->name,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1});
+    // The export pipeline times its own steps.
+    const bool ok = step.nested ? step.pass->run(module, step.options, ctx) && !ctx.diags.hasErrors()
+                                : runPipelineStep(step.pass->name, step.options, module, ctx);
     if (!ok) return false;
   }
   return true;
@@ -83,11 +83,12 @@ bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ct
 }  // namespace
 
 std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
-  const bool keepRules = options.getBool("keep-sharding-rules", false);
+  const CallMode mode = options.getBool("dedup-functions-fully", false) ? CallMode::Aggressive
+                                                                        : CallMode::Conservative;
   std::vector<PipelineStep> out;
   for (const Step& step : pipelineSteps()) {
+    if (step.mode != CallMode::Both && step.mode != mode) continue;
     const std::string name = step.pass;
-    if (name == "sdy-drop-sharding-rules" && keepRules) continue;
     const PassInfo* info = lookupPass(name);
     if (!info) continue;  // a step this build does not provide yet
     PipelineStep s;
@@ -100,16 +101,32 @@ std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
     }
     out.push_back(std::move(s));
   }
+  // Then the export pipeline, with the pipeline's options in its words.
+  if (const PassInfo* exportPipeline = lookupPass("sdy-export-pipeline")) {
+    PipelineStep s;
+    s.pass = exportPipeline;
+    s.nested = true;
+    auto forward = [&](const char* from, const char* to) {
+      s.options.values[to] = options.getBool(from, false) ? "true" : "false";
+    };
+    forward("keep-sharding-rules", "keep-sharding-rules");
+    forward("debug-sharding-origins", "dump-sharding-origins");
+    forward("debug-propagation-edge-sharding", "dump-propagation-edges");
+    forward("enable-inserting-explicit-collectives", "enable-insert-explicit-collectives");
+    s.options.values["inline-meshes"] = "false";  // as sdy's registered pipeline
+    out.push_back(std::move(s));
+  }
   return out;
 }
 
 void registerPipelinePasses(std::vector<PassInfo>& out) {
-  out.push_back(PassInfo{"sdy-propagation-pipeline",
-                         "Import, propagate (user priority > op priority > aggressive) and export",
-                         {"keep-sharding-rules", "conservative-propagation", "debug-sharding-origins",
-                          "debug-propagation-edge-sharding", "propagation-strategy", "module-dump-directory",
-                          "skip-inline", "enable-inserting-explicit-collectives"},
-                         runPipeline});
+  out.push_back(
+      PassInfo{"sdy-propagation-pipeline",
+               "Import, propagate (user priority > op priority > aggressive) and export",
+               {"keep-sharding-rules", "conservative-propagation", "debug-sharding-origins",
+                "debug-propagation-edge-sharding", "propagation-strategy", "module-dump-directory",
+                "skip-inline", "enable-inserting-explicit-collectives", "dedup-functions-fully"},
+               runPipeline});
 }
 
 }  // namespace shardscope::passes

@@ -19,10 +19,13 @@ struct PipelineStep {
   PassOptions options;
   // The propagation pass: the steps before it import, the ones after export.
   bool propagates = false;
+  // A pipeline itself (the export pipeline, last): its own steps are timed.
+  bool nested = false;
 };
 
 // The steps of `-sdy-propagation-pipeline` given `options` (the pipeline's
-// own: keep-sharding-rules, conservative-propagation, ...).
+// own: keep-sharding-rules, conservative-propagation, dedup-functions-fully,
+// ...): import passes, the propagation pass, call export, the export pipeline.
 std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options);
 
 }  // namespace shardscope::passes

@@ -370,8 +370,21 @@ struct PropagationDriver::Impl {
     worklist.emplace_back(op, id);
   }
 
+  // Values whose users the current notification has reached: calls and
+  // returns lead from a value to others and can come back to it (a callee
+  // returning its argument, called from two functions that call each other's
+  // results), so each value is followed once per top-level notification.
+  std::unordered_set<ir::Value*> notifiedValues;
+  int notifyDepth = 0;
+
   void notifyUsersModified(ir::Value* value) {
-    if (!value) return;
+    if (!value || !notifiedValues.insert(value).second) return;
+    ++notifyDepth;
+    notifyUsersOf(value);
+    if (--notifyDepth == 0) notifiedValues.clear();
+  }
+
+  void notifyUsersOf(ir::Value* value) {
     // Notifying only queues ops; the IR (and so this use list) is unchanged.
     for (const ir::Use& use : value->uses()) {
       ir::Op* user = use.user;

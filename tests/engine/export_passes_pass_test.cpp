@@ -132,5 +132,160 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   EXPECT_EQ(out.find(" = call @foo(%arg1)"), std::string::npos) << out;
 }
 
+TEST(ExportPassesTest, DropShardingAndMeshStripsEverySharding) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2]>
+func.func @f(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>, foo.keep = 1 : i64}) -> (tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-drop-sharding-and-mesh"), R"(module {
+  func.func @f(%arg0: tensor<2x4xf32> {foo.keep = 1 : i64}) -> tensor<2x4xf32> {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+  }
+}
+)");
+}
+
+const char* kUnreducedHeader = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+)";
+
+TEST(ExportPassesTest, VerifyUnreducedAxesAcceptsAReshardBeforeTheDrop) {
+  std::string input =
+      std::string(kUnreducedHeader) +
+      R"(func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) -> tensor<8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{"x"}]> : tensor<8xf32>
+  %1 = sdy.propagation_barrier %0 allowed_direction=BOTH : tensor<8xf32>
+  %2 = stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-verify-unreduced-axes").rfind("module {", 0), 0u)
+      << run(input, "sdy-verify-unreduced-axes");
+}
+
+TEST(ExportPassesTest, VerifyUnreducedAxesReportsTheFirstBadOpOfEachFunction) {
+  std::string input =
+      std::string(kUnreducedHeader) +
+      R"(func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}], unreduced=max{"x"}>]>} : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+func.func @g(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) {
+  return %arg0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-verify-unreduced-axes");
+  EXPECT_NE(out.find("'stablehlo.negate' op dropped unreduced axis 'y'"), std::string::npos) << out;
+  EXPECT_EQ(out.find("cannot introduce"), std::string::npos)
+      << out;  // the second negate is not reached
+  EXPECT_NE(out.find("'func.return' op has unreduced axes mismatch for 'y' at return value 0"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ExportPassesTest, VerifyUnreducedAxesComparesCallArgumentsWithTheCallee) {
+  std::string input =
+      std::string(kUnreducedHeader) +
+      R"(func.func private @callee(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}>}) -> tensor<8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"y"}>}) -> tensor<8xf32> {
+  %0 = call @callee(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-verify-unreduced-axes");
+  EXPECT_NE(out.find("'func.call' op has unreduced axes mismatch for 'x, y' at call argument 0."),
+            std::string::npos)
+      << out;
+}
+
+TEST(ExportPassesTest, InlineMeshesWritesMeshesIntoShardingsAndReplicaGroups) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
+sdy.mesh @rev = <["x"=2], device_ids=[1, 0]>
+func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {
+  %0 = sdy.reshard %arg0 <mesh<["z"=2]>, [{"z"}]> : tensor<4xf32>
+  %1 = "stablehlo.all_to_all"(%0) <{concat_dimension = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @rev, axes = [#stablehlo.axis_ref<name = "x">]>, split_count = 1 : i64, split_dimension = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-inline-meshes"), R"(module {
+  func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2, "y"=4]>, [{"x"}]>}) -> tensor<4xf32> {
+    %0 = sdy.reshard %arg0 <mesh<["z"=2]>, [{"z"}]> : tensor<4xf32>
+    %1 = "stablehlo.all_to_all"(%0) <{concat_dimension = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes=[<name = "x", size = 2>], device_ids=dense<[1, 0]> : tensor<2xi64>>, axes = [#stablehlo.axis_ref<name = "x">]>, split_count = 1 : i64, split_dimension = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+}
+)");
+}
+
+const char* kBeforeExport = R"(sdy.mesh @mesh = <["a"=4, "b"=4]>
+func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b"}]>}) -> tensor<2x4xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=2, j=4}>} : tensor<2x4xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{}, {"b", ?}]> : tensor<2x4xf32>
+  return %1 : tensor<2x4xf32>
+}
+)";
+
+TEST(ExportPassesTest, ExportPipelineClosesFixesAndInlines) {
+  // "a" does not divide 2 and goes; the constraint becomes a closed reshard;
+  // the rule is dropped; meshes are inlined.
+  EXPECT_EQ(run(kBeforeExport, "sdy-export-pipeline"), R"(module {
+  func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=4, "b"=4]>, [{}, {"b"}]>}) -> tensor<2x4xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<2x4xf32>
+    %1 = sdy.reshard %0 <mesh<["a"=4, "b"=4]>, [{}, {"b"}]> : tensor<2x4xf32>
+    return %1 : tensor<2x4xf32>
+  }
+}
+)");
+}
+
+TEST(ExportPipelineTest, OptionsKeepRulesMeshesAndConstraints) {
+  std::string out =
+      run(kBeforeExport, "sdy-export-pipeline",
+          "keep-sharding-rules=true inline-meshes=false avoid-export-for-partitioning=true "
+          "update-non-divisible-input-output-shardings=false");
+  EXPECT_NE(out.find("sdy.mesh @mesh"), std::string::npos) << out;
+  EXPECT_NE(out.find("sdy.sharding_rule"), std::string::npos) << out;
+  EXPECT_NE(out.find("sdy.sharding_constraint %0 <@mesh, [{}, {\"b\"}]>"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("[{\"a\"}, {\"b\"}]"), std::string::npos) << out;  // closed, "a" kept
+}
+
+TEST(ExportPipelineTest, StopsAtTheFirstFailingStep) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-export-pipeline");
+  EXPECT_NE(out.find("pass failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("'stablehlo.negate' op dropped unreduced axis 'y'"), std::string::npos) << out;
+}
+
+TEST(ExportPassesTest, CallShardingOverAnUnshardedCalleeIsReshardedFromReplicated) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {"y"}], replicated={}>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)";
+  // The callee returns a replicated value: the call says so (closed), and a
+  // reshard makes the sharding its users expect.
+  std::string out = run(input, "sdy-insert-func-call-reshards");
+  EXPECT_NE(out.find(R"(%0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace shardscope::passes

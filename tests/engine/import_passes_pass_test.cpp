@@ -263,6 +263,8 @@ TEST(ImportPassesTest, FlattenAndImportCalls) {
 )");
 }
 
+// @foo returns an unsharded value, so the call that wanted [{"a"}] gets a
+// reshard from replicated (as sdy: the callee's result counts as fully closed).
 TEST(ImportPassesTest, ExportAndUnflattenRestoreOneFunction) {
   EXPECT_EQ(run(kTwoCalls, {flattenCallGraph, importFuncCalls, exportNamedComputations, propagateToFuncResults,
                             [](ir::Module& m, ir::DiagnosticSink& d) { return unflattenCallGraph(m, d); },
@@ -271,8 +273,9 @@ TEST(ImportPassesTest, ExportAndUnflattenRestoreOneFunction) {
   sdy.mesh @mesh = <["a"=2, "b"=2]>
   func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
     %0 = call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
-    %1 = call @foo(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
-    return %0, %1 : tensor<8xf32>, tensor<8xf32>
+    %1 = call @foo(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+    %2 = sdy.reshard %1 <@mesh, [{"a"}]> : tensor<8xf32>
+    return %0, %2 : tensor<8xf32>, tensor<8xf32>
   }
   func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = stablehlo.abs %arg0 : tensor<8xf32>

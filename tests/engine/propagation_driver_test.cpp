@@ -209,3 +209,44 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
 
 }  // namespace
 }  // namespace shardscope::propagation
+
+namespace shardscope::propagation {
+namespace {
+
+// Calls kept as calls (no flattening): @bar returns its argument and is
+// called by @main on @foo's result and by @foo, so following users across
+// calls and returns comes back to where it started.
+TEST(PropagationDriverTest, CallCyclesThroughReturnsTerminate) {
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8x2xi32>
+  %1 = call @foo(%0) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  %2 = call @bar(%1) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %2 : tensor<8x2xi32>
+}
+func.func private @foo(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x2xi32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"b"}, {}]> : tensor<8x2xi32>
+  %2 = stablehlo.abs %1 : tensor<8x2xi32>
+  %3 = call @bar(%2) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %3 : tensor<8x2xi32>
+}
+func.func private @bar(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  PropagationOptions o;
+  ASSERT_TRUE(basicPropagate(*m, o, diags)) << diags.formatAll("<test>");
+  std::string out = ir::printModule(*m);
+  EXPECT_NE(
+      out.find(
+          R"(stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>})"),
+      std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace shardscope::propagation

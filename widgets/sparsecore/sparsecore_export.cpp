@@ -2,13 +2,24 @@
 
 #include <exception>
 
+#include "fdo_stats_view.h"
 #include "sc_document.h"
 #include "sc_views.h"
 
 namespace shardscope::scw {
 
+namespace {
+
+// The FDO statistics pictures read statistics files, not a job.
+bool isStatsView(const QString& base) {
+  return base == QLatin1String("sc-stats") || base == QLatin1String("sc-stats-heatmap");
+}
+
+}  // namespace
+
 bool isSparseCoreView(const QString& view) {
-  return sparseCoreViewNames().contains(view.section(QLatin1Char(':'), 0, 0));
+  const QString base = view.section(QLatin1Char(':'), 0, 0);
+  return sparseCoreViewNames().contains(base) || isStatsView(base);
 }
 
 bool exportSparseCoreView(const QString& jobPath, const QString& view, const QString& outPath,
@@ -19,6 +30,7 @@ bool exportSparseCoreView(const QString& jobPath, const QString& view, const QSt
   };
   const QString base = view.section(QLatin1Char(':'), 0, 0);
   const QString stackName = view.section(QLatin1Char(':'), 1);
+  if (isStatsView(base)) return exportFdoStatsView({jobPath}, base, stackName, outPath, size, error);
   std::unique_ptr<plots::SparseCorePlot> plot = createSparseCorePlot(base);
   if (!plot)
     return fail(QStringLiteral("unknown SparseCore view '%1' (use %2)")

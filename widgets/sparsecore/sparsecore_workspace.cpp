@@ -22,6 +22,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "fdo_history_plot.h"
+#include "fdo_stats_view.h"
 #include "hbm_usage_plot.h"
 #include "id_distribution_plot.h"
 #include "partition_load_plot.h"
@@ -184,6 +186,8 @@ void SparseCoreWorkspace::buildUi() {
   tabs_->addTab(hbmPlot_, tr("HBM"));
   tabs_->addTab(pipelinePlot_, tr("Pipeline"));
   tabs_->addTab(idsPlot_, tr("Id distribution"));
+  statsView_ = new FdoStatsView(tabs_);
+  tabs_->addTab(statsView_, tr("FDO statistics"));
   auto* bottom = new QSplitter(Qt::Horizontal, right);
   messagesView_ = new QListView(bottom);
   messagesView_->setModel(messagesModel_);
@@ -234,6 +238,11 @@ void SparseCoreWorkspace::openFileDialog() {
       this, tr("Open SparseCore job"), path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath(),
       tr("SparseCore jobs (*.json);;All files (*)"));
   if (!path.isEmpty()) openJob(path);
+}
+
+void SparseCoreWorkspace::openStats(const QStringList& inputs) {
+  tabs_->setCurrentWidget(statsView_);
+  statsView_->openStats(inputs);
 }
 
 void SparseCoreWorkspace::setDebounceMs(int ms) { debounce_->setInterval(std::max(0, ms)); }
@@ -449,6 +458,7 @@ bool SparseCoreWorkspace::exportView(const QString& view, const QString& path, Q
   else if (view == QLatin1String("sc-hbm")) plot = hbmPlot_;
   else if (view == QLatin1String("sc-pipeline")) plot = pipelinePlot_;
   else if (view == QLatin1String("sc-ids")) plot = idsPlot_;
+  else if (view == QLatin1String("sc-stats")) plot = statsView_->historyPlot();
   if (!plot) {
     if (error) *error = QStringLiteral("unknown SparseCore view '%1'").arg(view);
     return false;

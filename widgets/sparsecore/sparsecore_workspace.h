@@ -12,6 +12,7 @@
 #pragma once
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -40,6 +41,7 @@ class SpmemOccupancyPlot;
 
 namespace shardscope::scw {
 
+class FdoStatsView;
 class ScMessagesModel;
 class TableLimitsModel;
 
@@ -75,6 +77,10 @@ class SparseCoreWorkspace : public QWidget {
   plots::HbmUsagePlot* hbmPlot() const { return hbmPlot_; }
   plots::PipelineGanttPlot* pipelinePlot() const { return pipelinePlot_; }
   plots::IdDistributionPlot* idsPlot() const { return idsPlot_; }
+  // The FDO statistics page (its own files, independent of the job).
+  FdoStatsView* statsView() const { return statsView_; }
+  // Opens statistics files or folders on the statistics page and shows it.
+  void openStats(const QStringList& inputs);
 
   // Writes the workspace's current picture of `view` (sc-load, ...).
   bool exportView(const QString& view, const QString& path, QSize size, QString* error) const;
@@ -130,6 +136,7 @@ class SparseCoreWorkspace : public QWidget {
   plots::HbmUsagePlot* hbmPlot_ = nullptr;
   plots::PipelineGanttPlot* pipelinePlot_ = nullptr;
   plots::IdDistributionPlot* idsPlot_ = nullptr;
+  FdoStatsView* statsView_ = nullptr;
 };
 
 }  // namespace shardscope::scw

@@ -1,0 +1,208 @@
+// The communication report (see comm_report.h).
+#include "comm/comm_report.h"
+
+#include <unordered_map>
+
+#include "comm/ring_cost.h"
+#include "passes/pass_utils.h"
+#include "passes/reshard_to_collectives_axes.h"
+#include "propagation/axis_algebra.h"
+
+namespace shardscope::comm {
+
+namespace {
+
+using passes::CollectiveKind;
+
+std::optional<CollectiveKind> kindOf(const ir::Op& op) {
+  static const std::pair<const char*, CollectiveKind> kKinds[] = {
+      {"sdy.all_gather", CollectiveKind::AllGather},
+      {"sdy.all_slice", CollectiveKind::AllSlice},
+      {"sdy.all_to_all", CollectiveKind::AllToAll},
+      {"sdy.collective_permute", CollectiveKind::CollectivePermute},
+      {"sdy.all_reduce", CollectiveKind::AllReduce},
+      {"sdy.reduce_scatter", CollectiveKind::ReduceScatter},
+  };
+  for (const auto& [name, kind] : kKinds)
+    if (op.is(name)) return kind;
+  return std::nullopt;
+}
+
+bool isCommunication(const ir::Op& op) { return op.is("sdy.reshard") || kindOf(op).has_value(); }
+
+// The start of the chain of reshards, collectives and barriers `v` ends.
+const ir::Value* chainStart(const ir::Value* v) {
+  while (v && v->definingOp && v->definingOp->numOperands() == 1 &&
+         (isCommunication(*v->definingOp) || v->definingOp->is("sdy.propagation_barrier")))
+    v = v->definingOp->operand(0);
+  return v;
+}
+
+// The end of the chain `v` starts: followed while its only user is a reshard
+// or a collective.
+const ir::Value* chainEnd(const ir::Value* v) {
+  while (v && v->hasOneUse() && isCommunication(*v->uses().front().user) &&
+         v->uses().front().user->numResults() == 1)
+    v = v->uses().front().user->result(0);
+  return v;
+}
+
+// `a` past its common major part with `b` ("x" past "x":(1)2 is "x":(2)2).
+AxisRefList beyondCommonPrefix(const AxisRefList& a, const AxisRefList& b, const Mesh& mesh) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  AxisRefList rest(a.begin() + static_cast<std::ptrdiff_t>(i), a.end());
+  if (!rest.empty() && i < b.size() && propagation::strictPrefixOf(b[i], rest.front()))
+    if (auto tail = passes::reshard::suffixWithoutOverlap(rest.front(), b[i], mesh)) rest.front() = *tail;
+  return rest;
+}
+
+AxisRefList axesLeaving(const TensorSharding& from, const TensorSharding& to, const Mesh& mesh) {
+  AxisRefList out;
+  for (size_t d = 0; d < from.dims.size(); ++d) {
+    AxisRefList rest = beyondCommonPrefix(from.dims[d].axes, d < to.dims.size() ? to.dims[d].axes : AxisRefList{}, mesh);
+    out.insert(out.end(), rest.begin(), rest.end());
+  }
+  return out;
+}
+
+AxisRefList axesOfChangedDims(const TensorSharding& from, const TensorSharding& to) {
+  AxisRefList out;
+  for (size_t d = 0; d < to.dims.size(); ++d)
+    if (d >= from.dims.size() || from.dims[d].axes != to.dims[d].axes)
+      out.insert(out.end(), to.dims[d].axes.begin(), to.dims[d].axes.end());
+  return out;
+}
+
+AxisRefList axesMissingFrom(const AxisRefList& a, const AxisRefList& b) {
+  AxisRefList out;
+  for (const AxisRef& x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+  return out;
+}
+
+// The axes a collective of `kind` works on, read from the shardings it
+// moves between (the same for every spelling of its attributes).
+AxisRefList collectiveAxes(CollectiveKind kind, const ir::Op* op, const TensorSharding& in,
+                           const TensorSharding& out, const Mesh& mesh) {
+  switch (kind) {
+    case CollectiveKind::AllGather:
+    case CollectiveKind::AllToAll: return axesLeaving(in, out, mesh);
+    case CollectiveKind::AllSlice:
+    case CollectiveKind::ReduceScatter: return axesLeaving(out, in, mesh);
+    case CollectiveKind::CollectivePermute: return axesOfChangedDims(in, out);
+    case CollectiveKind::AllReduce:
+      if (op)
+        if (const ir::Attribute* a = op->attr("reduction_axes"))
+          if (const auto* l = a->as<ir::AxisRefListAttr>()) return l->axes;
+      return axesMissingFrom(in.unreduced, out.unreduced);
+  }
+  return {};
+}
+
+int64_t product(const std::vector<int64_t>& shape) {
+  int64_t p = 1;
+  for (int64_t d : shape) p *= d < 0 ? 0 : d;
+  return p;
+}
+
+class ReportBuilder {
+ public:
+  ReportBuilder(ir::Module& module, const CommOptions& options) : module_(module) { report_.chip = options.chip; }
+
+  CommReport build() {
+    std::vector<ir::Op*> ops;
+    module_.op->walk([&](ir::Op& op) {
+      if (isCommunication(op) && op.numOperands() == 1 && op.numResults() == 1) ops.push_back(&op);
+    });
+    for (ir::Op* op : ops) {
+      if (op->is("sdy.reshard"))
+        addPlanned(*op);
+      else
+        addCollective(*op, *kindOf(*op));
+    }
+    std::unordered_map<std::string, size_t> byFunction;
+    for (const CollectiveRecord& r : report_.collectives) {
+      report_.total.add(r);
+      auto [it, inserted] = byFunction.emplace(r.function, report_.perFunction.size());
+      if (inserted) report_.perFunction.push_back({r.function, {}});
+      report_.perFunction[it->second].second.add(r);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  void add(CollectiveKind kind, const ir::Op& op, bool planned, const TensorSharding& in,
+           const TensorSharding& out, AxisRefList axes, const Mesh& mesh) {
+    CollectiveRecord r;
+    r.kind = kind;
+    r.op = op.name();
+    r.planned = planned;
+    r.value = names_.name(op.result(0));
+    r.function = ValueNames::functionOf(&op);
+    r.line = op.loc().line;
+    r.column = op.loc().col;
+    r.groupSize = kind == CollectiveKind::CollectivePermute ? 1 : propagation::totalSize(axes, mesh);
+    r.axes = std::move(axes);
+    const ir::Type& type = op.result(0)->type;
+    r.elementType = type.elementType;
+    r.globalShape = type.shape;
+    r.inSharding = in;
+    r.outSharding = out;
+    r.inShape = localShape(type.shape, in, mesh);
+    r.outShape = localShape(type.shape, out, mesh);
+    const double element = static_cast<double>(elementBytes(type.elementType).value_or(0));
+    r.bytesPerDevice = bytesReceivedPerDevice(kind, r.groupSize, element * static_cast<double>(product(r.inShape)),
+                                              element * static_cast<double>(product(r.outShape)));
+    r.seconds = estimateSeconds(kind, r.groupSize, r.bytesPerDevice, report_.chip);
+    r.cause = explainCollective(kind, r.axes, chainStart(op.operand(0)), chainEnd(op.result(0)), names_);
+    report_.collectives.push_back(std::move(r));
+  }
+
+  void addCollective(const ir::Op& op, CollectiveKind kind) {
+    const ir::Attribute* attr = op.attr("out_sharding");
+    if (!attr || !attr->as<TensorSharding>()) return;
+    const TensorSharding& out = *attr->as<TensorSharding>();
+    const Mesh* mesh = module_.meshOf(out);
+    if (!mesh) return;
+    // The operand's sharding (a missing one reads as replicated, as the
+    // verifier of all_slice / all_reduce allows).
+    TensorSharding in = passes::util::getSharding(op.operand(0))
+                            .value_or(TensorSharding::replicatedOf(out.mesh, out.rank(), true));
+    add(kind, op, false, in, out, collectiveAxes(kind, &op, in, out, *mesh), *mesh);
+  }
+
+  // The collectives a reshard stands for, as -sdy-reshard-to-collectives
+  // would insert them.
+  void addPlanned(const ir::Op& reshard) {
+    std::optional<passes::ReshardLowering> lowering = passes::planReshardOp(module_, reshard);
+    if (!lowering) return;
+    const Mesh* mesh = module_.meshOf(lowering->in);
+    if (!mesh) return;
+    TensorSharding current = lowering->in;
+    for (passes::PlannedCollective& c : lowering->plan) {
+      AxisRefList axes;
+      if (c.kind == CollectiveKind::AllToAll) {
+        axes = c.param.axes;
+      } else if (c.kind == CollectiveKind::CollectivePermute) {
+        axes = axesOfChangedDims(current, c.out);
+      } else {
+        for (const AxisRefList& dim : c.axesPerDim) axes.insert(axes.end(), dim.begin(), dim.end());
+      }
+      add(c.kind, reshard, true, current, c.out, std::move(axes), *mesh);
+      current = c.out;
+    }
+  }
+
+  ir::Module& module_;
+  CommReport report_;
+  ValueNames names_;
+};
+
+}  // namespace
+
+CommReport analyzeCommunication(ir::Module& module, const CommOptions& options) {
+  return ReportBuilder(module, options).build();
+}
+
+}  // namespace shardscope::comm

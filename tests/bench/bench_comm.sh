@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Communication benchmark on the generated transformer
+# (tests/bench/gen_transformer.py, 100,000 ops by default):
+#   1. what `-sdy-insert-explicit-reshards -sdy-reshard-to-collectives` add to
+#      `-sdy-propagation-pipeline` (target: under 30%);
+#   2. how long `--comm-report` takes on the result (target: under 0.5 s),
+#      read from --mlir-timing's "Communication report" line.
+#
+#   bash tests/bench/bench_comm.sh [OPS]
+#
+# Environment: SHARDSCOPE_OPT (default build/bin/shardscope-opt), REPEAT
+# (runs per measurement, best kept; default 3).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OPS="${1:-100000}"
+SS_OPT="${SHARDSCOPE_OPT:-$ROOT/build/bin/shardscope-opt}"
+REPEAT="${REPEAT:-3}"
+[[ -x "$SS_OPT" ]] || { echo "bench: $SS_OPT not built" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+f="$tmp/t.mlir"
+python3 "$ROOT/tests/bench/gen_transformer.py" --ops "$OPS" -o "$f" 2>/dev/null
+
+# best wall seconds of CMD... into $best
+measure() {
+  best=""
+  for ((r = 1; r <= REPEAT; r++)); do
+    local t0=$EPOCHREALTIME
+    "$@" >/dev/null 2>"$tmp/err.txt" || { echo "bench: failed: $*" >&2; tail -5 "$tmp/err.txt" >&2; return 1; }
+    local t1=$EPOCHREALTIME
+    local wall
+    wall=$(awk "BEGIN { printf \"%.3f\", ${t1/,/.} - ${t0/,/.} }")
+    if [[ -z "$best" ]] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
+  done
+}
+
+measure "$SS_OPT" "$f" -sdy-propagation-pipeline -o /dev/null
+pipe=$best
+measure "$SS_OPT" "$f" -sdy-propagation-pipeline -sdy-insert-explicit-reshards -sdy-reshard-to-collectives -o /dev/null
+both=$best
+extra=$(awk "BEGIN { printf \"%.1f\", 100 * ($both - $pipe) / $pipe }")
+
+# The report's own time, best of REPEAT.
+report=""
+for ((r = 1; r <= REPEAT; r++)); do
+  "$SS_OPT" "$f" -sdy-propagation-pipeline -sdy-insert-explicit-reshards -sdy-reshard-to-collectives \
+    --comm-report="$tmp/report.json" --mlir-timing -o /dev/null 2>"$tmp/timing.txt"
+  s=$(awk '/Communication report/ { print $1 }' "$tmp/timing.txt")
+  if [[ -z "$report" ]] || awk "BEGIN { exit !($s < $report) }"; then report=$s; fi
+done
+count=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['collectives']))" "$tmp/report.json")
+
+printf '%-8s %12s %18s %10s %12s %12s\n' ops "pipeline s" "+reshards+coll s" "added %" "report s" collectives
+printf '%-8s %12s %18s %10s %12s %12s\n' "$OPS" "$pipe" "$both" "$extra" "$report" "$count"
+ok=1
+awk "BEGIN { exit !($extra < 30) }" || { echo "bench: explicit reshards + collectives add ${extra}% (target < 30%)"; ok=0; }
+awk "BEGIN { exit !($report < 0.5) }" || { echo "bench: the report takes ${report} s (target < 0.5 s)"; ok=0; }
+((ok)) && echo "bench: targets met"
+((ok))

@@ -1,0 +1,158 @@
+// The FDO statistics page of the SparseCore workspace: statistics files
+// (NPZ, CSV, a folder of hosts) open off the UI thread into the history
+// plot, the heatmap and the limits table; a bad file shows the engine's
+// message naming the file and entry and keeps the last good result; the
+// headless export draws both pictures.
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "fdo_history_plot.h"
+#include "fdo_limits_model.h"
+#include "fdo_stats_view.h"
+#include "partition_heatmap_plot.h"
+#include "sparsecore_export.h"
+#include "sparsecore_workspace.h"
+
+using namespace shardscope;
+using namespace shardscope::scw;
+
+namespace {
+
+QString fixture(const QString& rel) { return QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/sparsecore/fdo/") + rel; }
+
+const QString kHistoryNpz = QStringLiteral("history/fdo_stats_0_1700000000000000000.npz");
+const QString kHistoryCsv = QStringLiteral("history/fdo_stats_0_1700000000000000000.csv");
+
+bool openAndWait(FdoStatsView& v, const QStringList& inputs) {
+  QSignalSpy ok(&v, &FdoStatsView::statsLoaded);
+  QSignalSpy bad(&v, &FdoStatsView::loadFailed);
+  v.openStats(inputs);
+  QElapsedTimer clock;
+  clock.start();
+  while (ok.count() + bad.count() == 0 && clock.elapsed() < 30000) QTest::qWait(10);
+  return ok.count() > 0;
+}
+
+bool pngHasContent(const QString& path) {
+  QImage image(path);
+  if (image.isNull()) return false;
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 5)
+    for (int x = 0; x < image.width(); x += 5) colours.insert(image.pixel(x, y));
+  return colours.size() > 8;
+}
+
+}  // namespace
+
+class FdoStatsViewTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void opensEachLayout_data() {
+    QTest::addColumn<QStringList>("inputs");
+    QTest::addColumn<int>("tables");
+    QTest::addColumn<int>("limitRows");
+    QTest::addColumn<QString>("firstTable");
+    // user_item: max + p50 for both limits, and the buffer; ad: one each.
+    QTest::newRow("npz history") << QStringList{fixture(kHistoryNpz)} << 2 << 7 << QStringLiteral("user_item");
+    QTest::newRow("csv history") << QStringList{fixture(kHistoryCsv)} << 2 << 7 << QStringLiteral("user_item");
+    QTest::newRow("folder of hosts") << QStringList{fixture(QStringLiteral("hosts"))} << 2 << 6
+                                     << QStringLiteral("t_one");
+  }
+  void opensEachLayout() {
+    QFETCH(QStringList, inputs);
+    QFETCH(int, tables);
+    QFETCH(int, limitRows);
+    QFETCH(QString, firstTable);
+    FdoStatsView view;
+    QAbstractItemModelTester tester(view.limitsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(openAndWait(view, inputs));
+    QVERIFY(view.report());
+    QCOMPARE(int(view.report()->history.size()), tables);
+    QCOMPARE(view.limitsModel()->rowCount(), limitRows);
+    QCOMPARE(view.currentTable(), firstTable);
+    QVERIFY(view.historyPlot()->hasData());
+    QVERIFY(view.heatmapPlot()->hasData());
+    QVERIFY(view.errorText().isEmpty());
+  }
+
+  void limitsTableSaysWhatEachChoiceDrops() {
+    FdoStatsView view;
+    QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));
+    FdoLimitsModel* m = view.limitsModel();
+    // Row 1: user_item max_ids_per_partition p50 = 15, >= 25 ids over, 1 of 6 batches.
+    QCOMPARE(m->data(m->index(1, FdoLimitsModel::SettingColumn)).toString(), QStringLiteral("max_ids_per_partition"));
+    QCOMPARE(m->data(m->index(1, FdoLimitsModel::ChoiceColumn)).toString(), QStringLiteral("p50"));
+    QCOMPARE(m->data(m->index(1, FdoLimitsModel::ValueColumn)).toString(), QStringLiteral("15"));
+    QCOMPARE(m->data(m->index(1, FdoLimitsModel::OverColumn)).toString(), QStringLiteral("25"));
+    QCOMPARE(m->data(m->index(1, FdoLimitsModel::BatchesColumn)).toString(), QStringLiteral("1 of 6"));
+    QCOMPARE(m->data(m->index(4, FdoLimitsModel::SettingColumn)).toString(),
+             QStringLiteral("suggested_coo_buffer_size_per_device"));
+    QCOMPARE(m->data(m->index(4, FdoLimitsModel::ValueColumn)).toString(), QStringLiteral("240"));  // 120 x 2 SCs
+    // Sorting goes by the numbers, not their text.
+    view.limitsView()->sortByColumn(FdoLimitsModel::ValueColumn, Qt::DescendingOrder);
+    QAbstractItemModel* shown = view.limitsView()->model();
+    QCOMPARE(shown->data(shown->index(0, FdoLimitsModel::ValueColumn)).toString(), QStringLiteral("240"));
+    // A click on a row of the other table shows it.
+    view.setCurrentTable(QStringLiteral("ad"));
+    QCOMPARE(view.currentTable(), QStringLiteral("ad"));
+    QVERIFY(view.historyPlot()->hasData());
+  }
+
+  void badFilesNameTheFileAndKeepTheLastResult_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("truncated zip") << QStringLiteral("broken/truncated.npz")
+                                   << QStringLiteral("not a readable .npz (zip) file");
+    QTest::newRow("wrong dtype") << QStringLiteral("broken/float_dtype.npz")
+                                 << QStringLiteral("entry 't_max_ids.npy': dtype '<f8' is not an integer type");
+    QTest::newRow("unknown key") << QStringLiteral("broken/unknown_key.npz")
+                                 << QStringLiteral("entry 't_histogram.npy': unexpected key");
+    QTest::newRow("ragged csv") << QStringLiteral("broken/ragged.csv") << QStringLiteral("ragged.csv:3:");
+  }
+  void badFilesNameTheFileAndKeepTheLastResult() {
+    QFETCH(QString, file);
+    QFETCH(QString, message);
+    FdoStatsView view;
+    QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));
+    QVERIFY(!openAndWait(view, {fixture(file)}));
+    QVERIFY2(view.errorText().contains(fixture(file)), qPrintable(view.errorText()));
+    QVERIFY2(view.errorText().contains(message), qPrintable(view.errorText()));
+    QVERIFY(view.report());  // the last good statistics stay
+    QCOMPARE(view.currentTable(), QStringLiteral("user_item"));
+    QVERIFY(view.historyPlot()->hasData());
+  }
+
+  void workspaceHasTheStatisticsPage() {
+    SparseCoreWorkspace w;
+    QSignalSpy spy(w.statsView(), &FdoStatsView::statsLoaded);
+    w.openStats({fixture(kHistoryCsv)});
+    QVERIFY(spy.wait(30000));
+    QVERIFY(w.statsView()->isVisibleTo(&w) || !w.isVisible());
+    QVERIFY(w.statsView()->historyPlot()->hasData());
+  }
+
+  void headlessExport_data() {
+    QTest::addColumn<QString>("view");
+    QTest::newRow("history") << QStringLiteral("sc-stats");
+    QTest::newRow("heatmap") << QStringLiteral("sc-stats-heatmap:ad");
+  }
+  void headlessExport() {
+    QFETCH(QString, view);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("stats.png"));
+    QVERIFY(isSparseCoreView(view));
+    QString error;
+    QVERIFY2(exportSparseCoreView(fixture(kHistoryNpz), view, out, QSize(900, 500), &error), qPrintable(error));
+    QVERIFY(pngHasContent(out));
+    QVERIFY(!exportSparseCoreView(fixture(kHistoryNpz), QStringLiteral("sc-stats:nope"), out, {}, &error));
+    QVERIFY2(error.contains(QStringLiteral("no table 'nope'")), qPrintable(error));
+  }
+};
+
+QTEST_MAIN(FdoStatsViewTest)
+#include "fdo_stats_view_test.moc"
