@@ -5,25 +5,15 @@
 // sharding propagation gave them.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "api/propagate.h"
 #include "golden.h"
 #include "ir/printer.h"
 #include "passes/pass.h"
+#include "sample_paths.h"
 
 using namespace shardscope;
-namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> samples() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(SHARDSCOPE_SOURCE_DIR "/sample_models"))
-    if (e.path().extension() == ".mlir") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // `doc` with the registered pass `name` run on a fresh parse, printed.
 std::string printedAfterPass(const api::Document& doc, const std::string& name) {
@@ -109,8 +99,9 @@ TEST_P(EveryLevel, StepsReplayOntoTheStart) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Samples, EveryLevel, ::testing::ValuesIn(samples()),
-                         [](const auto& info) { return fs::path(info.param).stem().string(); });
+INSTANTIATE_TEST_SUITE_P(Samples, EveryLevel,
+                         ::testing::ValuesIn(shardscope::testing::samplePaths()),
+                         shardscope::testing::sampleName<::testing::TestParamInfo<std::string>>);
 
 // The case: the GUI gave 2 steps and left the loop unsharded.
 TEST(PropagateDocument, WhileLoopPropagatesThroughItsDataFlowEdges) {
