@@ -48,6 +48,30 @@ bool hasArg(int argc, char** argv, const char* name) {
   return false;
 }
 
+// Why `file` cannot be read as an input, or "" when it is a regular file.
+QString inputFileProblem(const QString& file) {
+  const QFileInfo info(file);
+  if (!info.exists()) return QStringLiteral("no such file: %1").arg(file);
+  if (info.isDir()) return QStringLiteral("%1 is a directory, not a file").arg(file);
+  if (!info.isFile()) return QStringLiteral("%1 is not a regular file").arg(file);
+  return {};
+}
+
+// Qt aborts when it cannot start a platform plugin. Help, version and
+// exports need no display (offscreen); a window does, so without one say so.
+// Returns false when the window cannot open.
+bool choosePlatform(int argc, char** argv) {
+  if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) return true;
+  for (const char* noWindow :
+       {"--export", "--help", "-h", "-?", "--help-all", "--version", "-v"}) {
+    if (hasArg(argc, argv, noWindow)) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return true;
+    }
+  }
+  return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
 bool parseLevel(const QString& level, propagation::PropagationOptions* opts) {
   const auto l = api::levelFromName(level.toStdString());
   if (l) opts->level = *l;
@@ -121,7 +145,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
   // SparseCore views read a job file (JSON), not MLIR.
   if (args.isSet(QStringLiteral("view")) && scw::isSparseCoreView(args.value(QStringLiteral("view")))) {
-    if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+    if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
     QString error;
     if (!scw::exportSparseCoreView(file, args.value(QStringLiteral("view")), out, QSize(), &error)) return fail(error);
     std::fprintf(stdout, "wrote %s (%s)\n", qPrintable(out), qPrintable(args.value(QStringLiteral("view"))));
@@ -133,7 +157,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   widgets::trace::TraceExportOptions traceOpts;
   if (args.isSet(QStringLiteral("view")) &&
       widgets::trace::parseTraceExportView(args.value(QStringLiteral("view")), &traceOpts.view)) {
-    if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+    if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
     if (args.isSet(QStringLiteral("strategy")) &&
         !widgets::trace::parseStrategy(args.value(QStringLiteral("strategy")), &traceOpts.strategy))
       return fail(
@@ -166,7 +190,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       !parseExportView(args.value(QStringLiteral("view")), &view))
     return fail(QStringLiteral("unknown --view '%1' (use %2)")
                     .arg(args.value(QStringLiteral("view")), knownViews));
-  if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+  if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
 
@@ -258,9 +282,10 @@ int runExport(const QCommandLineParser& args, const QString& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Headless export needs no display.
-  if (hasArg(argc, argv, "--export") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (!choosePlatform(argc, argv))
+    return fail(QStringLiteral(
+        "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under `xvfb-run -a`, or use "
+        "--export OUT.png for a picture without a window"));
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("Shardscope"));
   QCoreApplication::setApplicationName(QStringLiteral("shardscope"));

@@ -6,22 +6,24 @@
 // Reads MLIR text (StableHLO + sdy), verifies it, runs the named passes in
 // order and prints the result. Diagnostics go to stderr as
 // `FILE:LINE:COL: error: MESSAGE`; the exit code is 1 when any error was
-// reported (for -verify-diagnostics: when an expected diagnostic was missed).
-#include <algorithm>
+// reported (for -verify-diagnostics: when the diagnostics do not match the
+// file's `expected-*` annotations), or when the input could not be read or
+// the output not written.
 #include <chrono>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <cstdlib>
 #include <iostream>
-#include <iterator>
-#include <sstream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "comm/comm_report.h"
+#include "io/input_file.h"
+#include "io/output_file.h"
+#include "ir/diagnostic_verifier.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
+#include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/pass.h"
 #include "verifier/verifier.h"
 
@@ -46,6 +48,7 @@ struct Options {
   bool verifyDiagnostics = false;
   bool genericForm = false;
   bool timing = false;
+  uint64_t maxInputBytes = io::kDefaultMaxInputBytes;
   std::vector<PassRequest> pipeline;
 };
 
@@ -62,6 +65,7 @@ void printHelp() {
                "  --comm-chips=FILE.json   add or replace chips of that table\n"
                "  --mlir-print-op-generic  print every op in generic form\n"
                "  --mlir-timing            report the wall time of parsing, each pass and printing\n"
+               "  --max-input-mib=N        refuse inputs larger than N MiB (default: 256)\n"
                "  --list-passes            list the available passes\n\n"
                "PASSES (run in the order given; options as -PASS=\"key=value ...\"):\n";
   for (const auto& p : passes::allPasses()) {
@@ -72,7 +76,10 @@ void printHelp() {
   }
 }
 
-// Returns 0 on success, else prints the problem and returns the exit code.
+// parseArgs' result when it printed what was asked (--help, --version, ...).
+constexpr int kPrintedInfo = -1;
+
+// Returns 0 on success, kPrintedInfo, else prints the problem and returns the exit code.
 int parseArgs(int argc, char** argv, Options& opts) {
   bool inputSet = false, endOfOptions = false;
   for (int i = 1; i < argc; ++i) {
@@ -101,15 +108,15 @@ int parseArgs(int argc, char** argv, Options& opts) {
     }
     if (name == "h" || name == "help") {
       printHelp();
-      std::exit(0);
+      return kPrintedInfo;
     }
     if (name == "version") {
       std::cout << "shardscope-opt 0.1.0\n";
-      std::exit(0);
+      return kPrintedInfo;
     }
     if (name == "list-passes") {
       for (const auto& p : passes::allPasses()) std::cout << p.name << '\n';
-      std::exit(0);
+      return kPrintedInfo;
     }
     if (name == "o") {
       if (hasValue) {
@@ -136,6 +143,16 @@ int parseArgs(int argc, char** argv, Options& opts) {
         return 1;
       }
       opts.tracePath = value;
+      continue;
+    }
+    if (name == "max-input-mib") {
+      char* end = nullptr;
+      unsigned long long mib = hasValue ? std::strtoull(value.c_str(), &end, 10) : 0;
+      if (!hasValue || value.empty() || *end || mib == 0 || mib > (uint64_t{1} << 30)) {
+        std::cerr << "shardscope-opt: --max-input-mib needs a positive number of MiB\n";
+        return 1;
+      }
+      opts.maxInputBytes = static_cast<uint64_t>(mib) << 20;
       continue;
     }
     if (name == "comm-report" || name == "comm-chip" || name == "comm-chips") {
@@ -184,31 +201,6 @@ int parseArgs(int argc, char** argv, Options& opts) {
   return 0;
 }
 
-bool readInput(const std::string& path, std::string& out) {
-  if (path == "-") {
-    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {  // a pipe, a device: read it as a stream
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-  }
-  // Straight into a string of the file's size: a stringstream copied a large
-  // file twice more.
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  in.seekg(0);
-  out.resize(static_cast<size_t>(std::max<std::streamoff>(size, 0)));
-  in.read(out.data(), static_cast<std::streamsize>(out.size()));
-  out.resize(static_cast<size_t>(in.gcount()));  // a file that shrank meanwhile
-  return true;
-}
-
 // The `--mlir-timing` report, shaped like MLIR's execution time report.
 void printTimingReport(const std::vector<passes::PassTiming>& timings, std::ostream& err) {
   double total = 0;
@@ -245,12 +237,14 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     clock = now;
   };
   std::unique_ptr<ir::Module> module = ir::parseModule(text, po, diags);
+  passes::ReshardCauses reshardCauses;  // for the communication report
   mark("Parser", 0);
   bool ok = module != nullptr;
   if (ok) ok = verifyModule(*module, diags);
   mark("Verifier", 0);
   if (ok) {
     passes::PassContext ctx{diags, opts.tracePath};
+    if (!opts.commReportPath.empty()) ctx.reshardCauses = &reshardCauses;
     if (opts.timing) ctx.timings = &timings;
     for (const PassRequest& req : opts.pipeline) {
       size_t at = timings.size();
@@ -267,7 +261,17 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
       }
     }
   }
-  err << diags.formatAll(displayName);
+  bool chunkOk = ok;
+  if (opts.verifyDiagnostics) {
+    // Like mlir-opt: the diagnostics are checked against the chunk's
+    // annotations instead of printed, and only the check decides the outcome.
+    ir::DiagnosticVerifier verifier(text, firstLine);
+    std::vector<ir::Diagnostic> problems = verifier.verify(diags.all());
+    for (const ir::Diagnostic& d : problems) err << d.format(displayName) << '\n';
+    chunkOk = problems.empty();
+  } else {
+    err << diags.formatAll(displayName);
+  }
   if (ok) {
     ir::PrintOptions print;
     print.genericForm = opts.genericForm;
@@ -277,6 +281,7 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
     if (!opts.commReportPath.empty()) {
       comm::CommOptions commOptions;
       commOptions.chip = opts.chip;
+      commOptions.reshardCauses = &reshardCauses;
       comm::mergeCommReport(commReport, comm::analyzeCommunication(*module, commOptions));
       mark("Communication report", 0);
     }
@@ -285,42 +290,26 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   // The process ends right after the last chunk: like LLVM's tools, skip
   // freeing a large module one object at a time (it costs a tenth of a run).
   if (lastChunk) (void)module.release();
-  return ok;
+  return chunkOk;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  Options opts;
-  if (int rc = parseArgs(argc, argv, opts)) return rc;
-
-  if (!opts.commReportPath.empty()) {
-    std::string error;
-    if (!comm::resolveChip(opts.commChip, opts.commChipsPath, opts.chip, error)) {
-      std::cerr << "shardscope-opt: " << error << '\n';
-      return 1;
-    }
+int run(Options& opts) {
+  std::string text, error;
+  if (!opts.commReportPath.empty() &&
+      !comm::resolveChip(opts.commChip, opts.commChipsPath, opts.chip, error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
   }
-
-  std::string text;
-  if (!readInput(opts.input, text)) {
-    std::cerr << "shardscope-opt: could not open input file '" << opts.input << "': " << std::strerror(errno)
-              << '\n';
+  if (!io::readInputFile(opts.input, opts.maxInputBytes, text, error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
     return 1;
   }
   std::string displayName = opts.input == "-" ? "<stdin>" : opts.input;
 
-  std::ofstream file;
-  std::ostream* out = &std::cout;
-  if (opts.output != "-") {
-    file.open(opts.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "shardscope-opt: could not open output file '" << opts.output << "': " << std::strerror(errno)
-                << '\n';
-      return 1;
-    }
-    out = &file;
+  io::OutputFile out;
+  if (!out.open(opts.output, error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
   }
 
   std::vector<ir::SourceChunk> chunks;
@@ -333,21 +322,40 @@ int main(int argc, char** argv) {
   comm::CommReport commReport;
   commReport.chip = opts.chip;
   for (size_t i = 0; i < chunks.size(); ++i) {
-    if (i) *out << "// -----\n";
-    allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, *out, std::cerr, displayName,
-                          i + 1 == chunks.size(), commReport);
+    if (i) out.stream() << "// -----\n";
+    allOk &= processChunk(chunks[i].text, chunks[i].firstLine, opts, out.stream(), std::cerr,
+                          displayName, i + 1 == chunks.size(), commReport);
   }
-  out->flush();
-  if (!opts.commReportPath.empty()) {
-    std::string error;
-    if (!comm::writeCommReport(commReport, opts.commReportPath, *out, error)) {
+  if (!opts.commReportPath.empty() &&
+      !comm::writeCommReport(commReport, opts.commReportPath, out.stream(), error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
+  }
+  if (!out.close(error)) {
+    std::cerr << "shardscope-opt: " << error << '\n';
+    return 1;
+  }
+  return allOk ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  Options opts;
+  try {
+    if (int rc = parseArgs(argc, argv, opts)) {
+      std::string error;
+      if (rc != kPrintedInfo) return rc;
+      if (io::flushStdout(error)) return 0;
       std::cerr << "shardscope-opt: " << error << '\n';
       return 1;
     }
+    return run(opts);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "shardscope-opt: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "shardscope-opt: internal error: " << e.what() << '\n';
   }
-  // With -verify-diagnostics, mlir-opt succeeds when the diagnostics match the
-  // annotations; the conformance runner checks them itself, so report the
-  // same exit status it expects: 0 unless the tool broke.
-  if (opts.verifyDiagnostics) return 0;
-  return allOk ? 0 : 1;
+  return 1;
 }

@@ -8,16 +8,17 @@
 //   shardscope-sc export-csv JOB.json OUT.csv   (ids of a job, e.g. generated)
 //   shardscope-sc stats FILE|DIR... [--json] [--sc-per-device N]   (FDO statistics files)
 //
-// Exit status: 0 on success, 1 on bad input or when the job would fail
-// (limit exceeded without allow_id_dropping, SPMEM overflow).
+// Exit status: 0 on success, 1 on bad input, when the job would fail
+// (limit exceeded without allow_id_dropping, SPMEM overflow) or when the
+// output could not be written.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "io/output_file.h"
 #include "sparsecore/analysis.h"
 #include "sparsecore/analysis_format.h"
 #include "sparsecore/chip_spec.h"
@@ -28,6 +29,7 @@
 #include "sparsecore/trace_import.h"
 
 using namespace shardscope::sc;
+namespace io = shardscope::io;
 
 namespace {
 
@@ -176,8 +178,10 @@ int chipsCommand(const Args& a) {
 int exportCsvCommand(const Args& a) {
   if (a.positional.size() != 2) throw UsageError("export-csv takes a job file and an output file");
   Job job = loadJobFile(a.positional[0]);
-  std::ofstream out(a.positional[1], std::ios::binary);
-  if (!out) throw InputError(a.positional[1] + ": cannot create file");
+  io::OutputFile file;
+  std::string error;
+  if (!file.open(a.positional[1], error)) throw InputError(error);
+  std::ostream& out = file.stream();
   out << "sample,feature,id\n";
   std::string line;
   for (const FeatureSpec& f : job.features)
@@ -191,8 +195,10 @@ int exportCsvCommand(const Args& a) {
         line += std::to_string(id);
         line += '\n';
         out << line;
+        if (!out) break;  // the device is full: stop early, close() says why
       }
-  return out ? 0 : 1;
+  if (!file.close(error)) throw InputError(error);
+  return 0;
 }
 
 // The FDO statistics files of a training run, and the limits they suggest.
@@ -210,6 +216,27 @@ int statsCommand(const Args& a) {
   return 0;
 }
 
+// Runs one command; its results go to stdout, which must have arrived.
+int runCommand(const std::string& command, const Args& a) {
+  int rc = 1;
+  if (command == "analyze")
+    rc = analyzeCommand(a);
+  else if (command == "pipeline")
+    rc = pipelineCommand(a);
+  else if (command == "trace")
+    rc = traceCommand(a);
+  else if (command == "chips")
+    rc = chipsCommand(a);
+  else if (command == "export-csv")
+    rc = exportCsvCommand(a);
+  else if (command == "stats")
+    rc = statsCommand(a);
+  else
+    throw UsageError("unknown command '" + command + "'");
+  if (std::string error; !io::flushStdout(error)) throw InputError(error);
+  return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -221,16 +248,10 @@ int main(int argc, char** argv) {
   try {
     if (command == "-h" || command == "--help" || command == "help") {
       std::cout << kUsage;
+      if (std::string error; !io::flushStdout(error)) throw InputError(error);
       return 0;
     }
-    Args a = parseArgs(argc, argv, 2);
-    if (command == "analyze") return analyzeCommand(a);
-    if (command == "pipeline") return pipelineCommand(a);
-    if (command == "trace") return traceCommand(a);
-    if (command == "chips") return chipsCommand(a);
-    if (command == "export-csv") return exportCsvCommand(a);
-    if (command == "stats") return statsCommand(a);
-    throw UsageError("unknown command '" + command + "'");
+    return runCommand(command, parseArgs(argc, argv, 2));
   } catch (const UsageError& e) {
     std::cerr << "shardscope-sc: " << e.what() << "\n" << kUsage;
   } catch (const InputError& e) {

@@ -114,18 +114,25 @@ const ir::Op* topLevelOp(const ir::Op* op, const ir::Op* func) {
 }  // namespace
 
 GraphChangeMarks::GraphChangeMarks(DocumentState* state, GraphView* view)
-    : QObject(view), state_(state), view_(view), legend_(new QLabel(view->view()->viewport())) {
+    : QObject(view),
+      state_(state),
+      view_(view),
+      viewport_(view->view()->viewport()),
+      legend_(new QLabel(viewport_)) {
   setObjectName(QStringLiteral("graphChangeMarks"));
   legend_->setObjectName(QStringLiteral("changedLegend"));
   legend_->setTextFormat(Qt::RichText);
   legend_->setAttribute(Qt::WA_TransparentForMouseEvents);
   legend_->hide();
-  view_->view()->viewport()->installEventFilter(this);
+  viewport_->installEventFilter(this);
   connect(state_, &DocumentState::changedValuesChanged, this, &GraphChangeMarks::refresh);
   connect(view_, &GraphView::layoutFinished, this, &GraphChangeMarks::refresh);
 }
 
-GraphChangeMarks::~GraphChangeMarks() { clearItems(); }
+GraphChangeMarks::~GraphChangeMarks() {
+  if (viewport_) viewport_->removeEventFilter(this);
+  clearItems();
+}
 
 void GraphChangeMarks::clearItems() {
   // The scene deletes its items when it is rebuilt: these may be gone already.
@@ -235,19 +242,22 @@ void GraphChangeMarks::refresh() {
 
 void GraphChangeMarks::styleLegend() {
   const CanvasColors& cc = canvasColors(isDark(view_->scene()));
-  legend_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border: 1px solid %3;"
-                                        " border-radius: 4px; padding: 4px 8px; }")
-                             .arg(cc.legendFill.name(QColor::HexArgb), cc.text.name(),
-                                  cc.legendBorder.name()));
+  legend_->setStyleSheet(
+      QStringLiteral("QLabel { background: %1; color: %2; border: 1px solid %3;"
+                     " border-radius: 4px; padding: 4px 8px; }")
+          .arg(cc.legendFill.name(QColor::HexArgb), cc.text.name(), cc.legendBorder.name()));
 }
 
 void GraphChangeMarks::placeLegend() {
-  const QWidget* vp = view_->view()->viewport();
-  legend_->move(12, vp->height() - legend_->height() - 12);
+  legend_->move(12, viewport_->height() - legend_->height() - 12);
 }
 
 bool GraphChangeMarks::eventFilter(QObject* o, QEvent* e) {
-  if (o == view_->view()->viewport()) {
+  // The viewport sends events while the GraphView tears it down, after
+  // ~GraphView has run: compare the stored pointer rather than ask view_
+  // (a call on a half-destroyed GraphView), and act on resizes and theme
+  // changes only.
+  if (o == viewport_) {
     if (e->type() == QEvent::Resize) placeLegend();
     if (e->type() == QEvent::PaletteChange && legend_->isVisible()) refresh();  // theme
   }

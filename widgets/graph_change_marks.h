@@ -16,6 +16,7 @@
 #include <vector>
 
 class QLabel;
+class QWidget;
 class QGraphicsObject;
 
 namespace shardscope::widgets {
@@ -56,6 +57,7 @@ class GraphChangeMarks : public QObject {
 
   DocumentState* state_;
   GraphView* view_;
+  QPointer<QWidget> viewport_;  // view_'s graph viewport, holding the legend
   QPointer<QGraphicsObject> halos_, badges_;
   QLabel* legend_;
   std::vector<int> nodes_, edges_;

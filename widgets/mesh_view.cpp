@@ -104,7 +104,38 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
     }
   }
   t.layout = api::computeShardLayout(shape, *sharding, *mesh);
-  if (!t.layout.error.empty()) t.note = toQString(t.layout.error);
+  if (!t.layout.error.empty()) {
+    t.note = toQString(t.layout.error);
+  } else if (!t.layout.devicesListed()) {
+    t.note = QStringLiteral("%1 devices: too many to draw one by one (the view draws meshes of up "
+                            "to %2 devices)")
+                 .arg(t.layout.deviceCount)
+                 .arg(api::kMaxListedDevices);
+  }
+  return t;
+}
+
+MeshTensor describeValue(const api::Document& doc, const ir::Value& value) {
+  if (!doc.hasErrors() && doc.module) return describeValue(*doc.module, value);
+  MeshTensor t;
+  t.valueName = toQString(api::valueName(value));
+  t.typeText = toQString(value.type.str());
+  t.layout.error = "the module has errors";
+  QStringList lines;
+  lines << QStringLiteral("Not drawn: %1 has %2 error(s); fix them to see the devices.")
+               .arg(toQString(doc.name))
+               .arg(doc.errorCount());
+  constexpr int kShown = 3;
+  int shown = 0;
+  for (const ir::Diagnostic& d : doc.diagnostics) {
+    if (d.severity != ir::Severity::Error) continue;
+    if (shown++ == kShown) {
+      lines << QStringLiteral("...");
+      break;
+    }
+    lines << toQString(d.format(doc.name));
+  }
+  t.note = lines.join(u'\n');
   return t;
 }
 
@@ -143,16 +174,18 @@ QStringList headerLines(const MeshTensor& t) {
   if (t.hasSharding) lines << t.shardingText;
   if (t.valid()) {
     int64_t shards = 1;
-    for (int64_t s : t.layout.shardsPerDim) shards *= s;
+    bool overflow = false;  // a sharding that reuses axes can multiply past int64
+    for (int64_t s : t.layout.shardsPerDim) overflow |= __builtin_mul_overflow(shards, s, &shards);
     lines << QStringLiteral("mesh @%1 %2").arg(t.meshName, toQString(t.mesh.str()));
-    QString summary =
-        QStringLiteral("%1 shards · local shape %2").arg(shards).arg(t.localShapeText());
+    QString summary = QStringLiteral("%1 shards · local shape %2")
+                          .arg(overflow ? QStringLiteral("too many") : QString::number(shards))
+                          .arg(t.localShapeText());
     if (t.layout.replicaCount > 1)
       summary +=
           QStringLiteral(" · each shard on %1 devices (copies hatched)").arg(t.layout.replicaCount);
     lines << summary;
   }
-  if (!t.note.isEmpty()) lines << t.note;
+  if (!t.note.isEmpty()) lines << t.note.split(u'\n');
   return lines;
 }
 
@@ -168,7 +201,7 @@ Picture meshPicture(const MeshTensor& t, qreal maxWidth, bool dark) {
   for (const QString& l : header) headerW = std::max(headerW, hfm.horizontalAdvance(l));
   const qreal headerH = header.size() * (hfm.height() + 2) + 10;
 
-  if (!t.valid()) {
+  if (!t.drawsDevices()) {
     pic.size = QSizeF(std::max<qreal>(headerW + 20, 420), headerH + 20);
     pic.paint = [header, headerFont, hfm, dark](QPainter& p) {
       p.setFont(headerFont);
@@ -384,8 +417,8 @@ MeshView::MeshView(DocumentState* state, QWidget* parent) : QWidget(parent), sta
 }
 
 void MeshView::showValue(const ir::Value* value) {
-  if (value && state_->module()) {
-    tensor_ = describeValue(*state_->module(), *value);
+  if (value && state_->document()) {
+    tensor_ = describeValue(*state_->document(), *value);
   } else {
     tensor_ = MeshTensor();
     tensor_.note = state_->module()

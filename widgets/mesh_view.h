@@ -26,6 +26,8 @@ struct MeshTensor {
   api::ShardLayout layout;
   QString note;  // explanation shown under the title (e.g. errors)
   bool valid() const { return hasSharding && layout.error.empty(); }
+  // Valid and small enough to draw one cell per device.
+  bool drawsDevices() const { return valid() && layout.devicesListed(); }
   // The text of device cell `linearIndex` (lines joined by '\n').
   QString cellText(int64_t linearIndex) const;
   // "4x16" or "4x16 (+pad 0x2)".
@@ -33,8 +35,14 @@ struct MeshTensor {
 };
 
 // Describe `value` of `module` for the mesh view. For a manual_computation
-// body argument the global operand's shape is used.
+// body argument the global operand's shape is used. A mesh of more than
+// api::kMaxListedDevices devices is summarised (shards, local shape), not
+// drawn device by device.
 MeshTensor describeValue(const ir::Module& module, const ir::Value& value);
+// The same for a value of `doc`; when the reader or the verifier rejected
+// `doc`, nothing is drawn from it (a rejected mesh may have an axis of size 0
+// or more devices than can be counted): the note lists the first errors.
+MeshTensor describeValue(const api::Document& doc, const ir::Value& value);
 // The picture of `t` (header, device grid, legend, tensor sketch). The
 // legend and sketch go right of the grid, or below it when that would be
 // wider than `maxWidth` (0: no limit). `dark`: colours for a dark canvas

@@ -140,7 +140,7 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       }
       if (!value)
         return fail(QStringLiteral("%1 has no tensor value to show in the mesh view").arg(file));
-      const MeshTensor t = describeValue(*module, *value);
+      const MeshTensor t = describeValue(doc, *value);
       return withTitle(
           meshPicture(t),
           file + QStringLiteral(" — ") + t.valueName + QStringLiteral(" — mesh view"),

@@ -1,10 +1,10 @@
 #include "api/document.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 
+#include "io/input_file.h"
 #include "ir/parser.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
@@ -51,18 +51,15 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
 }
 
 std::shared_ptr<Document> loadDocument(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text, error;
+  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, text, error)) {
     auto doc = std::make_shared<Document>();
     doc->path = path;
     doc->name = baseName(path);
-    doc->diagnostics.push_back(
-        {ir::Severity::Error, {}, std::string("cannot open file '").append(path).append("'")});
+    doc->diagnostics.push_back({ir::Severity::Error, {}, error});
     return doc;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  auto doc = parseDocument(ss.str(), baseName(path));
+  auto doc = parseDocument(std::move(text), baseName(path));
   doc->path = path;
   return doc;
 }
@@ -190,8 +187,80 @@ std::vector<std::pair<std::string, Mesh>> meshes(const ir::Module& module) {
   return out;
 }
 
+namespace {
+
+// a * b, or nullopt when the product does not fit in int64.
+std::optional<int64_t> checkedProduct(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+// The number of devices of `mesh`, or why it cannot be laid out: the layout
+// divides and takes remainders by axis sizes, so a size below 1 or a device
+// count beyond int64 (both rejected by the verifier) must stop it here too.
+std::optional<int64_t> deviceCount(const Mesh& mesh, std::string& error) {
+  int64_t total = 1;
+  for (const MeshAxis& axis : mesh.axes) {
+    if (axis.size < 1) {
+      error = "mesh axis \"" + axis.name + "\" has size " + std::to_string(axis.size) +
+              "; an axis needs at least one device";
+      return std::nullopt;
+    }
+    std::optional<int64_t> next = checkedProduct(total, axis.size);
+    if (!next) {
+      error = "mesh " + mesh.str() + " has more devices than a 64-bit count holds";
+      return std::nullopt;
+    }
+    total = *next;
+  }
+  if (!mesh.deviceIds.empty() && static_cast<int64_t>(mesh.deviceIds.size()) != total) {
+    error = "mesh has " + std::to_string(total) + " devices but " +
+            std::to_string(mesh.deviceIds.size()) + " device ids";
+    return std::nullopt;
+  }
+  return total;
+}
+
+// Checks that every axis of `axes` is in `mesh` and every sub-axis divides
+// its axis (without overflowing); returns the product of their sizes (the
+// shard count along a dimension sharded by them).
+std::optional<int64_t> checkedAxesSize(const AxisRefList& axes, const Mesh& mesh,
+                                       std::string& error) {
+  int64_t product = 1;
+  for (const AxisRef& a : axes) {
+    const int64_t n = mesh.axisSize(a.name);
+    if (n < 0) {
+      error = "unknown axis \"" + a.name + "\" in mesh " + mesh.str();
+      return std::nullopt;
+    }
+    int64_t size = n;
+    if (a.subAxis) {
+      std::optional<int64_t> span = a.subAxis->size >= 1 && a.subAxis->preSize >= 1
+                                        ? checkedProduct(a.subAxis->preSize, a.subAxis->size)
+                                        : std::nullopt;
+      if (!span || n % *span != 0) {
+        error = "sub-axis " + a.str() + " does not divide axis size " + std::to_string(n);
+        return std::nullopt;
+      }
+      size = a.subAxis->size;
+    }
+    std::optional<int64_t> next = checkedProduct(product, size);
+    if (!next) {
+      error = "the axes " + a.str() + " and those before it shard a dimension more than " +
+              "a 64-bit count holds";
+      return std::nullopt;
+    }
+    product = *next;
+  }
+  return product;
+}
+
+}  // namespace
+
 ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
-                               const TensorSharding& sharding, const Mesh& mesh) {
+                               const TensorSharding& sharding, const Mesh& mesh,
+                               int64_t maxListedDevices) {
   ShardLayout out;
   out.globalShape = globalShape;
   const size_t rank = globalShape.size();
@@ -202,44 +271,32 @@ ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
                     .append(std::to_string(rank));
     return out;
   }
-  // Validate axes.
-  auto checkAxes = [&](const AxisRefList& axes) {
-    for (const AxisRef& a : axes) {
-      int64_t n = mesh.axisSize(a.name);
-      if (n < 0) {
-        out.error =
-            std::string("unknown axis \"").append(a.name).append("\" in mesh ").append(mesh.str());
-        return false;
-      }
-      if (a.subAxis && (a.subAxis->size <= 0 || a.subAxis->preSize <= 0 ||
-                        n % (a.subAxis->preSize * a.subAxis->size) != 0)) {
-        out.error = std::string("sub-axis ")
-                        .append(a.str())
-                        .append(" does not divide axis size ")
-                        .append(std::to_string(n));
-        return false;
-      }
-    }
-    return true;
-  };
-  for (const auto& d : sharding.dims)
-    if (!checkAxes(d.axes)) return out;
-  if (!checkAxes(sharding.replicated) || !checkAxes(sharding.unreduced)) return out;
+  const std::optional<int64_t> total = deviceCount(mesh, out.error);
+  if (!total) return out;
+  out.deviceCount = *total;
 
   out.localShape.resize(rank);
   out.padding.resize(rank);
   out.shardsPerDim.resize(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    int64_t shards = sharding.dims[d].shardCount(mesh);
-    out.shardsPerDim[d] = shards;
-    int64_t pad = 0;
-    out.localShape[d] = globalShape[d] < 0 ? -1 : localDimSize(globalShape[d], shards, &pad);
-    out.padding[d] = globalShape[d] < 0 ? 0 : pad;
-  }
   int64_t totalShards = 1;
-  for (int64_t s : out.shardsPerDim) totalShards *= s;
-  const int64_t total = std::max<int64_t>(1, mesh.totalSize());
-  out.replicaCount = totalShards > 0 ? std::max<int64_t>(1, total / totalShards) : 1;
+  for (size_t d = 0; d < rank; ++d) {
+    const std::optional<int64_t> shards = checkedAxesSize(sharding.dims[d].axes, mesh, out.error);
+    if (!shards) return out;
+    out.shardsPerDim[d] = *shards;
+    int64_t pad = 0;
+    out.localShape[d] = globalShape[d] < 0 ? -1 : localDimSize(globalShape[d], *shards, &pad);
+    out.padding[d] = globalShape[d] < 0 ? 0 : pad;
+    // Distinct axes of one mesh never multiply past its device count; a
+    // sharding that reuses an axis can, and gets no replica count.
+    totalShards = checkedProduct(totalShards, *shards).value_or(0);
+  }
+  if (!checkedAxesSize(sharding.replicated, mesh, out.error) ||
+      !checkedAxesSize(sharding.unreduced, mesh, out.error))
+    return out;
+  out.replicaCount = totalShards > 0 ? std::max<int64_t>(1, *total / totalShards) : 1;
+  // A large mesh is summarised (shards, local shape, copies) without a list
+  // of its devices: 2^40 entries would not fit in memory.
+  if (*total > maxListedDevices) return out;
 
   // Coordinate of a device along a (sub-)axis.
   auto subCoord = [&](const std::vector<int64_t>& coords, const AxisRef& a) -> int64_t {
@@ -252,8 +309,8 @@ ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
   };
 
   std::map<std::vector<int64_t>, std::pair<int64_t, int>> groups;  // shardIndex -> (group, count)
-  out.devices.reserve(static_cast<size_t>(total));
-  for (int64_t i = 0; i < total; ++i) {
+  out.devices.reserve(static_cast<size_t>(*total));
+  for (int64_t i = 0; i < *total; ++i) {
     DeviceShard dev;
     dev.linearIndex = i;
     dev.deviceId = mesh.deviceIdAt(i);

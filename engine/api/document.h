@@ -28,8 +28,9 @@ struct Document {
   int errorCount() const;
 };
 
-// Read `path` and parse it. An unreadable file gives a document with one
-// error diagnostic (and no module).
+// Read `path` and parse it. An unreadable file (missing, a directory, a
+// device, larger than io::kDefaultMaxInputBytes) gives a document with one
+// error diagnostic saying why (and no module).
 std::shared_ptr<Document> loadDocument(const std::string& path);
 // Parse `text`; `name` is used in diagnostics.
 std::shared_ptr<Document> parseDocument(std::string text, std::string name);
@@ -82,13 +83,21 @@ struct ShardLayout {
   std::vector<int64_t> padding;     // per dim: shards*local - global
   std::vector<int64_t> shardsPerDim;
   int64_t replicaCount = 1;          // copies of each shard
-  std::vector<DeviceShard> devices;  // one per device, row-major
+  int64_t deviceCount = 0;           // devices in the mesh
+  std::vector<DeviceShard> devices;  // one per device, row-major; empty for a large mesh
   std::string error;                 // non-empty when the sharding does not fit the mesh
+  bool devicesListed() const { return error.empty() && !devices.empty(); }
 };
+// Meshes with more devices are summarised: computeShardLayout fills the
+// shapes and counts but lists no devices (a 2^40-device mesh cannot be).
+inline constexpr int64_t kMaxListedDevices = 1024;
 // Compute which shard each device of `mesh` holds of a tensor of
 // `globalShape` sharded by `sharding`. Sub-axes ("x":(2)2) select the matching
-// slice of the device coordinate along the axis.
+// slice of the device coordinate along the axis. Meshes the verifier rejects
+// (an axis of size 0, more devices than int64 holds, a sub-axis that does not
+// divide its axis) give `error`, never a crash.
 ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
-                               const TensorSharding& sharding, const Mesh& mesh);
+                               const TensorSharding& sharding, const Mesh& mesh,
+                               int64_t maxListedDevices = kMaxListedDevices);
 
 }  // namespace shardscope::api

@@ -136,7 +136,7 @@ ShardingSide describeSharding(const ir::Value* v, ValueNames& names) {
 }
 
 CollectiveCause explainCollective(CollectiveKind kind, const AxisRefList& axes, const ir::Value* collected,
-                                  const ir::Value* result, ValueNames& names) {
+                                  const ir::Value* result, ValueNames& names, const passes::ReshardCause* recorded) {
   CollectiveCause cause;
   cause.source = describeSharding(collected, names);
   const ir::Op* consumer = nullptr;
@@ -152,8 +152,13 @@ CollectiveCause explainCollective(CollectiveKind kind, const AxisRefList& axes, 
     cause.consumerLine = consumer->loc().line;
     head += " before " + cause.consumer;
     if (cause.consumerLine) head += " (line " + std::to_string(cause.consumerLine) + ")";
-    if (explainByFactor(kind, axes, *consumer, operand, result, head, cause, names)) return cause;
   }
+  if (recorded && !recorded->reason.empty()) {
+    cause.factor = recorded->factorName;
+    cause.text = head + ": " + recorded->reason + " (" + originText(cause.source) + ")";
+    return cause;
+  }
+  if (consumer && explainByFactor(kind, axes, *consumer, operand, result, head, cause, names)) return cause;
   std::string sourceText = cause.source.sharding ? cause.source.sharding->strBody() : std::string("replicated");
   std::string neededText = cause.needed ? cause.needed->strBody() : std::string("replicated");
   cause.text = head + ": " + cause.source.value + " is sharded " + sourceText + " (" + cause.source.origin + ")" +

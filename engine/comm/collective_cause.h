@@ -23,6 +23,7 @@
 
 #include "comm/value_names.h"
 #include "ir/operation.h"
+#include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/reshard_to_collectives.h"
 
 namespace shardscope::comm {
@@ -53,7 +54,11 @@ ShardingSide describeSharding(const ir::Value* v, ValueNames& names);
 // The cause of a collective of `kind` on `axes` that moves `collected`
 // (the value at the start of its chain of reshards and collectives) towards
 // `result` (the value at the end of the chain, read by the consumer).
+// `recorded`, when given, is what -sdy-insert-explicit-reshards said when it
+// inserted the reshard or all-reduce the collective comes from: its reason
+// and factor are used instead of guessing them.
 CollectiveCause explainCollective(passes::CollectiveKind kind, const AxisRefList& axes,
-                                  const ir::Value* collected, const ir::Value* result, ValueNames& names);
+                                  const ir::Value* collected, const ir::Value* result, ValueNames& names,
+                                  const passes::ReshardCause* recorded = nullptr);
 
 }  // namespace shardscope::comm

@@ -108,7 +108,10 @@ int64_t product(const std::vector<int64_t>& shape) {
 
 class ReportBuilder {
  public:
-  ReportBuilder(ir::Module& module, const CommOptions& options) : module_(module) { report_.chip = options.chip; }
+  ReportBuilder(ir::Module& module, const CommOptions& options)
+      : module_(module), causes_(options.reshardCauses) {
+    report_.chip = options.chip;
+  }
 
   CommReport build() {
     std::vector<ir::Op*> ops;
@@ -155,8 +158,36 @@ class ReportBuilder {
     r.bytesPerDevice = bytesReceivedPerDevice(kind, r.groupSize, element * static_cast<double>(product(r.inShape)),
                                               element * static_cast<double>(product(r.outShape)));
     r.seconds = estimateSeconds(kind, r.groupSize, r.bytesPerDevice, report_.chip);
-    r.cause = explainCollective(kind, r.axes, chainStart(op.operand(0)), chainEnd(op.result(0)), names_);
+    const ir::Value* start = chainStart(op.operand(0));
+    const ir::Value* end = chainEnd(op.result(0));
+    r.cause = explainCollective(kind, r.axes, start, end, names_, recordedCause(kind, op, start, end));
     report_.collectives.push_back(std::move(r));
+  }
+
+  // What -sdy-insert-explicit-reshards recorded for the op this collective
+  // comes from: the all-reduce itself, or the reshard that stood between
+  // `start` and `end`, found by the op it served (the inserted reshard may be
+  // gone, lowered to collectives). The target sharding must agree, so that a
+  // record whose op was erased since cannot be taken for another's.
+  const passes::ReshardCause* recordedCause(CollectiveKind kind, const ir::Op& op, const ir::Value* start,
+                                            const ir::Value* end) {
+    if (!causes_) return nullptr;
+    if (kind == CollectiveKind::AllReduce) {
+      for (const passes::ReshardCause& c : *causes_)
+        if (c.inserted == &op && c.kind == passes::ReshardCause::Kind::AllReduce) return &c;
+      return nullptr;
+    }
+    std::optional<TensorSharding> target = end ? passes::util::getSharding(const_cast<ir::Value*>(end)) : std::nullopt;
+    for (const passes::ReshardCause& c : *causes_) {
+      if (c.kind != passes::ReshardCause::Kind::Reshard || !passes::util::isEquivalent(c.to, target)) continue;
+      if (c.site == passes::ReshardCause::Site::Operand && end && !end->uses().empty() &&
+          end->uses().front().user == c.op && end->uses().front().index == c.index)
+        return &c;
+      if (c.site == passes::ReshardCause::Site::Result && start && start->definingOp == c.op &&
+          start->index == c.index)
+        return &c;
+    }
+    return nullptr;
   }
 
   void addCollective(const ir::Op& op, CollectiveKind kind) {
@@ -195,6 +226,7 @@ class ReportBuilder {
   }
 
   ir::Module& module_;
+  const passes::ReshardCauses* causes_;
   CommReport report_;
   ValueNames names_;
 };

@@ -21,6 +21,7 @@
 #include "comm/collective_cause.h"
 #include "comm/interconnect.h"
 #include "ir/operation.h"
+#include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/reshard_to_collectives.h"
 
 namespace shardscope::comm {
@@ -63,6 +64,9 @@ struct CommReport {
 
 struct CommOptions {
   ChipLink chip = *findChip(builtinChips(), kDefaultChip);
+  // What -sdy-insert-explicit-reshards recorded about the ops it inserted
+  // (may be null); a collective coming from one of them takes its reason.
+  const passes::ReshardCauses* reshardCauses = nullptr;
 };
 
 CommReport analyzeCommunication(ir::Module& module, const CommOptions& options = {});

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "sharding/string_literal.h"
+
 namespace shardscope::ir {
 
 const std::shared_ptr<const Attribute::Value>& Attribute::unitValue() {
@@ -88,22 +90,9 @@ std::string strIntList(const std::vector<int64_t>& values) {
 }
 
 std::string quoteString(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    // As MLIR prints strings: only the backslash keeps a backslash escape; a
-    // quote, like any unprintable byte, is written in hex (\22).
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"' || c < 0x20 || c >= 0x7f) {
-      out += '\\';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + '"';
+  std::string out;
+  appendQuoted(out, s);
+  return out;
 }
 
 // MLIR prints floats in scientific notation with six digits when that
@@ -204,15 +193,7 @@ void appendInt(std::string& out, int64_t v) {
 }
 
 // Dictionary keys that are not bare identifiers are quoted (`"c:(1)4"`).
-void appendKey(std::string& out, const std::string& key) {
-  bool bareId = !key.empty() && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
-  for (char c : key)
-    bareId = bareId && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.');
-  if (bareId)
-    out += key;
-  else
-    out += quoteString(key);
-}
+void appendKey(std::string& out, const std::string& key) { appendName(out, key); }
 
 // Appends rather than returns: nested attributes and the writer's output
 // then grow one buffer instead of building a string per level.

@@ -150,7 +150,7 @@ std::string canonicalDenseBody(const std::string& body, const std::string& eleme
 // something other than `,`, `]` or `>`, or npos when every number is whole.
 // Bodies canonicalDenseBody keeps as written are not looked at.
 size_t malformedDenseNumber(const std::string& body);
-// MLIR string literal with escapes: `"a\"b"`.
+// MLIR string literal with escapes: `"a\22b"`.
 std::string quoteString(const std::string& s);
 
 }  // namespace shardscope::ir

@@ -51,6 +51,9 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
       {{"low", "edge_padding_low", K::I64Array}, {"high", "edge_padding_high", K::I64Array},
        {"interior", "interior_padding", K::I64Array}});
   add("stablehlo.dot", TypeStyle::Functional, {});
+  // Ops without operands: `stablehlo.partition_id : tensor<ui32>`.
+  for (std::string_view op : {"stablehlo.partition_id", "stablehlo.replica_id", "stablehlo.create_token"})
+    add(op, TypeStyle::ResultOnly, {});
   return t;
 }
 

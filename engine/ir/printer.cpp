@@ -14,6 +14,7 @@
 
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
+#include "sharding/string_literal.h"
 
 namespace shardscope::ir {
 
@@ -387,7 +388,7 @@ class Writer {
     os_ << '{';
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) os_ << ", ";
-      os_ << attrs[i]->name;
+      appendName(os_.buffer(), attrs[i]->name.str());
       if (!attrs[i]->value.is<UnitAttr>()) {
         os_ << " = ";
         writeAttr(attrs[i]->value);
@@ -564,7 +565,8 @@ class Writer {
   }
 
   void printGeneric(const Op& op) {
-    os_ << '"' << op.name() << "\"(";
+    appendQuoted(os_.buffer(), op.name());
+    os_ << '(';
     printOperands(op);
     os_ << ')';
     AttrRefs props, attrs;

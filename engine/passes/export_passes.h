@@ -34,6 +34,17 @@ bool verifyUnreducedAxes(ir::Module& module, ir::DiagnosticSink& diags);
 // (and replica groups) and erase the `sdy.mesh` symbols.
 bool inlineMeshes(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-sdy-remove-all-gather-reduce-scatter-for-cmv1`: drop an all-gather whose
+// only user is a dot, or else a reduce-scatter that is a dot's only user (the
+// dot takes its sharding).
+bool removeAllGatherReduceScatterForCmv1(ir::Module& module, ir::DiagnosticSink& diags);
+
+// `-sdy-resolve-single-device-sharding`: ops whose results live on a single
+// device run under a `stablehlo.if` on that device's id; an all-reduce over
+// the module's mesh gives every device the value.
+bool resolveSingleDeviceSharding(ir::Module& module, ir::DiagnosticSink& diags,
+                                 int64_t replicaCount = 1, int64_t partitionCount = 1);
+
 // The options of `-sdy-export-pipeline` (as sdy names them).
 struct ExportPipelineOptions {
   bool avoidExportForPartitioning = false;

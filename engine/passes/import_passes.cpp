@@ -110,7 +110,7 @@ void registerImportPasses(std::vector<PassInfo>& out) {
                          [](ir::Module& m, const PassOptions& o, PassContext& ctx) {
                            InsertExplicitReshardsOptions opts;
                            opts.enableFullVersion = o.getBool("enable-full-version");
-                           return insertExplicitReshards(m, ctx.diags, opts);
+                           return insertExplicitReshards(m, ctx.diags, opts, ctx.reshardCauses);
                          }});
   out.push_back(passWithoutOptions("sdy-remove-propagation-debug-info",
                                    "Remove sharding origins and propagation edges attributes",

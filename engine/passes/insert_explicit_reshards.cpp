@@ -19,6 +19,8 @@
 #include "passes/explicit_reshards/single_device_ops.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
+#include "propagation/op_sharding_rule_cache.h"
+#include "propagation/value_shardings.h"
 #include "rules/op_sharding_rule_registry.h"
 
 namespace shardscope::passes {
@@ -45,7 +47,7 @@ class ExplicitReshards {
  public:
   ExplicitReshards(ir::Module& module, ir::DiagnosticSink& diags, const InsertExplicitReshardsOptions& options,
                    ReshardCauses* causes)
-      : diags_(diags), options_(options), ctx_{module, causes} {}
+      : diags_(diags), options_(options), ctx_{module, MeshTable(module), causes} {}
 
   bool runOnFunction(ir::Op* func) {
     if (!checkSignature(*func)) return false;
@@ -59,15 +61,17 @@ class ExplicitReshards {
  private:
   // Function arguments and results cannot live on a single device.
   bool checkSignature(const ir::Op& func) {
-    for (unsigned i = 0; i < util::funcArgTypes(func).size(); ++i) {
-      if (isSingleDeviceSharding(ctx_.module, util::funcArgSharding(func, i))) {
+    const size_t numArgs = util::funcArgTypes(func).size();
+    const size_t numResults = util::funcResultTypes(func).size();
+    for (unsigned i = 0; i < numArgs; ++i) {
+      if (isSingleDeviceSharding(ctx_.meshes, util::funcArgSharding(func, i))) {
         diags_.error(func.loc(), "'func.func' op function argument " + std::to_string(i) +
                                      " cannot have a single-device (maximal) sharding attribute");
         return false;
       }
     }
-    for (unsigned i = 0; i < util::funcResultTypes(func).size(); ++i) {
-      if (isSingleDeviceSharding(ctx_.module, util::funcResultSharding(func, i))) {
+    for (unsigned i = 0; i < numResults; ++i) {
+      if (isSingleDeviceSharding(ctx_.meshes, util::funcResultSharding(func, i))) {
         diags_.error(func.loc(), "'func.func' op function result " + std::to_string(i) +
                                      " cannot have a single-device (maximal) sharding attribute");
         return false;
@@ -106,11 +110,19 @@ class ExplicitReshards {
   // Operands holding unreduced axes the op's results do not keep.
   void allReduceUnkeptOperands(ir::Op* op) {
     if (op->numResults() == 0) return;
-    std::optional<TensorSharding> first = shardingOf(op->result(0));
+    std::optional<TensorSharding> first;
+    bool firstRead = false;
     InsertPoint at = InsertPoint::beforeOp(op);
     for (unsigned i = 0; i < op->numOperands(); ++i) {
-      std::optional<TensorSharding> s = shardingOf(op->operand(i));
-      if (s) allReduceUnkeptUnreducedAxes({op, i}, s, first, at, ctx_);
+      // Most operands have no unreduced axes: look before copying.
+      std::optional<ir::Attribute> keep;
+      const TensorSharding* s = propagation::getShardingRef(op->operand(i), keep);
+      if (!s || s->unreduced.empty()) continue;
+      if (!firstRead) {
+        first = shardingOf(op->result(0));
+        firstRead = true;
+      }
+      allReduceUnkeptUnreducedAxes({op, i}, *s, first, at, ctx_);
     }
   }
 
@@ -127,20 +139,35 @@ class ExplicitReshards {
     }
     allReduceUnkeptOperands(op);
 
-    OptionalShardings operands, results;
-    for (ir::Value* v : op->operands()) operands.push_back(shardingBypassingBarriers(v));
+    OptionalShardings results;
     for (ir::Value* v : op->resultRange()) results.push_back(shardingOf(v));
 
-    if (isSingleDeviceOp(ctx_.module, results)) {
+    if (isSingleDeviceOp(ctx_.meshes, results)) {
       if (!reshardSingleDeviceOp(op, results, diags_, ctx_)) failed_ = true;
       return;
     }
 
-    std::optional<OpShardingRule> rule =
-        rules::getOrCreateOpShardingRule(*op, /*conservativePropagation=*/false, nullptr, /*setOnOp=*/false);
+    // Without the full version, an op only changes when it is a dot (see
+    // dot_result_reshard.h) or its results keep axes unreduced (the
+    // all-reduce of its reduction factors): skip building its rule otherwise.
+    if (!fullVersion && !op->is("stablehlo.dot") && !op->is("stablehlo.dot_general") &&
+        (results.empty() || !results[0] || results[0]->unreduced.empty()))
+      return;
+
+    OptionalShardings operands;
+    for (ir::Value* v : op->operands()) operands.push_back(shardingBypassingBarriers(v));
+
+    // A rule on the op (e.g. a user's custom one) wins; otherwise ops alike
+    // share the registry's rule through the cache.
+    const OpShardingRule* rule = rules::existingOpShardingRule(*op);
+    std::optional<ir::Attribute> created;
+    if (!rule) {
+      created = rules_.ruleFor(*op, /*conservativePropagation=*/false, nullptr);
+      rule = created ? created->as<OpShardingRule>() : nullptr;
+    }
     if (!rule || rule->isCustom) return;
     if (rule->operands.size() != operands.size() || rule->results.size() != results.size()) return;
-    std::optional<OpMesh> mesh = meshForOp(ctx_.module, operands, results);
+    std::optional<OpMesh> mesh = meshForOp(ctx_.meshes, operands, results);
     if (!mesh) return;
     insertReshardsForOp(op, *rule, *mesh, operands, results, fullVersion, ctx_);
   }
@@ -148,6 +175,7 @@ class ExplicitReshards {
   ir::DiagnosticSink& diags_;
   InsertExplicitReshardsOptions options_;
   ReshardContext ctx_;
+  propagation::OpShardingRuleCache rules_;
   bool failed_ = false;
 };
 

@@ -18,6 +18,17 @@ bool PassOptions::getBool(const std::string& key, bool fallback) const {
   return fallback;
 }
 
+std::optional<int64_t> PassOptions::getInt(const std::string& key, int64_t fallback) const {
+  auto it = values.find(key);
+  if (it == values.end()) return fallback;
+  const std::string& text = it->second;
+  size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  if (i == text.size() || text.size() - i > 18) return std::nullopt;
+  for (size_t j = i; j < text.size(); ++j)
+    if (!std::isdigit(static_cast<unsigned char>(text[j]))) return std::nullopt;
+  return std::stoll(text);
+}
+
 bool parsePassOptions(const std::string& text, PassOptions& out, std::string& error) {
   size_t i = 0, n = text.size();
   auto skipSpace = [&] {

@@ -2,7 +2,9 @@
 // (`-sdy-basic-propagate="conservative-propagation=true"`).
 #pragma once
 #include <functional>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,8 @@ struct PassOptions {
   std::string get(const std::string& key, const std::string& fallback = "") const;
   // "true"/"1" are true, "false"/"0" false; anything else gives `fallback`.
   bool getBool(const std::string& key, bool fallback = false) const;
+  // A whole number; `fallback` when absent, nullopt when not a number.
+  std::optional<int64_t> getInt(const std::string& key, int64_t fallback) const;
 };
 
 // What a pass gets besides the module.
@@ -32,6 +36,9 @@ struct PassTiming {
   int depth = 0;  // 0: a pass on the command line; 1: a step of a pipeline
 };
 
+struct ReshardCause;  // passes/explicit_reshards/reshard_cause.h
+using ReshardCauses = std::vector<ReshardCause>;
+
 struct PassContext {
   ir::DiagnosticSink& diags;
   // Where `--trace=FILE` output should go (empty: no trace).
@@ -41,6 +48,9 @@ struct PassContext {
   // When set, the propagation passes record their steps here (the GUI's
   // trace of a run, also through the propagation pipeline).
   propagation::PropagationTrace* trace = nullptr;
+  // When set, -sdy-insert-explicit-reshards records here why it inserted
+  // each op (for the communication report).
+  ReshardCauses* reshardCauses = nullptr;
 };
 
 // Runs the pass; returns false when it failed (diagnostics say why).

@@ -6,8 +6,7 @@
 // module-dump-directory (accepted, ignored). With `--trace=FILE.json` the
 // steps of the run are written to FILE.json (see
 // engine/propagation/TRACE_SCHEMA.md).
-#include <fstream>
-
+#include "io/output_file.h"
 #include "passes/pass.h"
 #include "propagation/propagation.h"
 
@@ -59,12 +58,17 @@ PassFn runAt(PropagationLevel level) {
                                                                    : &own;
     bool ok = propagation::propagate(m, opts, ctx.diags, trace);
     if (!ctx.tracePath.empty()) {
-      std::ofstream out(ctx.tracePath);
-      if (!out) {
-        ctx.diags.error({}, "cannot write trace file '" + ctx.tracePath + "'");
+      io::OutputFile out;
+      std::string error;
+      bool written = out.open(ctx.tracePath, error);
+      if (written) {
+        out.stream() << propagation::traceToJson(*trace) << "\n";
+        written = out.close(error);
+      }
+      if (!written) {
+        ctx.diags.error({}, "trace file: " + error);
         return false;
       }
-      out << propagation::traceToJson(*trace) << "\n";
     }
     return ok;
   };

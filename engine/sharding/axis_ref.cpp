@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sharding/string_literal.h"
+
 namespace shardscope {
 
 namespace {
@@ -33,9 +35,7 @@ std::string AxisRef::str() const {
 }
 
 void AxisRef::print(std::string& out) const {
-  out += '"';
-  out += name;
-  out += '"';
+  appendQuoted(out, name);
   if (subAxis) {
     out += ":(";
     out += std::to_string(subAxis->preSize);

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "sharding/string_literal.h"
+
 namespace shardscope {
 
 int64_t Mesh::totalSize() const {
@@ -38,7 +40,9 @@ std::string Mesh::str() const {
   std::string out = "<[";
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) out += ", ";
-    out += '"' + axes[i].name + "\"=" + std::to_string(axes[i].size);
+    appendQuoted(out, axes[i].name);
+    out += '=';
+    out += std::to_string(axes[i].size);
   }
   out += ']';
   // A maximal mesh always shows its single id; otherwise ids are shown only

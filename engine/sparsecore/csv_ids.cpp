@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/input_file.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -199,6 +200,7 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
 }
 
 void loadIdsCsvFile(Job& job, const std::string& path) {
+  if (std::string error; !io::checkInputPath(path, error)) throw InputError(error);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   loadIdsCsv(job, in, path);

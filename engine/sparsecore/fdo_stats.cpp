@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 
+#include "io/input_file.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/npz_file.h"
 
@@ -174,6 +175,7 @@ void maxInto(std::vector<int64_t>& acc, const int64_t* row, size_t n) {
 FdoStatsFile readFdoStatsFile(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a statistics file");
+  if (std::string error; !io::checkInputPath(path, error)) throw InputError(error);  // a device
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   char magic[2] = {0, 0};

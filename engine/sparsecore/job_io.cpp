@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sparsecore/csv_ids.h"
+#include "io/input_file.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/id_generator.h"
 
@@ -15,11 +16,9 @@ namespace shardscope::sc {
 using nlohmann::json;
 
 std::string readTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, error;
+  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, text, error)) throw InputError(error);
+  return text;
 }
 
 json parseJsonText(std::string_view text, const std::string& source) {

@@ -43,7 +43,8 @@ Job loadJobFile(const std::string& path, std::vector<std::string>* warnings = nu
 // "<source>:<line>:<column>: JSON parse error: <cause>".
 nlohmann::json parseJsonText(std::string_view text, const std::string& source);
 
-// Reads a whole file; InputError "<path>: cannot open file" when missing.
+// Reads a whole file of at most io::kDefaultMaxInputBytes; InputError
+// naming the file when it is missing, a directory, a device or too large.
 std::string readTextFile(const std::string& path);
 
 // The job without its ids (the GUI saves a job, the ids live elsewhere).

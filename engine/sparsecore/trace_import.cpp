@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "io/input_file.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -308,6 +309,7 @@ TraceSummary importTrace(std::istream& in, const std::string& source) {
 }
 
 TraceSummary importTraceFile(const std::string& path) {
+  if (std::string error; !io::checkInputPath(path, error)) throw InputError(error);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   return importTrace(in, path);

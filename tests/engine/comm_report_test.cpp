@@ -7,6 +7,7 @@
 
 #include "comm/comm_report.h"
 #include "parse_test_module.h"
+#include "passes/explicit_reshards/explicit_reshards_pass.h"
 #include "passes/reshard_to_collectives.h"
 
 using namespace shardscope;
@@ -159,4 +160,39 @@ TEST(CommReport, WriteErrorsAreReported) {
   EXPECT_NE(error.find("/nonexistent-dir/x.json"), std::string::npos) << error;
   EXPECT_TRUE(comm::writeCommReport(reportOf(*m), "-", terminal, error));
   EXPECT_NE(terminal.str().find("all-gather"), std::string::npos);
+}
+
+// With the records of -sdy-insert-explicit-reshards, each collective takes
+// the reason recorded for the reshard or all-reduce it comes from, even
+// after the reshard was lowered to collectives.
+TEST(CommReport, RecordedReshardCausesAreUsed) {
+  auto m = parseTestModule(R"(sdy.mesh @mesh = <["x"=4, "y"=2]>
+
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                %arg1: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}]>}) -> (tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  passes::ReshardCauses causes;
+  ASSERT_TRUE(passes::insertExplicitReshards(*m, diags, passes::InsertExplicitReshardsOptions{true}, &causes));
+  ASSERT_TRUE(passes::reshardToCollectives(*m, diags));
+  comm::CommOptions options;
+  options.reshardCauses = &causes;
+  comm::CommReport r = comm::analyzeCommunication(*m, options);
+  ASSERT_FALSE(r.collectives.empty());
+  int withRecordedReason = 0;
+  for (const comm::CollectiveRecord& c : r.collectives) {
+    bool found = false;
+    for (const passes::ReshardCause& cause : causes)
+      if (!cause.reason.empty() && c.cause.text.find(cause.reason) != std::string::npos) found = true;
+    withRecordedReason += found;
+    if (c.kind == passes::CollectiveKind::AllReduce) {
+      EXPECT_TRUE(found) << c.cause.text;
+      EXPECT_EQ(c.cause.factor, "k");
+    }
+  }
+  EXPECT_EQ(withRecordedReason, static_cast<int>(r.collectives.size()));
 }

@@ -287,5 +287,76 @@ func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
   EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
 }
 
+TEST(ExportPassesTest, Cmv1KeepsTheReduceScatterOfADotWithAGatheredOperand) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}]>}, %arg1: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %0 = "sdy.all_gather"(%arg0) <{gathering_axes = [#sdy<axis_ref_list{"y"}>, #sdy<axis_ref_list{}>], out_sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = stablehlo.dot %0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %2 = "sdy.reduce_scatter"(%1) <{out_sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, reduce_scatter_axes = [#sdy<axis_ref_list{"x"}>, #sdy<axis_ref_list{}>]}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %3 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %4 = "sdy.reduce_scatter"(%3) <{out_sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, reduce_scatter_axes = [#sdy<axis_ref_list{"x"}>, #sdy<axis_ref_list{}>]}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2, %4 : tensor<8x32xf32>, tensor<8x32xf32>
+}
+)";
+  std::string out = run(input, "sdy-remove-all-gather-reduce-scatter-for-cmv1");
+  // The gather into the first dot goes; that dot's reduce-scatter stays.
+  EXPECT_EQ(out.find("all_gather"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"(%0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("reduce_scatter"), std::string::npos) << out;
+  // The second dot's reduce-scatter goes and the dot takes its sharding.
+  EXPECT_NE(out.find(R"(%2 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("return %1, %2"), std::string::npos) << out;
+}
+
+const char* kSingleDevice = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @dev1 = <[], device_ids=[1]>
+func.func @f(%arg0: tensor<4xi1>, %arg1: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = sdy.reshard %arg1 <@dev1, []> : tensor<4xi32>
+  %1 = stablehlo.select %arg0, %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@dev1, []>]>} : tensor<4xi1>, tensor<4xi32>
+  %2 = sdy.reshard %1 <@mesh, [{}]> : tensor<4xi32>
+  return %2 : tensor<4xi32>
+}
+)";
+
+TEST(ExportPassesTest, SingleDeviceOpRunsUnderADeviceCheck) {
+  std::string out = run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=4");
+  // replica-count > 1: the device is the replica.
+  EXPECT_NE(out.find("%0 = stablehlo.replica_id : tensor<ui32>"), std::string::npos) << out;
+  EXPECT_NE(out.find("%c = stablehlo.constant dense<1> : tensor<i64>"), std::string::npos) << out;
+  // The operand reshard onto the device is read past and erased; the
+  // reshard back to replicated is the all-reduce.
+  EXPECT_NE(out.find("stablehlo.select %arg0, %arg1, %arg1 : tensor<4xi1>, tensor<4xi32>"), std::string::npos) << out;
+  EXPECT_NE(out.find("stablehlo.constant dense<0> : tensor<4xi32>"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"(sdy.all_reduce {"x", "y"} %3 out_sharding=<@mesh, [{}]> : tensor<4xi32>)"), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("sdy.reshard"), std::string::npos) << out;
+}
+
+TEST(ExportPassesTest, SingleDeviceResolutionRejectsBadCounts) {
+  EXPECT_NE(run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=2 partition-count=2")
+                .find("pass failed"),
+            std::string::npos);
+  EXPECT_NE(run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=two").find("whole numbers"),
+            std::string::npos);
+}
+
+TEST(ExportPassesTest, SingleDeviceResultsOnTwoDevicesAreAnError) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2]>
+sdy.mesh @dev0 = <[], device_ids=[0]>
+sdy.mesh @dev1 = <[], device_ids=[1]>
+func.func @f(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = stablehlo.custom_call @Two(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@dev0, []>, <@dev1, []>]>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+)";
+  std::string out = run(input, "sdy-resolve-single-device-sharding");
+  EXPECT_NE(out.find("'stablehlo.custom_call' op has results on different single devices"), std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace shardscope::passes

@@ -11,33 +11,17 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tool_run.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ToolRun {
-  int status = -1;
-  std::string out, err;
-};
+using shardscope::testing::ToolRun;
 
-fs::path tool() { return fs::read_symlink("/proc/self/exe").parent_path() / "shardscope-sc"; }
+fs::path tool() { return shardscope::testing::toolPath("shardscope-sc"); }
 
-ToolRun run(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path();
-  const std::string out = (dir / "sparsecore_cli_out.txt").string(),
-                    err = (dir / "sparsecore_cli_err.txt").string();
-  const std::string cmd = "'" + tool().string() + "' " + args + " >'" + out + "' 2>'" + err + "'";
-  ToolRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+ToolRun run(const std::string& args) { return shardscope::testing::runTool("shardscope-sc", args); }
 
 std::string write(const std::string& name, const std::string& text) {
   const fs::path p = fs::temp_directory_path() / ("sparsecore_cli_" + name);
@@ -147,6 +131,40 @@ TEST_F(SparseCoreCli, SampleJobs) {
   }
   ToolRun drop = run("analyze " + dir + "zipf_dropping.json --json");
   EXPECT_GT(nlohmann::json::parse(drop.out)["tables"][0]["dropped_ids"].get<int64_t>(), 0);
+}
+
+TEST_F(SparseCoreCli, HostileInputsAreRefusedBeforeReading) {
+  ToolRun device = run("analyze /dev/zero");
+  EXPECT_EQ(device.status, 1);
+  EXPECT_NE(device.err.find("shardscope-sc: /dev/zero: is a device, not a file"),
+            std::string::npos)
+      << device.err;
+  const std::string dir = fs::temp_directory_path().string();
+  ToolRun directory = run("analyze " + dir);
+  EXPECT_EQ(directory.status, 1);
+  EXPECT_NE(directory.err.find(dir + ": is a directory, not a file"), std::string::npos)
+      << directory.err;
+  ToolRun csv = run("analyze " + write("min.json", kMinimal) + " --csv /dev/zero");
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_NE(csv.err.find("/dev/zero: is a device"), std::string::npos) << csv.err;
+  EXPECT_EQ(run("trace " + dir).status, 1);
+}
+
+TEST_F(SparseCoreCli, WriteErrorsExitOne) {
+  // stdout itself on a full device: run() would redirect it, so call the shell here.
+  auto statusToFull = [](const std::string& args) {
+    const int raw =
+        std::system(("'" + tool().string() + "' " + args + " >/dev/full 2>/dev/null").c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  };
+  EXPECT_EQ(statusToFull("chips"), 1);
+  EXPECT_EQ(statusToFull("chips --json"), 1);
+  EXPECT_EQ(statusToFull("analyze " + write("min.json", kMinimal)), 1);
+  EXPECT_EQ(statusToFull("--help"), 1);
+  ToolRun csv = run("export-csv " + write("min.json", kMinimal) + " /dev/full");
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_NE(csv.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+      << csv.err;
 }
 
 // `stats`: FDO statistics files and folders, text and JSON, and bad files.

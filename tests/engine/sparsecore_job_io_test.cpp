@@ -197,7 +197,7 @@ TEST(SparseCoreJobIo, MalformedCsvLinesNameTheLine) {
 
 TEST(SparseCoreJobIo, MissingFiles) {
   EXPECT_EQ(errorOf([] { loadJobFile("/nonexistent/job.json"); }),
-            "/nonexistent/job.json: cannot open file");
+            "/nonexistent/job.json: cannot open file: No such file or directory");
 }
 
 TEST(SparseCoreJobIo, RoundTripThroughJson) {

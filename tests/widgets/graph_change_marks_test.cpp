@@ -4,6 +4,7 @@
 // exactly those, and nothing is marked once the set is cleared.
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -154,6 +155,39 @@ class GraphChangeMarksTest : public QObject {
     QVERIFY(graphSettled(w));
     QVERIFY(marks->markedKeys().isEmpty());
     QCOMPARE(badgeItems(w.graphView()->scene()), 0);
+  }
+
+  // Teardown (issue 12, item 12): the viewport's last events arrive while
+  // the GraphView is being destroyed; the marks must not call into it then
+  // (UBSan reported a vptr error), nor stay installed after they are gone.
+  void teardownWithMarksShown_data() {
+    QTest::addColumn<bool>("marksFirst");
+    QTest::newRow("view destroyed with its marks") << false;
+    QTest::newRow("marks destroyed first") << true;
+  }
+  void teardownWithMarksShown() {
+    QFETCH(bool, marksFirst);
+    auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
+    QVERIFY(doc->module);
+    DocumentState state;
+    auto* view = new GraphView(&state);
+    QPointer<GraphChangeMarks> marks = new GraphChangeMarks(&state, view);
+    view->resize(800, 600);
+    view->show();
+    QSignalSpy laid(view, &GraphView::layoutFinished);
+    state.setDocument(doc);
+    QVERIFY(laid.wait(30000));
+    state.setChangedValues({QStringLiteral("@main/%arg1")});
+    QVERIFY(marks->legend()->isVisible());
+    QPointer<QWidget> viewport = view->view()->viewport();
+    if (marksFirst) {
+      delete marks.data();
+      view->resize(640, 480);  // events on the viewport reach no filter of a deleted object
+      QVERIFY(viewport);
+    }
+    delete view;
+    QVERIFY(!marks);
+    QVERIFY(!viewport);
   }
 };
 

@@ -99,6 +99,83 @@ class MeshViewTest : public QObject {
     QVERIFY(!l.error.empty());
   }
 
+  // Meshes the verifier rejects never reach a division by zero, an overflow
+  // or a list of 2^40 devices (issue 12, item 3); large ones are summarised.
+  void hostileMeshes_data() {
+    QTest::addColumn<Mesh>("mesh");
+    QTest::addColumn<TensorSharding>("sharding");
+    QTest::addColumn<QString>("error");  // empty: valid but summarised
+    const TensorSharding onX{MeshRef{"mesh", std::nullopt}, {dim({axis("x")})}, {}, {}, "sum"};
+    QTest::newRow("axis of size 0") << Mesh{{{"x", 0}}, {}} << onX
+                                    << "mesh axis \"x\" has size 0";
+    QTest::newRow("negative axis") << Mesh{{{"x", -4}}, {}} << onX << "has size -4";
+    QTest::newRow("2^40 x 2^40 devices")
+        << Mesh{{{"x", int64_t{1} << 40}, {"y", int64_t{1} << 40}}, {}} << onX
+        << "more devices than a 64-bit count holds";
+    const int64_t big = 9223372036854775807;
+    QTest::newRow("overflowing sub-axis")
+        << Mesh{{{"x", 4}}, {}}
+        << TensorSharding{MeshRef{"mesh", std::nullopt}, {dim({sub("x", big, big)})}, {}, {}, "sum"}
+        << "does not divide axis size 4";
+    QTest::newRow("sub-axis of size 0")
+        << Mesh{{{"x", 4}}, {}}
+        << TensorSharding{MeshRef{"mesh", std::nullopt}, {dim({sub("x", 1, 0)})}, {}, {}, "sum"}
+        << "does not divide";
+    QTest::newRow("device ids of the wrong count")
+        << Mesh{{{"x", 4}}, {0, 1}} << onX << "4 devices but 2 device ids";
+    QTest::newRow("2^40 devices") << Mesh{{{"x", int64_t{1} << 40}}, {}} << onX << QString();
+  }
+  void hostileMeshes() {
+    QFETCH(Mesh, mesh);
+    QFETCH(TensorSharding, sharding);
+    QFETCH(QString, error);
+    const api::ShardLayout l = api::computeShardLayout({8}, sharding, mesh);
+    QVERIFY2(QString::fromStdString(l.error).contains(error), l.error.c_str());
+    QVERIFY(l.devices.empty());
+    QVERIFY(!l.devicesListed());
+    if (error.isEmpty()) {
+      QCOMPARE(l.deviceCount, int64_t{1} << 40);
+      QCOMPARE(l.shardsPerDim, (Shape{int64_t{1} << 40}));
+      QCOMPARE(l.localShape, (Shape{1}));
+    }
+  }
+
+  // The mesh view shows the summary of a 2^40-device mesh and the errors of
+  // a rejected module instead of drawing them.
+  void summarisedAndRejected_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("note");
+    const QString func = QStringLiteral(
+        "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{%1}]>}) "
+        "-> tensor<8xf32> {\n  return %arg0 : tensor<8xf32>\n}\n");
+    QTest::newRow("2^40 devices")
+        << QStringLiteral("sdy.mesh @mesh = <[\"x\"=1099511627776]>\n") +
+               func.arg(QStringLiteral("\"x\""))
+        << "1099511627776 devices: too many to draw one by one";
+    QTest::newRow("overflowing sub-axis")
+        << QStringLiteral("sdy.mesh @mesh = <[\"x\"=4]>\n") +
+               func.arg(QStringLiteral("\"x\":(9223372036854775807)9223372036854775807"))
+        << "Not drawn: m.mlir has 1 error(s)";
+  }
+  void summarisedAndRejected() {
+    QFETCH(QString, text);
+    QFETCH(QString, note);
+    auto doc = api::parseDocument(text.toStdString(), "m.mlir");
+    QVERIFY(doc->module);
+    DocumentState state;
+    MeshView view(&state);
+    state.setDocument(doc);
+    const ir::Value* v = state.findValue(QStringLiteral("%arg0"));
+    QVERIFY(v);
+    state.selectValue(v);
+    const MeshTensor& t = view.tensor();
+    QVERIFY2(t.note.contains(note), qPrintable(t.note));
+    QVERIFY(!t.drawsDevices());
+    const Picture pic = view.picture();
+    QVERIFY(!pic.isNull());
+    QVERIFY(pic.size.width() < 4000 && pic.size.height() < 1000);
+  }
+
   // The mesh view's cell texts for tensors of the samples.
   void cells_data() {
     QTest::addColumn<QString>("sample");

@@ -12,12 +12,20 @@ struct Run {
   int code = -1;
   QString out, err;
 };
-Run run(const QStringList& args, const QString& program = QStringLiteral(SHARDSCOPE_BIN)) {
+// Runs `program` (shardscope) offscreen, or with no display at all when
+// `display` is false.
+Run run(const QStringList& args, bool display = true,
+        const QString& program = QStringLiteral(SHARDSCOPE_BIN)) {
   QProcess p;
   p.setProgram(program);
   p.setArguments(args);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  if (display) {
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  } else {
+    for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+      env.remove(QLatin1String(var));
+  }
   env.insert(QStringLiteral("XDG_CONFIG_HOME"),
              QDir::tempPath() + QStringLiteral("/shardscope-test-config"));
   p.setProcessEnvironment(env);
@@ -32,6 +40,7 @@ Run run(const QStringList& args, const QString& program = QStringLiteral(SHARDSC
   r.err = QString::fromLocal8Bit(p.readAllStandardError());
   return r;
 }
+Run runWithoutDisplay(const QStringList& args) { return run(args, false); }
 QString sample(const char* name) {
   return QDir(shardscope::test::sampleDir()).filePath(QLatin1String(name));
 }
@@ -113,7 +122,7 @@ class ShardscopeCliTest : public QObject {
     QCOMPARE(gui.out.trimmed(), QStringLiteral("wrote %1 (module)").arg(out));
     QStringList optArgs{path};
     if (!pass.isEmpty()) optArgs.prepend(pass);
-    const Run opt = run(optArgs, QStringLiteral(SHARDSCOPE_OPT_BIN));
+    const Run opt = run(optArgs, true, QStringLiteral(SHARDSCOPE_OPT_BIN));
     QVERIFY2(opt.code == 0, qPrintable(opt.err));
     QFile written(out);
     QVERIFY(written.open(QIODevice::ReadOnly));
@@ -213,6 +222,71 @@ class ShardscopeCliTest : public QObject {
     const Run win = run({QStringLiteral("--screenshot"), shot, bad});
     QVERIFY2(win.code == 0, qPrintable(win.err));
     QVERIFY(!QImage(shot).isNull());
+  }
+
+  // Hostile meshes exported as a mesh view: no crash, no hang, no huge
+  // picture (issue 12, item 3).
+  void hostileMeshExport_data() {
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<QString>("sharding");
+    QTest::newRow("axis of size 0") << QStringLiteral("[\"x\"=0]") << QStringLiteral("\"x\"");
+    QTest::newRow("2^40 devices") << QStringLiteral("[\"x\"=1099511627776]")
+                                  << QStringLiteral("\"x\"");
+    QTest::newRow("2^40 x 2^40 devices")
+        << QStringLiteral("[\"x\"=1099511627776, \"y\"=1099511627776]")
+        << QStringLiteral("\"x\"");
+    QTest::newRow("huge sub-axis")
+        << QStringLiteral("[\"x\"=4]")
+        << QStringLiteral("\"x\":(9223372036854775807)9223372036854775807");
+  }
+  void hostileMeshExport() {
+    QFETCH(QString, mesh);
+    QFETCH(QString, sharding);
+    const QString file = dir_.filePath(QStringLiteral("hostile.mlir"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QStringLiteral("sdy.mesh @mesh = <%1>\n"
+                           "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = "
+                           "#sdy.sharding<@mesh, [{%2}]>}) -> tensor<8xf32> {\n"
+                           "  return %arg0 : tensor<8xf32>\n}\n")
+                .arg(mesh, sharding)
+                .toUtf8());
+    f.close();
+    const QString out = dir_.filePath(QStringLiteral("hostile.png"));
+    QFile::remove(out);
+    const Run r = run({QStringLiteral("--export"), out, QStringLiteral("--view"),
+                       QStringLiteral("mesh"), file});
+    QVERIFY2(r.code == 0 || r.code == 1, qPrintable(r.err));
+    if (r.code == 0) {
+      const QImage img(out);
+      QVERIFY(!img.isNull());
+      QVERIFY(img.width() < 4000 && img.height() < 2000);
+    } else {
+      QVERIFY2(r.err.contains(QLatin1String("error")), qPrintable(r.err));
+    }
+  }
+
+  // Help and version print without a display (no platform plugin needed).
+  void helpWithoutDisplay_data() {
+    QTest::addColumn<QString>("arg");
+    QTest::addColumn<QString>("expect");
+    QTest::newRow("--help") << QStringLiteral("--help") << QStringLiteral("Usage:");
+    QTest::newRow("-h") << QStringLiteral("-h") << QStringLiteral("--export");
+    QTest::newRow("--version") << QStringLiteral("--version") << QStringLiteral("shardscope");
+  }
+  void helpWithoutDisplay() {
+    QFETCH(QString, arg);
+    QFETCH(QString, expect);
+    const Run r = runWithoutDisplay({arg});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(expect), qPrintable(r.out));
+  }
+
+  // Without a display the window cannot open: a message, exit 1, no abort.
+  void windowWithoutDisplay() {
+    const Run r = runWithoutDisplay({sample("matmul_chain.mlir")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QLatin1String("no display")), qPrintable(r.err));
   }
 
   void windowOpensEverySample_data() { shardscope::test::addSampleRows(); }

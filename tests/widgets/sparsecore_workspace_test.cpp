@@ -185,6 +185,64 @@ class SparseCoreWorkspaceTest : public QObject {
     QCOMPARE(w.analysis()->report->tables.empty(), false);
   }
 
+  // A pipeline-only file after a job: no stale partition-load chart (its
+  // ticks ran together), and the pipeline view comes to the front.
+  void pipelineOnlyFileShowsThePipeline() {
+    scw::SparseCoreWorkspace w;
+    QVERIFY(openAndWait(w, sample(QStringLiteral("dlrm_like.json"))));
+    QVERIFY(w.loadPlot()->hasData());
+    QCOMPARE(w.currentView(), w.loadPlot()->parentWidget());
+    QVERIFY(openAndWait(w, sample(QStringLiteral("pipeline_balanced.json"))));
+    QVERIFY(!w.loadPlot()->hasData());
+    QCOMPARE(w.loadPlot()->elementCount(), 0);
+    QCOMPARE(w.currentView(), static_cast<QWidget*>(w.pipelinePlot()));
+    QVERIFY(w.pipelinePlot()->hasData());
+  }
+
+  // An edit keeps the stack on screen, also when the chooser follows the
+  // hottest stack and the edit makes another stack the hottest.
+  void editingALimitKeepsTheShownStack() {
+    scw::SparseCoreWorkspace w;
+    w.setDebounceMs(0);
+    QVERIFY(openAndWait(w, sample(QStringLiteral("dlrm_like.json"))));
+    // Without stacking each table is a stack with its own limits.
+    scw::JobSettings settings = w.settings();
+    settings.tableStacking = false;
+    w.setSettings(settings);
+    QVERIFY(settle(w));
+    QCOMPARE(w.shownStack(), QStringLiteral("hottest stack"));
+    const auto& before = w.analysis()->report->tables;
+    QVERIFY(before.size() > 1);
+    const int hottest = plots::PartitionLoadPlot::hottestStack(*w.analysis()->report);
+    const QString shown = QString::fromStdString(before[size_t(hottest)].stats.name);
+    const QString other = QString::fromStdString(before[hottest == 0 ? 1 : 0].stats.tables[0]);
+    // A limit of 1 on another table makes its stack the hottest...
+    const int row = rowOf(*w.tableModel(), other);
+    QVERIFY(row >= 0);
+    QVERIFY(w.tableModel()->setData(w.tableModel()->index(row, column(scw::TableLimitsModel::MaxIdsColumn)), 1));
+    QVERIFY(settle(w));
+    QVERIFY(plots::PartitionLoadPlot::hottestStack(*w.analysis()->report) != hottest);
+    // ...but the plot keeps showing the stack it showed.
+    QCOMPARE(w.shownStack(), shown);
+    QVERIFY(w.loadPlot()->hasData());
+  }
+
+  // A stacked table's own limit is ignored (the stack's apply): the edit
+  // changes nothing, and the status line says why.
+  void anEditWithoutEffectSaysWhy() {
+    scw::SparseCoreWorkspace w;
+    w.setDebounceMs(0);
+    QVERIFY(openAndWait(w, sample(QStringLiteral("stacked_tables.json"))));
+    const int row = rowOf(*w.tableModel(), QStringLiteral("t0"));
+    QVERIFY(row >= 0);
+    const QModelIndex limit = w.tableModel()->index(row, column(scw::TableLimitsModel::MaxIdsColumn));
+    QVERIFY(w.tableModel()->setData(limit, limit.data(Qt::EditRole).toInt() + 7));
+    QVERIFY(settle(w));
+    QVERIFY2(w.summaryText().contains(QStringLiteral("per-table limits are ignored")), qPrintable(w.summaryText()));
+    QVERIFY2(w.statusText().contains(QStringLiteral("changes nothing")), qPrintable(w.statusText()));
+    QVERIFY2(w.statusText().contains(QStringLiteral("t0 is stacked into")), qPrintable(w.statusText()));
+  }
+
   void settingsSwitchTheOutcome() {
     scw::SparseCoreWorkspace w;
     w.setDebounceMs(0);

@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+
 #include "plot_palette.h"
 #include "sparsecore/analysis.h"
 
@@ -29,13 +31,9 @@ HbmUsagePlot::HbmUsagePlot(QWidget* parent) : SparseCorePlot(parent) {
   total_->axis(QCPAxis::atBottom)->grid()->setLayer(QStringLiteral("grid"));
   total_->axis(QCPAxis::atLeft)->grid()->setLayer(QStringLiteral("grid"));
   total_->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("GiB per chip"));
-  // Left panel: log scale in MiB.
-  p->yAxis->setScaleType(QCPAxis::stLogarithmic);
-  p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-  p->yAxis->setNumberFormat(QStringLiteral("eb"));
-  p->yAxis->setNumberPrecision(0);
-  p->yAxis->setLabel(QStringLiteral("MiB per chip (log)"));
-  p->yAxis->grid()->setSubGridVisible(false);
+  // Left panel: a linear scale in MiB. (A log scale drew 0.001 MiB of padding
+  // as tall as a whole table; the share of padding is written on each bar.)
+  p->yAxis->setLabel(QStringLiteral("MiB per chip"));
 }
 
 HbmUsagePlot::~HbmUsagePlot() = default;
@@ -46,7 +44,6 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   const double devices = std::max(1, report.devices);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   QVector<double> keys, useful, padding;
-  double lo = 1e300, hi = 0;
   int k = 0;
   for (const sc::TableReport& t : report.tables)
     for (const sc::TableMemory& m : t.memberMemory) {
@@ -55,40 +52,52 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
       const double w = double(m.wasteBytes) / devices / kMiB;
       useful << (u > 0 ? u : qQNaN());
       padding << (w > 0 ? w : qQNaN());
-      for (double v : {u, w})
-        if (v > 0) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
-        }
       ticker->addTick(k, QStringLiteral("%1 (w%2)").arg(QString::fromStdString(m.name)).arg(m.width));
       ++k;
     }
-  const double floor = lo < 1e300 ? lo / 4 : 1e-6;
-  auto* group = new QCPBarsGroup(p);
-  group->setSpacingType(QCPBarsGroup::stAbsolute);
-  group->setSpacing(1);
+  // Rows and their padding stacked: a bar's height is the table's footprint,
+  // its red top the part lost to padding.
   auto* usefulBars = new QCPBars(p->xAxis, p->yAxis);
   usefulBars->setData(keys, useful, true);
   usefulBars->setName(QStringLiteral("table rows (+ optimizer slots)"));
   usefulBars->setBrush(QColor(0x59, 0xa1, 0x4f));
   usefulBars->setPen(Qt::NoPen);
-  usefulBars->setWidth(0.4);
-  usefulBars->setBaseValue(floor);
-  usefulBars->setBarsGroup(group);
+  usefulBars->setWidth(0.6);
   auto* paddingBars = new QCPBars(p->xAxis, p->yAxis);
   paddingBars->setData(keys, padding, true);
   paddingBars->setName(QStringLiteral("padding waste (width 8, vocab 8N)"));
   paddingBars->setBrush(errorColor());
   paddingBars->setPen(Qt::NoPen);
-  paddingBars->setWidth(0.4);
-  paddingBars->setBaseValue(floor);
-  paddingBars->setBarsGroup(group);
+  paddingBars->setWidth(0.6);
+  paddingBars->moveAbove(usefulBars);
+  double tallest = 0;
+  for (int i = 0; i < k; ++i) {
+    const double u = std::isnan(useful[i]) ? 0 : useful[i], w = std::isnan(padding[i]) ? 0 : padding[i];
+    tallest = std::max(tallest, u + w);
+  }
+  // Tables that lose 1% or more to padding get their share written upwards
+  // from the bar top (vertical text: neighbouring bars never collide).
+  for (int i = 0; i < k; ++i) {
+    const double u = std::isnan(useful[i]) ? 0 : useful[i], w = std::isnan(padding[i]) ? 0 : padding[i];
+    if (u + w <= 0 || w / (u + w) < 0.01) continue;
+    const double pct = 100.0 * w / (u + w);
+    auto* share = new QCPItemText(p);
+    share->position->setCoords(i, u + w);
+    share->setRotation(-90);
+    share->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    share->setPadding(QMargins(3, 0, 0, 0));
+    // One decimal where rounding would mislead ("100%" for 99.7%, "0%" for 0.4%).
+    const bool fine = pct < 10 || pct > 99;
+    share->setText(QStringLiteral("%1% padding").arg(QString::number(fine ? std::floor(pct * 10) / 10 : pct, 'f', fine ? 1 : 0)));
+    share->setColor(pct >= 10 ? errorColor() : QColor(0x55, 0x55, 0x55));
+    share->setFont(QFont(font().family(), k > 16 ? 7 : 8));
+  }
   p->xAxis->setTicker(ticker);
   p->xAxis->setTickLabelRotation(k > 8 ? 60 : 0);
   p->xAxis->setTickLabelFont(QFont(font().family(), k > 16 ? 7 : 8));
   p->xAxis->setRange(-0.6, k - 0.4);
   p->xAxis->grid()->setVisible(false);
-  p->yAxis->setRange(floor, hi > 0 ? hi * 3 : 1);
+  p->yAxis->setRange(0, tallest > 0 ? tallest * 1.25 : 1);
 
   // Chip total against the capacity.
   QCPAxis* tx = total_->axis(QCPAxis::atBottom);

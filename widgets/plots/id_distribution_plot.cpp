@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "plot_palette.h"
+#include "plot_text.h"
 #include "sparsecore/job.h"
 
 namespace shardscope::plots {
@@ -118,9 +119,9 @@ void IdDistributionPlot::setDistribution(const IdDistribution& distribution, int
   p->xAxis->setRange(0.8, maxRank * 1.5);
   p->yAxis->setRange(0.8, maxCount * 2.0);
   p->legend->setVisible(seriesCount_ > 0);
-  setTitle(hidden > 0 ? QStringLiteral("Id distribution (rank / frequency, log-log; %1 busiest of %2 tables)")
+  setTitle(hidden > 0 ? QStringLiteral("Id distribution (rank / frequency, log-log; %1 busiest of %2)")
                             .arg(seriesCount_)
-                            .arg(distribution.series.size())
+                            .arg(countOf(qint64(distribution.series.size()), "table"))
                       : QStringLiteral("Id distribution (rank / frequency, log-log)"));
   finish(seriesCount_ > 0);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "plot_palette.h"
+#include "plot_text.h"
 #include "sparsecore/analysis.h"
 #include "sparsecore/preprocessing.h"
 
@@ -71,17 +72,26 @@ PartitionLoadPlot::PartitionLoadPlot(QWidget* parent) : SparseCorePlot(parent) {
 
 PartitionLoadPlot::~PartitionLoadPlot() = default;
 
-void PartitionLoadPlot::clear() {
+void PartitionLoadPlot::clear(const QString& title) {
   reset();
   if (lower_) {
     plot()->plotLayout()->remove(lower_);
     plot()->plotLayout()->simplify();
     lower_ = nullptr;
   }
+  // Nothing of the last stack may stay: its partition ticks (hundreds of
+  // them, run together once the axis shrinks), ranges and margin group.
+  QCPAxisRect* upper = plot()->axisRect(0);
+  upper->setMarginGroup(QCP::msLeft | QCP::msRight, nullptr);
+  for (QCPAxis* a : {upper->axis(QCPAxis::atBottom), upper->axis(QCPAxis::atLeft)}) {
+    a->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    a->setRange(0, 1);
+  }
+  upper->setVisible(false);
   figures_ = {};
   figuresText_.clear();
   caption_->setText(QString());
-  setTitle(QString());
+  setTitle(title);
   finish(false);
 }
 
@@ -123,6 +133,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
 
   // Layout: title, caption, upper rect (axisRect(0)), optional lower rect.
   QCPAxisRect* upper = p->axisRect(0);
+  upper->setVisible(true);
   if (measure == Measure::Overview && !lower_) {
     lower_ = new QCPAxisRect(p);
     p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, lower_);
@@ -207,7 +218,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
           values[i] += double(stats.memberIdsPerPartition[k][size_t(i)]);
       const QString name =
           m < named ? (m < stats.tables.size() ? QString::fromStdString(stats.tables[m]) : QString::number(m))
-                    : QStringLiteral("%1 other tables").arg(members - named);
+                    : QStringLiteral("other: %1").arg(countOf(qint64(members - named), "table"));
       auto* bars = makeBars(upper, name, m < named ? seriesColor(int(m)) : QColor(0xba, 0xb0, 0xac));
       bars->setData(keys, values, true);
       if (below) bars->moveAbove(below);
@@ -328,10 +339,8 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
   }
   QString name = QString::fromStdString(stats.name);
   if (name.size() > 64) name = name.left(61) + QStringLiteral("...");
-  setTitle(QStringLiteral("Partition load: %1 (%2 tables, %3 SparseCores)")
-               .arg(name)
-               .arg(stats.tables.size())
-               .arg(n));
+  setTitle(QStringLiteral("Partition load: %1 (%2, %3)")
+               .arg(name, countOf(qint64(stats.tables.size()), "table"), countOf(n, "SparseCore")));
   finish(n > 0);
 }
 

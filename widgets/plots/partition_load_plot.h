@@ -64,7 +64,8 @@ class PartitionLoadPlot : public SparseCorePlot {
   // Stack `stackIndex` of `report` (overview), with the report's dropping
   // and mini-batching context.
   void setStack(const sc::AnalysisReport& report, int stackIndex);
-  void clear();
+  // Nothing drawn, no axes; `title` says why (e.g. a pipeline-only file).
+  void clear(const QString& title = {});
 
   const LoadFigures& figures() const { return figures_; }
   // The figures line shown under the title ("skew 3.41 (partition 0) ...").

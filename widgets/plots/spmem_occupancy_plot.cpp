@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include "plot_palette.h"
+#include "plot_text.h"
 #include "sparsecore/analysis.h"
 
 namespace shardscope::plots {
@@ -118,7 +119,7 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
 
   errorText_ = errors.join(QLatin1Char('\n'));
   if (errors.isEmpty()) {
-    caption_->setText(QStringLiteral("%1 stacked table(s); all fit in TileSpmem").arg(n));
+    caption_->setText(QStringLiteral("%1; all fit in TileSpmem").arg(countOf(n, "stacked table")));
     caption_->setTextColor(QColor(0x33, 0x33, 0x33));
   } else {
     QStringList shown;

@@ -39,6 +39,18 @@ namespace shardscope::scw {
 namespace {
 
 // What one background run hands back.
+// The summary without its warnings and notes: what the job computes. An edit
+// whose analysis keeps this changed nothing (its own warning, e.g. "per-table
+// limits are ignored", does not count as an effect).
+QString outcomeOf(const QString& summary) {
+  QStringList kept;
+  for (const QString& line : summary.split(QLatin1Char('\n'))) {
+    const QString t = line.trimmed();
+    if (!t.startsWith(QLatin1String("warning:")) && !t.startsWith(QLatin1String("note:"))) kept << line;
+  }
+  return kept.join(QLatin1Char('\n'));
+}
+
 struct RunResult {
   std::shared_ptr<const ScDocument> doc;
   bool opened = false;  // a file was (re)loaded: the settings come from it
@@ -65,6 +77,7 @@ SparseCoreWorkspace::SparseCoreWorkspace(QWidget* parent) : QWidget(parent) {
   connect(debounce_, &QTimer::timeout, this, &SparseCoreWorkspace::startAnalysis);
   buildUi();
   connect(tableModel_, &TableLimitsModel::tablesEdited, this, [this] {
+    noteEdit(tableModel_->lastEditNote());
     settings_.tables = tableModel_->tables();
     scheduleAnalysis();
   });
@@ -251,6 +264,8 @@ bool SparseCoreWorkspace::isBusy() const { return debounce_->isActive() || appli
 
 void SparseCoreWorkspace::openJob(const QString& path) {
   debounce_->stop();
+  pinnedStack_.clear();  // a new file starts on its hottest stack
+  editPending_ = false;
   path_ = path;
   pathLabel_->setText(QDir::toNativeSeparators(path));
   const int id = ++request_;
@@ -296,7 +311,21 @@ void SparseCoreWorkspace::setSettings(const JobSettings& settings) {
   scheduleAnalysis();
 }
 
+void SparseCoreWorkspace::noteEdit(const QString& note) {
+  if (!editPending_) summaryBeforeEdit_ = outcomeOf(summary_->toPlainText());
+  editPending_ = true;
+  editNote_ = note;
+  // Keep showing the stack on screen, also when the chooser follows the
+  // hottest stack: the edit may make another one hottest.
+  if (stackChoice_->currentIndex() > 0)
+    pinnedStack_ = stackChoice_->currentText();
+  else if (analysis_ && analysis_->report && !analysis_->report->tables.empty())
+    pinnedStack_ = QString::fromStdString(
+        analysis_->report->tables[size_t(plots::PartitionLoadPlot::hottestStack(*analysis_->report))].stats.name);
+}
+
 void SparseCoreWorkspace::settingsEdited() {
+  noteEdit(QString());
   settings_.chip = chip_->currentText().toStdString();
   settings_.devices = devices_->value();
   settings_.sparseCoresPerDevice = coresPerDevice_->value();
@@ -403,9 +432,18 @@ void SparseCoreWorkspace::applyAnalysis(const ScAnalysis& a) {
     errorBanner_->hide();
   }
   statusLabel_->setText(a.error.isEmpty() ? tr("up to date") : tr("the job would fail"));
+  if (editPending_ && outcomeOf(a.summary) == summaryBeforeEdit_)
+    statusLabel_->setText(editNote_.isEmpty() ? tr("this edit changes nothing in the analysis")
+                                              : tr("this edit changes nothing: %1").arg(editNote_));
+  statusLabel_->setToolTip(statusLabel_->text());
+  editPending_ = false;
 
-  // Stack chooser: keep the chosen stack when it still exists.
-  const QString previous = stackChoice_->currentIndex() > 0 ? stackChoice_->currentText() : QString();
+  // Stack chooser: keep the chosen stack (or the one an edit was made on)
+  // when it still exists.
+  const QString previous = !pinnedStack_.isEmpty()             ? pinnedStack_
+                           : stackChoice_->currentIndex() > 0 ? stackChoice_->currentText()
+                                                              : QString();
+  pinnedStack_.clear();
   {
     QSignalBlocker block(stackChoice_);
     stackChoice_->clear();
@@ -418,8 +456,14 @@ void SparseCoreWorkspace::applyAnalysis(const ScAnalysis& a) {
   }
   updateLoadPlot();
 
-  const QString none = a.report ? QString() : (doc_ && !doc_->job ? tr("(pipeline-only file: no tables)")
-                                                                 : tr("(no analysis: see the errors)"));
+  const bool pipelineOnly = !a.report && doc_ && !doc_->job;
+  const QString none = a.report ? QString() : (pipelineOnly ? tr("(pipeline-only file: no tables)")
+                                                             : tr("(no analysis: see the errors)"));
+  if (!a.report) loadPlot_->clear(tr("Partition load %1").arg(none));
+  // A pipeline-only file has only the pipeline view: show it rather than an
+  // empty table view.
+  if (pipelineOnly && tabs_->currentWidget() != pipelinePlot_ && tabs_->currentWidget() != statsView_)
+    tabs_->setCurrentWidget(pipelinePlot_);
   QString why;
   if (!fillSparseCorePlot(spmemPlot_, QStringLiteral("sc-spmem"), a, {}, &why)) spmemPlot_->clearPlot(none);
   if (!fillSparseCorePlot(hbmPlot_, QStringLiteral("sc-hbm"), a, {}, &why)) hbmPlot_->clearPlot(none);
@@ -433,15 +477,18 @@ void SparseCoreWorkspace::applyAnalysis(const ScAnalysis& a) {
 }
 
 void SparseCoreWorkspace::updateLoadPlot() {
-  if (!analysis_ || !analysis_->report) {
-    loadPlot_->clear();
-    return;
-  }
+  if (!analysis_ || !analysis_->report) return;  // applyAnalysis says why
   ViewOptions o;
   o.loadStack = stackChoice_->currentIndex() - 1;  // 0 = hottest
   QString why;
   if (!fillSparseCorePlot(loadPlot_, QStringLiteral("sc-load"), *analysis_, o, &why)) loadPlot_->clear();
 }
+
+QWidget* SparseCoreWorkspace::currentView() const { return tabs_->currentWidget(); }
+
+QString SparseCoreWorkspace::shownStack() const { return stackChoice_->currentText(); }
+
+QString SparseCoreWorkspace::statusText() const { return statusLabel_->text(); }
 
 QString SparseCoreWorkspace::errorText() const {
   if (!loadError_.isEmpty()) return loadError_;

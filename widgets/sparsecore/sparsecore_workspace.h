@@ -79,6 +79,11 @@ class SparseCoreWorkspace : public QWidget {
   plots::IdDistributionPlot* idsPlot() const { return idsPlot_; }
   // The FDO statistics page (its own files, independent of the job).
   FdoStatsView* statsView() const { return statsView_; }
+  // The view tab on screen, the stack the load plot shows (the chooser's
+  // text) and the status line, for tests.
+  QWidget* currentView() const;
+  QString shownStack() const;
+  QString statusText() const;
   // Opens statistics files or folders on the statistics page and shows it.
   void openStats(const QStringList& inputs);
 
@@ -137,6 +142,14 @@ class SparseCoreWorkspace : public QWidget {
   plots::PipelineGanttPlot* pipelinePlot_ = nullptr;
   plots::IdDistributionPlot* idsPlot_ = nullptr;
   FdoStatsView* statsView_ = nullptr;
+  // An edit keeps the stack on screen: the name shown when it was made
+  // (even when the chooser said "hottest stack", which may move).
+  QString pinnedStack_;
+  // The summary before the last edit and why that edit may change nothing,
+  // to say so when the new analysis is the same.
+  QString summaryBeforeEdit_, editNote_;
+  bool editPending_ = false;
+  void noteEdit(const QString& note);
 };
 
 }  // namespace shardscope::scw

@@ -150,6 +150,13 @@ bool TableLimitsModel::setData(const QModelIndex& index, const QVariant& value, 
   }
   if (*field == v) return true;
   *field = v;
+  const Derived& d = derived_[size_t(index.row())];
+  lastEditNote_ = index.column() != WidthColumn && d.members > 1
+                      ? tr("%1 is stacked into %2 with %3 other table(s), whose limits are the stack's "
+                           "(stacked max ids / max unique in the settings panel)")
+                            .arg(QString::fromStdString(t.name), d.stack)
+                            .arg(d.members - 1)
+                      : QString();
   emit dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole, RawValueRole});
   emit tablesEdited();
   return true;

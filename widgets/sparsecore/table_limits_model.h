@@ -52,6 +52,10 @@ class TableLimitsModel : public QAbstractTableModel {
   Qt::ItemFlags flags(const QModelIndex& index) const override;
   bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+  // Why the last edit may change nothing ("" when it should matter): a
+  // stacked table's own limits are ignored in favour of the stack's.
+  QString lastEditNote() const { return lastEditNote_; }
+
  signals:
   // A width or limit was edited by the user (not by setTables).
   void tablesEdited();
@@ -64,6 +68,7 @@ class TableLimitsModel : public QAbstractTableModel {
   };
   std::vector<TableSettings> tables_;
   std::vector<Derived> derived_;
+  QString lastEditNote_;
 };
 
 }  // namespace shardscope::scw

@@ -69,7 +69,7 @@ std::optional<TensorSharding> allReduceUnkeptUnreducedAxes(const ir::Use& use,
                                                            const std::optional<TensorSharding>& userSharding,
                                                            InsertPoint& at, const ReshardContext& ctx) {
   if (!source || source->unreduced.empty()) return source;
-  const Mesh* mesh = ctx.module.meshOf(*source);
+  const Mesh* mesh = ctx.meshes.of(*source);
   if (!mesh) return source;
   AxisRefList kept = userSharding ? userSharding->unreduced : AxisRefList{};
   AxisRefList reduce = axisSetDiff(source->unreduced, kept, *mesh);
@@ -131,7 +131,7 @@ void reshardCallArguments(ir::Op* call, const ReshardContext& ctx) {
     std::optional<MeshRef> mesh;
     for (ir::Value* operand : call->operands()) {
       std::optional<TensorSharding> s = shardingOf(operand);
-      const Mesh* m = s ? ctx.module.meshOf(*s) : nullptr;
+      const Mesh* m = s ? ctx.meshes.of(*s) : nullptr;
       if (m && !m->isMaximal()) {
         mesh = s->mesh;
         break;

@@ -21,6 +21,28 @@ void forEachSharding(const OptionalShardings& operands, const OptionalShardings&
 
 }  // namespace
 
+MeshTable::MeshTable(const ir::Module& module) {
+  for (const auto& op : module.body().ops()) {
+    if (!op->is("sdy.mesh")) continue;
+    const ir::Attribute* name = op->attr("sym_name");
+    const ir::Attribute* mesh = op->attr("mesh");
+    if (!name || !name->string() || !mesh || !mesh->as<Mesh>()) continue;
+    const Mesh* m = mesh->as<Mesh>();
+    byName_.emplace(*name->string(), m);
+    if (!global_ && !m->isMaximal() && !m->axes.empty()) global_ = std::make_pair(*name->string(), m);
+  }
+}
+
+const Mesh* MeshTable::named(const std::string& name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
+
+const Mesh* MeshTable::of(const TensorSharding& sharding) const {
+  if (sharding.mesh.inlineMesh) return &*sharding.mesh.inlineMesh;
+  return named(sharding.mesh.name);
+}
+
 bool shardsNoDimension(const std::optional<TensorSharding>& sharding) {
   if (!sharding) return true;
   for (const DimensionSharding& d : sharding->dims)
@@ -33,18 +55,18 @@ bool equivalentShardings(const std::optional<TensorSharding>& a, const std::opti
   return util::isEquivalent(a, b);
 }
 
-bool isSingleDeviceSharding(const ir::Module& module, const std::optional<TensorSharding>& sharding) {
+bool isSingleDeviceSharding(const MeshTable& meshes, const std::optional<TensorSharding>& sharding) {
   if (!sharding) return false;
-  const Mesh* mesh = module.meshOf(*sharding);
+  const Mesh* mesh = meshes.of(*sharding);
   return mesh && mesh->isMaximal();
 }
 
-std::optional<OpMesh> commonMesh(const ir::Module& module, const OptionalShardings& operands,
+std::optional<OpMesh> commonMesh(const MeshTable& meshes, const OptionalShardings& operands,
                                  const OptionalShardings& results) {
   OpMesh found;
   bool conflict = false;
   forEachSharding(operands, results, [&](const TensorSharding& s) {
-    const Mesh* other = module.meshOf(s);
+    const Mesh* other = meshes.of(s);
     if (conflict || !other) return;
     if (!found.mesh || found.mesh->empty()) {
       found = OpMesh{s.mesh.name, other};
@@ -61,16 +83,16 @@ std::optional<OpMesh> commonMesh(const ir::Module& module, const OptionalShardin
   return found;
 }
 
-std::optional<OpMesh> meshForOp(const ir::Module& module, const OptionalShardings& operands,
+std::optional<OpMesh> meshForOp(const MeshTable& meshes, const OptionalShardings& operands,
                                 const OptionalShardings& results) {
-  std::optional<OpMesh> common = commonMesh(module, operands, results);
+  std::optional<OpMesh> common = commonMesh(meshes, operands, results);
   if (!common || common->mesh->isMaximal()) return std::nullopt;
   OpMesh best = *common;
   int64_t bestCount = 0;
   std::map<std::string, int64_t> counts;
   forEachSharding(operands, results, [&](const TensorSharding& s) {
     if (shardsNoDimension(s)) return;
-    const Mesh* mesh = module.meshOf(s);
+    const Mesh* mesh = meshes.of(s);
     if (!mesh) return;
     int64_t n = ++counts[s.mesh.name];
     if (n > bestCount) {

@@ -13,6 +13,8 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/operation.h"
@@ -20,6 +22,22 @@
 #include "sharding/tensor_sharding.h"
 
 namespace shardscope::passes::explicit_reshards {
+
+// The module's `sdy.mesh` symbols by name, read once: the pass asks for the
+// mesh of nearly every sharding it meets.
+class MeshTable {
+ public:
+  explicit MeshTable(const ir::Module& module);
+  // The mesh a sharding refers to (inline or by name), or nullptr.
+  const Mesh* of(const TensorSharding& sharding) const;
+  const Mesh* named(const std::string& name) const;
+  // The first mesh with axes (not a maximal one): the "global" mesh.
+  std::optional<std::pair<std::string, const Mesh*>> global() const { return global_; }
+
+ private:
+  std::unordered_map<std::string, const Mesh*> byName_;
+  std::optional<std::pair<std::string, const Mesh*>> global_;
+};
 
 struct OpMesh {
   std::string name;  // the `sdy.mesh` symbol, without '@'
@@ -31,11 +49,11 @@ using OptionalShardings = std::vector<std::optional<TensorSharding>>;
 
 // sdy's common mesh of a set of shardings, device ids ignored (an iota
 // mesh preferred): nullopt when none has a mesh or two disagree.
-std::optional<OpMesh> commonMesh(const ir::Module& module, const OptionalShardings& operands,
+std::optional<OpMesh> commonMesh(const MeshTable& meshes, const OptionalShardings& operands,
                                  const OptionalShardings& results);
 
 // The mesh the op is computed on (see above), or nullopt.
-std::optional<OpMesh> meshForOp(const ir::Module& module, const OptionalShardings& operands,
+std::optional<OpMesh> meshForOp(const MeshTable& meshes, const OptionalShardings& operands,
                                 const OptionalShardings& results);
 
 // Does `sharding` shard no dimension (a missing sharding shards none)?
@@ -47,6 +65,6 @@ bool shardsNoDimension(const std::optional<TensorSharding>& sharding);
 bool equivalentShardings(const std::optional<TensorSharding>& a, const std::optional<TensorSharding>& b);
 
 // Is `sharding` on a maximal (single-device) mesh?
-bool isSingleDeviceSharding(const ir::Module& module, const std::optional<TensorSharding>& sharding);
+bool isSingleDeviceSharding(const MeshTable& meshes, const std::optional<TensorSharding>& sharding);
 
 }  // namespace shardscope::passes::explicit_reshards

@@ -39,7 +39,7 @@ void dropFactorsPastOverflow(prop::TensorFactorShardings& row, const TensorFacto
 bool onAnotherDeviceOrder(const ReshardContext& ctx, const std::optional<TensorSharding>& sharding,
                           const OpMesh& mesh) {
   if (shardsNoDimension(sharding)) return false;
-  const Mesh* own = ctx.module.meshOf(*sharding);
+  const Mesh* own = ctx.meshes.of(*sharding);
   return own && own->deviceIds != mesh.mesh->deviceIds;
 }
 

@@ -33,6 +33,7 @@ namespace shardscope::passes::explicit_reshards {
 // What every step of the pass needs.
 struct ReshardContext {
   ir::Module& module;
+  MeshTable meshes;
   ReshardCauses* causes = nullptr;  // where to record why (may be null)
   void record(ReshardCause cause) const {
     if (causes) causes->push_back(std::move(cause));

@@ -8,17 +8,6 @@ namespace shardscope::passes::explicit_reshards {
 
 namespace {
 
-// The first mesh with axes in the module (not a maximal one).
-std::optional<OpMesh> globalMesh(const ir::Module& module) {
-  for (const auto& op : module.body().ops()) {
-    if (!op->is("sdy.mesh")) continue;
-    std::string name = util::symNameOf(*op);
-    const Mesh* mesh = module.lookupMesh(name);
-    if (mesh && !mesh->isMaximal() && !mesh->axes.empty()) return OpMesh{name, mesh};
-  }
-  return std::nullopt;
-}
-
 void recordReshard(const ReshardContext& ctx, const ir::Op* op, const ir::Op* inserted, ReshardCause::Site site,
                    unsigned index, const std::optional<TensorSharding>& from, const TensorSharding& to,
                    const std::string& why) {
@@ -27,9 +16,9 @@ void recordReshard(const ReshardContext& ctx, const ir::Op* op, const ir::Op* in
 
 }  // namespace
 
-bool isSingleDeviceOp(const ir::Module& module, const OptionalShardings& results) {
+bool isSingleDeviceOp(const MeshTable& meshes, const OptionalShardings& results) {
   for (const auto& s : results)
-    if (isSingleDeviceSharding(module, s)) return true;
+    if (isSingleDeviceSharding(meshes, s)) return true;
   return false;
 }
 
@@ -38,8 +27,8 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
   std::optional<int64_t> device;
   std::string deviceMesh;
   for (const auto& s : results) {
-    if (!isSingleDeviceSharding(ctx.module, s)) continue;
-    int64_t id = ctx.module.meshOf(*s)->deviceIds.front();
+    if (!isSingleDeviceSharding(ctx.meshes, s)) continue;
+    int64_t id = ctx.meshes.of(*s)->deviceIds.front();
     if (device && *device != id) {
       diags.error(op->loc(), "'" + op->name() + "' op has conflicting single-device result shardings");
       return false;
@@ -47,7 +36,8 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
     device = id;
     deviceMesh = s->mesh.name;
   }
-  std::optional<OpMesh> global = globalMesh(ctx.module);
+  std::optional<OpMesh> global;
+  if (auto g = ctx.meshes.global()) global = OpMesh{g->first, g->second};
   if (!global) return true;
 
   const MeshRef deviceRef{deviceMesh, std::nullopt};
@@ -82,7 +72,7 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
     if (!result->type.isRankedTensor()) continue;
     int64_t rank = result->type.rank();
     TensorSharding replicated = TensorSharding::replicatedOf(global->ref(), rank, /*closed=*/true);
-    TensorSharding target = i < results.size() && results[i] && !isSingleDeviceSharding(ctx.module, results[i])
+    TensorSharding target = i < results.size() && results[i] && !isSingleDeviceSharding(ctx.meshes, results[i])
                                 ? *results[i]
                                 : replicated;
     ir::Op* toReplicated = createReshard(after, result, replicated, op->loc());

@@ -26,7 +26,7 @@
 namespace shardscope::passes::explicit_reshards {
 
 // Does some result sharding live on a maximal mesh?
-bool isSingleDeviceOp(const ir::Module& module, const OptionalShardings& results);
+bool isSingleDeviceOp(const MeshTable& meshes, const OptionalShardings& results);
 
 // Returns false after reporting to `diags` when the results disagree on the device.
 bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::DiagnosticSink& diags,

@@ -1,0 +1,161 @@
+// shardscope-opt end to end: -verify-diagnostics, hostile inputs and failing
+// outputs give exit status 1 and a message, never a crash or a silent 0. The
+// tool is looked up next to this test binary; the test is skipped when it was
+// not built.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tool_run.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using shardscope::testing::ToolRun;
+
+fs::path tool() { return shardscope::testing::toolPath("shardscope-opt"); }
+
+ToolRun run(const std::string& args, bool captureOut = true) {
+  return shardscope::testing::runTool("shardscope-opt", args, captureOut);
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("shardscope_opt_cli_" + name);
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+class ShardscopeOptCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(tool())) GTEST_SKIP() << "shardscope-opt not built next to the test";
+  }
+};
+
+// A mesh axis used twice: the verifier reports it at line 3.
+const char kDuplicateAxis[] =
+    "sdy.mesh @mesh = <[\"a\"=2]>\n"
+    "// expected-error@+1 {{%s}}\n"
+    "func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\", \"a\"}]>}) {\n"
+    "  return\n"
+    "}\n";
+
+std::string withExpectation(const std::string& expected) {
+  std::string text = kDuplicateAxis;
+  text.replace(text.find("%s"), 2, expected);
+  return text;
+}
+
+const char kValid[] =
+    "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+    "func.func @main(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, "
+    "{}]>}) -> tensor<4x8xf32> {\n"
+    "  %0 = stablehlo.add %arg0, %arg0 : tensor<4x8xf32>\n"
+    "  return %0 : tensor<4x8xf32>\n"
+    "}\n";
+
+}  // namespace
+
+TEST_F(ShardscopeOptCli, VerifyDiagnosticsPassesWhenTheErrorIsAsExpected) {
+  ToolRun r = run(write("ok.mlir", withExpectation("duplicate axis")) + " -verify-diagnostics");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(ShardscopeOptCli, VerifyDiagnosticsFailsOnAMismatch) {
+  const std::string file = write("bad.mlir", withExpectation("a message nobody emits"));
+  ToolRun r = run(file + " -verify-diagnostics");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, file + ":3:"));
+  EXPECT_TRUE(contains(r.err, ": error: unexpected error: ")) << r.err;
+  EXPECT_TRUE(contains(
+      r.err, file + ":2:4: error: expected error \"a message nobody emits\" was not produced"))
+      << r.err;
+}
+
+TEST_F(ShardscopeOptCli, VerifyDiagnosticsFailsWhenTheErrorIsMissing) {
+  std::string text = kValid;
+  text.insert(text.find("  %0"), "  // expected-error@+1 {{never}}\n");
+  ToolRun r = run(write("missing.mlir", text) + " -verify-diagnostics");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, ":3:6: error: expected error \"never\" was not produced")) << r.err;
+}
+
+TEST_F(ShardscopeOptCli, VerifyDiagnosticsChecksEachSplitChunk) {
+  const std::string good = withExpectation("duplicate axis");
+  ToolRun ok = run(write("split_ok.mlir", good + "// -----\n" + good) +
+                   " -split-input-file -verify-diagnostics");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  // The second chunk's error is on file line 9; its annotation expects line 9
+  // too but with the wrong text.
+  ToolRun bad = run(write("split_bad.mlir", good + "// -----\n" + withExpectation("other")) +
+                    " -split-input-file -verify-diagnostics");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(bad.err, ":8:4: error: expected error \"other\" was not produced"))
+      << bad.err;
+  EXPECT_TRUE(contains(bad.err, ":9:")) << bad.err;
+}
+
+TEST_F(ShardscopeOptCli, WithoutVerifyDiagnosticsAnErrorStillFails) {
+  ToolRun r = run(write("plain.mlir", withExpectation("duplicate axis")));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, ":3:")) << r.err;
+}
+
+TEST_F(ShardscopeOptCli, RefusesDevicesDirectoriesAndEndlessInput) {
+  ToolRun device = run("/dev/zero");
+  EXPECT_EQ(device.status, 1);
+  EXPECT_TRUE(contains(device.err, "shardscope-opt: /dev/zero: is a device, not a file"))
+      << device.err;
+  ToolRun endless = run("- < /dev/zero");
+  EXPECT_EQ(endless.status, 1);
+  EXPECT_TRUE(
+      contains(endless.err, "shardscope-opt: <stdin>: larger than the input limit of 256 MiB"))
+      << endless.err;
+  ToolRun capped = run("--max-input-mib=1 - < /dev/zero");
+  EXPECT_EQ(capped.status, 1);
+  EXPECT_TRUE(contains(capped.err, "input limit of 1 MiB")) << capped.err;
+  const std::string dir = (fs::temp_directory_path() / "shardscope_opt_cli_dir").string();
+  fs::create_directories(dir);
+  ToolRun directory = run(dir);
+  EXPECT_EQ(directory.status, 1);
+  EXPECT_TRUE(contains(directory.err, dir + ": is a directory, not a file")) << directory.err;
+  EXPECT_EQ(directory.out, "");
+}
+
+TEST_F(ShardscopeOptCli, ReadsStdinAndPipes) {
+  const std::string file = write("valid.mlir", kValid);
+  ToolRun r = run("- < " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "stablehlo.add")) << r.out;
+  // A FIFO (what a shell's process substitution gives) is read as a stream.
+  const std::string fifo = (fs::temp_directory_path() / "shardscope_opt_cli_fifo").string();
+  fs::remove(fifo);
+  ASSERT_EQ(std::system(("mkfifo '" + fifo + "'").c_str()), 0);
+  ToolRun fromFifo = run("'" + fifo + "' & cat " + file + " > '" + fifo + "'; wait");
+  EXPECT_EQ(fromFifo.status, 0) << fromFifo.err;
+  fs::remove(fifo);
+}
+
+TEST_F(ShardscopeOptCli, WriteErrorsFail) {
+  const std::string file = write("valid.mlir", kValid);
+  ToolRun toFlag = run(file + " -o /dev/full");
+  EXPECT_EQ(toFlag.status, 1);
+  EXPECT_TRUE(contains(toFlag.err, "cannot write '/dev/full': No space left on device"))
+      << toFlag.err;
+  ToolRun toStdout = run(file + " > /dev/full", false);
+  EXPECT_EQ(toStdout.status, 1);
+  EXPECT_TRUE(contains(toStdout.err, "cannot write '<stdout>'")) << toStdout.err;
+  ToolRun trace = run(file + " -sdy-basic-propagate --trace=/dev/full");
+  EXPECT_EQ(trace.status, 1);
+  EXPECT_TRUE(contains(trace.err, "trace file: cannot write '/dev/full'")) << trace.err;
+  ToolRun help = run("--help > /dev/full", false);
+  EXPECT_EQ(help.status, 1);
+}
