@@ -8,6 +8,7 @@
 #   SHARDSCOPE_SHARED   folder holding conformance/ (default: ../shared beside the repo)
 #   SHARDSCOPE_BUILD_DIR, SHARDSCOPE_JOBS   build folder (build/) and jobs (2)
 #   SKIP_DEPS=1         do not call scripts/install-deps.sh
+#   SKIP_SANITIZERS=1   skip the ASan/UBSan build and run (scripts/run-sanitizers.sh)
 #
 # The conformance suite runs only the cases listed in tests/conformance_passing.txt
 # as hard requirements (the ratchet); the rest are reported but do not fail
@@ -130,6 +131,31 @@ PY
   fi
 else
   log "no $runpy: conformance suite skipped"
+fi
+
+# ---- Sanitizers ------------------------------------------------------------
+# The engine, its tests and the conformance suite again, built with ASan and
+# UBSan in build-asan/ with leak detection (scripts/run-sanitizers.sh).
+if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
+  log "sanitizer build and run (build-asan/)"
+  t3=$SECONDS
+  san_log="$BUILD_DIR/sanitizers-output.log"
+  bash scripts/run-sanitizers.sh 2>&1 | tee "$san_log"
+  san_rc=${PIPESTATUS[0]}
+  san_line=$(grep -E '^sanitizers: [0-9]+ of [0-9]+ pass$' "$san_log" | tail -1)
+  if [[ -n "$san_line" ]]; then
+    s_pass=$(sed -E 's/^sanitizers: ([0-9]+) of ([0-9]+) pass$/\1/' <<<"$san_line")
+    s_total=$(sed -E 's/^sanitizers: ([0-9]+) of ([0-9]+) pass$/\2/' <<<"$san_line")
+    passed=$((passed + s_pass))
+    failed=$((failed + s_total - s_pass))
+    if [[ $san_rc -ne 0 && $s_pass -eq $s_total ]]; then
+      failed=$((failed + 1))
+    fi
+  else
+    echo "run-tests: the sanitizer run ended without a summary (exit $san_rc)" >&2
+    failed=$((failed + 1))
+  fi
+  log "sanitizers took $((SECONDS - t3)) s"
 fi
 
 summary

@@ -80,6 +80,29 @@ const Attribute* StructAttr::get(std::string_view key) const {
   return nullptr;
 }
 
+void printAxisRefLists(const AxisRefListsAttr& lists, std::string& out) {
+  out += '[';
+  for (size_t i = 0; i < lists.perDim.size(); ++i) {
+    if (i) out += ", ";
+    printAxisList(lists.perDim[i], out);
+  }
+  out += ']';
+}
+
+void printAllToAllParams(const AllToAllParamsAttr& params, std::string& out) {
+  out += '[';
+  for (size_t i = 0; i < params.params.size(); ++i) {
+    const AllToAllParam& p = params.params[i];
+    if (i) out += ", ";
+    printAxisList(p.axes, out);
+    out += ": ";
+    out += std::to_string(p.srcDim);
+    out += "->";
+    out += std::to_string(p.tgtDim);
+  }
+  out += ']';
+}
+
 std::string strIntList(const std::vector<int64_t>& values) {
   std::string s = "[";
   for (size_t i = 0; i < values.size(); ++i) {
@@ -306,6 +329,16 @@ struct Printer {
   void operator()(const AxisRefListAttr& l) const {
     out += "#sdy<axis_ref_list";
     printAxisList(l.axes, out);
+    out += '>';
+  }
+  void operator()(const AxisRefListsAttr& l) const {
+    out += "#sdy<list_of_axis_ref_lists";
+    printAxisRefLists(l, out);
+    out += '>';
+  }
+  void operator()(const AllToAllParamsAttr& p) const {
+    out += "#sdy<all_to_all_param_list";
+    printAllToAllParams(p, out);
     out += '>';
   }
 };

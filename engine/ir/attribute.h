@@ -71,7 +71,26 @@ struct AxisRefListAttr {
   AxisRefList axes;
   bool operator==(const AxisRefListAttr&) const = default;
 };
-// `#sdy.dense_elements`: placeholder; not used.
+// One axis list per tensor dimension, the axes a collective works on
+// (`gathering_axes` of `sdy.all_gather`): `[{}, {"x"}]` in custom op syntax,
+// `#sdy<list_of_axis_ref_lists[{}, {"x"}]>` generically.
+struct AxisRefListsAttr {
+  std::vector<AxisRefList> perDim;
+  bool operator==(const AxisRefListsAttr&) const = default;
+};
+// The `params` of `sdy.all_to_all`: each moves `axes` from the end of
+// dimension `srcDim`'s sharding to the end of `tgtDim`'s.
+// `[{"x"}: 0->2, {"y"}: 1->3]` in custom op syntax.
+struct AllToAllParam {
+  AxisRefList axes;
+  int64_t srcDim = 0;
+  int64_t tgtDim = 0;
+  bool operator==(const AllToAllParam&) const = default;
+};
+struct AllToAllParamsAttr {
+  std::vector<AllToAllParam> params;
+  bool operator==(const AllToAllParamsAttr&) const = default;
+};
 
 class Attribute {
  public:
@@ -79,7 +98,8 @@ class Attribute {
                              std::shared_ptr<const ArrayAttr>, std::shared_ptr<const DictionaryAttr>,
                              DenseArrayAttr, TypeAttr, EnumAttr, std::shared_ptr<const StructAttr>,
                              OpaqueAttr, TensorSharding, TensorShardingPerValue, Mesh, OpShardingRule,
-                             ManualAxesAttr, AxisRefListAttr>;
+                             ManualAxesAttr, AxisRefListAttr, AxisRefListsAttr,
+                             AllToAllParamsAttr>;
 
   // The shared values come from the node pools (node_pool.h): an op's
   // attributes then lie near its neighbours' rather than anywhere in the heap.
@@ -150,6 +170,10 @@ std::string canonicalDenseBody(const std::string& body, const std::string& eleme
 // something other than `,`, `]` or `>`, or npos when every number is whole.
 // Bodies canonicalDenseBody keeps as written are not looked at.
 size_t malformedDenseNumber(const std::string& body);
+// `[{}, {"x"}]`: the custom op syntax of an AxisRefListsAttr, appended to `out`.
+void printAxisRefLists(const AxisRefListsAttr& lists, std::string& out);
+// `[{"x"}: 0->2, {"y"}: 1->3]`: the custom op syntax of all-to-all params.
+void printAllToAllParams(const AllToAllParamsAttr& params, std::string& out);
 // MLIR string literal with escapes: `"a\22b"`.
 std::string quoteString(const std::string& s);
 

@@ -3,6 +3,7 @@
 // generic form uses, so the rest of the engine sees one representation.
 #include <cctype>
 
+#include "ir/collective_ops.h"
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
 #include "ir/parser_impl.h"
@@ -370,15 +371,42 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return finish();
   }
 
-  if (name == "sdy.all_reduce") {
-    // `sdy.all_reduce {"b"} %0 out_sharding=<@mesh, [...]> : T`
-    AxisRefList axes;
-    if (!parseAxisList(axes)) return nullptr;
-    op->setAttr("reduction_axes", AxisRefListAttr{std::move(axes)}, true);
+  if (std::optional<CollectiveKind> kind = collectiveKindOf(name)) {
+    // `sdy.all_gather [{}, {"x"}] %0 out_sharding=<@mesh, [...]> : T`, with
+    // an optional reduction (`max`) first and the axes in the kind's form
+    // (none for collective_permute). See collective_ops.h.
+    if (hasReductionOp(*kind)) {
+      for (const char* reduction : {"sum", "max", "min"})
+        if (consumeKeyword(reduction)) setReductionOp(*op, reduction);
+    }
+    if (const char* axesAttr = collectiveAxesAttrName(*kind)) {
+      if (*kind == CollectiveKind::AllToAll) {
+        AllToAllParamsAttr params;
+        if (!parseAllToAllParams(params)) return nullptr;
+        op->setAttr(axesAttr, std::move(params), true);
+      } else if (hasAxesPerDim(*kind)) {
+        AxisRefListsAttr lists;
+        if (!expect('[')) return nullptr;
+        if (!consume(']')) {
+          do {
+            AxisRefList axes;
+            if (!parseAxisList(axes)) return nullptr;
+            lists.perDim.push_back(std::move(axes));
+          } while (consume(','));
+          if (!expect(']')) return nullptr;
+        }
+        op->setAttr(axesAttr, std::move(lists), true);
+      } else {
+        AxisRefList axes;
+        if (!parseAxisList(axes)) return nullptr;
+        op->setAttr(axesAttr, AxisRefListAttr{std::move(axes)}, true);
+      }
+    }
     ValueUse u;
     if (!parseValueUse(u)) return nullptr;
     uses.push_back(u);
-    if (!expectKeyword("out_sharding") || !expect('=') || !parseShardingBodyAttr("out_sharding")) return nullptr;
+    if (!expectKeyword("out_sharding") || !expect('=') || !parseShardingBodyAttr(kOutShardingAttr))
+      return nullptr;
     if (!parseAttrsAndType(true)) return nullptr;
     return finish();
   }

@@ -906,6 +906,19 @@ bool Parser::parseAxisList(AxisRefList& out) {
   return expect('}');
 }
 
+bool Parser::parseAllToAllParams(AllToAllParamsAttr& out) {
+  if (!expect('[')) return false;
+  if (consume(']')) return true;
+  do {
+    AllToAllParam param;
+    if (!parseAxisList(param.axes) || !expect(':') || !parseInt(param.srcDim) ||
+        !consumeStr("->") || !parseInt(param.tgtDim))
+      return failed() ? false : error("expected all-to-all parameter `{axes}: src->tgt`");
+    out.params.push_back(std::move(param));
+  } while (consume(','));
+  return expect(']');
+}
+
 bool Parser::parseDimSharding(DimensionSharding& out) {
   if (!expect('{')) return false;
   out.closed = true;

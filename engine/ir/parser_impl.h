@@ -123,6 +123,7 @@ class Parser {
   bool parseMeshRef(MeshRef& out);
   bool parseAxisRef(AxisRef& out);
   bool parseAxisList(AxisRefList& out);  // `{"a", "b":(1)2}`
+  bool parseAllToAllParams(AllToAllParamsAttr& out);  // `[{"x"}: 0->1, ...]`
   bool parseDimSharding(DimensionSharding& out);
   bool parseTensorShardingBody(TensorSharding& out);  // `<@mesh, [...], ...>`
   bool parseShardingPerValueBody(TensorShardingPerValue& out);  // `<[<..>, ..]>`

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/collective_ops.h"
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
 #include "sharding/string_literal.h"
@@ -619,6 +620,43 @@ class Writer {
     return known;
   }
 
+  // `sdy.all_gather [{}, {"x"}] %0 out_sharding=<...> : T` and the other
+  // collectives (see collective_ops.h); false when the op is malformed, so
+  // that it is printed generically instead.
+  bool printCollective(const Op& op, CollectiveKind kind) {
+    const TensorSharding* out = outShardingOf(op);
+    if (!out || op.numOperands() != 1 || op.numResults() != 1) return false;
+    const char* axesAttr = collectiveAxesAttrName(kind);
+    const Attribute* axes = axesAttr ? op.attr(axesAttr) : nullptr;
+    if (axesAttr) {
+      bool wellFormed = kind == CollectiveKind::AllToAll ? axes && axes->is<AllToAllParamsAttr>()
+                        : hasAxesPerDim(kind)           ? axes && axes->is<AxisRefListsAttr>()
+                                                        : axes && axes->is<AxisRefListAttr>();
+      if (!wellFormed) return false;
+    }
+    const Attribute* reduction = op.attr(kReductionOpAttr);
+    if (reduction && !reduction->is<EnumAttr>()) return false;
+    os_ << op.name();
+    if (reduction) os_ << ' ' << reduction->as<EnumAttr>()->value;
+    if (axes) {
+      os_ << ' ';
+      if (const auto* params = axes->as<AllToAllParamsAttr>())
+        printAllToAllParams(*params, os_.buffer());
+      else if (const auto* lists = axes->as<AxisRefListsAttr>())
+        printAxisRefLists(*lists, os_.buffer());
+      else
+        printAxisList(axes->as<AxisRefListAttr>()->axes, os_.buffer());
+    }
+    os_ << ' ' << v(op.operand(0)) << " out_sharding=";
+    out->printBody(os_.buffer());
+    if (axesAttr)
+      printOptionalAttrDict(op, {axesAttr, kOutShardingAttr, kReductionOpAttr});
+    else
+      printOptionalAttrDict(op, {kOutShardingAttr, kReductionOpAttr});
+    os_ << " : " << op.result(0)->type;
+    return true;
+  }
+
   bool printCustom(const Op& op) {
     const std::string& n = op.name();
     if (!mayHaveCustomFormat(n)) return false;
@@ -696,20 +734,7 @@ class Writer {
       os_ << " : " << op.result(0)->type;
       return true;
     }
-    if (n == "sdy.all_reduce") {
-      const Attribute* axes = op.attr("reduction_axes");
-      const Attribute* out = op.attr("out_sharding");
-      if (!axes || !axes->as<AxisRefListAttr>() || !out || !out->as<TensorSharding>() || op.numOperands() != 1 ||
-          op.numResults() != 1)
-        return false;
-      os_ << n << ' ';
-      printAxisList(axes->as<AxisRefListAttr>()->axes, os_.buffer());
-      os_ << ' ' << v(op.operand(0)) << " out_sharding=";
-      out->as<TensorSharding>()->printBody(os_.buffer());
-      printOptionalAttrDict(op, {"reduction_axes", "out_sharding"});
-      os_ << " : " << op.result(0)->type;
-      return true;
-    }
+    if (std::optional<CollectiveKind> kind = collectiveKindOf(n)) return printCollective(op, *kind);
     if (n == "sdy.propagation_barrier") {
       const Attribute* d = op.attr("allowed_direction");
       if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;

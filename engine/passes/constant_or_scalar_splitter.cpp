@@ -12,8 +12,12 @@
 // constant-preserving, applied to constant expressions. Broadcasts of a scalar
 // are copied per user too. Scalars themselves are never copied. Copies of a
 // call get a copy of the callee (`@foo_0`, with `sdy.original_func_name`).
+// A recursive call is an error, and so is copying call trees beyond
+// ir::kMaxCopiedOps ops (each copy of a call copies all its callees).
+#include <optional>
 #include <unordered_set>
 
+#include "ir/call_graph.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
 
@@ -39,9 +43,15 @@ struct SplitCandidates {
 
 class Splitter {
  public:
-  explicit Splitter(ir::Module& module) : module_(module), symbols_(module) {}
+  Splitter(ir::Module& module, ir::DiagnosticSink& diags) : module_(module), diags_(diags), symbols_(module) {}
 
-  void run() {
+  // False (with an error) on a recursive call or when copies of calls would
+  // copy too many ops.
+  bool run() {
+    if (util::mayHaveCalls()) {
+      calls_.emplace(module_);
+      if (!ir::checkNoRecursiveCalls(*calls_, diags_)) return false;
+    }
     // Constants first become sdy.constant, so that they are not folded together.
     if (ir::Op::anyLive("stablehlo.constant"))
       module_.op->walk([](ir::Op& op) {
@@ -55,6 +65,7 @@ class Splitter {
       for (ir::Op* nc : namedComputations) walkOnRegion(nc->region(0), func);
       walkOnRegion(func->region(0), func);
     }
+    return !overBudget_;
   }
 
  private:
@@ -101,13 +112,30 @@ class Splitter {
     ir::Block* block = op->parentBlock();
     ir::Op* cloned = block->insertBefore(op, util::cloneOp(*op, map));
     if (util::isCallOp(*cloned)) {
-      if (ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*cloned)))
+      ir::Op* callee = symbols_.lookupFunc(util::calleeOf(*cloned));
+      if (callee && mayCopyCallTree(*cloned, *callee))
         util::setCallee(*cloned, symbols_.insert(util::cloneFuncRecursively(*callee, symbols_)));
     }
     std::vector<ir::Op*> groups;
     for (const ir::Use& use : result->uses())
       if (use.user->is("sdy.sharding_group")) groups.push_back(use.user);
     for (ir::Op* group : groups) block->insertBefore(op, util::cloneOp(*group, map));
+  }
+
+  // Counts the ops a copy of `callee` with its callees adds; false (with
+  // one error, at `call`) once the pass would copy more than the budget.
+  bool mayCopyCallTree(const ir::Op& call, const ir::Op& callee) {
+    if (overBudget_) return false;
+    // Copies made by this pass are not in the graph; they weigh as much as
+    // the function they copy.
+    const ir::Op* original = symbols_.lookupFunc(originalFuncName(callee));
+    uint64_t ops = calls_ ? calls_->opsInCallTree(original ? *original : callee) : 0;
+    if (!__builtin_add_overflow(copiedOps_, ops, &copiedOps_) && copiedOps_ <= ir::kMaxCopiedOps) return true;
+    diags_.error(call.loc(), "'func.call' op is part of a constant expression with several users, and giving "
+                             "each user its own copy of the call and of all it calls would copy more than " +
+                                 std::to_string(ir::kMaxCopiedOps) + " ops");
+    overBudget_ = true;
+    return false;
   }
 
   ir::Value* cloneSubComputation(ir::Value* result) {
@@ -182,7 +210,11 @@ class Splitter {
   }
 
   ir::Module& module_;
+  ir::DiagnosticSink& diags_;
   util::SymbolTable symbols_;
+  std::optional<ir::CallGraph> calls_;  // when the module has calls
+  uint64_t copiedOps_ = 0;              // by copies of calls so far
+  bool overBudget_ = false;
   std::unordered_set<std::string> nonConstNamedComputations_;
   std::unordered_set<std::string> nonConstFuncs_;
   const ir::Op* lastNonConstFunc_ = nullptr;  // whose name is in nonConstFuncs_
@@ -191,9 +223,7 @@ class Splitter {
 }  // namespace
 
 bool constantOrScalarSplitter(ir::Module& module, ir::DiagnosticSink& diags) {
-  (void)diags;
-  Splitter(module).run();
-  return true;
+  return Splitter(module, diags).run();
 }
 
 }  // namespace shardscope::passes

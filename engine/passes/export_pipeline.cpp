@@ -12,6 +12,8 @@
 //   [drop sharding rules]                                     unless keep-sharding-rules
 //   [inline meshes]                                           inline-meshes, unless avoid-export...
 //
+// The canonicalizer runs restricted to sdy's reshard / collective patterns,
+// as in sdy (MLIR's `enable-patterns` with sdy's pattern labels).
 // Module dumps (`dump-directory`) and per-instruction partitioning are
 // accepted but not performed. A step whose pass this build lacks is skipped.
 #include "passes/export_passes.h"
@@ -79,8 +81,9 @@ bool runExportPipeline(ir::Module& module, const ExportPipelineOptions& o, PassC
     if (!step("sdy-insert-explicit-reshards", {{{"enable-full-version", flag(fullReshards)}}}))
       return false;
     if (!o.enablePerInstructionPartitioning && o.enableInsertExplicitCollectives)
-      if (!step("canonicalize") || !step("sdy-reshard-to-collectives")) return false;
-    if (!step("canonicalize")) return false;
+      if (!step("canonicalize", {{{"enable-patterns", "sdy-reshard"}}}) || !step("sdy-reshard-to-collectives"))
+        return false;
+    if (!step("canonicalize", {{{"enable-patterns", "sdy-collective"}}})) return false;
     if (o.enableInsertExplicitCollectives && o.removeAllGatherReduceScatterForCmv1)
       if (!step("sdy-remove-all-gather-reduce-scatter-for-cmv1")) return false;
   }

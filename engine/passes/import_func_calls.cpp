@@ -10,15 +10,20 @@
 // call's `sdy.sharding`; other discardable attributes of the call are kept.
 // The first call of a function takes its body; later calls copy it (with a
 // warning). Imported functions are erased, and data-flow edges are added for
-// the new named computations.
+// the new named computations. A recursive call is an error, and so is a
+// call graph too large to copy (see ir::checkFlattenable).
 #include <map>
 
+#include "ir/call_graph.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
 
 namespace shardscope::passes {
 
 bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
+  // A function calling itself would be moved into its own body, and a body
+  // is copied for each further call, as flattening does.
+  if (util::mayHaveCalls() && !ir::checkFlattenable(ir::CallGraph(module), diags)) return false;
   util::SymbolTable symbols(module);
   std::map<std::string, ir::Op*> movedInto;  // callee -> named computation holding its body
   std::vector<std::string> order;
@@ -69,7 +74,7 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
     util::eraseOp(&call);
   });
   for (const std::string& name : order)
-    if (ir::Op* func = symbols.lookupFunc(name)) util::eraseOp(func);
+    if (ir::Op* func = symbols.lookupFunc(name)) symbols.erase(func);
 
   // Edges for the named computations (owners that already have one keep it).
   std::vector<ir::Op*> ncs;

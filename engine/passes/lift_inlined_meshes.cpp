@@ -88,7 +88,7 @@ class Lifter {
       auto [it, inserted] = meshToName_.try_emplace(mesh->str(), name);
       if (!inserted) {
         refToName_[name] = it->second;
-        util::eraseOp(meshOp);
+        symbols_.erase(meshOp);
       } else {
         lastMesh_ = meshOp;
       }
@@ -130,24 +130,8 @@ class Lifter {
     op->setAttr("sym_name", ir::StringAttr{newMeshBaseName(mesh)}, true);
     op->setAttr("mesh", mesh, true);
     ir::Op* raw = op.get();
-    std::string name;
-    if (lastMesh_) {
-      name = symbols_.insert(std::move(op), lastMesh_);
-    } else {
-      // At the start of the module.
-      ir::Block& body = module_.body();
-      ir::Op* first = body.empty() ? nullptr : body.ops().front().get();
-      std::string base = util::symNameOf(*raw);
-      name = base;
-      if (symbols_.lookup(name)) {
-        // Reuse the table's uniquing by inserting at the end, then moving.
-        name = symbols_.insert(std::move(op));
-        auto owned = body.take(raw);
-        body.insertBefore(first, std::move(owned));
-      } else {
-        body.insertBefore(first, std::move(op));
-      }
-    }
+    std::string name =
+        lastMesh_ ? symbols_.insert(std::move(op), lastMesh_) : symbols_.insertFirst(std::move(op));
     lastMesh_ = raw;
     meshToName_[mesh.str()] = name;
     return name;

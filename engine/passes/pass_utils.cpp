@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/collective_ops.h"
+
 namespace shardscope::passes::util {
 
 using ir::Attribute;
@@ -293,7 +295,7 @@ std::optional<TensorSharding> getSharding(Value* v) {
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
     return shardingAttr(*op, "sharding");
   // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
-  if (op->name().starts_with("sdy.") && op->hasAttr("out_sharding")) return shardingAttr(*op, "out_sharding");
+  if (ir::isCollective(*op)) return shardingAttr(*op, ir::kOutShardingAttr);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
     if (v->index < out.size()) return out[v->index];
@@ -341,6 +343,10 @@ void setSharding(Value* v, const TensorSharding& sharding) {
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard")) {
     op->setAttr("sharding", sharding, true);
+    return;
+  }
+  if (ir::isCollective(*op)) {
+    op->setAttr(ir::kOutShardingAttr, sharding, true);
     return;
   }
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
@@ -584,28 +590,56 @@ bool isBeforeInBlock(const Op* a, const Op* b) {
   return false;
 }
 
-Op* SymbolTable::lookup(const std::string& name) const { return module_.lookupSymbol(name); }
+SymbolTable::SymbolTable(ir::Module& module) : module_(module) {
+  for (auto& op : module_.body().ops())
+    if (const Attribute* sym = op->attr("sym_name"); sym && sym->string())
+      byName_.emplace(*sym->string(), op.get());  // the first of equal names, as lookupSymbol
+}
+
+Op* SymbolTable::lookup(const std::string& name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
 
 Op* SymbolTable::lookupFunc(const std::string& name) const {
   Op* op = lookup(name);
   return op && isFuncOp(*op) ? op : nullptr;
 }
 
-std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
-  std::string name = symNameOf(*op);
+std::string SymbolTable::uniqueName(Op& op) {
+  std::string name = symNameOf(op);
   if (lookup(name)) {
     std::string candidate;
     do {
       candidate = name + "_" + std::to_string(counter_++);
     } while (lookup(candidate));
     name = candidate;
-    op->setAttr("sym_name", ir::StringAttr{name}, isInherentAttr(*op, "sym_name", true));
+    op.setAttr("sym_name", ir::StringAttr{name}, isInherentAttr(op, "sym_name", true));
   }
+  byName_.emplace(name, &op);
+  return name;
+}
+
+std::string SymbolTable::insert(std::unique_ptr<Op> op, Op* after) {
+  std::string name = uniqueName(*op);
   if (after)
     module_.body().insertAfter(after, std::move(op));
   else
     module_.body().append(std::move(op));
   return name;
+}
+
+std::string SymbolTable::insertFirst(std::unique_ptr<Op> op) {
+  std::string name = uniqueName(*op);
+  ir::Block& body = module_.body();
+  body.insertBefore(body.empty() ? nullptr : body.ops().front().get(), std::move(op));
+  return name;
+}
+
+void SymbolTable::erase(Op* op) {
+  auto it = byName_.find(symNameOf(*op));
+  if (it != byName_.end() && it->second == op) byName_.erase(it);
+  eraseOp(op);
 }
 
 std::vector<Op*> funcsInPostOrder(ir::Module& module, bool rootsLastFirst) {

@@ -142,18 +142,29 @@ void eraseOp(ir::Op* op);
 // Is `a` before `b` in the same block?
 bool isBeforeInBlock(const ir::Op* a, const ir::Op* b);
 
-// Insert `op` (a symbol) into the module body after `after` (or at the end
-// when null), renaming it `name_N` when its name is taken, as MLIR's
-// SymbolTable::insert does (one counter per table). Returns the final name.
+// The top-level symbols of a module by name, as MLIR's SymbolTable: while a
+// pass holds one, it adds and erases symbols through it (the table indexes
+// them once, so a lookup does not scan the module, and a pass making many
+// copies of functions stays linear).
 class SymbolTable {
  public:
-  explicit SymbolTable(ir::Module& module) : module_(module) {}
+  explicit SymbolTable(ir::Module& module);
+  // Insert `op` (a symbol) into the module body after `after` (or at the end
+  // when null), renaming it `name_N` when its name is taken, as MLIR's
+  // SymbolTable::insert does (one counter per table). Returns the final name.
   std::string insert(std::unique_ptr<ir::Op> op, ir::Op* after = nullptr);
+  // The same at the start of the module body.
+  std::string insertFirst(std::unique_ptr<ir::Op> op);
+  // Remove `op` (a top-level symbol) from the module and destroy it.
+  void erase(ir::Op* op);
   ir::Op* lookup(const std::string& name) const;
   ir::Op* lookupFunc(const std::string& name) const;
 
  private:
+  // Gives `op` a name not yet taken; returns it.
+  std::string uniqueName(ir::Op& op);
   ir::Module& module_;
+  std::unordered_map<std::string, ir::Op*> byName_;
   unsigned counter_ = 0;
 };
 

@@ -40,14 +40,18 @@ bool definedByExplicitReshard(ir::Value* v) {
 }
 
 // The reduction of an sdy collective (`sdy.all_reduce max {"x"} ...`); sum
-// when the op does not say.
+// when the op does not say. Held as an enum (`max`), or failing that as the
+// last word of the attribute's text (`#sdy<reduction max>`).
 std::string collectiveReduction(const ir::Op& op) {
   const ir::Attribute* a = op.attr("reduction_op");
   if (!a) return "sum";
+  if (const auto* e = a->as<ir::EnumAttr>()) return e->value;
   std::string text = a->str();
-  for (const char* kind : {"max", "min", "sum", "product", "and", "or"})
-    if (text.find(kind) != std::string::npos) return kind;
-  return text;
+  size_t end = text.find_last_not_of(">\" ");
+  if (end == std::string::npos) return text;
+  size_t begin = text.find_last_of("< \"", end);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  return text.substr(begin, end + 1 - begin);
 }
 
 // The reduction a region computes (its terminator's operands all defined by

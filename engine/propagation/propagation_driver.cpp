@@ -18,6 +18,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "ir/call_graph.h"
 #include "propagation/axis_algebra.h"
 #include "propagation/op_sharding_rule_cache.h"
 #include "propagation/value_shardings.h"
@@ -945,6 +946,11 @@ bool PropagationDriver::prepare() {
     return true;
   });
   if (!ok) return false;
+  // Notifications follow calls into callees and returns back to callers:
+  // on a cycle of calls they would never end.
+  if ((ir::Op::anyLive("func.call") || ir::Op::anyLive("call")) &&
+      !ir::checkNoRecursiveCalls(ir::CallGraph(module_), diags_))
+    return false;
   if (!impl_->deferringFuncShardings) {
     beginDeferredFuncShardings();
     impl_->deferringFuncShardings = true;

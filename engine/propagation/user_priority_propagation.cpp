@@ -114,10 +114,21 @@ TensorSharding restored(const TensorSharding& current, const TensorSharding& ori
   return s;
 }
 
+// How many shardings the op's TensorShardingPerValue attribute `name` holds
+// (0 when it has none). Read before visiting the places: `fn` below may
+// replace the attribute (Op::setAttr frees the old one), so no pointer into
+// it may be held across a call of `fn`.
+size_t numShardingsIn(const ir::Op& op, const ir::AttrName& name) {
+  const ir::Attribute* a = op.attr(name);
+  const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
+  return pv ? pv->shardings.size() : 0;
+}
+
 // Calls `fn` on every sharding place of the module, in the order sdy's
 // sharding walker visits them. (A callback rather than a list: a list holds
 // a place per value, and on a large module building it costs more than the
-// visit.) `fn` may rewrite the place's sharding, not the module's ops.
+// visit.) `fn` may rewrite the place's sharding (replacing the attribute
+// that holds it), not the module's ops.
 template <typename Fn>
 void forEachPlace(ir::Module& module, const Fn& fn) {
   for (auto& top : module.body().ops()) {
@@ -130,11 +141,9 @@ void forEachPlace(ir::Module& module, const Fn& fn) {
       }
       if (op.is("sdy.manual_computation")) {
         for (const char* name : {"in_shardings", "out_shardings"}) {
-          const ir::Attribute* a = op.attr(name);
-          const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
-          if (!pv) continue;
+          const size_t count = numShardingsIn(op, name);
           bool in = std::string(name) == "in_shardings";
-          for (unsigned i = 0; i < pv->shardings.size(); ++i) {
+          for (unsigned i = 0; i < count; ++i) {
             ShardingPlace p;
             p.attrOp = &op;
             p.attrName = name;
@@ -150,10 +159,9 @@ void forEachPlace(ir::Module& module, const Fn& fn) {
       }
       if (isDataFlowOp(op)) {
         if (op.is("sdy.named_computation")) {
-          const ir::Attribute* a = op.attr("in_shardings");
-          const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
-          if (pv && op.numRegions() && !op.region(0).empty())
-            for (unsigned i = 0; i < pv->shardings.size(); ++i) {
+          const size_t count = numShardingsIn(op, "in_shardings");
+          if (op.numRegions() && !op.region(0).empty())
+            for (unsigned i = 0; i < count; ++i) {
               ShardingPlace p;
               p.attrOp = &op;
               p.attrName = "in_shardings";
@@ -163,33 +171,30 @@ void forEachPlace(ir::Module& module, const Fn& fn) {
             }
         }
         const char* resName = op.is("sdy.named_computation") ? "out_shardings" : kShardingAttr;
-        const ir::Attribute* a = op.attr(resName);
-        const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
-        if (pv)
-          for (unsigned i = 0; i < pv->shardings.size(); ++i) {
-            ShardingPlace p;
-            p.attrOp = &op;
-            p.attrName = resName;
-            p.attrIndex = i;
-            if (i < op.numResults()) p.value = op.result(i);
-            fn(p);
-          }
+        const size_t count = numShardingsIn(op, resName);
+        for (unsigned i = 0; i < count; ++i) {
+          ShardingPlace p;
+          p.attrOp = &op;
+          p.attrName = resName;
+          p.attrIndex = i;
+          if (i < op.numResults()) p.value = op.result(i);
+          fn(p);
+        }
         return true;
       }
       if (op.numResults() == 1) {
         fn(ShardingPlace::ofValue(op.result(0)));
       } else if (op.numResults() > 1) {
-        const ir::Attribute* a = op.attr(kShardingAttrName);
-        const auto* pv = a ? a->as<TensorShardingPerValue>() : nullptr;
-        if (pv)
-          for (unsigned i = 0; i < pv->shardings.size() && i < op.numResults(); ++i) {
-            ShardingPlace p;
-            p.attrOp = &op;
-            p.attrName = kShardingAttr;
-            p.attrIndex = i;
-            p.value = op.result(i);
-            fn(p);
-          }
+        const size_t count =
+            std::min<size_t>(numShardingsIn(op, kShardingAttrName), op.numResults());
+        for (unsigned i = 0; i < count; ++i) {
+          ShardingPlace p;
+          p.attrOp = &op;
+          p.attrName = kShardingAttr;
+          p.attrIndex = i;
+          p.value = op.result(i);
+          fn(p);
+        }
       }
       return true;
     });

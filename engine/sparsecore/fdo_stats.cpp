@@ -281,6 +281,23 @@ std::vector<TableStats> mergeHistories(const std::vector<FdoStatsFile>& files) {
   return out;
 }
 
+StatMatrix maximaOverBatches(const std::vector<TableStats>& history, StatKind kind,
+                             std::vector<std::string>* tableNames) {
+  StatMatrix out;
+  for (const TableStats& t : history)
+    if (const auto& m = t.of(kind); m && m->cols > 0) out.cols = std::max(out.cols, m->cols);
+  for (const TableStats& t : history) {
+    const auto& m = t.of(kind);
+    if (!m || m->cols == 0) continue;
+    std::vector<int64_t> row(out.cols, 0);
+    for (size_t r = 0; r < m->rows(); ++r)
+      for (size_t c = 0; c < m->cols; ++c) row[c] = std::max(row[c], m->at(r, c));
+    out.values.insert(out.values.end(), row.begin(), row.end());
+    if (tableNames) tableNames->push_back(t.table);
+  }
+  return out;
+}
+
 namespace {
 
 // Nearest-rank percentile of `sorted` (ascending, not empty).

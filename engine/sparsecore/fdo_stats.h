@@ -87,6 +87,13 @@ std::vector<TableStats> loadFdoStats(const std::vector<FdoStatsFile>& files);
 // the load above keeps no history once it merges files).
 std::vector<TableStats> mergeHistories(const std::vector<FdoStatsFile>& files);
 
+// The overview of every table: row t = table t's maximum over batches of
+// `kind`, per partition (tables with fewer partitions padded with 0).
+// Tables without `kind` are left out; their names, in row order, go to
+// `tableNames`. Example: t_one [20 20 40 40], t_two [60 60 80 80] -> 2 x 4.
+StatMatrix maximaOverBatches(const std::vector<TableStats>& history, StatKind kind,
+                             std::vector<std::string>* tableNames);
+
 // One candidate limit for a table and what it would cost.
 struct LimitChoice {
   std::string label;  // "max", "p99", ...

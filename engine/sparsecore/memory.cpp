@@ -1,5 +1,6 @@
 #include "sparsecore/memory.h"
 
+#include "sparsecore/coo_buffer.h"
 #include "sparsecore/stacking.h"
 
 namespace shardscope::sc {
@@ -81,8 +82,8 @@ MemoryReport estimateMemory(const Job& job, const PreprocessResult& pre) {
     const int64_t nz = st.maxUniqueIdsPerSample;
     sm.hbmStackForwardBytes = (2 * w + 1) * nz * job.replicas() * 4;
     sm.hbmStackBackwardBytes = 3 * w * nz * job.replicas() * 4;
-    sm.cooBufferEntriesPerDevice = roundUp(st.maxIdsLimit, 8) * job.sparseCoresPerDevice * n *
-                                   (job.enableMinibatching ? kMinibatchingBuckets : 1);
+    sm.cooBufferEntriesPerDevice =
+        theoreticalMaxCooBufferSize(st.maxIdsLimit, job.devices, job.sparseCoresPerDevice, job.enableMinibatching);
     for (int64_t v : st.requiredBufferPerSparseCore) sm.requiredEntriesPerDevice += v;
     r.hbmStackPerChip += std::max(sm.hbmStackForwardBytes, sm.hbmStackBackwardBytes);
     heapEntries += sm.cooBufferEntriesPerDevice;

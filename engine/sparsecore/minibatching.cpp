@@ -38,4 +38,13 @@ MinibatchingSplit minibatchingSplit(std::span<const int64_t> perBucket, int64_t 
   return split;
 }
 
+std::vector<std::pair<int, int>> mergedBucketPairs(MinibatchingSplit split, int buckets) {
+  std::vector<std::pair<int, int>> out;
+  int node = 0;
+  for (int width = 2; width <= buckets; width *= 2)
+    for (int left = 0; left < buckets; left += width, ++node)
+      if (!((split >> node) & 1)) out.emplace_back(left, left + width / 2);
+  return out;
+}
+
 }  // namespace shardscope::sc

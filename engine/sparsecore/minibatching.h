@@ -10,6 +10,8 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 namespace shardscope::sc {
 
@@ -29,5 +31,10 @@ uint32_t minibatchingBucket(uint32_t colId);
 MinibatchingSplit minibatchingSplit(std::span<const int64_t> perBucket, int64_t limit);
 
 inline int minibatchCount(MinibatchingSplit split) { return __builtin_popcountll(split) + 1; }
+
+// The bucket merges a split implies, in tree order: every node whose bit is
+// clear merges its right group into its left one, named by their first
+// buckets. 8 buckets, split 0b0101101 (bits 1, 4, 6 clear): (2,3), (0,2), (0,4).
+std::vector<std::pair<int, int>> mergedBucketPairs(MinibatchingSplit split, int buckets);
 
 }  // namespace shardscope::sc

@@ -7,6 +7,8 @@
 #include <set>
 #include <span>
 
+#include "ir/collective_ops.h"
+
 namespace shardscope {
 
 namespace {
@@ -303,6 +305,10 @@ std::optional<TensorSharding> shardingOfValue(const ir::Value* value) {
   if (op->is("sdy.sharding_constraint") || op->is("sdy.reshard") || op->is("sdy.data_flow_edge")) {
     const ir::Attribute* s = op->attr("sharding");
     if (s && s->as<TensorSharding>()) return *s->as<TensorSharding>();
+    return std::nullopt;
+  }
+  if (ir::isCollective(*op)) {
+    if (const TensorSharding* out = ir::outShardingOf(*op)) return *out;
     return std::nullopt;
   }
   const char* perValueName =

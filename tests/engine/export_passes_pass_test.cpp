@@ -281,10 +281,13 @@ func.func private @baz(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
   // The callee returns a replicated value: the call says so (closed), and a
   // reshard makes the sharding its users expect.
   std::string out = run(input, "sdy-insert-func-call-reshards");
-  EXPECT_NE(out.find(R"(%0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>})"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(%0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>})"),
+      std::string::npos)
       << out;
-  EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"(%1 = sdy.reshard %0 <@mesh, [{"x", ?}, {"y"}]>)"), std::string::npos)
+      << out;
 }
 
 TEST(ExportPassesTest, Cmv1KeepsTheReduceScatterOfADotWithAGatheredOperand) {
@@ -301,15 +304,38 @@ func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}
   std::string out = run(input, "sdy-remove-all-gather-reduce-scatter-for-cmv1");
   // The gather into the first dot goes; that dot's reduce-scatter stays.
   EXPECT_EQ(out.find("all_gather"), std::string::npos) << out;
-  EXPECT_NE(out.find(R"(%0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>})"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(%0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>})"),
+      std::string::npos)
       << out;
   EXPECT_NE(out.find("reduce_scatter"), std::string::npos) << out;
   // The second dot's reduce-scatter goes and the dot takes its sharding.
-  EXPECT_NE(out.find(R"(%2 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>})"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          R"(%2 = stablehlo.dot %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>})"),
+      std::string::npos)
       << out;
   EXPECT_NE(out.find("return %1, %2"), std::string::npos) << out;
+}
+
+TEST(ExportPassesTest, VerifyUnreducedAxesReadsTheAllReduceKind) {
+  std::string input =
+      std::string(kUnreducedHeader) +
+      R"(func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced=max{"y"}>}) -> tensor<8xf32> {
+  %0 = "sdy.all_reduce"(%arg0) <{out_sharding = #sdy.sharding<@mesh, [{"x"}]>, reduction_axes = #sdy<axis_ref_list{"y"}>, reduction_op = #sdy<reduction max>}> : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(input, "sdy-verify-unreduced-axes").rfind("module {", 0), 0u)
+      << run(input, "sdy-verify-unreduced-axes");
+  std::string sum = input;
+  sum.replace(sum.find(", reduction_op = #sdy<reduction max>"),
+              std::string(", reduction_op = #sdy<reduction max>").size(), "");
+  EXPECT_NE(run(sum, "sdy-verify-unreduced-axes")
+                .find("cannot reduce 'max' unreduced axes. Expected 'sum'."),
+            std::string::npos)
+      << run(sum, "sdy-verify-unreduced-axes");
 }
 
 const char* kSingleDevice = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
@@ -329,18 +355,23 @@ TEST(ExportPassesTest, SingleDeviceOpRunsUnderADeviceCheck) {
   EXPECT_NE(out.find("%c = stablehlo.constant dense<1> : tensor<i64>"), std::string::npos) << out;
   // The operand reshard onto the device is read past and erased; the
   // reshard back to replicated is the all-reduce.
-  EXPECT_NE(out.find("stablehlo.select %arg0, %arg1, %arg1 : tensor<4xi1>, tensor<4xi32>"), std::string::npos) << out;
+  EXPECT_NE(out.find("stablehlo.select %arg0, %arg1, %arg1 : tensor<4xi1>, tensor<4xi32>"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("stablehlo.constant dense<0> : tensor<4xi32>"), std::string::npos) << out;
-  EXPECT_NE(out.find(R"(sdy.all_reduce {"x", "y"} %3 out_sharding=<@mesh, [{}]> : tensor<4xi32>)"), std::string::npos)
+  EXPECT_NE(out.find(R"(sdy.all_reduce {"x", "y"} %3 out_sharding=<@mesh, [{}]> : tensor<4xi32>)"),
+            std::string::npos)
       << out;
   EXPECT_EQ(out.find("sdy.reshard"), std::string::npos) << out;
 }
 
 TEST(ExportPassesTest, SingleDeviceResolutionRejectsBadCounts) {
-  EXPECT_NE(run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=2 partition-count=2")
-                .find("pass failed"),
-            std::string::npos);
-  EXPECT_NE(run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=two").find("whole numbers"),
+  EXPECT_NE(
+      run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=2 partition-count=2")
+          .find("pass failed"),
+      std::string::npos);
+  EXPECT_NE(run(kSingleDevice, "sdy-resolve-single-device-sharding", "replica-count=two")
+                .find("whole numbers"),
             std::string::npos);
 }
 
@@ -354,7 +385,8 @@ func.func @f(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 }
 )";
   std::string out = run(input, "sdy-resolve-single-device-sharding");
-  EXPECT_NE(out.find("'stablehlo.custom_call' op has results on different single devices"), std::string::npos)
+  EXPECT_NE(out.find("'stablehlo.custom_call' op has results on different single devices"),
+            std::string::npos)
       << out;
 }
 

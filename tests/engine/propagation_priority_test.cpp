@@ -110,5 +110,28 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
   EXPECT_NE(out.find(R"(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>})"), std::string::npos) << out;
 }
 
+TEST(UserPriorityTest, MultiResultOpWithPrioritisedShardingsKeepsThem) {
+  // Visiting the places of a multi-result op rewrites the op's own
+  // sdy.sharding attribute while walking it: this used to read the freed
+  // attribute (AddressSanitizer: heap-use-after-free).
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0:2 = stablehlo.optimization_barrier %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}p1, {}]>, <@mesh, [{"b"}p1, {}]>]>} : tensor<4x8xf32>, tensor<4x8xf32>
+  return %0#0, %0#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::DiagnosticSink diags;
+  ASSERT_TRUE(userPriorityPropagate(*m, PropagationOptions{}, diags)) << diags.formatAll("<test>");
+  std::string out = ir::printModule(*m);
+  EXPECT_NE(out.find(R"(stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, [{"b"}, {}]>]>} %arg0, %arg1)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"(-> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}, tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b", ?}, {?}]>}))"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace shardscope::propagation

@@ -126,6 +126,14 @@ TEST(FdoStatsLimits, SuggestionsFollowTheReferenceAndCountDroppedIds) {
   EXPECT_FALSE(s[1].cooBufferSizePerDevice);  // "ad" recorded no buffer sizes
 }
 
+TEST(FdoStatsOverview, MaximaOverBatchesPerTable) {
+  FdoStatsFile a{"a", {{"t", {matrix(2, {1, 5, 2, 2}), {}, {}, {}}}, {"u", {matrix(3, {7, 0, 1}), {}, {}, {}}},
+                       {"v", {std::nullopt, matrix(1, {4}), {}, {}}}}};
+  std::vector<std::string> names;
+  EXPECT_EQ(maximaOverBatches(a.tables, StatKind::MaxIds, &names), matrix(3, {2, 5, 0, 7, 0, 1}));
+  EXPECT_EQ(names, (std::vector<std::string>{"t", "u"}));
+}
+
 struct BadFile {
   const char* file;
   const char* message;

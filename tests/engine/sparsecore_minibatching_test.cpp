@@ -138,3 +138,52 @@ TEST(SparseCoreMinibatching, SingleHotBucketStillFailsOrDrops) {
   EXPECT_FALSE(r.limitError.has_value());
   EXPECT_EQ(r.stats[0].droppedIds, 36);
 }
+
+// jax-tpu-embedding minibatching_splits_test.cc: ComputeMinibatchingSplitTest
+// (8 buckets; the split mask depends only on the counts per bucket, not on
+// the hash) and MergeBucketsTest.
+namespace {
+
+struct SplitVector {
+  std::vector<int64_t> perBucket;
+  int64_t limit;
+  shardscope::sc::MinibatchingSplit expected;
+};
+
+class ReferenceSplit : public ::testing::TestWithParam<SplitVector> {};
+
+TEST_P(ReferenceSplit, MatchesComputeMinibatchingSplit) {
+  EXPECT_EQ(shardscope::sc::minibatchingSplit(GetParam().perBucket, GetParam().limit), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(MinibatchingSplitsTest, ReferenceSplit,
+                         ::testing::Values(SplitVector{std::vector<int64_t>(8, 10), 100, 0},          // full merge
+                                           SplitVector{std::vector<int64_t>(8, 100), 150, 0b1111111},  // no merges
+                                           SplitVector{{10, 20, 30, 40, 50, 60, 70, 80}, 100, 0b1101100},
+                                           SplitVector{{50, 50, 20, 80, 10, 10, 70, 10}, 100, 0b1010000},
+                                           SplitVector{{90, 10, 90, 10, 90, 10, 90, 10}, 100, 0b1110000}));
+
+struct MergeVector {
+  shardscope::sc::MinibatchingSplit split;
+  std::vector<std::pair<int, int>> merges;
+};
+
+class ReferenceMerge : public ::testing::TestWithParam<MergeVector> {};
+
+TEST_P(ReferenceMerge, MatchesMergeBuckets) {
+  auto got = shardscope::sc::mergedBucketPairs(GetParam().split, 8);
+  auto want = GetParam().merges;
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MinibatchingSplitsTest, ReferenceMerge,
+    ::testing::Values(MergeVector{0b1111111, {}},
+                      MergeVector{0b0101101, {{2, 3}, {0, 2}, {0, 4}}},
+                      MergeVector{0, {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {4, 6}, {0, 4}}},
+                      MergeVector{0b0001010, {{0, 1}, {4, 5}, {0, 2}, {4, 6}, {0, 4}}},
+                      MergeVector{0b0101010, {{0, 1}, {4, 5}, {0, 2}, {0, 4}}}));
+
+}  // namespace

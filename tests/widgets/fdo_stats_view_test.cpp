@@ -103,6 +103,16 @@ class FdoStatsViewTest : public QObject {
     QVERIFY(view.historyPlot()->hasData());
   }
 
+  void heatmapOverviewOfAllTables() {
+    FdoStatsView view;
+    QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));
+    view.setHeatmapAllTables();
+    QVERIFY(view.heatmapPlot()->hasData());
+    QCOMPARE(view.heatmapPlot()->elementCount(), 1);  // one colour map
+    view.setHeatmapStat(sc::StatKind::MaxUniqueIds);
+    QVERIFY(view.heatmapPlot()->hasData());
+  }
+
   void badFilesNameTheFileAndKeepTheLastResult_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("message");
@@ -140,6 +150,7 @@ class FdoStatsViewTest : public QObject {
     QTest::addColumn<QString>("view");
     QTest::newRow("history") << QStringLiteral("sc-stats");
     QTest::newRow("heatmap") << QStringLiteral("sc-stats-heatmap:ad");
+    QTest::newRow("all tables") << QStringLiteral("sc-stats-tables");
   }
   void headlessExport() {
     QFETCH(QString, view);

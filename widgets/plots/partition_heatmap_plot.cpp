@@ -31,7 +31,8 @@ void PartitionHeatmapPlot::clear() {
   clearPlot(QStringLiteral("Partitions by batch: open a statistics file"));
 }
 
-void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix& m, const QString& rowName) {
+void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix& m, const QString& rowName,
+                                     const QString& xLabel, const QStringList& xNames) {
   reset();  // removes the old map with the other plottables
   map_ = nullptr;
   QCustomPlot* p = plot();
@@ -57,6 +58,17 @@ void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix&
   map_->setDataRange(QCPRange(0, std::max<double>(1, double(m.max()))));
   scale_->setVisible(true);
   p->yAxis->setLabel(rowName);
+  p->xAxis->setLabel(xLabel);
+  if (!xNames.isEmpty()) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int step = std::max(1, batches / 40);  // at most ~40 names
+    for (int b = 0; b < batches && b < xNames.size(); b += step) ticker->addTick(b, xNames[b]);
+    p->xAxis->setTicker(ticker);
+    p->xAxis->setTickLabelRotation(batches > 8 ? 60 : 0);
+  } else {
+    p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    p->xAxis->setTickLabelRotation(0);
+  }
   p->xAxis->setRange(-0.5, batches - 0.5);
   p->yAxis->setRange(-0.5, rows - 0.5);
   finish(true);

@@ -1,9 +1,13 @@
-// A partition-by-batch heatmap of one FDO statistic: x = recorded batch,
-// y = partition (or SparseCore), colour = the count, with a colour scale.
-// One QCPColorMap cell per (batch, partition), so 512 partitions x 100
-// batches redraw in milliseconds; a hot partition reads as a bright row.
+// A partition heatmap of FDO statistics, with a colour scale from zero:
+//  - one table: x = recorded batch, y = partition (or SparseCore);
+//  - all tables: x = table, y = partition, the maximum over batches (the
+//    overview of which table and partition run hot).
+// One QCPColorMap cell per (column, partition), so 512 partitions x 100
+// tables redraw in milliseconds (tests/bench/heatmap_bench); a hot partition
+// reads as a bright row.
 #pragma once
 #include <QString>
+#include <QStringList>
 
 #include "sparsecore_plot.h"
 
@@ -21,8 +25,11 @@ class PartitionHeatmapPlot : public SparseCorePlot {
  public:
   explicit PartitionHeatmapPlot(QWidget* parent = nullptr);
   ~PartitionHeatmapPlot() override;
-  // `rowName`: what a column of the matrix is ("partition", "SparseCore").
-  void setMatrix(const QString& title, const sc::StatMatrix& m, const QString& rowName);
+  // `m`'s rows are the x columns (batches), its columns the y rows;
+  // `rowName`: what those are ("partition", "SparseCore"). `xNames`, when
+  // given, label the x columns (table names) instead of numbers.
+  void setMatrix(const QString& title, const sc::StatMatrix& m, const QString& rowName,
+                 const QString& xLabel = QStringLiteral("recorded batch"), const QStringList& xNames = {});
   void clear();
 
  private:

@@ -57,6 +57,9 @@ QString heatmapTitle(const sc::TableStats& t, sc::StatKind kind) {
   return QStringLiteral("%1: %2 by batch").arg(QString::fromStdString(t.table), QLatin1String(sc::statTitle(kind)));
 }
 
+// The heatmap choice "max ids of every table" (not a StatKind).
+constexpr int kAllTables = -1;
+
 QString rowName(sc::StatKind kind) {
   return kind == sc::StatKind::RequiredBufferSize ? QStringLiteral("source SparseCore")
                                                   : QStringLiteral("partition (destination SparseCore)");
@@ -82,6 +85,9 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   statChoice_ = new QComboBox(this);
   for (sc::StatKind k : {sc::StatKind::MaxIds, sc::StatKind::MaxUniqueIds, sc::StatKind::RequiredBufferSize})
     statChoice_->addItem(QLatin1String(sc::statTitle(k)), static_cast<int>(k));
+  statChoice_->addItem(tr("max ids, all tables"), kAllTables);
+  statChoice_->setToolTip(tr("What the heatmap shows: one statistic of this table by batch, or the max ids of "
+                             "every table (the maximum over batches) to find the hot ones"));
   bar->addWidget(openFiles);
   bar->addWidget(openFolder);
   bar->addWidget(pathLabel_, 1);
@@ -218,6 +224,8 @@ void FdoStatsView::setHeatmapStat(sc::StatKind kind) {
   if (i >= 0) statChoice_->setCurrentIndex(i);
 }
 
+void FdoStatsView::setHeatmapAllTables() { statChoice_->setCurrentIndex(statChoice_->findData(kAllTables)); }
+
 void FdoStatsView::showTable() {
   if (!report_) return;
   size_t index = 0;
@@ -228,6 +236,15 @@ void FdoStatsView::showTable() {
     return;
   }
   history_->setTable(*t, report_->suggestions[index]);
+  if (statChoice_->currentData().toInt() == kAllTables) {
+    std::vector<std::string> names;
+    const sc::StatMatrix all = sc::maximaOverBatches(report_->history, sc::StatKind::MaxIds, &names);
+    QStringList xNames;
+    for (const std::string& n : names) xNames << QString::fromStdString(n);
+    heatmap_->setMatrix(tr("max ids per partition of every table (maximum over batches)"), all,
+                        rowName(sc::StatKind::MaxIds), tr("stacked table"), xNames);
+    return;
+  }
   const auto kind = static_cast<sc::StatKind>(statChoice_->currentData().toInt());
   if (const auto& m = t->of(kind))
     heatmap_->setMatrix(heatmapTitle(*t, kind), *m, rowName(kind));
@@ -262,7 +279,19 @@ bool exportFdoStatsView(const QStringList& inputs, const QString& view, const QS
     plot.resize(size);
     return plot.exportTo(outPath, size, error);
   }
-  return fail(QStringLiteral("unknown statistics view '%1' (use sc-stats or sc-stats-heatmap)").arg(view));
+  if (view == QLatin1String("sc-stats-tables")) {
+    plots::PartitionHeatmapPlot plot;
+    std::vector<std::string> names;
+    const sc::StatMatrix all = sc::maximaOverBatches(r.report->history, sc::StatKind::MaxIds, &names);
+    QStringList xNames;
+    for (const std::string& n : names) xNames << QString::fromStdString(n);
+    plot.setMatrix(QStringLiteral("max ids per partition of every table (maximum over batches)"), all,
+                   rowName(sc::StatKind::MaxIds), QStringLiteral("stacked table"), xNames);
+    plot.resize(size);
+    return plot.exportTo(outPath, size, error);
+  }
+  return fail(QStringLiteral("unknown statistics view '%1' (use sc-stats, sc-stats-heatmap or sc-stats-tables)")
+                  .arg(view));
 }
 
 }  // namespace shardscope::scw

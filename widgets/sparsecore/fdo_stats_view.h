@@ -48,8 +48,10 @@ class FdoStatsView : public QWidget {
   QString errorText() const { return error_; }
   QString currentTable() const;
   void setCurrentTable(const QString& table);
-  // Which statistic the heatmap shows.
+  // Which statistic the heatmap shows; or the max ids of every table, the
+  // maximum over batches (the overview).
   void setHeatmapStat(sc::StatKind kind);
+  void setHeatmapAllTables();
 
   plots::FdoHistoryPlot* historyPlot() const { return history_; }
   plots::PartitionHeatmapPlot* heatmapPlot() const { return heatmap_; }
@@ -83,8 +85,9 @@ class FdoStatsView : public QWidget {
 };
 
 // Headless: reads `inputs` and writes the history ("sc-stats") or heatmap
-// ("sc-stats-heatmap") picture of `table` (empty: the first table) to
-// `outPath`. Returns false with a message for a bad file or table.
+// ("sc-stats-heatmap") picture of `table` (empty: the first table), or the
+// all-tables overview ("sc-stats-tables"), to `outPath`. Returns false with a
+// message for a bad file or table.
 bool exportFdoStatsView(const QStringList& inputs, const QString& view, const QString& table,
                         const QString& outPath, QSize size, QString* error);
 

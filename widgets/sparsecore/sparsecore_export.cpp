@@ -12,7 +12,8 @@ namespace {
 
 // The FDO statistics pictures read statistics files, not a job.
 bool isStatsView(const QString& base) {
-  return base == QLatin1String("sc-stats") || base == QLatin1String("sc-stats-heatmap");
+  return base == QLatin1String("sc-stats") || base == QLatin1String("sc-stats-heatmap") ||
+         base == QLatin1String("sc-stats-tables");
 }
 
 }  // namespace

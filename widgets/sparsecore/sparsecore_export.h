@@ -12,7 +12,7 @@ namespace shardscope::scw {
 // with a title and a legend. `view` is sc-load | sc-spmem | sc-hbm |
 // sc-pipeline | sc-ids; "sc-load:STACK" picks a stack by name (default: the
 // stack closest to or furthest over its limits). `sc-stats[:TABLE]` and
-// `sc-stats-heatmap[:TABLE]` read FDO statistics (a .npz or .csv file, or a
+// `sc-stats-heatmap[:TABLE]` and `sc-stats-tables` read FDO statistics (a .npz or .csv file, or a
 // folder of them) instead of a job. `size` empty: 1000 x 560.
 // Returns false with a message in `error` for a bad file (the engine's
 // "<file>: <field>: <cause>"), an unknown view, a view the file cannot
