@@ -57,8 +57,9 @@
 #include "what_if_panel.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/strategy_compare_widget.h"
-#include "trace/trace_graph_link.h"
 #include "trace/trace_panel.h"
+#include "trace/trace_player.h"
+#include "trace/trace_state.h"
 #endif
 
 #ifndef SHARDSCOPE_SOURCE_SAMPLE_DIR
@@ -250,20 +251,28 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   tabifyDockWidget(diagDock, traceDock);
   diagDock->raise();
   connect(trace_, &PropagationPanel::propagateRequested, this, &MainWindow::startPropagation);
-  connect(trace_, &PropagationPanel::stepRequested, this, &MainWindow::showStep);
-  connect(
-      &propagator_, &QFutureWatcher<std::shared_ptr<api::PropagationRun>>::finished, this, [this] {
-        const quint64 req = propagator_.property("request").toULongLong();
-        if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
-        run_ = propagator_.result();
-        trace_->setRun(run_);
-        if (auto* d = findChild<QDockWidget*>(QStringLiteral("traceDock"))) d->raise();
-        if (run_->ok && run_->result) showStep(static_cast<int>(run_->trace.steps.size()));
-        statusBar()->showMessage(run_->ok
-                                     ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
-                                     : tr("Propagation failed"),
-                                 5000);
-      });
+  connect(&propagator_, &QFutureWatcher<PreparedRun>::finished, this, [this] {
+    const quint64 req = propagator_.property("request").toULongLong();
+    if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
+    showRun(propagator_.result(), /*selectLastStep=*/true);
+    // The explorer tells the steps (narration, factor table, Why).
+    const char* dock = explorer_ ? "traceExplorerDock" : "traceDock";
+    if (auto* d = findChild<QDockWidget*>(QLatin1String(dock))) {
+      d->show();
+      d->raise();
+    }
+    statusBar()->showMessage(run_->ok
+                                 ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
+                                 : tr("Propagation failed"),
+                             5000);
+  });
+  // The one timeline: whatever moved it, every view shows the state after
+  // the same step (the graph, tree, mesh and combo read the moved module).
+  connect(state_, &DocumentState::stepChanged, this, &MainWindow::onStepChanged);
+  connect(state_, &DocumentState::shardingsChanged, this, [this](const api::TimelineChanges& c) {
+    tree_->viewport()->update();  // its sharding column reads the module
+    updateComboTexts(c);
+  });
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   // The full trace explorer (factor tables, narration, "why"), next to the
   // stepping panel; its step selection moves the source and the selection.
@@ -280,11 +289,23 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, explorerDock);
   tabifyDockWidget(traceDock, explorerDock);
   diagDock->raise();
-  // Its steps send the moved axes through the graph (travelling chips).
-  trace::linkGraphAnimation(explorer, graph_);
-  connect(explorer, &trace::TracePanel::stepSelected, this, [this](int, int opIndex, int line) {
-    if (line > 0) source_->goToLine(line);
-    selectOpByPreOrder(opIndex);
+  // One player for the window: the explorer's. Its Run is the window's
+  // Propagate; its steps move the window's timeline (and the timeline moves
+  // it, see onStepChanged); the trace dock's Play plays it.
+  explorer->setRunsElsewhere(true);
+  connect(explorer, &trace::TracePanel::runRequested, this, &MainWindow::startPropagation);
+  trace::TracePlayer* player = explorer->player();
+  connect(player, &trace::TracePlayer::currentStepChanged, this, [this, explorer](int step) {
+    // Only while it holds the window's run (clearing it must not move the timeline).
+    if (state_->steppedRun() && explorer->state()->stepCount() == state_->stepCount())
+      state_->setStepsApplied(step + 1);
+  });
+  connect(player, &trace::TracePlayer::playingChanged, trace_, &PropagationPanel::setPlaying);
+  connect(trace_, &PropagationPanel::playToggled, player, [player](bool on) {
+    if (on)
+      player->play();
+    else
+      player->pause();
   });
   connect(explorer->compareWidget(), &trace::StrategyCompareWidget::valueActivated, this,
           [this](int opIndex, int line) {
@@ -347,9 +368,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   }
 
   connect(state_, &DocumentState::selectionChanged, this, [this] {
-    const int vi = valueCombo_->findData(
-        QVariant::fromValue(reinterpret_cast<quintptr>(state_->selectedValue())));
-    if (vi >= 0) valueCombo_->setCurrentIndex(vi);
+    showValueInCombo(state_->selectedValue());
     syncTreeToSelection();
   });
   openStageTimer_.setSingleShot(true);
@@ -473,11 +492,18 @@ void MainWindow::createActions() {
     startPropagation(trace_->options());
   });
   propagateAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-  prop->addAction(tr("Step &Forward"), this, [this] { trace_->setStep(trace_->currentStep() + 1); })
+  prop->addAction(tr("Step &Forward"), this,
+                  [this] { state_->setStepsApplied(state_->stepsApplied() + 1); })
       ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
-  prop->addAction(tr("Step &Back"), this, [this] { trace_->setStep(trace_->currentStep() - 1); })
+  prop->addAction(tr("Step &Back"), this,
+                  [this] { state_->setStepsApplied(state_->stepsApplied() - 1); })
       ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
-  prop->addAction(tr("&Replay"), trace_, &PropagationPanel::play);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  prop->addAction(tr("&Replay"), this, [this] {
+    static_cast<trace::TracePanel*>(explorer_)->player()->scrubTo(-1);
+    static_cast<trace::TracePanel*>(explorer_)->player()->play();
+  });
+#endif
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   prop->addSeparator();
   QAction* compare = prop->addAction(tr("&Compare Strategies…"), this, [this] {
@@ -594,43 +620,79 @@ void MainWindow::startPropagation(const propagation::PropagationOptions& options
   const quint64 req = ++propagateRequest_;
   trace_->setBusy(tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level))));
   propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  propagator_.setFuture(QtConcurrent::run(
-      [doc = original_, options] { return api::propagateDocument(*doc, options); }));
+  propagator_.setFuture(QtConcurrent::run([doc = original_, options] {
+    return prepareRun(doc, api::propagateDocument(*doc, options));
+  }));
 }
 
-void MainWindow::showStep(int stepsApplied) {
-  if (!run_ || !original_) return;
-  const size_t n = run_->trace.steps.size();
-  std::shared_ptr<const api::Document> doc;
-  if (static_cast<size_t>(stepsApplied) >= n && run_->result) {
-    doc = run_->result;
-  } else {
-    std::string error;
-    doc = api::documentAtStep(*original_, *run_, static_cast<size_t>(std::max(0, stepsApplied)),
-                              &error);
-    if (!doc) {
-      statusBar()->showMessage(tr("Cannot replay the trace: %1").arg(toQString(error)), 5000);
-      return;
-    }
+MainWindow::PreparedRun MainWindow::prepareRun(const std::shared_ptr<const api::Document>& input,
+                                               std::shared_ptr<const api::PropagationRun> run) {
+  PreparedRun r;
+  r.run = run;
+  if (run && run->ok) {
+    r.stepped = api::prepareSteppedRun(*input, run);
+    if (r.stepped) OpTreeModel::prepare(r.stepped->doc);  // the tree's rows, here
   }
-  treeModel_->setDocument(doc);
-  expandTree();
-  state_->setDocumentKeepingSelection(doc);
-  // Select the op of the step just done.
-  if (stepsApplied > 0 && doc->module)
-    if (const ir::Op* op =
-            api::stepOp(*doc->module, run_->trace.steps[static_cast<size_t>(stepsApplied - 1)]))
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  r.explorerRun = trace::traceRunFor(*input, run);
+#endif
+  return r;
+}
+
+void MainWindow::showRun(const PreparedRun& r, bool selectLastStep) {
+  run_ = r.run;
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  static_cast<trace::TracePanel*>(explorer_)->showRun(r.explorerRun);
+#endif
+  if (r.stepped) {
+    // Laid out once here; steps then change shardings in place.
+    treeModel_->setDocument(r.stepped->doc);
+    state_->setSteppedRun(r.stepped);
+    expandTree();
+  } else {
+    state_->setSteppedRun(nullptr);
+  }
+  trace_->setRun(run_);
+  const int n = state_->stepCount();
+  if (selectLastStep && n > 0) onStepChanged(n, n);
+  else updateStepTitle();
+}
+
+void MainWindow::onStepChanged(int steps, int previous) {
+  const api::ShardingTimeline* timeline = state_->timeline();
+  const auto& run = state_->steppedRun() ? state_->steppedRun()->run : nullptr;
+  if (!timeline || !run) return;
+  double speed = 1000.0 / 900.0;
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  auto* explorer = static_cast<trace::TracePanel*>(explorer_);
+  if (explorer->state()->stepCount() == state_->stepCount()) {
+    explorer->player()->scrubTo(steps - 1);  // no-op when it moved the timeline
+    speed = explorer->player()->speed();
+  }
+#endif
+  (void)previous;
+  if (steps > 0) {
+    const propagation::TraceStep& step = run->trace.steps[static_cast<size_t>(steps - 1)];
+    if (const ir::Op* op = timeline->opAt(step.opIndex); op && !op->is("func.func"))
       state_->selectOp(op);
-  // Stepping forward / playing: the step's axes travel through its op (the
-  // panel plays one step per 900 ms; the chips take 80% of that).
-  graph_->showTraceStep(&run_->trace, stepsApplied - 1, axisAnimationDuration(1000.0 / 900.0));
-  const bool imported = !run_->importPasses.empty();
-  updateTitle(stepsApplied == 0
-                  ? (imported ? tr("after the import passes") : tr("input"))
-                  : tr("after step %1/%2 (%3)")
-                        .arg(stepsApplied - 1)
-                        .arg(n)
-                        .arg(QString::fromLatin1(api::levelName(run_->options.level))));
+    if (step.line > 0) source_->goToLine(static_cast<int>(step.line));
+  }
+  // Stepping forward / playing: the step's axes travel through its op.
+  graph_->showTraceStep(&run->trace, steps - 1, axisAnimationDuration(speed));
+  updateStepTitle();
+}
+
+void MainWindow::updateStepTitle() {
+  if (!run_) {
+    updateTitle();
+    return;
+  }
+  const int n = static_cast<int>(run_->trace.steps.size());
+  const int steps = state_->steppedRun() ? state_->stepsApplied() : n;
+  const QString level = QString::fromLatin1(api::levelName(run_->options.level));
+  const QString start =
+      run_->importPasses.empty() ? tr("input") : tr("after the import passes");
+  updateTitle(steps == 0 ? start : tr("after step %1/%2 (%3)").arg(steps - 1).arg(n).arg(level));
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
@@ -774,8 +836,47 @@ void MainWindow::updateStatus() {
   statusLabel_->setText(text);
 }
 
+namespace {
+QString comboText(const ir::Value& v) {
+  QString text =
+      toQString(api::valueName(v)) + QStringLiteral(" : ") + toQString(api::shortType(v.type));
+  if (const auto s = api::valueSharding(v)) text += QStringLiteral("   ") + shardingText(*s);
+  return text;
+}
+}  // namespace
+
+void MainWindow::updateComboTexts(const api::TimelineChanges& changes) {
+  for (const ir::Value* v : changes.values)
+    if (auto it = comboRows_.constFind(v); it != comboRows_.constEnd())
+      valueCombo_->setItemText(*it, comboText(*v));
+}
+
+void MainWindow::showValueInCombo(const ir::Value* value) {
+  if (!value) return;
+  auto it = comboRows_.constFind(value);
+  if (it != comboRows_.constEnd()) {
+    valueCombo_->setCurrentIndex(*it);
+    return;
+  }
+  // Past the listed values (or in another function): one transient entry at
+  // the end names it, so the combo never names a value the mesh view does
+  // not show.
+  if (!value->type.isRankedTensor()) return;
+  const QVariant data = QVariant::fromValue(reinterpret_cast<quintptr>(value));
+  if (comboTransientRow_ < 0) {
+    valueCombo_->addItem(comboText(*value), data);
+    comboTransientRow_ = valueCombo_->count() - 1;
+  } else {
+    valueCombo_->setItemText(comboTransientRow_, comboText(*value));
+    valueCombo_->setItemData(comboTransientRow_, data);
+  }
+  valueCombo_->setCurrentIndex(comboTransientRow_);
+}
+
 void MainWindow::fillValueCombo() {
   valueCombo_->clear();
+  comboRows_.clear();
+  comboTransientRow_ = -1;
   const ir::Op* func = state_->function();
   if (!func) return;
   // One insertion for all items: adding 100,000 values one by one (a model
@@ -785,17 +886,14 @@ void MainWindow::fillValueCombo() {
   constexpr int kMaxComboValues = 2000;
   QList<QStandardItem*> items;
   bool more = false;
-  auto add = [&items, &more](const ir::Value* v) {
+  auto add = [this, &items, &more](const ir::Value* v) {
     if (!v->type.isRankedTensor()) return;
     if (items.size() >= kMaxComboValues) {
       more = true;
       return;
     }
-    const auto s = api::valueSharding(*v);
-    QString text =
-        toQString(api::valueName(*v)) + QStringLiteral(" : ") + toQString(api::shortType(v->type));
-    if (s) text += QStringLiteral("   ") + shardingText(*s);
-    auto* item = new QStandardItem(text);
+    comboRows_.insert(v, static_cast<int>(items.size()));
+    auto* item = new QStandardItem(comboText(*v));
     item->setData(QVariant::fromValue(reinterpret_cast<quintptr>(v)), Qt::UserRole);
     items.append(item);
   };
@@ -824,6 +922,7 @@ void MainWindow::fillValueCombo() {
       valueCombo_->addItem(item->text(), item->data(Qt::UserRole));
       delete item;
     }
+  showValueInCombo(state_->selectedValue());
 }
 
 void MainWindow::onTreeActivated(const QModelIndex& index) {
@@ -990,6 +1089,7 @@ void MainWindow::applySourceEdits() {
         if (!r.baseline && base->module && !base->hasErrors())
           r.baseline = api::propagateDocument(*base, options);
         r.run = api::propagateDocument(*r.doc, options);
+        r.prepared = prepareRun(r.doc, r.run);
         return r;
       }));
 }
@@ -1021,7 +1121,6 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
   }
   original_ = r.doc;
   run_ = r.run;
-  trace_->setRun(run_);
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(r.doc->text),
                                                             toQString(r.doc->name));
@@ -1050,11 +1149,15 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
   }
   // Publish first, so views rebuilding on documentChanged see the set.
   state_->setChangedValues(changedKeys(changes));
-  // The result with the user's selection kept (not the op of the last step).
-  const std::shared_ptr<const api::Document> shown =
-      run_->ok && run_->result ? run_->result : original_;
-  treeModel_->setDocument(shown);
-  state_->setDocumentKeepingSelection(shown);
+  // The result with the user's selection kept (not the op of the last step),
+  // on the timeline.
+  if (r.prepared.stepped) {
+    showRun(r.prepared, /*selectLastStep=*/false);
+  } else {
+    treeModel_->setDocument(original_);
+    state_->setDocumentKeepingSelection(original_);
+    trace_->setRun(run_);
+  }
   updateTitle(run_->ok ? tr("what-if re-run (%1)").arg(level) : QString());
   expandTree();
   whatIf_->setChanges(std::move(changes), summary);

@@ -5,6 +5,7 @@
 #pragma once
 #include <QFont>
 #include <QFutureWatcher>
+#include <QHash>
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
@@ -15,6 +16,7 @@
 
 #include "api/document.h"
 #include "api/propagate.h"
+#include "api/sharding_timeline.h"
 #include "theme_palette.h"
 
 class QComboBox;
@@ -36,6 +38,9 @@ class SourceView;
 class PropagationPanel;
 class WhatIfPanel;
 }  // namespace shardscope::widgets
+namespace shardscope::widgets::trace {
+struct TraceRun;
+}  // namespace shardscope::widgets::trace
 namespace shardscope::scw {
 class SparseCoreWorkspace;
 }  // namespace shardscope::scw
@@ -114,9 +119,22 @@ class MainWindow : public QMainWindow {
   bool saveSourceAs();
   // Ask about unsaved edits: false when the user cancels.
   bool maybeDiscardEdits();
+  // A finished run and what the views need to show it, made off the UI
+  // thread: the timeline's private document and the explorer's view of it.
+  struct PreparedRun {
+    std::shared_ptr<const api::PropagationRun> run;
+    std::shared_ptr<api::SteppedRun> stepped;  // null when the run failed
+    std::shared_ptr<const widgets::trace::TraceRun> explorerRun;
+  };
+  static PreparedRun prepareRun(const std::shared_ptr<const api::Document>& input,
+                                std::shared_ptr<const api::PropagationRun> run);
+  // Show a run on the one timeline (at its last step). `selectLastStep`:
+  // select the op of the last step (a what-if re-run keeps the selection).
+  void showRun(const PreparedRun& prepared, bool selectLastStep);
   struct WhatIfResult {
     std::shared_ptr<api::Document> doc;                      // the edited text, parsed
     std::shared_ptr<const api::PropagationRun> baseline, run;  // previous run, re-run
+    PreparedRun prepared;                                     // the re-run, to show
   };
   void showWhatIf(const WhatIfResult& result);
   void selectValueByKey(const QString& key);
@@ -131,7 +149,15 @@ class MainWindow : public QMainWindow {
   void onDiagnosticActivated(const QModelIndex& index);
   void fillValueCombo();
   void startPropagation(const propagation::PropagationOptions& options);
-  void showStep(int stepsApplied);
+  // The timeline moved: the step's op selected, its line shown, its axes
+  // sent through the graph, the title.
+  void onStepChanged(int stepsApplied, int previous);
+  void updateStepTitle();
+  // Combo entries of values whose sharding changed.
+  void updateComboTexts(const api::TimelineChanges& changes);
+  // The combo shows `value`: its entry, or a transient one when the list
+  // stops before it.
+  void showValueInCombo(const ir::Value* value);
 
   QString sampleDir_;
   widgets::DocumentState* state_;
@@ -161,10 +187,12 @@ class MainWindow : public QMainWindow {
   QWidget* explorer_ = nullptr;  // widgets/trace TracePanel when built with it
   QLabel* statusLabel_;
   QComboBox* valueCombo_;
+  QHash<const ir::Value*, int> comboRows_;  // the values listed, by row
+  int comboTransientRow_ = -1;             // a selected value past the list's end
   QMenu* recentMenu_ = nullptr;
   QMenu* sampleMenu_ = nullptr;
   QFutureWatcher<std::shared_ptr<api::Document>> loader_;
-  QFutureWatcher<std::shared_ptr<api::PropagationRun>> propagator_;
+  QFutureWatcher<PreparedRun> propagator_;
   quint64 propagateRequest_ = 0;
   // The document as loaded (propagation steps are shown as other versions).
   std::shared_ptr<const api::Document> original_;

@@ -122,7 +122,43 @@ void DocumentState::setChangedValues(QSet<QString> keys) {
   emit changedValuesChanged();
 }
 
+int DocumentState::stepsApplied() const {
+  return run_ ? static_cast<int>(run_->timeline->stepsApplied()) : 0;
+}
+
+int DocumentState::stepCount() const {
+  return run_ ? static_cast<int>(run_->timeline->stepCount()) : 0;
+}
+
+void DocumentState::setSteppedRun(std::shared_ptr<api::SteppedRun> run) {
+  if (!run) {
+    if (!run_) return;
+    run_.reset();
+    emit steppedRunChanged();
+    return;
+  }
+  std::shared_ptr<const api::Document> doc = run->doc;
+  run_ = std::move(run);
+  replaceKeepingSelection(std::move(doc));
+  emit steppedRunChanged();
+}
+
+void DocumentState::setStepsApplied(int steps) {
+  if (!run_) return;
+  const int previous = stepsApplied();
+  steps = std::clamp(steps, 0, stepCount());
+  if (steps == previous) return;
+  emit shardingsAboutToChange();
+  const api::TimelineChanges changes = run_->timeline->seek(static_cast<size_t>(steps));
+  emit shardingsChanged(changes);
+  emit stepChanged(steps, previous);
+}
+
 void DocumentState::setDocument(std::shared_ptr<const api::Document> doc) {
+  if (run_) {
+    run_.reset();
+    emit steppedRunChanged();
+  }
   doc_ = std::move(doc);
   if (!changed_.isEmpty()) {
     changed_.clear();
@@ -157,6 +193,14 @@ int positionOf(const std::vector<const ir::Op*>& ops, const ir::Op* op) {
 }  // namespace
 
 void DocumentState::setDocumentKeepingSelection(std::shared_ptr<const api::Document> doc) {
+  if (run_) {
+    run_.reset();
+    emit steppedRunChanged();
+  }
+  replaceKeepingSelection(std::move(doc));
+}
+
+void DocumentState::replaceKeepingSelection(std::shared_ptr<const api::Document> doc) {
   const auto before = preOrder(module());
   const int funcPos = positionOf(before, function_);
   const int opPos = positionOf(before, op_);

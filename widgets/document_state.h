@@ -1,6 +1,8 @@
 // The one small shared state the views listen to (hotspot style): the open
-// document, the function shown, the selected op and the selected value.
-// Views never call each other; they set and observe this object.
+// document, the function shown, the selected op and the selected value, and
+// the propagation run being stepped through with its current step (one
+// timeline for the whole window: every view shows the state after the same
+// step). Views never call each other; they set and observe this object.
 #pragma once
 #include <QObject>
 #include <QSet>
@@ -8,6 +10,7 @@
 #include <memory>
 
 #include "api/document.h"
+#include "api/sharding_timeline.h"
 
 namespace shardscope::widgets {
 
@@ -49,6 +52,20 @@ class DocumentState : public QObject {
   // True when `value` (of any version of the module) is in changedValues().
   bool isValueChanged(const ir::Value* value) const;
 
+  // --- The propagation timeline ---------------------------------------------
+  // The run being stepped through (nullptr: none). While there is one, the
+  // document shown is its private copy, which moves from step to step in
+  // place: its ops stay the same objects, only shardings change
+  // (shardingsChanged says which), so views update what changed instead
+  // of rebuilding.
+  const api::SteppedRun* steppedRun() const { return run_.get(); }
+  const api::ShardingTimeline* timeline() const {
+    return run_ ? run_->timeline.get() : nullptr;
+  }
+  // Steps applied: 0 (the input) .. stepCount() (the result).
+  int stepsApplied() const;
+  int stepCount() const;
+
  public slots:
   // Replace the document; selects the first function (or `main`).
   void setDocument(std::shared_ptr<const api::Document> doc);
@@ -67,6 +84,13 @@ class DocumentState : public QObject {
   // Set it before setDocumentKeepingSelection so views rebuilding on
   // documentChanged already see it.
   void setChangedValues(QSet<QString> keys);
+  // Show a run: its document replaces the shown one (the function, op and
+  // value at the same positions stay selected) at the step its timeline is
+  // at. nullptr drops the run (the document stays).
+  void setSteppedRun(std::shared_ptr<api::SteppedRun> run);
+  // Move the timeline (clamped); emits shardingsAboutToChange,
+  // shardingsChanged and stepChanged when it moves.
+  void setStepsApplied(int steps);
 
  signals:
   void documentChanged();
@@ -74,13 +98,25 @@ class DocumentState : public QObject {
   void selectionChanged();
   // changedValues() changed (after a what-if re-run, or cleared).
   void changedValuesChanged();
+  // A run was set or dropped (then also documentChanged when its document
+  // replaced the shown one).
+  void steppedRunChanged();
+  // The timeline is about to change the shown module's shardings: a view
+  // reading the module off the UI thread must stop doing so now.
+  void shardingsAboutToChange();
+  // The shardings of these values (and results of these functions) changed.
+  void shardingsChanged(const shardscope::api::TimelineChanges& changes);
+  void stepChanged(int stepsApplied, int previous);
 
  private:
+  void replaceKeepingSelection(std::shared_ptr<const api::Document> doc);
+
   std::shared_ptr<const api::Document> doc_;
   const ir::Op* function_ = nullptr;
   const ir::Op* op_ = nullptr;
   const ir::Value* value_ = nullptr;
   QSet<QString> changed_;
+  std::shared_ptr<api::SteppedRun> run_;
 };
 
 // The enclosing `func.func` of an op (or the op itself), or nullptr.

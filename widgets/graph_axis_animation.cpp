@@ -171,9 +171,14 @@ QString axisMoveLabel(const AxisRef& axis) {
 
 std::vector<GraphAxisMove> resolveAxisMoves(const ir::Module& module,
                                             const propagation::TraceStep& step) {
+  if (step.moves.empty() || step.opIndex < 0) return {};
+  return resolveAxisMoves(propagation::preOrderOps(const_cast<ir::Module&>(module)), step);
+}
+
+std::vector<GraphAxisMove> resolveAxisMoves(const std::vector<ir::Op*>& ops,
+                                            const propagation::TraceStep& step) {
   std::vector<GraphAxisMove> out;
   if (step.moves.empty() || step.opIndex < 0) return out;
-  const auto ops = propagation::preOrderOps(const_cast<ir::Module&>(module));
   if (static_cast<size_t>(step.opIndex) >= ops.size()) return out;
   ir::Op* op = ops[static_cast<size_t>(step.opIndex)];
   // The values standing for the step's operand and result rows, and the

@@ -52,6 +52,10 @@ struct GraphAxisMove {
 // The moves of `step` in `module` (empty when its op does not exist there).
 std::vector<GraphAxisMove> resolveAxisMoves(const ir::Module& module,
                                             const propagation::TraceStep& step);
+// The same with the module's ops in pre-order already numbered (a stepped
+// run's timeline has them): no walk of the module per step.
+std::vector<GraphAxisMove> resolveAxisMoves(const std::vector<ir::Op*>& preOrderOps,
+                                            const propagation::TraceStep& step);
 
 // "x" / "x":(2)2.
 QString axisMoveLabel(const AxisRef& axis);

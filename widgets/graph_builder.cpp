@@ -55,6 +55,68 @@ QString esc(const std::string& s) { return toQString(s).toHtmlEscaped(); }
 
 constexpr const char* kMono = "font-family:'DejaVu Sans Mono',monospace;";
 
+QString chipHtml(const ir::Value& v, const std::optional<TensorSharding>& sharding,
+                 const Mesh& colors) {
+  if (!sharding)
+    return QStringLiteral("<span style=\"%1color:#888\">%2 — %3</span>")
+        .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(),
+             QObject::tr("no sharding yet"));
+  const QString meshName =
+      sharding->mesh.isInline() ? QStringLiteral("mesh") : toQString(sharding->mesh.name);
+  return QStringLiteral("<span style=\"%1\"><span style=\"color:#666\">%2 @%3</span> %4</span>")
+      .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(),
+           meshName.toHtmlEscaped(), shardingHtml(*sharding, &colors));
+}
+
+}  // namespace
+
+void styleValue(const ir::Value& v, const Mesh& colors, GraphNodeInfo* chip, GraphEdgeInfo* edge) {
+  const auto sharding = api::valueSharding(v);
+  GraphEdgeInfo info;
+  info.value = &v;
+  if (sharding) {
+    const QString axis = primaryAxis(*sharding);
+    info.color = axis.isEmpty() ? QColor(0x44, 0x44, 0x44) : axisColor(&colors, axis);
+    info.dashed = hasOpenDim(*sharding);
+    for (const AxisRef& a : sharding->dimAxes()) {
+      const QColor c = axisColor(&colors, toQString(a.name));
+      if (std::find(info.axisColors.begin(), info.axisColors.end(), c) == info.axisColors.end())
+        info.axisColors.push_back(c);
+    }
+    info.width = axis.isEmpty() ? 1.6 : 2.4;
+  }
+  if (edge) *edge = info;
+  if (!chip) return;
+  chip->kind = GraphNodeInfo::ValueNode;
+  chip->value = &v;
+  chip->border = sharding ? info.color : QColor(0xa0, 0xa0, 0xa0);
+  chip->dashed = sharding ? info.dashed : true;
+  chip->html = chipHtml(v, sharding, colors);
+  chip->searchText = toQString(api::valueName(v));
+  if (sharding) chip->searchText += u' ' + shardingText(*sharding);
+}
+
+QString returnNodeHtml(const ir::Op& ret, const Mesh& colors, const api::ShardingTimeline* final) {
+  QString html = QStringLiteral("<b>return</b>");
+  const ir::Op* func = ret.parentOfName("func.func");
+  if (!func) return html;
+  QStringList res;
+  for (unsigned i = 0; i < ret.numOperands(); ++i) {
+    std::optional<TensorSharding> s;
+    if (const TensorSharding* f = final ? final->finalResultSharding(func, i) : nullptr) s = *f;
+    else s = api::functionResultSharding(*func, i);
+    if (s)
+      res << QStringLiteral("<span style=\"%1\">#%2 %3</span>")
+                 .arg(QLatin1String(kMono))
+                 .arg(i)
+                 .arg(shardingHtml(*s, &colors));
+  }
+  if (!res.isEmpty()) html += QStringLiteral("<br>") + res.join(QStringLiteral("<br>"));
+  return html;
+}
+
+namespace {
+
 class Builder {
  public:
   Builder(const ir::Module& module, GraphModel& g, const GraphBuildOptions& opt = {})
@@ -107,11 +169,15 @@ class Builder {
   }
 
  private:
-  int addNode(GraphNodeInfo info, int cluster) {
+  // `reserveHtml`: text the node must also have room for (what it shows
+  // after a run being stepped through).
+  int addNode(GraphNodeInfo info, int cluster, const QString& reserveHtml = {}) {
     auto doc = makeNodeDocument(info.html);
+    QSizeF size = doc->size();
+    if (!reserveHtml.isEmpty()) size = size.expandedTo(makeNodeDocument(reserveHtml)->size());
     GraphInput::Node n;
-    n.width = std::max(24.0, doc->size().width());
-    n.height = std::max(18.0, doc->size().height());
+    n.width = std::max(24.0, size.width());
+    n.height = std::max(18.0, size.height());
     n.cluster = cluster;
     g_.input.nodes.push_back(n);
     g_.nodes.push_back(std::move(info));
@@ -159,20 +225,15 @@ class Builder {
     if (!shapes.isEmpty())
       html += QStringLiteral("<br><span style=\"%1color:#333\">%2</span>")
                   .arg(QLatin1String(kMono), shapes.join(QStringLiteral("<br>")));
+    QString reserveHtml;
     if (isReturn) {
       // Function result shardings.
-      if (const ir::Op* func = op.parentOfName("func.func")) {
-        QStringList res;
+      html = returnNodeHtml(op, mesh_);
+      if (opt_.timeline) reserveHtml = returnNodeHtml(op, mesh_, opt_.timeline);
+      if (const ir::Op* func = op.parentOfName("func.func"))
         for (unsigned i = 0; i < op.numOperands(); ++i)
-          if (auto s = api::functionResultSharding(*func, i)) {
-            res << QStringLiteral("<span style=\"%1\">#%2 %3</span>")
-                       .arg(QLatin1String(kMono))
-                       .arg(i)
-                       .arg(shardingHtml(*s, &mesh_));
+          if (auto s = api::functionResultSharding(*func, i))
             info.searchText += u' ' + shardingText(*s);
-          }
-        if (!res.isEmpty()) html += QStringLiteral("<br>") + res.join(QStringLiteral("<br>"));
-      }
     }
     if (op.is("sdy.manual_computation")) {
       if (const ir::Attribute* a = op.attr("manual_axes")) {
@@ -229,7 +290,7 @@ class Builder {
     }
     info.html = html;
     if (op.dialect() == "sdy") info.border = QColor(0xb2, 0x6a, 0x00);
-    const int node = addNode(std::move(info), cluster);
+    const int node = addNode(std::move(info), cluster, reserveHtml);
     opNode_[&op] = node;
     for (ir::Value* r : op.results()) {
       valueNode_[r] = node;
@@ -291,37 +352,18 @@ class Builder {
       auto it = opNode_.find(u.user);
       if (it != opNode_.end() && seen.insert(it->second).second) users.push_back(it->second);
     }
-    const auto sharding = api::valueSharding(v);
+    // A value a later step of the run shards has its chip from the start.
+    const TensorSharding* final = opt_.timeline ? opt_.timeline->finalSharding(&v) : nullptr;
+    GraphNodeInfo chip;
     GraphEdgeInfo info;
-    info.value = &v;
-    if (!sharding) {
+    styleValue(v, mesh_, &chip, &info);
+    if (!api::valueSharding(v) && !final) {
       for (int u : users) addEdge(src->second, u, info, true);
       return;
     }
-    const QString axis = primaryAxis(*sharding);
-    info.color = axis.isEmpty() ? QColor(0x44, 0x44, 0x44) : axisColor(&mesh_, axis);
-    info.dashed = hasOpenDim(*sharding);
-    for (const AxisRef& a : sharding->dimAxes()) {
-      const QColor c = axisColor(&mesh_, toQString(a.name));
-      if (std::find(info.axisColors.begin(), info.axisColors.end(), c) == info.axisColors.end())
-        info.axisColors.push_back(c);
-    }
-    info.width = axis.isEmpty() ? 1.6 : 2.4;
-    // The chip: value name + sharding.
-    GraphNodeInfo chip;
-    chip.kind = GraphNodeInfo::ValueNode;
-    chip.value = &v;
-    chip.border = info.color;
-    chip.dashed = info.dashed;
-    const QString meshName =
-        sharding->mesh.isInline() ? QStringLiteral("mesh") : toQString(sharding->mesh.name);
-    chip.html =
-        QStringLiteral("<span style=\"%1\"><span style=\"color:#666\">%2 @%3</span> %4</span>")
-            .arg(QLatin1String(kMono), toQString(api::valueName(v)).toHtmlEscaped(),
-                 meshName.toHtmlEscaped(), shardingHtml(*sharding, &mesh_));
-    chip.searchText = toQString(api::valueName(v)) + u' ' + shardingText(*sharding);
+    const QString reserveHtml = final ? chipHtml(v, *final, mesh_) : QString();
     // Keep the chip next to its producer (same cluster).
-    const int chipNode = addNode(std::move(chip), clusterOf(src->second));
+    const int chipNode = addNode(std::move(chip), clusterOf(src->second), reserveHtml);
     addEdge(src->second, chipNode, info, false, 4);
     for (int u : users) addEdge(chipNode, u, info, true);
   }
@@ -348,9 +390,9 @@ GraphModel buildGraph(const ir::Module& module, const ir::Op& func,
 }
 
 GraphModel buildGroupGraph(const ir::Module& module, const std::vector<const ir::Op*>& ops,
-                           const QString& title) {
+                           const QString& title, const GraphBuildOptions& options) {
   GraphModel g;
-  Builder(module, g).buildOps(ops, title);
+  Builder(module, g, options).buildOps(ops, title);
   return g;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/document.h"
+#include "api/sharding_timeline.h"
 #include "axis_style.h"
 #include "graph_layout.h"
 
@@ -75,7 +76,22 @@ struct GraphBuildOptions {
   // is drawn once per graph (at the first expanded call) and never inside
   // itself: its ops are the same ops wherever it is called.
   std::set<const ir::Op*> expandedCalls;
+  // A propagation run being stepped through (DocumentState::timeline()):
+  // a value that a later step shards gets its chip already, drawn "no
+  // sharding yet", and every chip and result list is sized for the larger of
+  // its text now and after the run, so that stepping never moves a node.
+  const api::ShardingTimeline* timeline = nullptr;
 };
+
+// The value chip of `v` and the style of the edges carrying it, from its
+// sharding in the module now (or "no sharding yet" when it has none).
+// `colors`: colorMesh(module). Used by the builder and, when a step changes
+// shardings, by the scene to restyle only what changed.
+void styleValue(const ir::Value& v, const Mesh& colors, GraphNodeInfo* chip, GraphEdgeInfo* edge);
+// The rich text of a `func.return` node: "return" and the function's result
+// shardings now; with `final`, the ones after the timeline's run instead.
+QString returnNodeHtml(const ir::Op& ret, const Mesh& colors,
+                       const api::ShardingTimeline* final = nullptr);
 
 // The function a `func.call` op calls, or nullptr.
 const ir::Op* calledFunction(const ir::Module& module, const ir::Op& call);
@@ -87,7 +103,7 @@ GraphModel buildGraph(const ir::Module& module, const ir::Op& func,
 // Build the graph of some top-level ops of a function (an expanded group):
 // values coming from outside them are drawn as dashed input nodes.
 GraphModel buildGroupGraph(const ir::Module& module, const std::vector<const ir::Op*>& ops,
-                           const QString& title);
+                           const QString& title, const GraphBuildOptions& options = {});
 
 // A text document with the node font and margins, used for both measuring
 // (builder) and painting (scene) so the sizes agree.

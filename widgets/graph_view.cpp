@@ -124,6 +124,13 @@ class NodeItem : public QGraphicsItem {
     p->restore();
   }
   const GraphNodeInfo& info() const { return info_; }
+  // New text and border (a propagation step): same place, same size.
+  void setInfo(const GraphNodeInfo& info) {
+    info_ = info;
+    doc_.reset();
+    setToolTip(info_.searchText);
+    update();
+  }
 
  private:
   void paintGroup(QPainter* p, const QRectF& r, qreal lod) {
@@ -230,6 +237,12 @@ class EdgeItem : public QGraphicsPathItem {
     highlighted_ = on;
     applyPen();
   }
+  // New colours (a propagation step); the path stays.
+  void setInfo(const GraphEdgeInfo& info) {
+    info_ = info;
+    applyPen();
+  }
+  const GraphEdgeInfo& info() const { return info_; }
   QRectF boundingRect() const override {
     return QGraphicsPathItem::boundingRect().united(arrowRect()).adjusted(-4, -4, 4, 4);
   }
@@ -401,6 +414,9 @@ void GraphScene::clearGraph() {
   edgeItems_.clear();
   opNodes_.clear();
   groupNodes_.clear();
+  valueNodes_.clear();
+  valueEdges_.clear();
+  returnNodes_.clear();
   model_ = GraphModel();
   keepAlive_.reset();
   graphRect_ = QRectF();
@@ -437,7 +453,12 @@ void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
       }
     } else if (info.op && info.kind != GraphNodeInfo::ValueNode) {
       opNodes_.emplace(info.op, static_cast<int>(i));
+      if (info.kind == GraphNodeInfo::ReturnNode && info.op->is("func.return"))
+        if (const ir::Op* f = info.op->parentOfName("func.func"))
+          returnNodes_.emplace(f, static_cast<int>(i));
     }
+    if (info.kind == GraphNodeInfo::ValueNode && info.value)
+      valueNodes_[info.value].push_back(static_cast<int>(i));
     item->setData(kKindKey, NodeKind);
     item->setData(kIndexKey, static_cast<int>(i));
     addItem(item);
@@ -445,6 +466,8 @@ void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
   }
   for (size_t i = 0; i < layout.edges.size() && i < model_.edges.size(); ++i) {
     auto* item = new EdgeItem(model_.edges[i], layout.edges[i]);
+    if (model_.edges[i].value && !model_.edges[i].dotted)
+      valueEdges_[model_.edges[i].value].push_back(static_cast<int>(i));
     item->setData(kKindKey, EdgeKind);
     item->setData(kIndexKey, static_cast<int>(i));
     addItem(item);
@@ -452,6 +475,49 @@ void GraphScene::setGraph(GraphModel model, const GraphLayout& layout,
   }
   graphRect_ = layout.bounds.adjusted(-8, -8, 8, 8);
   setSceneRect(graphRect_.adjusted(-40, -40, 40, 40));
+}
+
+void GraphScene::refreshShardings(const api::TimelineChanges& changes) {
+  const Mesh& colors = model_.legend.mesh;
+  for (const ir::Value* v : changes.values) {
+    auto nodes = valueNodes_.find(v);
+    auto edges = valueEdges_.find(v);
+    if (nodes == valueNodes_.end() && edges == valueEdges_.end()) continue;
+    GraphNodeInfo chip;
+    GraphEdgeInfo style;
+    styleValue(*v, colors, &chip, &style);
+    if (nodes != valueNodes_.end())
+      for (int n : nodes->second) {
+        model_.nodes[static_cast<size_t>(n)] = chip;
+        static_cast<NodeItem*>(nodeItems_[static_cast<size_t>(n)])->setInfo(chip);
+      }
+    if (edges != valueEdges_.end())
+      for (int e : edges->second) {
+        GraphEdgeInfo& info = model_.edges[static_cast<size_t>(e)];
+        style.count = info.count;
+        info = style;
+        static_cast<EdgeItem*>(edgeItems_[static_cast<size_t>(e)])->setInfo(info);
+      }
+  }
+  for (const ir::Op* f : changes.functions) {
+    auto it = returnNodes_.find(f);
+    if (it == returnNodes_.end()) continue;
+    GraphNodeInfo& info = model_.nodes[static_cast<size_t>(it->second)];
+    info.html = returnNodeHtml(*info.op, colors);
+    info.searchText = toQString(info.op->name());
+    for (unsigned i = 0; i < info.op->numOperands(); ++i)
+      if (auto s = api::functionResultSharding(*f, i)) info.searchText += u' ' + shardingText(*s);
+    static_cast<NodeItem*>(nodeItems_[static_cast<size_t>(it->second)])->setInfo(info);
+  }
+}
+
+void GraphScene::refreshAllShardings() {
+  api::TimelineChanges all;
+  for (const auto& [v, nodes] : valueNodes_) all.values.push_back(v);
+  for (const auto& [v, edges] : valueEdges_)
+    if (!valueNodes_.count(v)) all.values.push_back(v);
+  for (const auto& [f, node] : returnNodes_) all.functions.push_back(f);
+  refreshShardings(all);
 }
 
 QPainterPath GraphScene::edgePath(int edge) const {
@@ -756,9 +822,33 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
           [this](const ir::Op* op) { state_->selectOp(op, /*keepFunction=*/true); });
   connect(scene_, &GraphScene::valueActivated, state_, &DocumentState::selectValue);
   connect(state_, &DocumentState::functionChanged, this, &GraphView::relayout);
+  // Propagation steps change shardings in place: the graph is restyled,
+  // never laid out again.
+  connect(state_, &DocumentState::shardingsAboutToChange, this, &GraphView::beforeShardingsChange);
+  connect(state_, &DocumentState::shardingsChanged, this, &GraphView::afterShardingsChange);
   // The scene keeps the document it shows alive, so on a document change it
   // stays up until the new layout replaces it (no flicker when stepping).
   connect(state_, &DocumentState::selectionChanged, this, &GraphView::updateHighlight);
+}
+
+void GraphView::beforeShardingsChange() {
+  // Grouping a function reads its shardings off the UI thread: stop it
+  // before they change (it is started again after).
+  if (groupWatcher_.isRunning() && !grouping_) {
+    groupWatcher_.cancel();
+    groupWatcher_.waitForFinished();
+    regroupAfterStep_ = true;
+  }
+}
+
+void GraphView::afterShardingsChange(const api::TimelineChanges& changes) {
+  if (regroupAfterStep_) {
+    regroupAfterStep_ = false;
+    relayout();
+    return;
+  }
+  scene_->refreshShardings(changes);
+  // A layout still running was built before the step: restyled when shown.
 }
 
 void GraphView::setAxisAnimationEnabled(bool on) {
@@ -797,7 +887,10 @@ void GraphView::startPendingAxisAnimation() {
   if (!animateAxes_ || !module || p.doc != state_->document().get() ||
       scene_->shownDocument() != p.doc)
     return;
-  animator_->start(resolveAxisMoves(*module, p.step), p.durationMs);
+  const api::ShardingTimeline* timeline = state_->timeline();
+  animator_->start(timeline ? resolveAxisMoves(timeline->ops(), p.step)
+                            : resolveAxisMoves(*module, p.step),
+                   p.durationMs);
 }
 
 GraphView::~GraphView() {
@@ -877,6 +970,7 @@ void GraphView::relayout() {
   GraphBuildOptions options;
   options.collapsedRegions = collapsedRegions_;
   options.expandedCalls = expandedCalls_;
+  options.timeline = state_->timeline();
   pending_ = buildGraph(*module, *func, options);
   pendingDoc_ = state_->document();
   title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
@@ -915,6 +1009,8 @@ void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
   }
   animator_->cancel();
   scene_->setGraph(std::move(pending_), layout, std::move(pendingDoc_));
+  // Built before steps that may have come since: the shardings of now.
+  if (state_->timeline()) scene_->refreshAllShardings();
   startPendingAxisAnimation();
   pending_ = GraphModel();
   pendingDoc_.reset();
@@ -1026,7 +1122,10 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
     auto it = innerModels_.find(group);
     if (it == innerModels_.end()) {
       const OpGroup& g = grouping_->groups[static_cast<size_t>(group)];
-      it = innerModels_.emplace(group, buildGroupGraph(*state_->module(), g.ops, g.label)).first;
+      GraphBuildOptions options;
+      options.timeline = state_->timeline();
+      it = innerModels_.emplace(group, buildGroupGraph(*state_->module(), g.ops, g.label, options))
+               .first;
     }
     innerInput = it->second.input;
   }
@@ -1176,6 +1275,8 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
   }
   animator_->cancel();
   scene_->setGraph(std::move(m), l, groupingDoc_);
+  // The groups' own graphs are cached from earlier steps: the shardings of now.
+  if (state_->timeline()) scene_->refreshAllShardings();
   startPendingAxisAnimation();
   updateHighlight();
   if (searchBar_->isVisible()) runSearch(false);

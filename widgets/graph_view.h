@@ -68,6 +68,13 @@ class GraphScene : public QGraphicsScene {
 
   // The whole graph with the legend at the top right, for export.
   Picture picture() const;
+  // Restyle the chips and edges of these values and the result lists of
+  // these functions from the module's shardings now (a propagation step
+  // moved them): nothing is laid out again, no node moves.
+  void refreshShardings(const api::TimelineChanges& changes);
+  // The same for every value and function shown.
+  void refreshAllShardings();
+
   // Grow the area picture() shows (e.g. by axis-move markers beside edges).
   void includeInPicture(const QRectF& sceneRect) { graphRect_ = graphRect_.united(sceneRect); }
 
@@ -89,6 +96,11 @@ class GraphScene : public QGraphicsScene {
   std::shared_ptr<const void> keepAlive_;
   std::vector<QGraphicsItem*> nodeItems_;
   std::vector<QGraphicsItem*> edgeItems_;
+  // What refreshShardings restyles: chip nodes and edges per value, the
+  // return node per function.
+  std::unordered_map<const ir::Value*, std::vector<int>> valueNodes_;
+  std::unordered_map<const ir::Value*, std::vector<int>> valueEdges_;
+  std::unordered_map<const ir::Op*, int> returnNodes_;
   QRectF graphRect_;
   bool settingHighlight_ = false;
 };
@@ -186,6 +198,9 @@ class GraphView : public QWidget {
   void runSearch(bool next);
   void setOverlay(const QString& text, bool busy);
   void startPendingAxisAnimation();
+  // A propagation step is about to change / changed the module's shardings.
+  void beforeShardingsChange();
+  void afterShardingsChange(const api::TimelineChanges& changes);
 
   DocumentState* state_;
   GraphScene* scene_;
@@ -223,6 +238,7 @@ class GraphView : public QWidget {
   std::map<std::set<int>, GraphLayout> levelLayouts_;
   CacheStats cacheStats_;
   QFutureWatcher<GroupJob> groupWatcher_;
+  bool regroupAfterStep_ = false;  // a grouping was stopped for a step
   // Keyboard navigation.
   int current_ = -1;
   bool navigating_ = false;

@@ -414,6 +414,15 @@ MeshView::MeshView(DocumentState* state, QWidget* parent) : QWidget(parent), sta
   connect(state_, &DocumentState::selectionChanged, this,
           [this] { showValue(state_->selectedValue()); });
   connect(state_, &DocumentState::documentChanged, this, [this] { showValue(nullptr); });
+  // A propagation step changed shardings in place: redrawn when the value
+  // shown is one of them.
+  connect(state_, &DocumentState::shardingsChanged, this,
+          [this](const api::TimelineChanges& changes) {
+            const ir::Value* v = state_->selectedValue();
+            if (v && std::find(changes.values.begin(), changes.values.end(), v) !=
+                         changes.values.end())
+              showValue(v);
+          });
 }
 
 void MeshView::showValue(const ir::Value* value) {

@@ -9,7 +9,6 @@
 #include <QSlider>
 #include <QStyle>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -21,8 +20,7 @@ namespace shardscope::widgets {
 PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
     : QWidget(parent),
       state_(state),
-      model_(new PropagationStepModel(this)),
-      timer_(new QTimer(this)) {
+      model_(new PropagationStepModel(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
 
@@ -65,7 +63,8 @@ PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
   steps->addWidget(slider_, 1);
   next_ = button(tr("Next"), tr("Next step (Alt+Right)"), QStyle::SP_MediaSeekForward);
   last_ = button(tr("Last"), tr("After the last step (the result)"), QStyle::SP_MediaSkipForward);
-  play_ = button(tr("Play"), tr("Replay the steps one by one"), QStyle::SP_MediaPlay);
+  play_ = button(tr("Play"), tr("Replay the steps one by one (the trace explorer's speed)"),
+                 QStyle::SP_MediaPlay);
   play_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   play_->setCheckable(true);
   stepLabel_ = new QLabel(this);
@@ -83,15 +82,8 @@ PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
 
   connect(propagate_, &QPushButton::clicked, this, [this] { emit propagateRequested(options()); });
   connect(slider_, &QSlider::valueChanged, this, [this](int v) {
-    updateLabel();
-    if (v > 0) {
-      QSignalBlocker block(table_->selectionModel());
-      table_->selectRow(v - 1);
-      table_->scrollTo(model_->index(v - 1, 0));
-    } else {
-      table_->clearSelection();
-    }
-    emit stepRequested(v);
+    state_->setStepsApplied(v);
+    showStep(state_->stepsApplied());  // also when the state has no such step
   });
   connect(table_, &QTableView::clicked, this,
           [this](const QModelIndex& i) { setStep(i.row() + 1); });
@@ -99,21 +91,8 @@ PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
   connect(prev_, &QToolButton::clicked, this, [this] { setStep(slider_->value() - 1); });
   connect(next_, &QToolButton::clicked, this, [this] { setStep(slider_->value() + 1); });
   connect(last_, &QToolButton::clicked, this, [this] { setStep(slider_->maximum()); });
-  connect(play_, &QToolButton::toggled, this, [this](bool on) {
-    if (!on) {
-      timer_->stop();
-      return;
-    }
-    if (slider_->value() >= slider_->maximum()) setStep(0);
-    timer_->start(900);
-  });
-  connect(timer_, &QTimer::timeout, this, [this] {
-    if (slider_->value() >= slider_->maximum()) {
-      play_->setChecked(false);
-      return;
-    }
-    setStep(slider_->value() + 1);
-  });
+  connect(play_, &QToolButton::clicked, this, [this](bool on) { emit playToggled(on); });
+  connect(state_, &DocumentState::stepChanged, this, &PropagationPanel::showStep);
   connect(state_, &DocumentState::documentChanged, this, [this] {
     // A freshly loaded document (not a step of the current run) clears the run.
     const auto& run = model_->run();
@@ -129,8 +108,7 @@ propagation::PropagationOptions PropagationPanel::options() const {
 }
 
 void PropagationPanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
-  timer_->stop();
-  play_->setChecked(false);
+  setPlaying(false);
   model_->setRun(run);
   const int n = run ? static_cast<int>(run->trace.steps.size()) : 0;
   for (QWidget* w :
@@ -140,6 +118,7 @@ void PropagationPanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
   propagate_->setEnabled(state_->module() && state_->document() &&
                          !state_->document()->hasErrors());
   level_->setEnabled(true);
+  if (run) level_->setCurrentIndex(level_->findData(int(run->options.level)));
   if (!run) {
     status_->setText(tr("Propagate to record a trace, then step through it."));
   } else if (!run->ok) {
@@ -155,11 +134,31 @@ void PropagationPanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
   {
     QSignalBlocker block(slider_);
     slider_->setRange(0, n);
-    slider_->setValue(n);
   }
-  if (n > 0) table_->selectRow(n - 1);
+  // The step the window's timeline is at when it shows this run, else the end.
+  const api::SteppedRun* shown = state_->steppedRun();
+  showStep(shown && shown->run == run ? state_->stepsApplied() : n);
   table_->resizeColumnsToContents();
+}
+
+void PropagationPanel::showStep(int v) {
+  {
+    QSignalBlocker block(slider_);
+    slider_->setValue(v);
+  }
+  if (v > 0) {
+    QSignalBlocker block(table_->selectionModel());
+    table_->selectRow(v - 1);
+    table_->scrollTo(model_->index(v - 1, 0));
+  } else {
+    table_->clearSelection();
+  }
   updateLabel();
+}
+
+void PropagationPanel::setPlaying(bool on) {
+  QSignalBlocker block(play_);
+  play_->setChecked(on);
 }
 
 void PropagationPanel::setBusy(const QString& message) {
@@ -173,8 +172,6 @@ int PropagationPanel::currentStep() const { return slider_->value(); }
 void PropagationPanel::setStep(int stepsApplied) {
   slider_->setValue(std::clamp(stepsApplied, 0, slider_->maximum()));
 }
-
-void PropagationPanel::play() { play_->setChecked(true); }
 
 void PropagationPanel::updateLabel() {
   const int n = slider_->maximum();

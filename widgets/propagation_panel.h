@@ -1,8 +1,10 @@
 // The propagation trace panel: run propagation (level chooser + Propagate),
 // then step through the recorded steps with a slider, buttons or Play; the
-// table lists every step (op, axes moved, new shardings). The panel only
-// asks: the main window runs propagation off the UI thread and shows the
-// module as it was after the chosen step; graph, tree and mesh views follow.
+// table lists every step (op, axes moved, new shardings). The panel is a
+// view of the window's one timeline (DocumentState::stepsApplied): its
+// controls move it, and it follows it when anything else moves it. The
+// main window runs propagation off the UI thread and owns the one player
+// (Play asks it, setPlaying shows its state).
 #pragma once
 #include <QWidget>
 #include <memory>
@@ -14,7 +16,6 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QTableView;
-class QTimer;
 class QToolButton;
 
 namespace shardscope::widgets {
@@ -34,19 +35,22 @@ class PropagationPanel : public QWidget {
   void setBusy(const QString& message);
   // Steps applied in the current view (0..steps).
   int currentStep() const;
+  // Show whether the window's player is playing (no signal).
+  void setPlaying(bool on);
   propagation::PropagationOptions options() const;
 
  public slots:
+  // Move the timeline to `stepsApplied` (step `stepsApplied - 1` is the one just done).
   void setStep(int stepsApplied);
-  void play();
 
  signals:
   void propagateRequested(const shardscope::propagation::PropagationOptions& options);
-  // Show the module after `stepsApplied` steps (step `stepsApplied - 1` is the one just done).
-  void stepRequested(int stepsApplied);
+  // The Play button: start or pause the window's player.
+  void playToggled(bool play);
 
  private:
   void updateLabel();
+  void showStep(int stepsApplied);
 
   DocumentState* state_;
   PropagationStepModel* model_;
@@ -61,7 +65,6 @@ class PropagationPanel : public QWidget {
   QToolButton* play_;
   QLabel* stepLabel_;
   QTableView* table_;
-  QTimer* timer_;
 };
 
 }  // namespace shardscope::widgets

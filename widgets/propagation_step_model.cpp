@@ -15,7 +15,11 @@ void PropagationStepModel::setRun(std::shared_ptr<const api::PropagationRun> run
   if (run_) {
     ir::Module* module =
         run_->result && run_->result->module ? run_->result->module.get() : nullptr;
-    for (const auto& step : run_->trace.steps) updates_ << updatesText(step, module);
+    // Numbered once: resolving each update by a walk of the module took
+    // minutes over a run of 17,000 steps on 25,000 ops.
+    const std::vector<ir::Op*> ops =
+        module ? propagation::preOrderOps(*module) : std::vector<ir::Op*>();
+    for (const auto& step : run_->trace.steps) updates_ << updatesText(step, module ? &ops : nullptr);
   }
   endResetModel();
 }
@@ -46,12 +50,13 @@ QString PropagationStepModel::movesText(const propagation::TraceStep& step) {
   return parts.join(QStringLiteral("; "));
 }
 
-QString PropagationStepModel::updatesText(const propagation::TraceStep& step, ir::Module* module) {
+QString PropagationStepModel::updatesText(const propagation::TraceStep& step,
+                                          const std::vector<ir::Op*>* ops) {
   QStringList parts;
   for (const auto& u : step.updates) {
     QString who;
     ir::Op* func = nullptr;
-    ir::Value* v = module ? propagation::resolveValueRef(*module, u.value, &func) : nullptr;
+    ir::Value* v = ops ? propagation::resolveValueRef(*ops, u.value, &func) : nullptr;
     if (v)
       who = toQString(api::valueName(*v));
     else if (u.value.kind == "func_result")

@@ -40,8 +40,9 @@ class PropagationStepModel : public QAbstractTableModel {
 
   // "\"x\" %arg0 → %0" for each move of `step`.
   static QString movesText(const propagation::TraceStep& step);
-  // "%0 ← [{"x"}, {}]" for each update (names resolved in `module` if given).
-  static QString updatesText(const propagation::TraceStep& step, ir::Module* module);
+  // "%0 ← [{"x"}, {}]" for each update (names resolved in the module whose
+  // pre-order ops are `ops`, if given).
+  static QString updatesText(const propagation::TraceStep& step, const std::vector<ir::Op*>* ops);
 
  private:
   std::shared_ptr<const api::PropagationRun> run_;

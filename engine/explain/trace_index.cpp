@@ -120,7 +120,7 @@ std::optional<size_t> TraceIndex::rowOf(size_t step, const TraceValueRef& ref) c
 
 ir::Value* TraceIndex::value(const TraceValueRef& ref) const {
   if (ref.kind == "func_result") return nullptr;
-  return propagation::resolveValueRef(module_, ref);
+  return propagation::resolveValueRef(ops_, ref);
 }
 
 std::string TraceIndex::valueName(const TraceValueRef& ref) const {

@@ -182,6 +182,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     if (!parseSymbolName(id, "symbol name")) return nullptr;
     op->setAttr("sym_name", StringAttr{id}, true);
     if (!expect('=')) return nullptr;
+    // The mesh may also be written as the full attribute, `#sdy.mesh<[...]>`.
+    consumeKeyword("#sdy.mesh");
     Mesh m;
     if (!parseMeshBody(m)) {
       error(start, "custom op 'sdy.mesh' failed to parse Sdy_Mesh parameter 'axes' which is to be a "

@@ -11,6 +11,7 @@ void registerRulePasses(std::vector<PassInfo>& out);
 void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
 void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
+void registerCanonicalizePass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -21,6 +22,7 @@ const std::vector<PassInfo>& allPasses() {
     registerExportPasses(out);
     registerPipelinePasses(out);
     registerReshardToCollectivesPass(out);
+    registerCanonicalizePass(out);
     return out;
   }();
   return passes;

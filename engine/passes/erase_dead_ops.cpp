@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "passes/dead_ops.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
 
@@ -15,7 +16,7 @@ namespace {
 // Ops known to be free of side effects.
 bool isSideEffectFree(const ir::Op& op) {
   static const std::set<std::string> kPure = {
-      "sdy.reshard", "sdy.constant", "stablehlo.constant", "stablehlo.iota",
+      "sdy.reshard", "sdy.constant", "sdy.propagation_barrier", "stablehlo.constant", "stablehlo.iota",
       "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.slice", "stablehlo.transpose",
       "stablehlo.dot", "stablehlo.dot_general", "stablehlo.concatenate", "stablehlo.pad",
       "stablehlo.reverse", "stablehlo.dynamic_slice", "stablehlo.get_tuple_element", "stablehlo.tuple"};
@@ -23,14 +24,14 @@ bool isSideEffectFree(const ir::Op& op) {
   return op.name().rfind("stablehlo.", 0) == 0 && util::isElementwise(op) && util::isPure(op);
 }
 
+}  // namespace
+
 bool isTriviallyDead(const ir::Op& op) {
   if (op.numResults() == 0 || op.numRegions() != 0 || !isSideEffectFree(op)) return false;
   for (ir::Value* r : op.resultRange())
     if (!r->useEmpty()) return false;
   return true;
 }
-
-}  // namespace
 
 bool eraseTriviallyDeadOps(ir::Module& module, ir::DiagnosticSink& diags) {
   (void)diags;

@@ -100,10 +100,6 @@ void registerImportPasses(std::vector<PassInfo>& out) {
       removeSubAxesInInputOutputShardings));
   out.push_back(passWithoutOptions("sdy-close-shardings",
                                    "Close all shardings and drop replicated axes", closeShardings));
-  out.push_back(passWithoutOptions(
-      "canonicalize",
-      "Erase unused side-effect-free ops (the subset of MLIR's canonicalizer the pipeline needs)",
-      eraseTriviallyDeadOps));
   out.push_back(PassInfo{"sdy-insert-explicit-reshards",
                          "Insert sdy.reshard and sdy.all_reduce ops so that every op has compatible shardings",
                          {"enable-full-version"},

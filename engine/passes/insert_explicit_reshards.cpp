@@ -17,6 +17,7 @@
 #include "passes/explicit_reshards/op_mesh.h"
 #include "passes/explicit_reshards/reshard_insertion.h"
 #include "passes/explicit_reshards/single_device_ops.h"
+#include "passes/explicit_reshards/unreduced_collectives.h"
 #include "passes/import_passes.h"
 #include "passes/pass_utils.h"
 #include "propagation/op_sharding_rule_cache.h"
@@ -137,6 +138,8 @@ class ExplicitReshards {
       reshardCallArguments(op, ctx_);
       return;
     }
+    if (op->is("sdy.reshard") && reshardToUnreducedCollectives(op, ctx_)) return;
+
     allReduceUnkeptOperands(op);
 
     OptionalShardings results;

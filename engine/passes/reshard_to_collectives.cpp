@@ -9,6 +9,7 @@
 // steers propagation; the data is its operand's).
 #include "passes/reshard_to_collectives.h"
 
+#include "ir/collective_ops.h"
 #include "passes/pass.h"
 #include "passes/pass_utils.h"
 
@@ -38,38 +39,20 @@ bool isMaximal(const ir::Module& module, const std::optional<TensorSharding>& s)
   return m && m->isMaximal();
 }
 
-ir::Attribute axesPerDimAttr(const std::vector<AxisRefList>& axesPerDim) {
-  std::vector<ir::Attribute> dims;
-  dims.reserve(axesPerDim.size());
-  for (const AxisRefList& axes : axesPerDim) dims.emplace_back(ir::AxisRefListAttr{axes});
-  return ir::Attribute::makeArray(std::move(dims));
-}
-
-// The op for one planned collective on `input`.
+// The op for one planned collective on `input` (built as ir/collective_ops.h
+// documents, so that it prints as sdy_opt prints it).
 std::unique_ptr<ir::Op> buildCollective(const PlannedCollective& c, ir::Value* input, ir::SourceLoc loc) {
-  auto op = std::make_unique<ir::Op>(collectiveOpName(c.kind), loc);
   switch (c.kind) {
-    case CollectiveKind::AllGather:
-      op->setAttr("gathering_axes", axesPerDimAttr(c.axesPerDim), true);
-      break;
-    case CollectiveKind::AllSlice:
-      op->setAttr("slicing_axes", axesPerDimAttr(c.axesPerDim), true);
-      break;
+    case CollectiveKind::AllGather: return ir::makeAllGather(input, c.axesPerDim, c.out, loc);
+    case CollectiveKind::AllSlice: return ir::makeAllSlice(input, c.axesPerDim, c.out, loc);
     case CollectiveKind::AllToAll:
-      op->setAttr("params",
-                  ir::Attribute::makeArray({ir::Attribute::makeStruct(
-                      "sdy.all_to_all_param", {{"axes", ir::AxisRefListAttr{c.param.axes}},
-                                               {"src_dim", ir::IntegerAttr{c.param.srcDim, "i64"}},
-                                               {"tgt_dim", ir::IntegerAttr{c.param.tgtDim, "i64"}}})}),
-                  true);
-      break;
-    default:
-      break;
+      return ir::makeAllToAll(input, {ir::AllToAllParam{c.param.axes, c.param.srcDim, c.param.tgtDim}},
+                              c.out, loc);
+    case CollectiveKind::CollectivePermute: return ir::makeCollectivePermute(input, c.out, loc);
+    case CollectiveKind::AllReduce: return ir::makeAllReduce(input, {}, c.out, loc);
+    case CollectiveKind::ReduceScatter: return ir::makeReduceScatter(input, c.axesPerDim, c.out, loc);
   }
-  op->setAttr("out_sharding", c.out, true);
-  op->addOperand(input);
-  op->addResult(input->type);
-  return op;
+  return ir::makeCollectivePermute(input, c.out, loc);
 }
 
 ir::Value* skipBarriers(ir::Value* v) {

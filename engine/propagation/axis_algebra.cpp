@@ -76,6 +76,17 @@ std::optional<AxisRef> prefixWithoutOverlap(const AxisRef& a, const AxisRefList&
   return result;
 }
 
+namespace {
+// Where `a` ends along its axis: the next pre-size, or the axis size.
+int64_t endOf(const AxisRef& a, const Mesh& mesh) {
+  return a.subAxis ? a.subAxis->nextPreSize() : mesh.axisSize(a.name);
+}
+}  // namespace
+
+bool suffixOf(const AxisRef& a, const AxisRef& b, const Mesh& mesh) {
+  return contains(b, a) && endOf(a, mesh) == endOf(b, mesh);
+}
+
 bool anyOverlap(const AxisRefList& a, const AxisRefList& b) {
   for (const AxisRef& x : a)
     for (const AxisRef& y : b)

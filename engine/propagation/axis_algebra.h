@@ -35,6 +35,10 @@ std::optional<AxisRef> prefixWithoutOverlap(const AxisRef& a, const AxisRef& b);
 // The same, against every axis of `others` in turn.
 std::optional<AxisRef> prefixWithoutOverlap(const AxisRef& a, const AxisRefList& others);
 
+// Is `a` the minor-most part of `b` (contained in it and ending where it
+// ends)? On x=8, `"x":(4)2` is a suffix of `"x"` and of `"x":(2)4`.
+bool suffixOf(const AxisRef& a, const AxisRef& b, const Mesh& mesh);
+
 // Does any axis of `a` overlap any axis of `b`?
 bool anyOverlap(const AxisRefList& a, const AxisRefList& b);
 

@@ -258,7 +258,11 @@ std::vector<ir::Op*> preOrderOps(ir::Module& module) {
 }
 
 ir::Value* resolveValueRef(ir::Module& module, const TraceValueRef& ref, ir::Op** funcOut) {
-  std::vector<ir::Op*> ops = preOrderOps(module);
+  return resolveValueRef(preOrderOps(module), ref, funcOut);
+}
+
+ir::Value* resolveValueRef(const std::vector<ir::Op*>& ops, const TraceValueRef& ref,
+                           ir::Op** funcOut) {
   if (ref.op < 0 || ref.op >= static_cast<int64_t>(ops.size())) return nullptr;
   ir::Op* op = ops[ref.op];
   if (ref.kind == "func_result") {
@@ -274,10 +278,11 @@ ir::Value* resolveValueRef(ir::Module& module, const TraceValueRef& ref, ir::Op*
 }
 
 bool replayTrace(ir::Module& module, const PropagationTrace& trace, std::string* error) {
+  const std::vector<ir::Op*> ops = preOrderOps(module);
   for (const TraceStep& s : trace.steps)
     for (const TraceValueUpdate& u : s.updates) {
       ir::Op* func = nullptr;
-      ir::Value* v = resolveValueRef(module, u.value, &func);
+      ir::Value* v = resolveValueRef(ops, u.value, &func);
       if (u.value.kind == "func_result") {
         if (!func || !func->is("func.func")) {
           if (error) *error = "step " + std::to_string(s.step) + ": no function at op " + std::to_string(u.value.op);

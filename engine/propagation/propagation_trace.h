@@ -121,6 +121,11 @@ std::optional<PropagationTrace> traceFromJson(const std::string& text, std::stri
 // Resolve a value reference in `module` (nullptr if it does not exist; for
 // "func_result" `funcOut` receives the function and the result is nullptr).
 ir::Value* resolveValueRef(ir::Module& module, const TraceValueRef& ref, ir::Op** funcOut = nullptr);
+// The same in the pre-order numbering `ops` (preOrderOps), computed once by
+// callers that resolve many references (a walk of the module per reference
+// costs seconds over a large run).
+ir::Value* resolveValueRef(const std::vector<ir::Op*>& ops, const TraceValueRef& ref,
+                           ir::Op** funcOut = nullptr);
 // Pre-order numbering of every op of the module (module op excluded).
 std::vector<ir::Op*> preOrderOps(ir::Module& module);
 

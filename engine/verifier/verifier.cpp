@@ -8,6 +8,9 @@
 #include <span>
 
 #include "ir/collective_ops.h"
+#include "sharding/unreduced_axes_transition.h"
+#include "verifier/collective_verifier.h"
+#include "verifier/verifier_support.h"
 
 namespace shardscope {
 
@@ -15,6 +18,10 @@ namespace {
 
 using ir::Op;
 using ir::Type;
+using verifier_support::MeshTable;
+using verifier_support::sameMesh;
+using verifier_support::sortedInMesh;
+using verifier_support::verifyAxisList;
 
 VerifyProblem problem(std::string message) { return VerifyProblem{std::move(message), {}}; }
 
@@ -28,77 +35,6 @@ std::string joinInts(const std::vector<int64_t>& values) {
     out += std::to_string(values[i]);
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------
-// Meshes and the symbol table.
-
-// Mesh symbols of the module by name.
-class MeshTable {
- public:
-  explicit MeshTable(const ir::Module& module) {
-    for (const auto& op : module.body().ops()) {
-      if (!op->is("sdy.mesh")) continue;
-      const ir::Attribute* name = op->attr("sym_name");
-      const ir::Attribute* mesh = op->attr("mesh");
-      if (name && name->string() && mesh && mesh->as<Mesh>())
-        meshes_.emplace(*name->string(), mesh->as<Mesh>());
-    }
-  }
-  const Mesh* lookup(const std::string& name) const {
-    auto it = meshes_.find(name);
-    return it == meshes_.end() ? nullptr : it->second;
-  }
-  const Mesh* of(const TensorSharding& sharding) const {
-    if (sharding.mesh.inlineMesh) return &*sharding.mesh.inlineMesh;
-    return lookup(sharding.mesh.name);
-  }
-
- private:
-  std::map<std::string, const Mesh*> meshes_;
-};
-
-// Device ids with iota ids dropped, as sdy's mesh builder does.
-std::vector<int64_t> effectiveDeviceIds(const Mesh& mesh) {
-  if (!mesh.axes.empty() && !mesh.hasCustomDeviceIds() &&
-      static_cast<int64_t>(mesh.deviceIds.size()) == mesh.totalSize())
-    return {};
-  return mesh.deviceIds;
-}
-
-bool sameMesh(const Mesh& a, const Mesh& b) {
-  return a.axes == b.axes && effectiveDeviceIds(a) == effectiveDeviceIds(b);
-}
-
-// ---------------------------------------------------------------------------
-// Tensor shardings.
-
-// Checks one list of axis refs (a dimension, the replicated or the unreduced
-// axes): names known to the mesh, no ref seen before, no two neighbouring
-// sub-axes that should have been written as one.
-VerifyResult verifyAxisList(const AxisRefList& axes, const Mesh& mesh, std::vector<AxisRef>& seen,
-                            std::vector<AxisRef>& subAxes) {
-  const AxisRef* previous = nullptr;
-  for (const AxisRef& axis : axes) {
-    if (!mesh.hasAxis(axis.name)) return problem("unknown axis name: \"" + axis.name + "\"");
-    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
-      return problem("duplicate axis ref: " + axis.str());
-    seen.push_back(axis);
-    if (axis.isSubAxis()) {
-      subAxes.push_back(axis);
-      if (previous && previous->canMerge(axis))
-        return problem("two consecutive sub-axes can be merged: " + previous->str() + ", " +
-                       axis.str());
-    }
-    previous = &axis;
-  }
-  return std::nullopt;
-}
-
-bool sortedInMesh(const AxisRefList& axes, const Mesh& mesh) {
-  for (size_t i = 1; i < axes.size(); ++i)
-    if (axes[i].lessInMesh(axes[i - 1], mesh)) return false;
-  return true;
 }
 
 // Sub-axes of one mesh axis, sorted: each a proper, in-range slice, and no
@@ -283,16 +219,37 @@ bool isIsolatedOp(const Op& op) {
   return op.is("func.func") || op.is("sdy.manual_computation") || op.is("sdy.named_computation");
 }
 
-// The sharding a value carries, looking through propagation barriers
-// (function argument attributes, constraint/edge shardings, `sdy.sharding`).
-std::optional<TensorSharding> shardingOfValue(const ir::Value* value) {
-  while (value && value->definingOp && value->definingOp->is("sdy.propagation_barrier") &&
-         value->definingOp->numOperands() > 0)
+// The sharding a value carries (function argument attributes, the in
+// shardings of a manual computation without its manual axes or of a named
+// computation, constraint/edge/collective shardings, `sdy.sharding`), looking
+// through propagation barriers when `bypassBarriers`.
+std::optional<TensorSharding> shardingOfValue(const ir::Value* value, bool bypassBarriers = true) {
+  while (bypassBarriers && value && value->definingOp &&
+         value->definingOp->is("sdy.propagation_barrier") && value->definingOp->numOperands() > 0)
     value = value->definingOp->operand(0);
   if (!value) return std::nullopt;
   if (value->isBlockArgument()) {
     const Op* owner = value->ownerOp();
-    if (!owner || !owner->is("func.func")) return std::nullopt;
+    if (!owner) return std::nullopt;
+    if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation")) {
+      const ir::Attribute* in = owner->attr("in_shardings");
+      const auto* list = in ? in->as<TensorShardingPerValue>() : nullptr;
+      if (!list || value->index >= list->shardings.size()) return std::nullopt;
+      TensorSharding s = list->shardings[value->index];
+      if (owner->is("sdy.manual_computation")) {
+        std::vector<std::string> manual;
+        if (const ir::Attribute* m = owner->attr("manual_axes"))
+          if (const auto* axes = m->as<ir::ManualAxesAttr>()) manual = axes->axes;
+        auto isManual = [&](const AxisRef& a) {
+          return std::find(manual.begin(), manual.end(), a.name) != manual.end();
+        };
+        for (DimensionSharding& d : s.dims) std::erase_if(d.axes, isManual);
+        std::erase_if(s.replicated, isManual);
+        std::erase_if(s.unreduced, isManual);
+      }
+      return s;
+    }
+    if (!owner->is("func.func")) return std::nullopt;
     const ir::Attribute* argAttrs = owner->attr("arg_attrs");
     const ir::ArrayAttr* array = argAttrs ? argAttrs->array() : nullptr;
     if (!array || value->index >= array->elems.size()) return std::nullopt;
@@ -473,6 +430,14 @@ class Verifier {
     }
 
     if (op.is("func.func")) return verifyFunctionAttrs(op);
+    if (ir::isCollective(op)) {
+      if (VerifyResult r = verifyCollectiveCommon(op, collectiveOperand(op), meshes_,
+                                                  boundManualAxesAround(op))) {
+        emitOpError(op, "", *r);
+        return false;
+      }
+      return true;
+    }
     if (op.is("sdy.propagation_barrier")) {
       const ir::Attribute* dir = op.attr("allowed_direction");
       const ir::EnumAttr* e = dir ? dir->as<ir::EnumAttr>() : nullptr;
@@ -576,6 +541,14 @@ class Verifier {
         {"sdy.func_data_flow_edge", &Verifier::verifyFuncDataFlowEdge},
         {"sdy.manual_computation", &Verifier::verifyManualComputation},
         {"sdy.named_computation", &Verifier::verifyNamedComputation},
+        {"sdy.all_gather", &Verifier::verifyCollective},
+        {"sdy.all_slice", &Verifier::verifyCollective},
+        {"sdy.all_to_all", &Verifier::verifyCollective},
+        {"sdy.collective_permute", &Verifier::verifyCollective},
+        {"sdy.all_reduce", &Verifier::verifyCollective},
+        {"sdy.reduce_scatter", &Verifier::verifyCollective},
+        {"sdy.sharded_to_unreduced", &Verifier::verifyCollective},
+        {"sdy.replicated_to_unreduced", &Verifier::verifyCollective},
     };
     return users;
   }
@@ -618,36 +591,31 @@ class Verifier {
     if (op.numOperands() == 0) return true;
     std::optional<TensorSharding> source = shardingOfValue(op.operand(0));
     if (!source) return true;
-    // A constraint may add unreduced axes only with the default `sum` reduction.
-    const Mesh* mesh = meshes_.of(*sharding);
-    const Mesh* sourceMesh = meshes_.of(*source);
-    if (!mesh || !sourceMesh || !sameMesh(*mesh, *sourceMesh)) return true;
-    bool introduces = false;
-    for (const AxisRef& axis : sharding->unreduced) {
-      bool covered = std::any_of(source->unreduced.begin(), source->unreduced.end(),
-                                 [&](const AxisRef& s) { return s.contains(axis, *mesh); });
-      if (!covered) introduces = true;
-    }
-    const std::string& reduction =
-        sharding->unreducedReduction.empty() ? std::string("sum") : sharding->unreducedReduction;
-    if (introduces && reduction != "sum") {
-      emitOpError(op, "", problem("cannot introduce '" + reduction +
-                                  "' unreduced axes. Expected 'sum'."));
+    // A constraint or reshard may add unreduced axes (as a sum) and reduce
+    // them with their own reduction.
+    const std::string message =
+        checkUnreducedAxesTransition({&*source}, {sharding}, {"sum", source->unreducedReduction},
+                                     [&](const MeshRef& ref) { return meshes_.of(ref); });
+    if (!message.empty()) {
+      emitOpError(op, "", problem(message));
       return false;
     }
-    // Unreduced axes kept from the source must keep their reduction kind.
-    const std::string sourceReduction =
-        source->unreducedReduction.empty() ? std::string("sum") : source->unreducedReduction;
-    if (sourceReduction != reduction) {
-      for (const AxisRef& axis : sharding->unreduced) {
-        bool kept = std::any_of(source->unreduced.begin(), source->unreduced.end(),
-                                [&](const AxisRef& s) { return s.overlaps(axis, *mesh); });
-        if (!kept) continue;
-        emitOpError(op, "",
-                    problem("cannot change the reduction operator of kept unreduced axes from " +
-                            sourceReduction + " to " + reduction + "."));
-        return false;
-      }
+    return true;
+  }
+
+  // A collective's operand: its sharding (barriers are not looked through)
+  // and where it is defined.
+  static CollectiveOperand collectiveOperand(const Op& op) {
+    if (op.numOperands() == 0 || !op.operand(0)) return {};
+    const ir::Value* v = op.operand(0);
+    const Op* owner = v->ownerOp();
+    return {shardingOfValue(v, /*bypassBarriers=*/false), owner ? owner->loc() : op.loc()};
+  }
+
+  bool verifyCollective(const Op& op) {
+    if (VerifyResult r = verifyCollectiveKind(op, collectiveOperand(op), meshes_)) {
+      emitOpError(op, "", *r);
+      return false;
     }
     return true;
   }

@@ -30,6 +30,7 @@
 
 #include "document_state.h"
 #include "graph_view.h"
+#include "gui_bench_util.h"
 #ifdef SHARDSCOPE_BENCH_MAIN_WINDOW
 #include "main_window.h"
 #include "source_view.h"
@@ -37,87 +38,7 @@
 
 using namespace shardscope;
 using namespace shardscope::widgets;
-
-namespace {
-
-// CPU time of the calling thread, ns.
-qint64 threadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-// Heartbeat: a 10 ms timer; the longest gap beyond its period is the longest
-// time the UI thread did not process events (wall time: what a user feels,
-// inflated when other processes load the machine). The UI thread's own CPU
-// time during each gap is kept too (the work done in it, whatever the load).
-// Gaps over 20 ms are kept with the time they ended (ms since start()), to
-// tell which stage stalled.
-class Heartbeat : public QObject {
- public:
-  Heartbeat() {
-    timer_.setTimerType(Qt::PreciseTimer);
-    timer_.setInterval(10);
-    connect(&timer_, &QTimer::timeout, this, [this] {
-      const qint64 now = clock_.nsecsElapsed();
-      const qint64 cpu = threadCpuNs();
-      if (last_ >= 0) {
-        const double gap = (now - last_) / 1e6 - 10.0;
-        const double busy = (cpu - lastCpu_) / 1e6;
-        worst_ = std::max(worst_, gap);
-        worstCpu_ = std::max(worstCpu_, busy);
-        if (gap > 20) stalls_.push_back({now / 1e6, gap, busy});
-      }
-      last_ = now;
-      lastCpu_ = cpu;
-    });
-  }
-  void start() {
-    clock_.start();
-    last_ = -1;
-    worst_ = 0;
-    timer_.start();
-  }
-  double worstMs() const { return std::max(0.0, worst_); }
-  // The most UI-thread CPU time spent between two beats.
-  double worstCpuMs() const { return worstCpu_; }
-  void reset() {
-    worst_ = 0;
-    worstCpu_ = 0;
-    last_ = -1;
-    stalls_.clear();
-  }
-  double nowMs() const { return clock_.nsecsElapsed() / 1e6; }
-  struct Stall {
-    double endMs, wallMs, cpuMs;
-  };
-  // Stalls over 20 ms (wall).
-  const std::vector<Stall>& stalls() const { return stalls_; }
-
- private:
-  QTimer timer_;
-  QElapsedTimer clock_;
-  qint64 last_ = -1, lastCpu_ = 0;
-  double worst_ = 0, worstCpu_ = 0;
-  std::vector<Stall> stalls_;
-};
-
-// Run the event loop until `done` or `timeoutMs`.
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 300000) {
-  QElapsedTimer t;
-  t.start();
-  QEventLoop loop;
-  QTimer poll;
-  poll.setInterval(1);
-  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-    if (done() || t.elapsed() > timeoutMs) loop.quit();
-  });
-  poll.start();
-  if (!done()) loop.exec();
-  return done();
-}
-
-}  // namespace
+using namespace shardscope::bench;
 
 int main(int argc, char** argv) {
   qputenv("QT_QPA_PLATFORM",
@@ -142,14 +63,7 @@ int main(int argc, char** argv) {
     path = dir.filePath(QStringLiteral("transformer.mlir"));
     QElapsedTimer gen;
     gen.start();
-    const int rc = QProcess::execute(
-        QStringLiteral("python3"),
-        {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
-         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path});
-    if (rc != 0) {
-      std::fprintf(stderr, "generator failed (%d)\n", rc);
-      return 1;
-    }
+    if (!writeTransformer(ops, path)) return 1;
     std::printf("generated %d ops in %lld ms: %s\n", ops, gen.elapsed(), qPrintable(path));
   }
 

@@ -62,7 +62,9 @@ TEST(ExplicitReshardsCauses, DotConflictReshardsAndReduces) {
   EXPECT_EQ(lhs.factorAxesAfter, AxisRefList{});
   ASSERT_NE(lhs.op, nullptr);
   EXPECT_EQ(lhs.op->name(), "stablehlo.dot");
-  EXPECT_NE(lhs.reason.find("factor i"), std::string::npos) << lhs.reason;
+  EXPECT_EQ(lhs.reason,
+            "operand 0 of stablehlo.dot has factor i sharded on {\"x\"}, but the op is computed with i on {}: "
+            "\"x\" shards factor j instead (as in operand 1)");
 
   const passes::ReshardCause& result = r.causes[1];
   EXPECT_EQ(result.site, passes::ReshardCause::Site::Result);
@@ -165,6 +167,54 @@ TEST(ExplicitReshardsCauses, ResultsOnTwoSingleDevicesAreAnError) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.diagnostics.find("has conflicting single-device result shardings"), std::string::npos)
       << r.diagnostics;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ExplicitReshardsCauses, AReshardAddingUnreducedAxesBecomesUnreducedCollectives) {
+  // The example of unreduced_collectives.h.
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n"
+                  "func.func @f(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"y\"}, {\"z\"}]>})\n"
+                  "    -> (tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={\"x\", \"y\"}>}) {\n"
+                  "  %0 = sdy.reshard %arg0 <@mesh, [{}, {}], unreduced={\"x\", \"y\"}> : tensor<16x8xf32>\n"
+                  "  return %0 : tensor<16x8xf32>\n}\n",
+                  true);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.text.find("%0 = sdy.reshard %arg0 <@mesh, [{\"y\"}, {}]>"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%1 = sdy.replicated_to_unreduced {\"x\"} %0 out_sharding=<@mesh, [{\"y\"}, {}], "
+                        "unreduced={\"x\"}>"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%2 = sdy.sharded_to_unreduced [{\"y\"}, {}] %1 out_sharding=<@mesh, [{}, {}], "
+                        "unreduced={\"x\", \"y\"}>"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("return %2"), std::string::npos) << r.text;
+  ASSERT_EQ(r.causes.size(), 3u);
+  EXPECT_EQ(r.causes[1].kind, passes::ReshardCause::Kind::ReplicatedToUnreduced);
+  EXPECT_EQ(r.causes[2].kind, passes::ReshardCause::Kind::ShardedToUnreduced);
+  EXPECT_EQ(r.causes[2].axes, (AxisRefList{AxisRef{"y", std::nullopt}}));
+  // The reshard they replace is gone.
+  EXPECT_EQ(r.causes[0].op, nullptr);
+}
+
+TEST(ExplicitReshardsCauses, UnreducedAxesTheConsumerDropsAreAllReducedWithTheirReduction) {
+  PassRun r = run("sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
+                  "func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"y\"}, {}], "
+                  "unreduced=max{\"x\"}>})\n"
+                  "    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"y\"}, {\"x\"}]>}) {\n"
+                  "  return %arg0 : tensor<8x8xf32>\n}\n",
+                  true);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.text.find("%0 = sdy.all_reduce max {\"x\"} %arg0 out_sharding=<@mesh, [{\"y\"}, {}]>"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%1 = sdy.reshard %0 <@mesh, [{\"y\"}, {\"x\"}]>"), std::string::npos) << r.text;
+  ASSERT_EQ(r.causes.size(), 2u);
+  EXPECT_EQ(r.causes[0].kind, passes::ReshardCause::Kind::AllReduce);
+  EXPECT_EQ(r.causes[0].op->name(), "func.return");
 }
 
 }  // namespace

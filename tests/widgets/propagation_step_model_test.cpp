@@ -111,6 +111,7 @@ class PropagationStepModelTest : public QObject {
     QVERIFY2(updates.join(u'|').contains(QStringLiteral("%0 ← ")), qPrintable(updates.join(u'|')));
   }
 
+  // The panel is a view of the state's timeline: its controls move it.
   void panelStepping() {
     auto doc = test::loadSample(QStringLiteral("mlp_megatron.mlir"));
     DocumentState state;
@@ -120,16 +121,22 @@ class PropagationStepModelTest : public QObject {
     QVERIFY(run->ok);
     const int n = int(run->trace.steps.size());
     QVERIFY(n > 0);
-    QSignalSpy spy(&panel, &PropagationPanel::stepRequested);
+    state.setSteppedRun(api::prepareSteppedRun(*doc, run));
+    QCOMPARE(state.stepsApplied(), n);
+    QSignalSpy spy(&state, &DocumentState::stepChanged);
     panel.setRun(run);
     QCOMPARE(panel.currentStep(), n);
     QCOMPARE(spy.count(), 0);  // setRun itself does not step
     panel.setStep(0);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.last().at(0).toInt(), 0);
+    QCOMPARE(state.stepsApplied(), 0);
     panel.setStep(n + 5);  // clamped
     QCOMPARE(spy.last().at(0).toInt(), n);
     QCOMPARE(panel.currentStep(), n);
+    // Moved elsewhere: the panel follows.
+    state.setStepsApplied(1);
+    QCOMPARE(panel.currentStep(), 1);
   }
 
   void keepsSelectionAcrossSteps() {

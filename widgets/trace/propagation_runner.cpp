@@ -98,6 +98,30 @@ std::shared_ptr<TraceRun> runPropagation(const std::string& text, const std::str
   return run;
 }
 
+std::shared_ptr<TraceRun> traceRunFor(const api::Document& doc,
+                                      std::shared_ptr<const api::PropagationRun> run) {
+  auto out = std::make_shared<TraceRun>();
+  out->fileName = doc.name;
+  out->inputText = doc.text;
+  if (!run) return out;
+  out->options = run->options;
+  out->trace = run->trace;
+  out->diagnostics = run->diagnostics;
+  std::string error;
+  std::shared_ptr<api::Document> input = run->ok ? api::documentAtStep(doc, *run, 0, &error) : nullptr;
+  if (!input || !input->module || !run->result || !run->result->module) {
+    if (run->ok) out->diagnostics.push_back({ir::Severity::Error, {}, error});
+    return out;
+  }
+  out->status = explain::RunStatus::Ok;
+  // Aliasing pointers: the modules live as long as their documents.
+  out->input = std::shared_ptr<ir::Module>(input, input->module.get());
+  std::shared_ptr<api::Document> result = std::const_pointer_cast<api::Document>(run->result);
+  out->output = std::shared_ptr<ir::Module>(result, result->module.get());
+  out->index = std::make_shared<explain::TraceIndex>(*out->input, out->trace);
+  return out;
+}
+
 PropagationRunner::PropagationRunner(QObject* parent) : QObject(parent) {
   qRegisterMetaType<std::shared_ptr<const TraceRun>>();
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "api/propagate.h"
 #include "explain/cancellable_propagation.h"
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
@@ -72,6 +73,13 @@ std::shared_ptr<TraceRun> runPropagation(const std::string& moduleText, const st
                                          const propagation::PropagationOptions& options,
                                          const std::atomic<bool>* cancel = nullptr,
                                          std::function<void(int64_t)> onStep = {});
+
+// The explorer's view of a run made elsewhere (the main window's Propagate,
+// api::propagateDocument): `input` is a fresh copy of the module as the run
+// started (api::documentAtStep(doc, run, 0)), `output` shares the run's
+// result. Any thread; a run that failed gives status Invalid.
+std::shared_ptr<TraceRun> traceRunFor(const api::Document& doc,
+                                      std::shared_ptr<const api::PropagationRun> run);
 
 class PropagationRunner : public QObject {
   Q_OBJECT

@@ -220,13 +220,30 @@ void TracePanel::setModuleText(const QString& text, const QString& fileName) {
   fileName_ = fileName;
   compare_->setModuleText(text, fileName);
   state_->setRun(nullptr);
-  status_->setText(text.isEmpty() ? tr("No module.") : tr("Run propagation to record a trace."));
+  status_->setText(text.isEmpty()      ? tr("No module.")
+                   : runsElsewhere_ ? tr("Propagate (Ctrl+P or Run) to record a trace.")
+                                    : tr("Run propagation to record a trace."));
   updateControls();
+}
+
+void TracePanel::setRunsElsewhere(bool on) {
+  runsElsewhere_ = on;
+  run_->setToolTip(on ? tr("Propagate the module with this strategy (as Ctrl+P does) and record "
+                           "every step")
+                      : tr("Propagate a copy of the module and record every step"));
+  if (!state_->run() && !text_.isEmpty())
+    status_->setText(on ? tr("Propagate (Ctrl+P or Run) to record a trace.")
+                        : tr("Run propagation to record a trace."));
 }
 
 void TracePanel::runPropagation() {
   if (text_.isEmpty()) return;
   player_->pause();
+  if (runsElsewhere_) {
+    status_->setText(tr("propagating (%1)…").arg(strategyName(strategy())));
+    emit runRequested(optionsFor(strategy()));
+    return;
+  }
   runner_->start(text_, fileName_, strategy());
   status_->setText(tr("propagating (%1)…").arg(strategyName(strategy())));
   updateControls();

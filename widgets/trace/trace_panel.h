@@ -52,6 +52,9 @@ class TracePanel : public QWidget {
   void setStrategy(Strategy s);
   // The narration shown for the current step (plain text).
   QString narrationText() const;
+  // Runs are made elsewhere (the main window's one Propagate): Run asks for
+  // one with runRequested instead of starting the panel's own runner.
+  void setRunsElsewhere(bool on);
 
  public slots:
   // Run propagation with the chosen strategy (cancels a running one).
@@ -66,6 +69,8 @@ class TracePanel : public QWidget {
   // The current step changed: its op (pre-order index) and source line (0 unknown); step -1: the input.
   void stepSelected(int step, int opIndex, int line);
   void runFinished(std::shared_ptr<const shardscope::widgets::trace::TraceRun> run);
+  // Run pressed with setRunsElsewhere(true).
+  void runRequested(const shardscope::propagation::PropagationOptions& options);
 
  private:
   void updateControls();
@@ -73,6 +78,7 @@ class TracePanel : public QWidget {
   void updateFactorTable();
 
   QString text_, fileName_;
+  bool runsElsewhere_ = false;
   TraceState* state_;
   TracePlayer* player_;
   PropagationRunner* runner_;

@@ -2,6 +2,7 @@
 // edge_reshards.h).
 #include "passes/explicit_reshards/edge_reshards.h"
 
+#include "passes/explicit_reshards/unreduced_collectives.h"
 #include "passes/pass_utils.h"
 
 namespace shardscope::passes::explicit_reshards {
@@ -94,6 +95,7 @@ std::optional<TensorSharding> reshardUseToTarget(const ir::Use& use, const std::
                                                  InsertPoint& at, bool fullVersion, const ReshardContext& ctx) {
   std::optional<TensorSharding> sharding = shardingOf(use.user->operand(use.index));
   sharding = allReduceUnkeptUnreducedAxes(use, sharding, target, at, ctx);
+  if (std::optional<TensorSharding> unreduced = makeUnreducedAxes(use, target, at, ctx)) sharding = unreduced;
   if (!fullVersion || equivalentShardings(sharding, target)) return sharding;
   // Not equivalent, so when there is no target the operand has a sharding.
   TensorSharding to = target ? *target

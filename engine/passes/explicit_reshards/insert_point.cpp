@@ -1,6 +1,7 @@
 // Creating the pass's ops (see insert_point.h).
 #include "passes/explicit_reshards/insert_point.h"
 
+#include "ir/collective_ops.h"
 #include "passes/pass_utils.h"
 #include "propagation/value_shardings.h"
 
@@ -32,13 +33,17 @@ ir::Op* createReshard(InsertPoint& at, ir::Value* input, const TensorSharding& s
 
 ir::Op* createAllReduce(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
                         const TensorSharding& outSharding, const std::string& kind, ir::SourceLoc loc) {
-  auto op = std::make_unique<ir::Op>("sdy.all_reduce", loc);
-  if (kind != "sum") op->setAttr("reduction_op", ir::EnumAttr{"sdy", "reduction_op", kind}, true);
-  op->setAttr("reduction_axes", ir::AxisRefListAttr{axes}, true);
-  op->setAttr("out_sharding", outSharding, true);
-  op->addOperand(input);
-  op->addResult(input->type);
-  return at.insert(std::move(op));
+  return at.insert(ir::makeAllReduce(input, axes, outSharding, loc, kind));
+}
+
+ir::Op* createReplicatedToUnreduced(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
+                                    const TensorSharding& outSharding, ir::SourceLoc loc) {
+  return at.insert(ir::makeReplicatedToUnreduced(input, axes, outSharding, loc));
+}
+
+ir::Op* createShardedToUnreduced(InsertPoint& at, ir::Value* input, const std::vector<AxisRefList>& perDim,
+                                 const TensorSharding& outSharding, ir::SourceLoc loc) {
+  return at.insert(ir::makeShardedToUnreduced(input, perDim, outSharding, loc));
 }
 
 std::optional<TensorSharding> shardingOf(ir::Value* v) { return propagation::getSharding(v); }

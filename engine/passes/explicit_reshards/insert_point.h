@@ -35,6 +35,14 @@ ir::Op* createReshard(InsertPoint& at, ir::Value* input, const TensorSharding& s
 ir::Op* createAllReduce(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
                         const TensorSharding& outSharding, const std::string& kind, ir::SourceLoc loc);
 
+// `%r = sdy.replicated_to_unreduced {axes} %input out_sharding=<...> : T`.
+ir::Op* createReplicatedToUnreduced(InsertPoint& at, ir::Value* input, const AxisRefList& axes,
+                                    const TensorSharding& outSharding, ir::SourceLoc loc);
+// `%r = sdy.sharded_to_unreduced [{...}, ...] %input out_sharding=<...> : T`
+// (`perDim`: the axes each dimension gives up).
+ir::Op* createShardedToUnreduced(InsertPoint& at, ir::Value* input, const std::vector<AxisRefList>& perDim,
+                                 const TensorSharding& outSharding, ir::SourceLoc loc);
+
 // The sharding of `v` (of an op result, a function or region argument, or
 // the `out_sharding` of an sdy collective), or nullopt.
 std::optional<TensorSharding> shardingOf(ir::Value* v);

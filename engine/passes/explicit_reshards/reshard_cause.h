@@ -48,7 +48,9 @@ struct ReshardCause {
   // The op the reshard or collective was inserted for: the consumer of an
   // operand reshard, the producer of a result reshard or all-reduce, the
   // `func.return` of a function result, the `func.call` of a call operand,
-  // the data-flow op (while, case, manual computation, ...) of an edge.
+  // the data-flow op (while, case, manual computation, ...) of an edge;
+  // nullptr for collectives that replace an `sdy.reshard` of the input
+  // (unreduced_collectives.h), which is erased.
   const ir::Op* op = nullptr;
   Site site = Site::Operand;
   unsigned index = 0;

@@ -78,14 +78,53 @@ AxisRefList axesOf(const prop::TensorFactorShardings& row, int64_t factor) {
   return axes;
 }
 
+std::string tensorName(const prop::ShardingProjection& projection, size_t t) {
+  return t < projection.numOperands() ? "operand " + std::to_string(t)
+                                      : "result " + std::to_string(t - projection.numOperands());
+}
+
+// Why `factor` ended up on `after` rather than `before`: which factor took
+// the axes it lost, and which tensor already had the axes it keeps, e.g.
+// `"x" shards factor j instead (as in operand 1)`.
+std::string whyFactorChanged(int64_t factor, const AxisRefList& before, const AxisRefList& after,
+                             const prop::ShardingProjection& original, const prop::ShardingProjection& chosen,
+                             const Mesh& mesh) {
+  std::string why;
+  for (const AxisRef& lost : axisSetDiff(before, after, mesh)) {
+    for (size_t t = 0; t < chosen.numTensors() && why.empty(); ++t) {
+      for (const auto& [other, fs] : chosen.tensor(t).factors) {
+        if (other == factor || !prop::anyOverlap(fs.axes, {lost})) continue;
+        why = lost.str() + " shards factor " + OpShardingRule::factorName(other) + " instead";
+        for (size_t u = 0; u < original.numTensors(); ++u)
+          if (const prop::FactorSharding* held = original.tensor(u).find(other); held && held->axes == fs.axes) {
+            why += " (as in " + tensorName(original, u) + ")";
+            break;
+          }
+        break;
+      }
+    }
+    if (!why.empty()) break;
+  }
+  if (why.empty() && !after.empty()) {
+    for (size_t u = 0; u < original.numTensors(); ++u)
+      if (const prop::FactorSharding* held = original.tensor(u).find(factor); held && held->axes == after) {
+        why = "as in " + tensorName(original, u);
+        break;
+      }
+  }
+  return why;
+}
+
 ReshardCause reshardCause(const ir::Op* op, const ir::Op* inserted, ReshardCause::Site site, unsigned index,
-                          const prop::TensorFactorShardings& before, const prop::TensorFactorShardings& after,
+                          const prop::ShardingProjection& original, const prop::ShardingProjection& chosen,
                           const std::optional<TensorSharding>& from, const TensorSharding& to,
                           const OpMesh& mesh) {
+  size_t tensor = site == ReshardCause::Site::Operand ? index : original.numOperands() + index;
+  const prop::TensorFactorShardings& before = original.tensor(tensor);
+  const prop::TensorFactorShardings& after = chosen.tensor(tensor);
   ReshardCause cause =
       ReshardCause::make(ReshardCause::Kind::Reshard, inserted, op, site, index, from, to, std::string());
-  std::string where = std::string(site == ReshardCause::Site::Operand ? "operand " : "result ") +
-                      std::to_string(index) + " of " + op->name();
+  std::string where = tensorName(original, tensor) + " of " + op->name();
   cause.factor = firstChangedFactor(before, after);
   if (cause.factor >= 0) {
     cause.factorName = OpShardingRule::factorName(cause.factor);
@@ -94,6 +133,9 @@ ReshardCause reshardCause(const ir::Op* op, const ir::Op* inserted, ReshardCause
     cause.reason = where + " has factor " + cause.factorName + " sharded on " +
                    strAxisList(cause.factorAxesBefore) + ", but the op is computed with " + cause.factorName +
                    " on " + strAxisList(cause.factorAxesAfter);
+    std::string why = whyFactorChanged(cause.factor, cause.factorAxesBefore, cause.factorAxesAfter, original,
+                                       chosen, *mesh.mesh);
+    if (!why.empty()) cause.reason += ": " + why;
   } else {
     cause.reason = where + " is on mesh @" + (from ? from->mesh.name : std::string()) +
                    ", but the op is computed on @" + mesh.name + " (another device order)";
@@ -192,8 +234,8 @@ void reshardToProjection(ir::Op* op, const OpShardingRule& rule, const OpMesh& m
         prop::unprojectTensor(projection.operands[i], rule.operands[i], rule.factorSizes, mesh.ref(), *mesh.mesh);
     ir::Op* reshard = createReshard(before, op->operand(i), sharding, op->loc());
     op->setOperand(i, reshard->result(0));
-    ctx.record(reshardCause(op, reshard, ReshardCause::Site::Operand, i, original.operands[i],
-                            projection.operands[i], operands[i], sharding, mesh));
+    ctx.record(reshardCause(op, reshard, ReshardCause::Site::Operand, i, original, projection, operands[i],
+                            sharding, mesh));
   }
   InsertPoint after = InsertPoint::afterOp(op);
   for (unsigned i = 0; i < results.size() && i < op->numResults(); ++i) {
@@ -210,8 +252,8 @@ void reshardToProjection(ir::Op* op, const OpShardingRule& rule, const OpMesh& m
     ir::Op* reshard = createReshard(after, result, wanted, op->loc());
     result->replaceUsesWithIf(reshard->result(0), [&](const ir::Use& u) { return u.user != reshard; });
     util::setSharding(result, sharding);
-    ctx.record(reshardCause(op, reshard, ReshardCause::Site::Result, i, original.results[i],
-                            projection.results[i], sharding, wanted, mesh));
+    ctx.record(reshardCause(op, reshard, ReshardCause::Site::Result, i, original, projection, sharding, wanted,
+                            mesh));
   }
 }
 

@@ -1,0 +1,69 @@
+// Shared verifier helpers (see verifier_support.h).
+#include "verifier/verifier_support.h"
+
+#include <algorithm>
+
+namespace shardscope::verifier_support {
+
+namespace {
+
+// Device ids with iota ids dropped, as sdy's mesh builder does.
+std::vector<int64_t> effectiveDeviceIds(const Mesh& mesh) {
+  if (!mesh.axes.empty() && !mesh.hasCustomDeviceIds() &&
+      static_cast<int64_t>(mesh.deviceIds.size()) == mesh.totalSize())
+    return {};
+  return mesh.deviceIds;
+}
+
+}  // namespace
+
+MeshTable::MeshTable(const ir::Module& module) {
+  for (const auto& op : module.body().ops()) {
+    if (!op->is("sdy.mesh")) continue;
+    const ir::Attribute* name = op->attr("sym_name");
+    const ir::Attribute* mesh = op->attr("mesh");
+    if (name && name->string() && mesh && mesh->as<Mesh>())
+      meshes_.emplace(*name->string(), mesh->as<Mesh>());
+  }
+}
+
+const Mesh* MeshTable::lookup(const std::string& name) const {
+  auto it = meshes_.find(name);
+  return it == meshes_.end() ? nullptr : it->second;
+}
+
+const Mesh* MeshTable::of(const MeshRef& ref) const {
+  if (ref.inlineMesh) return &*ref.inlineMesh;
+  return lookup(ref.name);
+}
+
+bool sameMesh(const Mesh& a, const Mesh& b) {
+  return a.axes == b.axes && effectiveDeviceIds(a) == effectiveDeviceIds(b);
+}
+
+VerifyResult verifyAxisList(const AxisRefList& axes, const Mesh& mesh, std::vector<AxisRef>& seen,
+                            std::vector<AxisRef>& subAxes) {
+  const AxisRef* previous = nullptr;
+  for (const AxisRef& axis : axes) {
+    if (!mesh.hasAxis(axis.name)) return problem("unknown axis name: \"" + axis.name + "\"");
+    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
+      return problem("duplicate axis ref: " + axis.str());
+    seen.push_back(axis);
+    if (axis.isSubAxis()) {
+      subAxes.push_back(axis);
+      if (previous && previous->canMerge(axis))
+        return problem("two consecutive sub-axes can be merged: " + previous->str() + ", " +
+                       axis.str());
+    }
+    previous = &axis;
+  }
+  return std::nullopt;
+}
+
+bool sortedInMesh(const AxisRefList& axes, const Mesh& mesh) {
+  for (size_t i = 1; i < axes.size(); ++i)
+    if (axes[i].lessInMesh(axes[i - 1], mesh)) return false;
+  return true;
+}
+
+}  // namespace shardscope::verifier_support

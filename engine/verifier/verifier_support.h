@@ -1,0 +1,45 @@
+// What the op verifiers share (verifier.cpp, collective_verifier.cpp): the
+// module's meshes by name, mesh equality as MLIR sees it, and the checks of
+// one list of axis refs.
+//
+// Example: on mesh <["x"=4]>, verifyAxisList of {"x":(1)2, "x":(2)2} gives
+// `two consecutive sub-axes can be merged: "x":(1)2, "x":(2)2`.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/operation.h"
+#include "verifier/verifier.h"
+
+namespace shardscope::verifier_support {
+
+inline VerifyProblem problem(std::string message) { return VerifyProblem{std::move(message), {}}; }
+
+// Mesh symbols of the module by name.
+class MeshTable {
+ public:
+  explicit MeshTable(const ir::Module& module);
+  const Mesh* lookup(const std::string& name) const;
+  // The mesh of `sharding` (inline, or the symbol it names), or nullptr.
+  const Mesh* of(const TensorSharding& sharding) const { return of(sharding.mesh); }
+  const Mesh* of(const MeshRef& ref) const;
+
+ private:
+  std::map<std::string, const Mesh*> meshes_;
+};
+
+// Whether two meshes are one MLIR attribute: same axes, and the same device
+// ids once iota ids are dropped (as sdy's mesh builder drops them).
+bool sameMesh(const Mesh& a, const Mesh& b);
+
+// Checks one list of axis refs (a dimension, the replicated or the unreduced
+// axes, a collective's axes): names known to the mesh, no ref seen before,
+// no two neighbouring sub-axes that should have been written as one. Adds
+// the refs to `seen` and the sub-axes to `subAxes`.
+VerifyResult verifyAxisList(const AxisRefList& axes, const Mesh& mesh, std::vector<AxisRef>& seen,
+                            std::vector<AxisRef>& subAxes);
+// Whether `axes` are in mesh order.
+bool sortedInMesh(const AxisRefList& axes, const Mesh& mesh);
+
+}  // namespace shardscope::verifier_support

@@ -1,0 +1,181 @@
+// Stepping through a propagation run of a large module in the main window,
+// offscreen: the UI-thread time of one step and the playback rate.
+//
+//   gui_step_bench [--ops 100000] [--steps 100] [--play-seconds 5] [FILE.mlir]
+//
+// Without FILE, writes a transformer of --ops ops with
+// tests/bench/gen_transformer.py. The module is opened in the whole main
+// window and propagated as Ctrl+P does (the window's one timeline, at the
+// last step, the graph laid out). Then, with the graph tab and again with
+// the Mesh tab in front:
+// - --steps single steps back and as many forward (as Alt+Left / Alt+Right);
+//   each is timed as the UI thread's CPU time from the step until every
+//   event it posted (repaints included) has been handled;
+// - a jump to the input and back to the result (every update crossed);
+// - playback with the explorer's player at 10 and 50 steps per second for
+//   --play-seconds each: the steps shown per second (wall) and the longest
+//   UI stall (a 10 ms heartbeat).
+// Prints figures; asserts nothing.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <functional>
+#include <vector>
+
+#include "document_state.h"
+#include "gui_bench_util.h"
+#include "graph_view.h"
+#include "main_window.h"
+#include "trace/trace_panel.h"
+#include "trace/trace_player.h"
+
+using namespace shardscope;
+using namespace shardscope::widgets;
+using namespace shardscope::bench;
+
+namespace {
+
+// Handle everything pending (posted events, repaints) on the UI thread.
+void drain() {
+  for (int i = 0; i < 4; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents);
+}
+
+struct Stats {
+  double median = 0, p90 = 0, max = 0;
+};
+Stats stats(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.median = v[v.size() / 2];
+  s.p90 = v[std::min(v.size() - 1, v.size() * 9 / 10)];
+  s.max = v.back();
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  qputenv("QT_QPA_PLATFORM",
+          qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
+  QApplication app(argc, argv);
+  int ops = 100000, steps = 100;
+  double playSeconds = 5;
+  QString path;
+  const QStringList args = app.arguments();
+  for (int i = 1; i < args.size(); ++i) {
+    if (args[i] == QLatin1String("--ops") && i + 1 < args.size())
+      ops = args[++i].toInt();
+    else if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
+      steps = args[++i].toInt();
+    else if (args[i] == QLatin1String("--play-seconds") && i + 1 < args.size())
+      playSeconds = args[++i].toDouble();
+    else
+      path = args[i];
+  }
+  QTemporaryDir dir;
+  if (path.isEmpty()) {
+    path = dir.filePath(QStringLiteral("transformer.mlir"));
+    if (!writeTransformer(ops, path)) return 1;
+  }
+
+  app::MainWindow win{QString()};
+  win.resize(1600, 1000);
+  win.show();
+  win.setAutoPropagate(propagation::PropagationOptions{});
+  QElapsedTimer total;
+  total.start();
+  win.openFile(path);
+  if (!waitFor([&] { return win.state()->steppedRun() != nullptr; })) {
+    std::fprintf(stderr, "no propagation run for %s\n", qPrintable(path));
+    return 1;
+  }
+  const qint64 runMs = total.elapsed();
+  // The graph laid out for the run's document (once).
+  waitFor([&] {
+    return win.graphView()->scene()->shownDocument() == win.state()->document().get() &&
+           !win.isOpening();
+  });
+  waitFor([] { return false; }, 300);
+  const qint64 shownMs = total.elapsed();
+  DocumentState* state = win.state();
+  const int n = state->stepCount();
+  int opCount = 0;
+  for (ir::Op* f : state->module()->functions()) f->walk([&](ir::Op&) { ++opCount; });
+  std::printf("module: %s, %d ops, %d propagation steps\n", qPrintable(path), opCount, n);
+  std::printf("propagated and shown (run + timeline prepared off the UI thread): %lld ms, "
+              "graph laid out: %lld ms\n",
+              runMs, shownMs);
+
+  QTabWidget* tabs = nullptr;
+  int meshTab = -1;
+  for (QTabWidget* t : win.findChildren<QTabWidget*>())
+    for (int i = 0; i < t->count(); ++i)
+      if (t->tabText(i) == QLatin1String("Mesh")) {
+        tabs = t;
+        meshTab = i;
+      }
+
+  auto timeStep = [&](int k) {
+    const qint64 c0 = threadCpuNs();
+    state->setStepsApplied(k);
+    drain();
+    return (threadCpuNs() - c0) / 1e6;
+  };
+  const int count = std::min(steps, n);
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool mesh = pass == 1;
+    if (mesh) {
+      if (!tabs) break;
+      tabs->setCurrentIndex(meshTab);
+      drain();
+    }
+    timeStep(n);
+    std::vector<double> back, forward;
+    for (int i = 1; i <= count; ++i) back.push_back(timeStep(n - i));
+    for (int i = count - 1; i >= 0; --i) forward.push_back(timeStep(n - i));
+    const double toInput = timeStep(0);
+    const double toResult = timeStep(n);
+    const Stats b = stats(back), f = stats(forward);
+    std::printf("%s: one step back (%d): median %.1f ms, p90 %.1f ms, max %.1f ms of UI-thread CPU\n",
+                mesh ? "mesh tab" : "graph tab", count, b.median, b.p90, b.max);
+    std::printf("%s: one step forward (%d): median %.1f ms, p90 %.1f ms, max %.1f ms\n",
+                mesh ? "mesh tab" : "graph tab", count, f.median, f.p90, f.max);
+    std::printf("%s: jump to the input %.1f ms, back to the result %.1f ms\n",
+                mesh ? "mesh tab" : "graph tab", toInput, toResult);
+
+    auto* player = win.findChild<trace::TracePanel*>()->player();
+    for (double speed : {10.0, 50.0}) {
+      player->setSpeed(speed);
+      player->scrubTo(std::max(-1, n - 1 - int(speed * playSeconds) - 5));
+      drain();
+      int shown = 0;
+      QElapsedTimer clock;
+      qint64 firstNs = -1, lastNs = -1;
+      auto conn = QObject::connect(state, &DocumentState::stepChanged, state, [&] {
+        lastNs = clock.nsecsElapsed();
+        if (firstNs < 0) firstNs = lastNs;
+        ++shown;
+      });
+      Heartbeat beat;
+      clock.start();
+      beat.start();
+      player->play();
+      waitFor([&] { return !player->isPlaying() || clock.elapsed() > playSeconds * 1000; });
+      player->pause();
+      QObject::disconnect(conn);
+      const double rate = shown > 1 ? (shown - 1) / ((lastNs - firstNs) / 1e9) : 0;
+      std::printf("%s: playback at %.0f steps/s: %d steps shown, %.1f steps/s, longest UI stall "
+                  "%.1f ms\n",
+                  mesh ? "mesh tab" : "graph tab", speed, shown, rate, beat.worstMs());
+    }
+  }
+  std::fflush(stdout);
+  return 0;
+}
