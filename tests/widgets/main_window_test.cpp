@@ -130,13 +130,19 @@ class MainWindowTest : public QObject {
     const int n = panel->model()->rowCount();
     QVERIFY(n > 2);
     QCOMPARE(panel->currentStep(), n);
-    // The module shown is what the command line prints.
+    // The run's result is what the command line prints; the timeline shows
+    // the module after all steps (before the export passes).
     auto fresh = api::parseDocument(input->text, input->name);
     ir::DiagnosticSink diags;
     passes::PassContext ctx{diags};
     QVERIFY(passes::lookupPass("sdy-propagation-pipeline")->run(*fresh->module, {}, ctx));
-    QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
+    QCOMPARE(QString::fromStdString(ir::printModule(*run->result->module)),
              QString::fromStdString(ir::printModule(*fresh->module)));
+    std::string error;
+    const auto all = api::documentAtStep(*input, *run, static_cast<size_t>(n), &error);
+    QVERIFY2(all, error.c_str());
+    QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
+             QString::fromStdString(ir::printModule(*all->module)));
     for (const QString& name : sharded) {
       const ir::Value* v = w.state()->findValue(name);
       QVERIFY2(v && api::valueSharding(*v) && !api::valueSharding(*v)->isFullyReplicated(),
@@ -145,7 +151,6 @@ class MainWindowTest : public QObject {
     // Alt+Left steps back: the module after step n-2 (n-1 steps applied).
     QTest::keyClick(&w, Qt::Key_Left, Qt::AltModifier);
     QCOMPARE(panel->currentStep(), n - 1);
-    std::string error;
     const auto expected = api::documentAtStep(*input, *run, static_cast<size_t>(n - 1), &error);
     QVERIFY2(expected, error.c_str());
     QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),

@@ -516,7 +516,10 @@ class WhatIfTest : public QObject {
     edit->selectAll();
     QTest::keyClicks(edit, before.isEmpty() ? QStringLiteral("[{}, {}]") : before);
     QTest::keyClick(edit, Qt::Key_Return, Qt::ControlModifier);
-    QVERIFY(done.wait(60000));
+    QVERIFY2(
+        done.wait(60000),
+        qPrintable(panel->errorText() + u' ' + edit->text() + u' ' +
+                   w.whatIfPanel()->findChild<QLabel*>(QStringLiteral("whatIfSummary"))->text()));
     QCOMPARE(done.last().at(0).toBool(), true);
     QVERIFY(panel->model()->rowCount() > 0);
     if (!key.isEmpty()) QVERIFY2(w.state()->changedValues().contains(key), qPrintable(key));
