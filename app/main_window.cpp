@@ -41,6 +41,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "axis_style.h"
+#include "comm_dock_setup.h"
 #include "diagnostics_model.h"
 #include "document_state.h"
 #include "graph_change_marks.h"
@@ -320,6 +321,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   whatIfDock->setWidget(whatIf_);
   addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
   tabifyDockWidget(traceDock, whatIfDock);
+  addCommunicationDock(this, state_, whatIfDock);
   diagDock->raise();
   connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
   // A what-if edit: the source is rewritten (what_if_edit.h) and applied.

@@ -1,6 +1,6 @@
 // shardscope: the GUI explorer.
 //   shardscope [FILE]                  open FILE (default: the matmul_chain sample)
-//   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|factors|trace
+//   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|comm|factors|trace
 //              [--op NAME] [--value NAME] [--propagate LEVEL] [--step N] FILE
 //                                      write the picture and exit, no window
 //   shardscope --export OUT.mlir [--propagate LEVEL [--step N]] FILE
@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <fstream>
+#include <new>
 
 #include "api/document.h"
 #include "api/propagate.h"
@@ -23,6 +24,7 @@
 #include "main_window.h"
 #include "picture_export.h"
 #include "view_export.h"
+#include "comm/communication_export.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_export.h"
 #endif
@@ -180,13 +182,15 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     return 0;
   }
   const QString knownViews =
-      QStringLiteral("graph, mesh, source, factors, trace, or for a SparseCore job sc-load, sc-spmem, sc-hbm, "
+      QStringLiteral("graph, mesh, source, comm, factors, trace, or for a SparseCore job sc-load, sc-spmem, sc-hbm, "
                      "sc-pipeline, sc-ids");
 #else
-  const QString knownViews = QStringLiteral("graph, mesh or source");
+  const QString knownViews = QStringLiteral("graph, mesh, source or comm");
 #endif
   ExportView view = ExportView::Graph;
-  if (args.isSet(QStringLiteral("view")) &&
+  // --view comm: the collectives this sharding needs (widgets/comm).
+  const bool commView = args.value(QStringLiteral("view")) == QLatin1String("comm");
+  if (args.isSet(QStringLiteral("view")) && !commView &&
       !parseExportView(args.value(QStringLiteral("view")), &view))
     return fail(QStringLiteral("unknown --view '%1' (use %2)")
                     .arg(args.value(QStringLiteral("view")), knownViews));
@@ -199,7 +203,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   // moves drawn on the edges of its op.
   std::shared_ptr<const api::PropagationRun> stepRun;
   int graphStep = -1;
-  if (view == ExportView::Graph && args.isSet(QStringLiteral("step"))) {
+  if (!commView && view == ExportView::Graph && args.isSet(QStringLiteral("step"))) {
     bool ok = false;
     graphStep = args.value(QStringLiteral("step")).toInt(&ok);
     if (!ok || graphStep < 0)
@@ -241,6 +245,15 @@ int runExport(const QCommandLineParser& args, const QString& out) {
                  run->trace.steps.size());
   }
 
+  if (commView) {
+    const QString level = args.value(QStringLiteral("propagate"));
+    const QString docState =
+        level.isEmpty() ? QStringLiteral("as written") : QStringLiteral("after %1 propagation").arg(level);
+    QString error;
+    if (!widgets::comm::exportCommunicationView(out, *doc, docState, {}, &error)) return fail(error);
+    std::fprintf(stdout, "wrote %s (comm)\n", qPrintable(out));
+    return 0;
+  }
   DocumentState state;
   state.setDocument(doc);
   ExportRequest req;
@@ -306,7 +319,8 @@ int main(int argc, char** argv) {
   args.addOption(
       {QStringLiteral("view"),
        QStringLiteral(
-           "View to export: graph (default), mesh, source; factors or trace (trace explorer); "
+           "View to export: graph (default), mesh, source; comm (collectives with cost and cause); "
+           "factors or trace (trace explorer); "
            "sc-load, sc-spmem, sc-hbm, sc-pipeline or sc-ids for a SparseCore job (JSON)."),
        QStringLiteral("VIEW")});
   args.addOption(
@@ -342,8 +356,14 @@ int main(int argc, char** argv) {
   if (args.isSet(QStringLiteral("help"))) args.showHelp(0);
   if (args.isSet(QStringLiteral("version"))) args.showVersion();
 
-  if (args.isSet(QStringLiteral("export")))
-    return runExport(args, args.value(QStringLiteral("export")));
+  if (args.isSet(QStringLiteral("export"))) {
+    // A picture of a huge module may not fit in memory: say so, do not abort.
+    try {
+      return runExport(args, args.value(QStringLiteral("export")));
+    } catch (const std::bad_alloc&) {
+      return fail(QStringLiteral("out of memory"));
+    }
+  }
   for (const char* opt : {"view", "op", "value", "step", "strategy"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));

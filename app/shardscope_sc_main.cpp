@@ -11,6 +11,8 @@
 // Exit status: 0 on success, 1 on bad input, when the job would fail
 // (limit exceeded without allow_id_dropping, SPMEM overflow) or when the
 // output could not be written.
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -47,6 +49,11 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Bounds of the numeric options: more threads than this only cost memory;
+// the pipeline model keeps every step.
+constexpr long kMaxThreads = 1024;
+constexpr long kMaxSteps = kMaxPipelineSteps;
+
 struct Args {
   std::vector<std::string> positional;
   bool json = false;
@@ -64,10 +71,16 @@ double parseNumber(const std::string& flag, const std::string& v) {
   return d;
 }
 
-int parseInt(const std::string& flag, const std::string& v) {
+// An integer in [lo, hi]; out-of-range values are named, not wrapped.
+int parseInt(const std::string& flag, const std::string& v, long lo = INT32_MIN,
+             long hi = INT32_MAX) {
   char* end = nullptr;
+  errno = 0;
   long d = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end) throw UsageError(flag + ": expected an integer, got '" + v + "'");
+  if (errno == ERANGE || d < lo || d > hi)
+    throw UsageError(flag + ": " + v + " is out of range (" + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ")");
   return static_cast<int>(d);
 }
 
@@ -84,7 +97,7 @@ Args parseArgs(int argc, char** argv, int from) {
     else if (s == "--csv")
       a.csv = value();
     else if (s == "--threads")
-      a.threads = parseInt(s, value());
+      a.threads = parseInt(s, value(), 1, kMaxThreads);
     else if (s == "--sc-fwd")
       a.scFwd = parseNumber(s, value());
     else if (s == "--tc-fwd")
@@ -94,7 +107,7 @@ Args parseArgs(int argc, char** argv, int from) {
     else if (s == "--sc-bwd")
       a.scBwd = parseNumber(s, value());
     else if (s == "--steps")
-      a.steps = parseInt(s, value());
+      a.steps = parseInt(s, value(), 1, kMaxSteps);
     else if (s == "--sc-per-device")
       a.scPerDevice = parseInt(s, value());
     else if (s.rfind("--", 0) == 0)

@@ -9,6 +9,7 @@
 
 #include "axis_style.h"
 #include "document_state.h"
+#include "sharding/checked_size.h"
 #include "theme_palette.h"
 
 namespace shardscope::widgets {
@@ -173,12 +174,11 @@ QStringList headerLines(const MeshTensor& t) {
   lines << t.valueName + QStringLiteral(" : ") + t.typeText;
   if (t.hasSharding) lines << t.shardingText;
   if (t.valid()) {
-    int64_t shards = 1;
-    bool overflow = false;  // a sharding that reuses axes can multiply past int64
-    for (int64_t s : t.layout.shardsPerDim) overflow |= __builtin_mul_overflow(shards, s, &shards);
+    std::optional<int64_t> shards = 1;  // a sharding that reuses axes can multiply past int64
+    for (int64_t s : t.layout.shardsPerDim) shards = shards ? checkedMul(*shards, s) : shards;
     lines << QStringLiteral("mesh @%1 %2").arg(t.meshName, toQString(t.mesh.str()));
     QString summary = QStringLiteral("%1 shards · local shape %2")
-                          .arg(overflow ? QStringLiteral("too many") : QString::number(shards))
+                          .arg(shards ? QString::number(*shards) : QStringLiteral("too many"))
                           .arg(t.localShapeText());
     if (t.layout.replicaCount > 1)
       summary +=

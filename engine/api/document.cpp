@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "io/input_file.h"
+#include "sharding/checked_size.h"
 #include "ir/parser.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
@@ -189,13 +190,6 @@ std::vector<std::pair<std::string, Mesh>> meshes(const ir::Module& module) {
 
 namespace {
 
-// a * b, or nullopt when the product does not fit in int64.
-std::optional<int64_t> checkedProduct(int64_t a, int64_t b) {
-  int64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
-
 // The number of devices of `mesh`, or why it cannot be laid out: the layout
 // divides and takes remainders by axis sizes, so a size below 1 or a device
 // count beyond int64 (both rejected by the verifier) must stop it here too.
@@ -207,7 +201,7 @@ std::optional<int64_t> deviceCount(const Mesh& mesh, std::string& error) {
               "; an axis needs at least one device";
       return std::nullopt;
     }
-    std::optional<int64_t> next = checkedProduct(total, axis.size);
+    std::optional<int64_t> next = checkedMul(total, axis.size);
     if (!next) {
       error = "mesh " + mesh.str() + " has more devices than a 64-bit count holds";
       return std::nullopt;
@@ -237,7 +231,7 @@ std::optional<int64_t> checkedAxesSize(const AxisRefList& axes, const Mesh& mesh
     int64_t size = n;
     if (a.subAxis) {
       std::optional<int64_t> span = a.subAxis->size >= 1 && a.subAxis->preSize >= 1
-                                        ? checkedProduct(a.subAxis->preSize, a.subAxis->size)
+                                        ? checkedMul(a.subAxis->preSize, a.subAxis->size)
                                         : std::nullopt;
       if (!span || n % *span != 0) {
         error = "sub-axis " + a.str() + " does not divide axis size " + std::to_string(n);
@@ -245,7 +239,7 @@ std::optional<int64_t> checkedAxesSize(const AxisRefList& axes, const Mesh& mesh
       }
       size = a.subAxis->size;
     }
-    std::optional<int64_t> next = checkedProduct(product, size);
+    std::optional<int64_t> next = checkedMul(product, size);
     if (!next) {
       error = "the axes " + a.str() + " and those before it shard a dimension more than " +
               "a 64-bit count holds";
@@ -288,7 +282,7 @@ ShardLayout computeShardLayout(const std::vector<int64_t>& globalShape,
     out.padding[d] = globalShape[d] < 0 ? 0 : pad;
     // Distinct axes of one mesh never multiply past its device count; a
     // sharding that reuses an axis can, and gets no replica count.
-    totalShards = checkedProduct(totalShards, *shards).value_or(0);
+    totalShards = checkedMul(totalShards, *shards).value_or(0);
   }
   if (!checkedAxesSize(sharding.replicated, mesh, out.error) ||
       !checkedAxesSize(sharding.unreduced, mesh, out.error))

@@ -14,19 +14,7 @@ namespace {
 
 using passes::CollectiveKind;
 
-std::optional<CollectiveKind> kindOf(const ir::Op& op) {
-  static const std::pair<const char*, CollectiveKind> kKinds[] = {
-      {"sdy.all_gather", CollectiveKind::AllGather},
-      {"sdy.all_slice", CollectiveKind::AllSlice},
-      {"sdy.all_to_all", CollectiveKind::AllToAll},
-      {"sdy.collective_permute", CollectiveKind::CollectivePermute},
-      {"sdy.all_reduce", CollectiveKind::AllReduce},
-      {"sdy.reduce_scatter", CollectiveKind::ReduceScatter},
-  };
-  for (const auto& [name, kind] : kKinds)
-    if (op.is(name)) return kind;
-  return std::nullopt;
-}
+std::optional<CollectiveKind> kindOf(const ir::Op& op) { return ir::collectiveKindOf(op); }
 
 bool isCommunication(const ir::Op& op) { return op.is("sdy.reshard") || kindOf(op).has_value(); }
 
@@ -91,6 +79,8 @@ AxisRefList collectiveAxes(CollectiveKind kind, const ir::Op* op, const TensorSh
     case CollectiveKind::AllSlice:
     case CollectiveKind::ReduceScatter: return axesLeaving(out, in, mesh);
     case CollectiveKind::CollectivePermute: return axesOfChangedDims(in, out);
+    case CollectiveKind::ShardedToUnreduced:
+    case CollectiveKind::ReplicatedToUnreduced: return axesMissingFrom(out.unreduced, in.unreduced);
     case CollectiveKind::AllReduce:
       if (op)
         if (const ir::Attribute* a = op->attr("reduction_axes"))

@@ -32,7 +32,9 @@ double bytesReceivedPerDevice(CollectiveKind kind, int64_t groupSize, double inB
     case CollectiveKind::AllReduce: return 2 * (n - 1) / n * inBytes;
     case CollectiveKind::AllToAll: return (n - 1) / n * inBytes;
     case CollectiveKind::CollectivePermute: return outBytes;
-    case CollectiveKind::AllSlice: return 0;
+    case CollectiveKind::AllSlice:
+    case CollectiveKind::ShardedToUnreduced:
+    case CollectiveKind::ReplicatedToUnreduced: return 0;  // local: no device sends
   }
   return 0;
 }
@@ -45,7 +47,9 @@ int64_t ringSteps(CollectiveKind kind, int64_t groupSize) {
     case CollectiveKind::AllToAll: return n - 1;
     case CollectiveKind::AllReduce: return 2 * (n - 1);
     case CollectiveKind::CollectivePermute: return 1;
-    case CollectiveKind::AllSlice: return 0;
+    case CollectiveKind::AllSlice:
+    case CollectiveKind::ShardedToUnreduced:
+    case CollectiveKind::ReplicatedToUnreduced: return 0;
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 //   all-to-all          (n-1)/n * B          keeps one of n chunks, gets n-1
 //   collective-permute  B                    the whole shard from one peer
 //   all-slice           0                    each device keeps part of what it has
+//   sharded/replicated-to-unreduced  0       local rewrites of the shard
 //
 // Example: all-gather of tensor<8x8xf32> from [{"x"}, {}] to [{}, {}] on
 // "x"=4: B_out = 256 bytes, n = 4, received = 3/4 * 256 = 192 bytes.

@@ -672,6 +672,10 @@ class Writer {
       return true;
     }
     if (n == "func.return" || n == "stablehlo.return" || n == "sdy.return") {
+      // `return` without operands followed by another op (invalid, but the
+      // reader keeps it) would read back with that op's result as operand.
+      if (op.numOperands() == 0 && op.parentBlock() && op.parentBlock()->terminator() != &op)
+        return false;
       os_ << (n == "func.return" && insideFunc(op) ? "return" : n);
       if (n != "stablehlo.return") printOptionalAttrDict(op, {});
       if (op.numOperands()) os_ << ' ';

@@ -20,7 +20,8 @@
 
 namespace shardscope::passes {
 
-bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
+bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
+                              bool addDataFlowEdgesOnNamedComputations) {
   // A function calling itself would be moved into its own body, and a body
   // is copied for each further call, as flattening does.
   if (util::mayHaveCalls() && !ir::checkFlattenable(ir::CallGraph(module), diags)) return false;
@@ -76,7 +77,9 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
   for (const std::string& name : order)
     if (ir::Op* func = symbols.lookupFunc(name)) symbols.erase(func);
 
-  // Edges for the named computations (owners that already have one keep it).
+  // Edges for the named computations (owners that already have one keep it),
+  // unless asked not to add them.
+  if (!addDataFlowEdgesOnNamedComputations) return !diags.hasErrors();
   std::vector<ir::Op*> ncs;
   if (ir::Op::anyLive("sdy.named_computation"))  // else no walk: there are none
     module.op->walk([&](ir::Op& op) {
@@ -93,6 +96,10 @@ bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
     util::addDataFlowEdgesFor(withoutEdge(util::resultEdgeOwners(*nc)));
   }
   return !diags.hasErrors();
+}
+
+bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags) {
+  return importFuncCallsWithEdges(module, diags, true);
 }
 
 }  // namespace shardscope::passes

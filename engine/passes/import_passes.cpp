@@ -47,8 +47,16 @@ void registerImportPasses(std::vector<PassInfo>& out) {
                          propagateShardingFromFuncToCall));
   out.push_back(passWithoutOptions(
       "sdy-flatten-call-graph", "Clone functions so that each is called once", flattenCallGraph));
-  out.push_back(passWithoutOptions("sdy-import-func-calls", "Turn calls into named computations",
-                                   importFuncCalls));
+  out.push_back(PassInfo{"sdy-import-func-calls",
+                         "Turn calls into named computations",
+                         {"add-data-flow-edges-on-named-computations"},
+                         [](ir::Module& m, const PassOptions& o, PassContext& ctx) {
+                           return importFuncCallsWithEdges(
+                               m, ctx.diags, o.getBool("add-data-flow-edges-on-named-computations", true));
+                         }});
+  out.push_back(passWithoutOptions("sdy-add-func-data-flow-edges",
+                                   "Add sdy.func_data_flow_edge ops after function arguments and call results",
+                                   addFuncDataFlowEdges));
   out.push_back(
       passWithoutOptions("sdy-pre-order-funcs", "Order functions callers first", preOrderFuncs));
   out.push_back(passWithoutOptions("sdy-export-named-computations",

@@ -67,6 +67,14 @@ bool flattenCallGraph(ir::Module& module, ir::DiagnosticSink& diags);
 // `-sdy-import-func-calls`: calls become named computations holding the
 // callee's body (with data-flow edges); imported functions are erased.
 bool importFuncCalls(ir::Module& module, ir::DiagnosticSink& diags);
+// The same with `add-data-flow-edges-on-named-computations` (true above):
+// whether to add data-flow edges to the named computations afterwards.
+bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
+                              bool addDataFlowEdgesOnNamedComputations);
+// `-sdy-add-func-data-flow-edges`: an `sdy.func_data_flow_edge` after each
+// static-shaped argument of every function but the main one, and after each
+// static-shaped call result, carrying the value's sharding.
+bool addFuncDataFlowEdges(ir::Module& module, ir::DiagnosticSink& diags);
 
 // `-sdy-pre-order-funcs`: order functions callers first.
 bool preOrderFuncs(ir::Module& module, ir::DiagnosticSink& diags);

@@ -9,7 +9,6 @@
 // steers propagation; the data is its operand's).
 #include "passes/reshard_to_collectives.h"
 
-#include "ir/collective_ops.h"
 #include "passes/pass.h"
 #include "passes/pass_utils.h"
 
@@ -39,20 +38,14 @@ bool isMaximal(const ir::Module& module, const std::optional<TensorSharding>& s)
   return m && m->isMaximal();
 }
 
-// The op for one planned collective on `input` (built as ir/collective_ops.h
-// documents, so that it prints as sdy_opt prints it).
+// The op for one planned collective on `input`.
 std::unique_ptr<ir::Op> buildCollective(const PlannedCollective& c, ir::Value* input, ir::SourceLoc loc) {
   switch (c.kind) {
     case CollectiveKind::AllGather: return ir::makeAllGather(input, c.axesPerDim, c.out, loc);
     case CollectiveKind::AllSlice: return ir::makeAllSlice(input, c.axesPerDim, c.out, loc);
-    case CollectiveKind::AllToAll:
-      return ir::makeAllToAll(input, {ir::AllToAllParam{c.param.axes, c.param.srcDim, c.param.tgtDim}},
-                              c.out, loc);
-    case CollectiveKind::CollectivePermute: return ir::makeCollectivePermute(input, c.out, loc);
-    case CollectiveKind::AllReduce: return ir::makeAllReduce(input, {}, c.out, loc);
-    case CollectiveKind::ReduceScatter: return ir::makeReduceScatter(input, c.axesPerDim, c.out, loc);
+    case CollectiveKind::AllToAll: return ir::makeAllToAll(input, {c.param}, c.out, loc);
+    default: return ir::makeCollectivePermute(input, c.out, loc);
   }
-  return ir::makeCollectivePermute(input, c.out, loc);
 }
 
 ir::Value* skipBarriers(ir::Value* v) {

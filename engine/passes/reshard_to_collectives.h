@@ -21,26 +21,19 @@
 #include <string>
 #include <vector>
 
+#include "ir/collective_ops.h"
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
 #include "sharding/tensor_sharding.h"
 
 namespace shardscope::passes {
 
-enum class CollectiveKind { AllGather, AllSlice, AllToAll, CollectivePermute, AllReduce, ReduceScatter };
+// The collective ops and their `{"x"}: 0->1` all-to-all parameters are the
+// IR's (ir/collective_ops.h).
+using CollectiveKind = ir::CollectiveKind;
+using AllToAllParam = ir::AllToAllParam;
 // "all-gather", "all-slice", ... (the words of the report).
 const char* collectiveKindName(CollectiveKind kind);
-// "sdy.all_gather", ...
-const char* collectiveOpName(CollectiveKind kind);
-
-// One `{"x"}: 0->1` of an all-to-all: `axes` move from dimension `srcDim`
-// (which they leave) to dimension `tgtDim` (whose minor end they join).
-struct AllToAllParam {
-  AxisRefList axes;
-  int64_t srcDim = 0;
-  int64_t tgtDim = 0;
-  bool operator==(const AllToAllParam&) const = default;
-};
 
 // One collective of a plan.
 struct PlannedCollective {

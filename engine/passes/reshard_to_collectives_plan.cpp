@@ -36,18 +36,8 @@ const char* collectiveKindName(CollectiveKind kind) {
     case CollectiveKind::CollectivePermute: return "collective-permute";
     case CollectiveKind::AllReduce: return "all-reduce";
     case CollectiveKind::ReduceScatter: return "reduce-scatter";
-  }
-  return "";
-}
-
-const char* collectiveOpName(CollectiveKind kind) {
-  switch (kind) {
-    case CollectiveKind::AllGather: return "sdy.all_gather";
-    case CollectiveKind::AllSlice: return "sdy.all_slice";
-    case CollectiveKind::AllToAll: return "sdy.all_to_all";
-    case CollectiveKind::CollectivePermute: return "sdy.collective_permute";
-    case CollectiveKind::AllReduce: return "sdy.all_reduce";
-    case CollectiveKind::ReduceScatter: return "sdy.reduce_scatter";
+    case CollectiveKind::ShardedToUnreduced: return "sharded-to-unreduced";
+    case CollectiveKind::ReplicatedToUnreduced: return "replicated-to-unreduced";
   }
   return "";
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/input_file.h"
+#include "io/machine_memory.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -93,6 +94,16 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Bytes the sample table needs per sample while a feature is built (row
+// starts, their counts and fill cursors: three 8-byte entries).
+constexpr uint64_t kBytesPerSample = 24;
+
+// The largest sample index this machine can hold the sample tables of: half
+// its physical memory (at most 2^40 samples).
+uint64_t sampleIndexLimit() {
+  return std::min<uint64_t>(uint64_t{1} << 40, io::physicalMemoryBytes() / 2 / kBytesPerSample);
+}
+
 }  // namespace
 
 void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
@@ -107,6 +118,8 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
   auto fail = [&](const std::string& cause) {
     throw InputError(source + ":" + std::to_string(lineNo) + ": " + cause);
   };
+  const uint64_t sampleLimit = sampleIndexLimit();
+  int64_t vocabSize = 0;  // of the current feature's table (0: unknown, checked later)
 
   auto handleLine = [&](std::string_view line) {
     ++lineNo;
@@ -134,8 +147,14 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
     auto r1 = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), sample);
     if (fields[0].empty() || r1.ec != std::errc() || r1.ptr != fields[0].data() + fields[0].size())
       fail("sample '" + std::string(fields[0]) + "' is not a non-negative integer");
-    if (sample >= (uint64_t{1} << 40))
-      fail("sample index " + std::to_string(sample) + " is too large");
+    // Checked before the sample table grows to it: index 2^31 would take 48 GiB.
+    if (job.batchSize > 0 && sample >= static_cast<uint64_t>(job.batchSize))
+      fail("sample index " + std::to_string(sample) + " is not below the job's batch_size " +
+           std::to_string(job.batchSize));
+    if (sample >= sampleLimit)
+      fail("sample index " + std::to_string(sample) + " is too large: its sample table would " +
+           "need more than half of this machine's memory (at most " +
+           std::to_string(sampleLimit) + " samples)");
     if (fields[1] != lastName || lastFeature < 0) {
       lastFeature = -1;
       for (size_t f = 0; f < job.features.size(); ++f)
@@ -144,6 +163,8 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
         fail("unknown feature '" + std::string(fields[1]) + "' (not in the job's \"features\")");
       lastNameStorage = std::string(fields[1]);
       lastName = lastNameStorage;
+      const TableSpec* table = job.table(job.features[lastFeature].table);
+      vocabSize = table ? table->vocabSize : 0;
       Builder& b = builders[lastFeature];
       if (!b.used && job.features[lastFeature].ids.sampleCount() > 0)
         fail("feature '" + lastNameStorage + "' already has samples in the job file");
@@ -154,6 +175,9 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
     if (fields[2].empty() || r2.ec != std::errc() || r2.ptr != fields[2].data() + fields[2].size())
       fail("id '" + std::string(fields[2]) + "' is not a non-negative integer");
     if (id > UINT32_MAX) fail("id " + std::to_string(id) + " does not fit 32 bits");
+    if (vocabSize > 0 && id >= static_cast<uint64_t>(vocabSize))
+      fail("id " + std::to_string(id) + " is outside the vocabulary of table '" +
+           job.features[lastFeature].table + "' (vocab_size " + std::to_string(vocabSize) + ")");
     float weight = 1.0f;
     if (nf == 4) {
       auto r3 = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), weight);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/machine_memory.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -72,6 +73,12 @@ uint64_t ZipfSampler::sample(Random& rng) const {
   }
 }
 
+int64_t generatedIdsLimit() {
+  const uint64_t byMemory = io::physicalMemoryBytes() / 2 / kAnalysisBytesPerId;
+  return byMemory < static_cast<uint64_t>(kMaxGeneratedIds) ? static_cast<int64_t>(byMemory)
+                                                            : kMaxGeneratedIds;
+}
+
 IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchSize) {
   const int64_t vocab = spec.vocabSize > 0 ? spec.vocabSize : vocabSize;
   const int64_t batch = spec.batchSize > 0 ? spec.batchSize : batchSize;
@@ -90,9 +97,12 @@ IdBatch generateIds(const GeneratorSpec& spec, int64_t vocabSize, int64_t batchS
     throw InputError("generator: hot_ids must be in [0, vocab_size]");
 
   const int64_t longest = std::max(spec.idsPerSample, spec.idsPerSampleMax);
-  if (longest > 0 && batch > kMaxGeneratedIds / longest)
-    throw InputError("generator: batch_size x ids_per_sample exceeds " +
-                     std::to_string(kMaxGeneratedIds) + " ids");
+  const int64_t limit = generatedIdsLimit();
+  if (longest > 0 && batch > limit / longest)
+    throw InputError("generator: batch_size x ids_per_sample exceeds " + std::to_string(limit) +
+                     " ids" +
+                     (limit < kMaxGeneratedIds ? " (what half of this machine's memory holds)"
+                                               : ""));
 
   Random rng(spec.seed);
   ZipfSampler zipf(static_cast<uint64_t>(vocab), spec.exponent > 0 ? spec.exponent : 1.0);

@@ -39,8 +39,16 @@ class ZipfSampler {
   double hLow_, hHigh_, threshold_;
 };
 
-// Upper bound on the ids one generator may produce (4 GB of ids).
+// Upper bound on the ids one generator may produce (4 GB of ids); on a
+// smaller machine, what half its memory holds through the analysis
+// (generatedIdsLimit()).
 inline constexpr int64_t kMaxGeneratedIds = int64_t{1} << 30;
+// Bytes one id costs from generation through the analysis (ids, weights,
+// partition and minibatch copies): a full analysis of 2^30 ids was seen to
+// take about 20 GB.
+inline constexpr int64_t kAnalysisBytesPerId = 20;
+// min(kMaxGeneratedIds, half this machine's memory / kAnalysisBytesPerId).
+int64_t generatedIdsLimit();
 
 // Generates `batchSize` samples (spec.batchSize wins when set) with ids in
 // [0, vocab) (spec.vocabSize wins when set). Throws InputError on a bad spec.

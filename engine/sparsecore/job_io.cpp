@@ -21,28 +21,45 @@ std::string readTextFile(const std::string& path) {
   return text;
 }
 
+namespace {
+
+// "source:LINE:COLUMN" of byte offset `byte` of `text` (1-based).
+std::string positionIn(std::string_view text, size_t byte, const std::string& source) {
+  if (byte > text.size()) byte = text.size();
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < byte; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return source + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
 json parseJsonText(std::string_view text, const std::string& source) {
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    // Line and column of the offending byte (1-based).
-    size_t byte = e.byte > 0 ? e.byte - 1 : 0;
-    if (byte > text.size()) byte = text.size();
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < byte; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
     std::string what = e.what();
     size_t at = what.find("parse error");
     size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
     std::string cause = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
+    throw InputError(positionIn(text, e.byte > 0 ? e.byte - 1 : 0, source) +
                      ": JSON parse error: " + cause);
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double (1e400): the library names the literal but not
+    // where it is; its first occurrence is.
+    std::string what = e.what();
+    size_t open = what.find('\''), close = what.rfind('\'');
+    std::string literal =
+        open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    size_t byte = literal.empty() ? std::string_view::npos : text.find(literal);
+    throw InputError((byte == std::string_view::npos ? source : positionIn(text, byte, source)) +
+                     ": JSON number out of range: " + (literal.empty() ? what : literal));
   }
 }
 

@@ -15,6 +15,8 @@ static void check(const StageTimes& t, int batches) {
     if (!(v >= 0) || !std::isfinite(v))
       throw InputError("pipeline: stage times must be finite and non-negative");
   if (batches < 1) throw InputError("pipeline: steps must be at least 1");
+  if (batches > kMaxPipelineSteps)
+    throw InputError("pipeline: steps must be at most " + std::to_string(kMaxPipelineSteps));
 }
 
 Schedule serialSchedule(const StageTimes& t, int batches) {
@@ -169,8 +171,16 @@ PipelineComparison pipelineFromJson(const nlohmann::json& doc, const std::string
   if (auto it = j.find("steps"); it != j.end()) {
     if (!it->is_number_integer())
       throw InputError(source + ": pipeline.steps: expected an integer");
-    steps = it->get<int>();
-    if (steps < 1) throw InputError(source + ": pipeline.steps: must be at least 1");
+    // Read wide, so that 1e15 is reported as too large rather than wrapped.
+    const int64_t wide = it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX
+                             ? INT64_MAX
+                             : it->get<int64_t>();
+    if (wide < 1) throw InputError(source + ": pipeline.steps: must be at least 1");
+    if (wide > kMaxPipelineSteps)
+      throw InputError(source + ": pipeline.steps: " + std::to_string(wide) +
+                       " is more than the " + std::to_string(kMaxPipelineSteps) +
+                       " steps a schedule holds");
+    steps = static_cast<int>(wide);
   }
   return comparePipelines(t, steps);
 }

@@ -56,6 +56,9 @@ struct PipelineComparison {
 };
 
 // Throws InputError for negative times or fewer than one batch.
+// The most steps a schedule holds (each step keeps its four stages).
+inline constexpr int kMaxPipelineSteps = 100000;
+
 Schedule serialSchedule(const StageTimes& t, int batches);
 Schedule pipelinedSchedule(const StageTimes& t, int batches);
 PipelineComparison comparePipelines(const StageTimes& t, int batches);

@@ -136,8 +136,7 @@ TEST_F(SparseCoreCli, SampleJobs) {
 TEST_F(SparseCoreCli, HostileInputsAreRefusedBeforeReading) {
   ToolRun device = run("analyze /dev/zero");
   EXPECT_EQ(device.status, 1);
-  EXPECT_NE(device.err.find("shardscope-sc: /dev/zero: is a device, not a file"),
-            std::string::npos)
+  EXPECT_NE(device.err.find("shardscope-sc: /dev/zero: is a device, not a file"), std::string::npos)
       << device.err;
   const std::string dir = fs::temp_directory_path().string();
   ToolRun directory = run("analyze " + dir);
@@ -179,19 +178,74 @@ TEST_F(SparseCoreCli, StatsOfFdoFiles) {
   EXPECT_EQ(j["tables"][0]["suggested"]["max_ids_per_partition"], 40);
   EXPECT_EQ(j["tables"][1]["suggested"]["suggested_coo_buffer_size_per_device"], 256);
 
-  ToolRun text = run("stats '" + dir + "history/fdo_stats_0_1700000000000000000.csv' --sc-per-device 2");
+  ToolRun text =
+      run("stats '" + dir + "history/fdo_stats_0_1700000000000000000.csv' --sc-per-device 2");
   ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("table user_item: 6 batches x 8 partitions"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("suggested_coo_buffer_size_per_device=240"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("table user_item: 6 batches x 8 partitions"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("suggested_coo_buffer_size_per_device=240"), std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("max_ids_per_partition=15 (p50): >= 25 ids over it, in 1 of 6 batches"),
             std::string::npos)
       << text.out;
 
   ToolRun bad = run("stats '" + dir + "broken/float_dtype.npz'");
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.err.find("float_dtype.npz: entry 't_max_ids.npy': dtype '<f8' is not an integer type"),
-            std::string::npos)
+  EXPECT_NE(
+      bad.err.find("float_dtype.npz: entry 't_max_ids.npy': dtype '<f8' is not an integer type"),
+      std::string::npos)
       << bad.err;
   EXPECT_EQ(run("stats").status, 1);
   EXPECT_EQ(run("stats '" + dir + "hosts' --sc-per-device -1").status, 1);
+}
+
+// Messages name the real culprit (issue 12, items 9 to 11): the CSV line of an
+// out-of-vocabulary id, the literal of an overflowing number, the option out
+// of range; a huge sample index fails before its table is allocated.
+TEST_F(SparseCoreCli, MessagesBlameTheRightPlace) {
+  nlohmann::json csvJob = nlohmann::json::parse(kMinimal);
+  csvJob["features"][0].erase("samples");
+  const std::string job = write("csvjob.json", csvJob.dump());
+  ToolRun oov =
+      run("analyze " + job + " --csv " + write("oov.csv", "sample,feature,id\n0,f,5\n1,f,5000\n"));
+  EXPECT_EQ(oov.status, 1);
+  EXPECT_NE(oov.err.find("oov.csv:3: id 5000 is outside the vocabulary of table 't' (vocab_size "
+                         "1000)"),
+            std::string::npos)
+      << oov.err;
+  ToolRun huge = run("analyze " + job + " --csv " + write("huge.csv", "2147483647,f,5\n"));
+  EXPECT_EQ(huge.status, 1);
+  EXPECT_NE(huge.err.find("huge.csv:1: sample index 2147483647 is too large"), std::string::npos)
+      << huge.err;
+  csvJob["batch_size"] = 4;
+  ToolRun beyond = run("analyze " + write("csvjob_b.json", csvJob.dump()) + " --csv " +
+                       write("huge.csv", "2147483647,f,5\n"));
+  EXPECT_NE(beyond.err.find("huge.csv:1: sample index 2147483647 is not below the job's "
+                            "batch_size 4"),
+            std::string::npos)
+      << beyond.err;
+
+  std::string overflow = kMinimal;
+  overflow.replace(overflow.find("\"width\": 8"), 10, "\"width\": 1e400");
+  ToolRun number = run("analyze " + write("number.json", overflow));
+  EXPECT_EQ(number.status, 1);
+  EXPECT_NE(number.err.find("number.json:1:"), std::string::npos) << number.err;
+  EXPECT_NE(number.err.find(": JSON number out of range: 1e400"), std::string::npos) << number.err;
+
+  ToolRun steps = run("pipeline " + write("steps.json",
+                                          R"({"sc_forward": 1, "tc_forward": 1, "tc_backward": 1,
+                                              "sc_backward": 1, "steps": 1000000000000000})"));
+  EXPECT_EQ(steps.status, 1);
+  EXPECT_NE(steps.err.find("pipeline.steps: 1000000000000000 is more than"), std::string::npos)
+      << steps.err;
+  EXPECT_NE(run("pipeline --sc-fwd 1 --tc-fwd 1 --tc-bwd 1 --sc-bwd 1 --steps 1000000000000000")
+                .err.find("--steps: 1000000000000000 is out of range"),
+            std::string::npos);
+  for (const char* threads : {"0", "-1", "100000"}) {
+    ToolRun r = run("analyze " + write("min.json", kMinimal) + " --threads " + threads);
+    EXPECT_EQ(r.status, 1) << threads;
+    EXPECT_NE(r.err.find("--threads: " + std::string(threads) + " is out of range (1 to 1024)"),
+              std::string::npos)
+        << r.err;
+  }
 }

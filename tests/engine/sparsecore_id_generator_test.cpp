@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "io/machine_memory.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/id_generator.h"
 
@@ -51,4 +52,23 @@ TEST(SparseCoreIdGenerator, BadSpecs) {
   EXPECT_THROW(generateIds(GeneratorSpec{}, 0, 10), InputError);
   EXPECT_THROW(generateIds(GeneratorSpec{}, 10, 0), InputError);
   EXPECT_THROW(generateIds(GeneratorSpec{.hotFraction = 2}, 10, 10), InputError);
+}
+
+// The id cap follows the machine: never above 2^30, never more than half its
+// memory holds through an analysis; asking for more fails before generating.
+TEST(SparseCoreIdGenerator, IdsAreBoundedByTheMachine) {
+  const int64_t limit = generatedIdsLimit();
+  EXPECT_GT(limit, 0);
+  EXPECT_LE(limit, kMaxGeneratedIds);
+  EXPECT_LE(static_cast<uint64_t>(limit) * kAnalysisBytesPerId,
+            shardscope::io::physicalMemoryBytes() / 2 + kAnalysisBytesPerId);
+  GeneratorSpec g{.idsPerSample = 1024};
+  try {
+    generateIds(g, 1000, limit / 1024 + 1);
+    ADD_FAILURE() << "expected the id limit to be reported";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("exceeds " + std::to_string(limit) + " ids"),
+              std::string::npos)
+        << e.what();
+  }
 }

@@ -6,6 +6,7 @@
 //   EXPECT_EQ(r.status, 1);
 #pragma once
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -28,8 +29,10 @@ inline std::filesystem::path toolPath(const std::string& name) {
 // captured unless `captureOut` is false (then ARGS may redirect it).
 inline ToolRun runTool(const std::string& name, const std::string& args, bool captureOut = true) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  const std::string out = (dir / (name + "_test_out.txt")).string(),
-                    err = (dir / (name + "_test_err.txt")).string();
+  // Per process: other builds may run the same tests at the same time.
+  const std::string tag = name + "_test_" + std::to_string(getpid());
+  const std::string out = (dir / (tag + "_out.txt")).string(),
+                    err = (dir / (tag + "_err.txt")).string();
   std::string cmd = "'" + toolPath(name).string() + "' " + args;
   if (captureOut) cmd += " >'" + out + "'";
   cmd += " 2>'" + err + "'";

@@ -1,5 +1,6 @@
 // The shardscope executable: headless export, clear errors on bad
 // arguments, and the main window opening every sample (offscreen).
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -73,6 +74,13 @@ class ShardscopeCliTest : public QObject {
                        QStringLiteral("--value"),     QStringLiteral("%0"),
                        sample("matmul_chain.mlir")}
         << "pm.png";
+    QTest::newRow("comm png propagated")
+        << QStringList{QStringLiteral("--view"), QStringLiteral("comm"), QStringLiteral("--propagate"),
+                       QStringLiteral("user-priority"), sample("mlp_megatron.mlir")}
+        << "c.png";
+    QTest::newRow("comm svg as written")
+        << QStringList{QStringLiteral("--view"), QStringLiteral("comm"), sample("attention_block.mlir")}
+        << "c.svg";
     QTest::newRow("graph op function")
         << QStringList{QStringLiteral("--op"), QStringLiteral("@explicit"),
                        sample("reshape_subaxes.mlir")}
@@ -199,6 +207,30 @@ class ShardscopeCliTest : public QObject {
                        sample("matmul_chain.mlir")}
         << "only valid with --export";
   }
+  // --view comm draws the collectives with the totals and the state in the
+  // title; a module with errors gets a message, not a picture.
+  void commViewExport() {
+    const QString path = dir_.filePath(QStringLiteral("comm.svg"));
+    Run r = run({QStringLiteral("--export"), path, QStringLiteral("--view"), QStringLiteral("comm"),
+                 QStringLiteral("--propagate"), QStringLiteral("user-priority"), sample("mlp_megatron.mlir")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile svg(path);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    for (const char* word : {"mlp_megatron.mlir (after user-priority propagation)", "1 collective, 3.00 KiB per device",
+                             "all-reduce", "%5 = sdy.all_reduce", "model"})
+      QVERIFY2(text.contains(QLatin1String(word)), word);
+    const QString broken = dir_.filePath(QStringLiteral("broken.mlir"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("func.func @main(\n");
+    f.close();
+    r = run({QStringLiteral("--export"), dir_.filePath(QStringLiteral("b.png")), QStringLiteral("--view"),
+             QStringLiteral("comm"), broken});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QLatin1String("no communication report for broken.mlir")), qPrintable(r.err));
+  }
+
   void badArguments() {
     QFETCH(QStringList, args);
     QFETCH(QString, message);

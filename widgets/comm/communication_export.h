@@ -1,0 +1,24 @@
+// The Communication view as a picture (headless `shardscope --export OUT
+// --view comm [--propagate LEVEL] FILE`, tests): a title naming the file and
+// its state ("as written", "after user-priority propagation"), the totals,
+// and the table of collectives with each one's cause; PNG, SVG or PDF by the
+// file suffix (picture_export.h).
+#pragma once
+#include <QString>
+
+#include "api/communication.h"
+#include "picture_export.h"
+
+namespace shardscope::widgets::comm {
+
+// At most `maxRows` collectives are drawn (the most expensive first when
+// there are more; a last line says how many were left out).
+Picture communicationPicture(const api::CommunicationReport& report, const QString& title,
+                             int maxRows = 40);
+
+// Analyse `doc` and write its picture to `path`. `state` names the
+// document's state in the title ("as written"). False with `error` set.
+bool exportCommunicationView(const QString& path, const api::Document& doc, const QString& state,
+                             const api::CommunicationOptions& options, QString* error);
+
+}  // namespace shardscope::widgets::comm
