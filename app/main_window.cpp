@@ -692,7 +692,9 @@ void MainWindow::updateStepTitle() {
   const int n = static_cast<int>(run_->trace.steps.size());
   const int steps = state_->steppedRun() ? state_->stepsApplied() : n;
   const QString level = QString::fromLatin1(api::levelName(run_->options.level));
-  updateTitle(steps == 0 ? tr("input") : tr("after step %1/%2 (%3)").arg(steps - 1).arg(n).arg(level));
+  const QString start =
+      run_->importPasses.empty() ? tr("input") : tr("after the import passes");
+  updateTitle(steps == 0 ? start : tr("after step %1/%2 (%3)").arg(steps - 1).arg(n).arg(level));
 }
 
 void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {

@@ -3,18 +3,24 @@
 //   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|comm|factors|trace
 //              [--op NAME] [--value NAME] [--propagate LEVEL] [--step N] FILE
 //                                      write the picture and exit, no window
+//   shardscope --export OUT.mlir [--propagate LEVEL [--step N]] FILE
+//                                      write the module as the GUI holds it
+//   LEVEL: pipeline (-sdy-propagation-pipeline), basic, aggressive,
+//          op-priority, user-priority (-sdy-LEVEL-propagate)
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <fstream>
 #include <new>
 
 #include "api/document.h"
 #include "api/propagate.h"
 #include "axis_style.h"
 #include "document_state.h"
+#include "ir/printer.h"
 #include "main_window.h"
 #include "picture_export.h"
 #include "view_export.h"
@@ -69,24 +75,75 @@ bool choosePlatform(int argc, char** argv) {
 }
 
 bool parseLevel(const QString& level, propagation::PropagationOptions* opts) {
-  for (auto l :
-       {propagation::PropagationLevel::Basic, propagation::PropagationLevel::Aggressive,
-        propagation::PropagationLevel::OpPriority, propagation::PropagationLevel::UserPriority})
-    if (level == QLatin1String(api::levelName(l))) {
-      opts->level = l;
-      return true;
+  const auto l = api::levelFromName(level.toStdString());
+  if (l) opts->level = *l;
+  return l.has_value();
+}
+
+QString unknownLevel(const QString& option, const QString& level) {
+  return QStringLiteral("unknown %1 '%2' (use %3)")
+      .arg(option, level, QString::fromStdString(api::levelNames()));
+}
+
+// --export OUT.mlir: the module as the GUI holds it, printed as
+// shardscope-opt prints: as opened, after --propagate LEVEL (for "pipeline"
+// byte for byte what `shardscope-opt -sdy-propagation-pipeline` writes), or
+// with --step N after that step of the run.
+int runModuleExport(const QCommandLineParser& args, const QString& file, const QString& out) {
+  if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
+  for (const char* opt : {"view", "op", "value", "strategy"})
+    if (args.isSet(QLatin1String(opt)))
+      return fail(QStringLiteral("--%1 does not apply to --export %2 (a module, not a picture)")
+                      .arg(QLatin1String(opt), out));
+  auto doc = api::loadDocument(file.toStdString());
+  for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+  if (!doc->module || doc->hasErrors())
+    return fail(QStringLiteral("%1 has errors; nothing written").arg(file));
+  std::shared_ptr<const api::Document> shown = doc;
+  if (args.isSet(QStringLiteral("propagate"))) {
+    propagation::PropagationOptions opts;
+    if (!parseLevel(args.value(QStringLiteral("propagate")), &opts))
+      return fail(
+          unknownLevel(QStringLiteral("--propagate"), args.value(QStringLiteral("propagate"))));
+    const auto run = api::propagateDocument(*doc, opts);
+    for (const auto& d : run->diagnostics)
+      std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
+    if (!run->ok || !run->result) return fail(QStringLiteral("propagation failed on %1").arg(file));
+    shown = run->result;
+    if (args.isSet(QStringLiteral("step"))) {
+      bool ok = false;
+      const int step = args.value(QStringLiteral("step")).toInt(&ok);
+      if (!ok || step < 0 || static_cast<size_t>(step) >= run->trace.steps.size())
+        return fail(QStringLiteral("--step needs a step of the run (0..%1), got '%2'")
+                        .arg(static_cast<qsizetype>(run->trace.steps.size()) - 1)
+                        .arg(args.value(QStringLiteral("step"))));
+      std::string error;
+      shown = api::documentAtStep(*doc, *run, static_cast<size_t>(step) + 1, &error);
+      if (!shown) return fail(QStringLiteral("cannot replay the trace: %1").arg(toQString(error)));
     }
-  return false;
+  } else if (args.isSet(QStringLiteral("step"))) {
+    return fail(QStringLiteral("--step with --export %1 needs --propagate LEVEL").arg(out));
+  }
+  std::ofstream stream(out.toStdString(), std::ios::binary);
+  if (!stream) return fail(QStringLiteral("cannot write %1").arg(out));
+  ir::printModule(*shown->module, stream, ir::PrintOptions{});
+  stream.flush();
+  if (!stream) return fail(QStringLiteral("cannot write %1").arg(out));
+  std::fprintf(stdout, "wrote %s (module)\n", qPrintable(out));
+  return 0;
 }
 
 int runExport(const QCommandLineParser& args, const QString& out) {
   const QStringList files = args.positionalArguments();
   if (files.size() != 1) return fail(QStringLiteral("--export needs exactly one input FILE"));
-  if (pictureFormatForPath(out) == PictureFormat::Unknown)
-    return fail(
-        QStringLiteral("cannot export to '%1': the file name must end in .png, .svg or .pdf")
-            .arg(out));
+  if (pictureFormatForPath(out) == PictureFormat::Unknown &&
+      !out.endsWith(QLatin1String(".mlir"), Qt::CaseInsensitive))
+    return fail(QStringLiteral("cannot export to '%1': the file name must end in .png, .svg, "
+                               ".pdf (a picture) or .mlir (the module)")
+                    .arg(out));
   const QString file = files.front();
+  if (out.endsWith(QLatin1String(".mlir"), Qt::CaseInsensitive))
+    return runModuleExport(args, file, out);
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
   // SparseCore views read a job file (JSON), not MLIR.
   if (args.isSet(QStringLiteral("view")) && scw::isSparseCoreView(args.value(QStringLiteral("view")))) {
@@ -142,7 +199,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
 
   // --view graph --step N: the module after step N of a propagation run
-  // (--propagate or --strategy, default user-priority), the step's axis
+  // (--propagate or --strategy, default pipeline), the step's axis
   // moves drawn on the edges of its op.
   std::shared_ptr<const api::PropagationRun> stepRun;
   int graphStep = -1;
@@ -153,15 +210,12 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       return fail(QStringLiteral("--step needs a step number (0, 1, ...), got '%1'")
                       .arg(args.value(QStringLiteral("step"))));
     propagation::PropagationOptions opts;
-    opts.level = propagation::PropagationLevel::UserPriority;
+    opts.level = propagation::PropagationLevel::Pipeline;
     const QString level = args.isSet(QStringLiteral("propagate"))
                               ? args.value(QStringLiteral("propagate"))
                               : args.value(QStringLiteral("strategy"));
     if (!level.isEmpty() && !parseLevel(level, &opts))
-      return fail(
-          QStringLiteral(
-              "unknown level '%1' (use basic, aggressive, op-priority or user-priority)")
-              .arg(level));
+      return fail(unknownLevel(QStringLiteral("level"), level));
     if (!doc->module || doc->hasErrors())
       return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
     stepRun = api::propagateDocument(*doc, opts);
@@ -179,11 +233,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   } else if (args.isSet(QStringLiteral("propagate"))) {
     const QString level = args.value(QStringLiteral("propagate"));
     propagation::PropagationOptions opts;
-    if (!parseLevel(level, &opts))
-      return fail(
-          QStringLiteral(
-              "unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)")
-              .arg(level));
+    if (!parseLevel(level, &opts)) return fail(unknownLevel(QStringLiteral("--propagate"), level));
     if (!doc->module || doc->hasErrors())
       return fail(QStringLiteral("cannot propagate %1: it has errors").arg(file));
     const auto run = api::propagateDocument(*doc, opts);
@@ -229,11 +279,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     const auto& step = stepRun->trace.steps[static_cast<size_t>(graphStep)];
     req.step = &step;
     if (!req.op && doc->module) {
-      const auto ops = propagation::preOrderOps(*doc->module);
-      if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size()) {
-        req.op = ops[static_cast<size_t>(step.opIndex)];
-        if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
-      }
+      req.op = api::stepOp(*doc->module, step);
+      if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
     }
   }
   QString error;
@@ -264,9 +311,11 @@ int main(int argc, char** argv) {
   args.addPositionalArgument(
       QStringLiteral("FILE"),
       QStringLiteral("MLIR file to open (default: the matmul_chain sample)."));
-  args.addOption({QStringLiteral("export"),
-                  QStringLiteral("Write a picture of --view to OUT (.png, .svg or .pdf) and exit."),
-                  QStringLiteral("OUT")});
+  args.addOption(
+      {QStringLiteral("export"),
+       QStringLiteral("Write a picture of --view to OUT (.png, .svg or .pdf), or the module "
+                      "(after --propagate LEVEL) to OUT.mlir, and exit."),
+       QStringLiteral("OUT")});
   args.addOption(
       {QStringLiteral("view"),
        QStringLiteral(
@@ -284,7 +333,9 @@ int main(int argc, char** argv) {
                   QStringLiteral("NAME")});
   args.addOption(
       {QStringLiteral("propagate"),
-       QStringLiteral("Propagate first (basic, aggressive, op-priority, user-priority)."),
+       QStringLiteral("Propagate first: pipeline (as shardscope-opt -sdy-propagation-pipeline), "
+                      "or one strategy as -sdy-LEVEL-propagate: basic, aggressive, op-priority, "
+                      "user-priority."),
        QStringLiteral("LEVEL")});
   args.addOption({QStringLiteral("step"),
                   QStringLiteral("With --view factors|trace|graph: the step to show (0-based); "
@@ -330,9 +381,7 @@ int main(int argc, char** argv) {
     propagation::PropagationOptions opts;
     if (!parseLevel(args.value(QStringLiteral("propagate")), &opts))
       return fail(
-          QStringLiteral(
-              "unknown --propagate '%1' (use basic, aggressive, op-priority or user-priority)")
-              .arg(args.value(QStringLiteral("propagate"))));
+          unknownLevel(QStringLiteral("--propagate"), args.value(QStringLiteral("propagate"))));
     window.setAutoPropagate(opts);
   }
   if (args.isSet(QStringLiteral("screenshot")))

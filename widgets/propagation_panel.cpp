@@ -27,12 +27,16 @@ PropagationPanel::PropagationPanel(DocumentState* state, QWidget* parent)
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Level:"), this));
   level_ = new QComboBox(this);
-  level_->addItem(tr("basic"), int(propagation::PropagationLevel::Basic));
-  level_->addItem(tr("aggressive"), int(propagation::PropagationLevel::Aggressive));
-  level_->addItem(tr("op priority"), int(propagation::PropagationLevel::OpPriority));
-  level_->addItem(tr("user priority (full pipeline)"),
-                  int(propagation::PropagationLevel::UserPriority));
-  level_->setCurrentIndex(3);
+  level_->setObjectName(QStringLiteral("propagationLevel"));
+  // The command line's level names (shardscope --propagate LEVEL); the
+  // first, the whole -sdy-propagation-pipeline, is the default.
+  for (propagation::PropagationLevel l : api::propagationLevels())
+    level_->addItem(QString::fromLatin1(api::levelName(l)), int(l));
+  level_->setItemData(0,
+                      tr("What shardscope-opt -sdy-propagation-pipeline does: import passes "
+                         "(data-flow edges, calls), user-priority propagation, export passes"),
+                      Qt::ToolTipRole);
+  level_->setCurrentIndex(0);
   top->addWidget(level_);
   propagate_ = new QPushButton(tr("Propagate"), this);
   propagate_->setToolTip(tr("Run sharding propagation and record every step (Ctrl+P)"));
@@ -175,7 +179,11 @@ void PropagationPanel::updateLabel() {
   if (!model_->run())
     stepLabel_->clear();
   else if (v == 0)
-    stepLabel_->setText(tr("input (before step 0)"));
+    stepLabel_->setText(model_->run()->importPasses.empty()
+                            ? tr("input (before step 0)")
+                            : tr("after the import passes (before step 0)"));
+  else if (v == n && !model_->run()->exportPasses.empty())
+    stepLabel_->setText(tr("after step %1 of %2 and the export passes").arg(v - 1).arg(n));
   else
     stepLabel_->setText(tr("after step %1 of %2").arg(v - 1).arg(n));
 }

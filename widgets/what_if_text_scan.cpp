@@ -117,12 +117,13 @@ RegionOpText regionOpText(const QString& s, const ir::Op& op) {
   // The lines the nested ops span.
   uint32_t first = 0, last = 0;
   const_cast<ir::Op&>(op).walk([&](ir::Op& o) {
-    if (&o == &op || !o.loc().known()) return;
+    // Ops the import passes add inside carry the op's own location: skip them.
+    if (&o == &op || !o.loc().known() || o.loc().line <= op.loc().line) return;
     first = first ? std::min(first, o.loc().line) : o.loc().line;
     last = std::max(last, o.loc().line);
   });
   const auto [start, lineEnd] = lineSpan(s, static_cast<int>(op.loc().line));
-  if (start < 0 || first == 0 || first <= op.loc().line) return t;
+  if (start < 0 || first == 0) return t;
   qsizetype opAt = s.indexOf(QString::fromStdString(op.name()), start);
   if (opAt < 0 || opAt >= lineEnd) return t;
   if (opAt > 0 && s[opAt - 1] == u'"') --opAt;  // generic form: from the quote on

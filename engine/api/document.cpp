@@ -104,6 +104,17 @@ std::optional<TensorSharding> perValueEntry(const ir::Attribute* a, unsigned ind
   return std::nullopt;
 }
 
+// Between the import and the export passes of the propagation pipeline, a
+// data-flow edge owner's value (a while or case result, a named
+// computation's block argument) carries its sharding on the
+// `sdy.data_flow_edge` that takes it.
+std::optional<TensorSharding> dataFlowEdgeSharding(const ir::Value& value) {
+  for (const ir::Use& use : value.uses())
+    if (use.user && use.user->is("sdy.data_flow_edge"))
+      return perValueEntry(use.user->attr("sharding"), 0);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<TensorSharding> valueSharding(const ir::Value& value) {
@@ -111,11 +122,12 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
     ir::Op* owner = value.ownerBlock->parentOp();
     if (!owner) return std::nullopt;
     if (owner->is("func.func")) return shardingInAttrList(*owner, "arg_attrs", value.index);
-    if (owner->is("sdy.manual_computation"))
-      return perValueEntry(owner->attr("in_shardings"), value.index);
-    if (owner->is("sdy.named_computation"))
-      return perValueEntry(owner->attr("in_shardings"), value.index);
-    return std::nullopt;
+    if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation"))
+      if (auto s = perValueEntry(owner->attr("in_shardings"), value.index)) return s;
+    // A loop-carried value is sharded as the while's result it becomes.
+    if (owner->is("stablehlo.while") && value.index < owner->numResults())
+      return valueSharding(*owner->result(value.index));
+    return dataFlowEdgeSharding(value);
   }
   const ir::Op* op = value.definingOp;
   if (!op) return std::nullopt;
@@ -123,8 +135,8 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
   if (op->is("sdy.sharding_constraint") || op->is("sdy.data_flow_edge") || op->is("sdy.reshard"))
     return perValueEntry(op->attr("sharding"), 0);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
-    return perValueEntry(op->attr("out_shardings"), value.index);
-  return std::nullopt;
+    if (auto s = perValueEntry(op->attr("out_shardings"), value.index)) return s;
+  return dataFlowEdgeSharding(value);
 }
 
 std::optional<TensorSharding> functionResultSharding(const ir::Op& func, unsigned index) {

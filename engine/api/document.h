@@ -44,7 +44,10 @@ std::string symbolName(const ir::Op& op);
 // - op result: `sdy.sharding` per-value entry of the defining op (or the
 //   `sharding` of sdy.sharding_constraint / data_flow_edge);
 // - function argument: `sdy.sharding` in the function's arg_attrs;
-// - manual_computation body argument: its in_shardings entry.
+// - manual/named computation body argument: its in_shardings entry;
+// - stablehlo.while block argument: the sharding of the matching result;
+// - without any of these, the sharding of an `sdy.data_flow_edge` taking the
+//   value (the propagation pipeline's edges, between import and export).
 std::optional<TensorSharding> valueSharding(const ir::Value& value);
 // The sharding of function result `index` (res_attrs), if any.
 std::optional<TensorSharding> functionResultSharding(const ir::Op& func, unsigned index);

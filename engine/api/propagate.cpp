@@ -1,34 +1,127 @@
 #include "api/propagate.h"
 
-#include "ir/parser.h"
+#include "passes/pass.h"
+#include "passes/propagation_pipeline.h"
 #include "propagation/propagation.h"
 
 namespace shardscope::api {
 
 namespace {
+
+using propagation::PropagationLevel;
+using propagation::PropagationOptions;
+
 std::shared_ptr<Document> reparse(const Document& input) {
   auto doc = parseDocument(input.text, input.name);
   doc->path = input.path;
   return doc;
 }
+
+// The pass options that give `o` (the command line's spelling of it).
+passes::PassOptions passOptionsFor(const PropagationOptions& o) {
+  passes::PassOptions p;
+  auto flag = [&p](const char* key, bool on) {
+    if (on) p.values[key] = "true";
+  };
+  flag("conservative-propagation", o.conservativePropagation);
+  flag("keep-sharding-rules", o.keepShardingRules);
+  flag("debug-sharding-origins", o.debugShardingOrigins);
+  flag("debug-propagation-edge-sharding", o.debugPropagationEdgeSharding);
+  if (o.strategy == propagation::PropagationStrategy::Basic)
+    p.values["propagation-strategy"] = "basic";
+  else if (o.strategy == propagation::PropagationStrategy::BasicThenAggressive)
+    p.values["propagation-strategy"] = "basic-then-aggressive";
+  if (!o.runOpPriorityPropagation) p.values["run-op-priority-propagation"] = "false";
+  return p;
+}
+
+// What a run at `options.level` executes: the pipeline's passes, or the one
+// propagation pass of the level.
+std::vector<passes::PipelineStep> stepsFor(const PropagationOptions& options) {
+  const passes::PassOptions passOptions = passOptionsFor(options);
+  if (options.level == PropagationLevel::Pipeline)
+    return passes::propagationPipelineSteps(passOptions);
+  passes::PipelineStep step;
+  step.pass = passes::lookupPass(std::string("sdy-") + levelName(options.level) + "-propagate");
+  step.options = passOptions;
+  step.propagates = true;
+  return {step};
+}
+
+// Runs steps[from, to) on `doc`'s module; false (diagnostics in `sink`) when one fails.
+bool runSteps(Document& doc, const std::vector<passes::PipelineStep>& steps, size_t from, size_t to,
+              passes::PassContext& ctx) {
+  for (size_t i = from; i < to; ++i) {
+    if (!steps[i].pass) {
+      ctx.diags.error({}, "this build has no propagation pass for the level");
+      return false;
+    }
+    if (!steps[i].pass->run(*doc.module, steps[i].options, ctx) || ctx.diags.hasErrors())
+      return false;
+  }
+  return true;
+}
+
+size_t propagationIndex(const std::vector<passes::PipelineStep>& steps) {
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].propagates) return i;
+  return steps.size();
+}
+
+// A fresh parse of `input` with the steps before propagation run on it.
+std::shared_ptr<Document> startDocument(const Document& input,
+                                        const std::vector<passes::PipelineStep>& steps,
+                                        ir::DiagnosticSink& sink) {
+  auto doc = reparse(input);
+  if (!doc->module) return doc;
+  passes::PassContext ctx{sink};
+  if (!runSteps(*doc, steps, 0, propagationIndex(steps), ctx)) return nullptr;
+  return doc;
+}
+
 }  // namespace
 
-const char* levelName(propagation::PropagationLevel level) {
+const char* levelName(PropagationLevel level) {
   switch (level) {
-    case propagation::PropagationLevel::Basic:
+    case PropagationLevel::Basic:
       return "basic";
-    case propagation::PropagationLevel::Aggressive:
+    case PropagationLevel::Aggressive:
       return "aggressive";
-    case propagation::PropagationLevel::OpPriority:
+    case PropagationLevel::OpPriority:
       return "op-priority";
-    case propagation::PropagationLevel::UserPriority:
+    case PropagationLevel::UserPriority:
       return "user-priority";
+    case PropagationLevel::Pipeline:
+      return "pipeline";
   }
   return "";
 }
 
+const std::vector<PropagationLevel>& propagationLevels() {
+  static const std::vector<PropagationLevel> levels = {
+      PropagationLevel::Pipeline, PropagationLevel::Basic, PropagationLevel::Aggressive,
+      PropagationLevel::OpPriority, PropagationLevel::UserPriority};
+  return levels;
+}
+
+std::optional<PropagationLevel> levelFromName(std::string_view name) {
+  for (PropagationLevel l : propagationLevels())
+    if (name == levelName(l)) return l;
+  return std::nullopt;
+}
+
+std::string levelNames() {
+  std::string out;
+  const auto& all = propagationLevels();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i) out += i + 1 == all.size() ? " or " : ", ";
+    out += levelName(all[i]);
+  }
+  return out;
+}
+
 std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
-                                                  const propagation::PropagationOptions& options) {
+                                                  const PropagationOptions& options) {
   auto run = std::make_shared<PropagationRun>();
   run->options = options;
   if (!input.module || input.hasErrors()) {
@@ -36,14 +129,29 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
         {ir::Severity::Error, {}, "cannot propagate: the module has errors"});
     return run;
   }
-  auto doc = reparse(input);
-  if (!doc->module) {
+  const std::vector<passes::PipelineStep> steps = stepsFor(options);
+  const size_t at = propagationIndex(steps);
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (i != at && steps[i].pass)
+      (i < at ? run->importPasses : run->exportPasses).push_back(steps[i].pass->name);
+  // Step 0 for the GUI: its own copy, as the steps are replayed on copies.
+  {
+    ir::DiagnosticSink startSink;
+    run->start = startDocument(input, steps, startSink);
+  }
+  ir::DiagnosticSink sink;
+  auto doc = startDocument(input, steps, sink);
+  if (doc && !doc->module) {
     run->diagnostics = doc->diagnostics;
     return run;
   }
-  ir::DiagnosticSink sink;
-  run->ok = propagation::propagate(*doc->module, options, sink, &run->trace);
+  if (doc) {
+    passes::PassContext ctx{sink};
+    ctx.trace = &run->trace;
+    run->ok = runSteps(*doc, steps, at, steps.size(), ctx);
+  }
   run->diagnostics = sink.all();
+  if (!doc) return run;  // an import pass failed
   for (const auto& d : sink.all()) doc->diagnostics.push_back(d);
   run->result = doc;
   return run;
@@ -51,9 +159,13 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
 
 std::shared_ptr<Document> documentAtStep(const Document& input, const PropagationRun& run,
                                          size_t steps, std::string* error) {
-  auto doc = reparse(input);
-  if (!doc->module) {
-    if (error) *error = "the input does not parse";
+  ir::DiagnosticSink sink;
+  auto doc = startDocument(input, stepsFor(run.options), sink);
+  if (!doc || !doc->module) {
+    if (error)
+      *error = doc ? "the input does not parse"
+                   : "the passes before propagation failed: " +
+                         (sink.all().empty() ? std::string() : sink.all().front().message);
     return nullptr;
   }
   propagation::PropagationTrace prefix;
@@ -63,6 +175,29 @@ std::shared_ptr<Document> documentAtStep(const Document& input, const Propagatio
                       run.trace.steps.begin() + static_cast<std::ptrdiff_t>(n));
   if (!propagation::replayTrace(*doc->module, prefix, error)) return nullptr;
   return doc;
+}
+
+const ir::Op* stepOp(const ir::Module& module, const propagation::TraceStep& step) {
+  const std::vector<ir::Op*> ops = propagation::preOrderOps(const_cast<ir::Module&>(module));
+  // The step's op if `op` is where it was recorded (a result sync names
+  // func.return but is recorded at its function).
+  auto match = [&step](const ir::Op* op) -> const ir::Op* {
+    if (step.line != 0 && (op->loc().line != step.line || op->loc().col != step.col))
+      return nullptr;
+    if (op->name() == step.op) return op;
+    if (op->is("func.func") && step.op == "func.return" && op->numRegions() > 0 &&
+        !op->region(0).empty()) {
+      const ir::Op* ret = op->region(0).blocks().back()->terminator();
+      if (ret && ret->is("func.return")) return ret;
+    }
+    return nullptr;
+  };
+  if (step.opIndex >= 0 && static_cast<size_t>(step.opIndex) < ops.size())
+    if (const ir::Op* op = match(ops[static_cast<size_t>(step.opIndex)])) return op;
+  if (step.line == 0) return nullptr;
+  for (const ir::Op* op : ops)
+    if (const ir::Op* found = match(op)) return found;
+  return nullptr;
 }
 
 }  // namespace shardscope::api

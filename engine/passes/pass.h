@@ -11,6 +11,10 @@
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
 
+namespace shardscope::propagation {
+struct PropagationTrace;
+}
+
 namespace shardscope::passes {
 
 // The `key=value` options given to one pass on the command line.
@@ -42,6 +46,9 @@ struct PassContext {
   std::string tracePath;
   // When set, passes and pipeline steps append their wall time here.
   std::vector<PassTiming>* timings = nullptr;
+  // When set, the propagation passes record their steps here (the GUI's
+  // trace of a run, also through the propagation pipeline).
+  propagation::PropagationTrace* trace = nullptr;
   // When set, -sdy-insert-explicit-reshards records here why it inserted
   // each op (for the communication report).
   ReshardCauses* reshardCauses = nullptr;

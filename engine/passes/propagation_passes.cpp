@@ -52,14 +52,17 @@ PassFn runAt(PropagationLevel level) {
     PropagationOptions opts;
     opts.level = level;
     if (!parseCommon(o, opts, ctx)) return false;
-    propagation::PropagationTrace trace;
-    bool ok = propagation::propagate(m, opts, ctx.diags, ctx.tracePath.empty() ? nullptr : &trace);
+    propagation::PropagationTrace own;
+    propagation::PropagationTrace* trace = ctx.trace               ? ctx.trace
+                                           : ctx.tracePath.empty() ? nullptr
+                                                                   : &own;
+    bool ok = propagation::propagate(m, opts, ctx.diags, trace);
     if (!ctx.tracePath.empty()) {
       io::OutputFile out;
       std::string error;
       bool written = out.open(ctx.tracePath, error);
       if (written) {
-        out.stream() << propagation::traceToJson(trace) << "\n";
+        out.stream() << propagation::traceToJson(*trace) << "\n";
         written = out.close(error);
       }
       if (!written) {

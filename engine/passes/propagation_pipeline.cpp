@@ -8,15 +8,19 @@
 // `dedup-functions-fully=true` (aggressive) functions stay as they are:
 // func data-flow edges carry shardings across calls during propagation and
 // are sunk afterwards.
+#include "passes/propagation_pipeline.h"
+
 #include <string>
 #include <vector>
 
 #include "passes/export_passes.h"
-#include "passes/pass.h"
 
 namespace shardscope::passes {
 
 namespace {
+
+// The pipeline's propagation pass.
+constexpr const char* kPropagationStep = "sdy-user-priority-propagate";
 
 // Which handling of calls (see above) a step belongs to.
 enum class CallMode { Both, Conservative, Aggressive };
@@ -67,28 +71,53 @@ const std::vector<Step>& pipelineSteps() {
 }
 
 bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ctx) {
-  CallMode mode = options.getBool("dedup-functions-fully", false) ? CallMode::Aggressive
-                                                                  : CallMode::Conservative;
-  for (const Step& step : pipelineSteps()) {
-    if (step.mode != CallMode::Both && step.mode != mode) continue;
-    std::string name = step.pass;
-    PassOptions stepOptions;
-    for (const auto& [from, to] : step.forwarded)
-      if (options.has(from)) stepOptions.values[to] = options.get(from);
-    if (name == "sdy-user-priority-propagate") stepOptions.values["keep-sharding-rules"] = "true";
-    if (!runPipelineStep(name, stepOptions, module, ctx)) return false;
+  for (const PipelineStep& step : propagationPipelineSteps(options)) {
+    // The export pipeline times its own steps.
+    const bool ok = step.nested ? step.pass->run(module, step.options, ctx) && !ctx.diags.hasErrors()
+                                : runPipelineStep(step.pass->name, step.options, module, ctx);
+    if (!ok) return false;
   }
-  ExportPipelineOptions exportOptions;
-  exportOptions.keepShardingRules = options.getBool("keep-sharding-rules", false);
-  exportOptions.dumpShardingOrigins = options.getBool("debug-sharding-origins", false);
-  exportOptions.dumpPropagationEdges = options.getBool("debug-propagation-edge-sharding", false);
-  exportOptions.enableInsertExplicitCollectives =
-      options.getBool("enable-inserting-explicit-collectives", false);
-  exportOptions.inlineMeshes = false;  // as sdy's registered pipeline
-  return runExportPipeline(module, exportOptions, ctx);
+  return true;
 }
 
 }  // namespace
+
+std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
+  const CallMode mode = options.getBool("dedup-functions-fully", false) ? CallMode::Aggressive
+                                                                        : CallMode::Conservative;
+  std::vector<PipelineStep> out;
+  for (const Step& step : pipelineSteps()) {
+    if (step.mode != CallMode::Both && step.mode != mode) continue;
+    const std::string name = step.pass;
+    const PassInfo* info = lookupPass(name);
+    if (!info) continue;  // a step this build does not provide yet
+    PipelineStep s;
+    s.pass = info;
+    for (const auto& [from, to] : step.forwarded)
+      if (options.has(from)) s.options.values[to] = options.get(from);
+    if (name == kPropagationStep) {
+      s.options.values["keep-sharding-rules"] = "true";
+      s.propagates = true;
+    }
+    out.push_back(std::move(s));
+  }
+  // Then the export pipeline, with the pipeline's options in its words.
+  if (const PassInfo* exportPipeline = lookupPass("sdy-export-pipeline")) {
+    PipelineStep s;
+    s.pass = exportPipeline;
+    s.nested = true;
+    auto forward = [&](const char* from, const char* to) {
+      s.options.values[to] = options.getBool(from, false) ? "true" : "false";
+    };
+    forward("keep-sharding-rules", "keep-sharding-rules");
+    forward("debug-sharding-origins", "dump-sharding-origins");
+    forward("debug-propagation-edge-sharding", "dump-propagation-edges");
+    forward("enable-inserting-explicit-collectives", "enable-insert-explicit-collectives");
+    s.options.values["inline-meshes"] = "false";  // as sdy's registered pipeline
+    out.push_back(std::move(s));
+  }
+  return out;
+}
 
 void registerPipelinePasses(std::vector<PassInfo>& out) {
   out.push_back(

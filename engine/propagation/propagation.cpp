@@ -49,7 +49,10 @@ PropagationStatus propagate(ir::Module& module, const PropagationOptions& option
     case PropagationLevel::Basic: converged = driver.run(basic, any); break;
     case PropagationLevel::Aggressive: converged = runAggressive(driver, any, {}); break;
     case PropagationLevel::OpPriority: converged = runOpPriority(driver, any, {}); break;
-    case PropagationLevel::UserPriority: converged = runUserPriority(driver, any); break;
+    case PropagationLevel::UserPriority:
+    case PropagationLevel::Pipeline:
+      converged = runUserPriority(driver, any);
+      break;
   }
   const bool cancelled = stoppedEarly;
   // Also after Cancel: replaying the partial trace then gives exactly the

@@ -11,8 +11,12 @@ enum class PropagationStrategy { Basic, Aggressive, BasicThenAggressive };
 //   Basic: one basic fixed point;
 //   Aggressive: `strategy` (each a full fixed point);
 //   OpPriority: five op-priority stages, each an aggressive run;
-//   UserPriority: one op-priority run per user priority.
-enum class PropagationLevel { Basic, Aggressive, OpPriority, UserPriority };
+//   UserPriority: one op-priority run per user priority;
+//   Pipeline: UserPriority inside the import and export passes of
+//     `-sdy-propagation-pipeline`. Those passes are run by their callers
+//     (passes/propagation_pipeline.h, api/propagate.h); propagate() itself
+//     runs this level as UserPriority.
+enum class PropagationLevel { Basic, Aggressive, OpPriority, UserPriority, Pipeline };
 
 struct PropagationOptions {
   PropagationLevel level = PropagationLevel::Basic;

@@ -13,20 +13,13 @@
 #include "passes/pass.h"
 #include "propagation/propagation.h"
 #include "propagation/propagation_trace.h"
+#include "sample_paths.h"
 #include "verifier/verifier.h"
 
 using namespace shardscope;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> samples() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(SHARDSCOPE_SOURCE_DIR "/sample_models"))
-    if (e.path().extension() == ".mlir") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::unique_ptr<ir::Module> load(const std::string& path, ir::DiagnosticSink& diags) {
   static std::string text;  // the module keeps views into nothing, but keep it alive anyway
@@ -113,8 +106,8 @@ TEST_P(SampleModel, TraceSummaryMatchesGoldenAndReplays) {
   EXPECT_EQ(ir::printModule(*fresh), ir::printModule(*m));
 }
 
-INSTANTIATE_TEST_SUITE_P(Samples, SampleModel, ::testing::ValuesIn(samples()), [](const auto& info) {
-  return fs::path(info.param).stem().string();
-});
+INSTANTIATE_TEST_SUITE_P(Samples, SampleModel,
+                         ::testing::ValuesIn(shardscope::testing::samplePaths()),
+                         shardscope::testing::sampleName<::testing::TestParamInfo<std::string>>);
 
 }  // namespace

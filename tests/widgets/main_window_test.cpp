@@ -1,5 +1,6 @@
 // The main window driven like a user: open (async), select in the tree,
-// propagate and step through the trace, drop a file, open a bad file.
+// propagate and step through the trace, Ctrl+P runs the propagation
+// pipeline as shardscope-opt does, drop a file, open a bad file.
 #include "main_window.h"
 
 #include <QComboBox>
@@ -14,9 +15,13 @@
 #include <QTreeView>
 #include <QUrl>
 
+#include "api/propagate.h"
 #include "document_state.h"
 #include "graph_view.h"
+#include "ir/printer.h"
+#include "main_window_test_util.h"
 #include "op_tree_model.h"
+#include "passes/pass.h"
 #include "propagation_panel.h"
 #include "propagation_step_model.h"
 #include "test_util.h"
@@ -78,6 +83,90 @@ class MainWindowTest : public QObject {
     QVERIFY(w.state()->selectedOp());  // the op of step 0
     QTRY_VERIFY_WITH_TIMEOUT(
         !w.graphView()->isLayoutRunning() && w.graphView()->scene()->hasGraph(), 30000);
+  }
+
+  // Ctrl+P runs what `shardscope-opt -sdy-propagation-pipeline` runs (the
+  // level chooser's default); the trace goes through the data-flow edges
+  // and calls; stepping back shows the module after each step, step 0 the
+  // module after the import passes.
+  void ctrlPRunsThePipeline_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QStringList>("sharded");  // values sharded after the run
+    QTest::addColumn<QString>("importedOp");   // an op the import passes add
+    QTest::newRow("while_loop") << QStringLiteral("while_loop.mlir")
+                                << QStringList{QStringLiteral("%iterArg"), QStringLiteral("%0#0")}
+                                << QStringLiteral("sdy.data_flow_edge");
+    QTest::newRow("func_calls") << QStringLiteral("func_calls.mlir")
+                                << QStringList{QStringLiteral("%arg2"), QStringLiteral("%1")}
+                                << QStringLiteral("sdy.named_computation");
+  }
+  void ctrlPRunsThePipeline() {
+    QFETCH(QString, sample);
+    QFETCH(QStringList, sharded);
+    QFETCH(QString, importedOp);
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(test::openSample(w, sample));
+    const auto input = w.state()->document();
+    for (const QString& name : sharded) {
+      const ir::Value* v = w.state()->findValue(name);
+      QVERIFY2(v && !api::valueSharding(*v), qPrintable(name));
+    }
+    auto* panel = w.findChild<PropagationPanel*>();
+    auto* level = panel->findChild<QComboBox*>(QStringLiteral("propagationLevel"));
+    QVERIFY(level);
+    QCOMPARE(level->currentText(), QStringLiteral("pipeline"));
+    for (int i = 0; i < level->count(); ++i)  // every entry is a CLI level name
+      QVERIFY(api::levelFromName(level->itemText(i).toStdString()));
+
+    QSignalSpy changed(w.state(), &DocumentState::documentChanged);
+    QTest::keyClick(&w, Qt::Key_P, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->model()->run() && panel->model()->rowCount() > 0, 30000);
+    QTRY_VERIFY(changed.count() > 0);
+    const auto run = panel->model()->run();
+    QVERIFY(run->ok);
+    QCOMPARE(run->options.level, propagation::PropagationLevel::Pipeline);
+    const int n = panel->model()->rowCount();
+    QVERIFY(n > 2);
+    QCOMPARE(panel->currentStep(), n);
+    // The run's result is what the command line prints; the timeline shows
+    // the module after all steps (before the export passes).
+    auto fresh = api::parseDocument(input->text, input->name);
+    ir::DiagnosticSink diags;
+    passes::PassContext ctx{diags};
+    QVERIFY(passes::lookupPass("sdy-propagation-pipeline")->run(*fresh->module, {}, ctx));
+    QCOMPARE(QString::fromStdString(ir::printModule(*run->result->module)),
+             QString::fromStdString(ir::printModule(*fresh->module)));
+    std::string error;
+    const auto all = api::documentAtStep(*input, *run, static_cast<size_t>(n), &error);
+    QVERIFY2(all, error.c_str());
+    QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
+             QString::fromStdString(ir::printModule(*all->module)));
+    for (const QString& name : sharded) {
+      const ir::Value* v = w.state()->findValue(name);
+      QVERIFY2(v && api::valueSharding(*v) && !api::valueSharding(*v)->isFullyReplicated(),
+               qPrintable(name));
+    }
+    // Alt+Left steps back: the module after step n-2 (n-1 steps applied).
+    QTest::keyClick(&w, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(panel->currentStep(), n - 1);
+    const auto expected = api::documentAtStep(*input, *run, static_cast<size_t>(n - 1), &error);
+    QVERIFY2(expected, error.c_str());
+    QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
+             QString::fromStdString(ir::printModule(*expected->module)));
+    // Step 0: after the import passes.
+    panel->setStep(0);
+    QVERIFY(w.windowTitle().contains(QLatin1String("after the import passes")));
+    bool imported = false;
+    for (const ir::Op* op : propagation::preOrderOps(const_cast<ir::Module&>(*w.state()->module())))
+      imported = imported || QString::fromStdString(op->name()) == importedOp;
+    QVERIFY2(imported, qPrintable(importedOp));
+    // Alt+Right: step 0 done, its op selected.
+    QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
+    QCOMPARE(panel->currentStep(), 1);
+    QVERIFY(w.state()->selectedOp());
+    QCOMPARE(w.state()->selectedOp()->name(), run->trace.steps.front().op);
   }
 
   void dropAndBadFile() {

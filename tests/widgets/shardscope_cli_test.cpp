@@ -13,10 +13,12 @@ struct Run {
   int code = -1;
   QString out, err;
 };
-// Runs shardscope offscreen, or with no display at all when `display` is false.
-Run run(const QStringList& args, bool display = true) {
+// Runs `program` (shardscope) offscreen, or with no display at all when
+// `display` is false.
+Run run(const QStringList& args, bool display = true,
+        const QString& program = QStringLiteral(SHARDSCOPE_BIN)) {
   QProcess p;
-  p.setProgram(QStringLiteral(SHARDSCOPE_BIN));
+  p.setProgram(program);
   p.setArguments(args);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   if (display) {
@@ -94,6 +96,50 @@ class ShardscopeCliTest : public QObject {
     QVERIFY(r.out.startsWith(QLatin1String("wrote ")));
   }
 
+  // `--export OUT.mlir`: the module the GUI holds after a level is byte for
+  // byte what shardscope-opt prints after that level's pass, on every
+  // sample; the pipeline with the GUI's default (no --propagate: as opened).
+  void exportModuleMatchesOpt_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("level");
+    QTest::addColumn<QString>("pass");
+    for (const QString& p : shardscope::test::samplePaths()) {
+      const QString name = QFileInfo(p).completeBaseName();
+      for (const char* level :
+           {"pipeline", "basic", "aggressive", "op-priority", "user-priority"}) {
+        const QString l = QLatin1String(level);
+        QTest::newRow(qPrintable(name + u' ' + l))
+            << p << l
+            << (l == QLatin1String("pipeline") ? QStringLiteral("-sdy-propagation-pipeline")
+                                               : QStringLiteral("-sdy-%1-propagate").arg(l));
+      }
+      QTest::newRow(qPrintable(name + QStringLiteral(" as opened"))) << p << QString() << QString();
+    }
+  }
+  void exportModuleMatchesOpt() {
+    QFETCH(QString, path);
+    QFETCH(QString, level);
+    QFETCH(QString, pass);
+    const QString out = dir_.filePath(QFileInfo(path).completeBaseName() + u'_' +
+                                      (level.isEmpty() ? QStringLiteral("opened") : level) +
+                                      QStringLiteral(".mlir"));
+    QStringList args{QStringLiteral("--export"), out, path};
+    if (!level.isEmpty()) args = QStringList{QStringLiteral("--propagate"), level} + args;
+    const Run gui = run(args);
+    QVERIFY2(gui.code == 0, qPrintable(gui.err));
+    QCOMPARE(gui.out.trimmed(), QStringLiteral("wrote %1 (module)").arg(out));
+    QStringList optArgs{path};
+    if (!pass.isEmpty()) optArgs.prepend(pass);
+    const Run opt = run(optArgs, true, QStringLiteral(SHARDSCOPE_OPT_BIN));
+    QVERIFY2(opt.code == 0, qPrintable(opt.err));
+    QFile written(out);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray bytes = written.readAll();
+    QVERIFY(bytes.size() > 100);
+    QCOMPARE(QString::fromUtf8(bytes), opt.out);  // shows the difference when there is one
+    QCOMPARE(bytes, opt.out.toUtf8());
+  }
+
   void badArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -105,7 +151,7 @@ class ShardscopeCliTest : public QObject {
     QTest::newRow("bad suffix") << QStringList{QStringLiteral("--export"),
                                                dir_.filePath(QStringLiteral("x.gif")),
                                                sample("matmul_chain.mlir")}
-                                << "must end in .png, .svg or .pdf";
+                                << "must end in .png, .svg, .pdf (a picture) or .mlir (the module)";
     QTest::newRow("missing file") << QStringList{QStringLiteral("--export"), out,
                                                  QStringLiteral("/no/such.mlir")}
                                   << "no such file";
@@ -133,6 +179,29 @@ class ShardscopeCliTest : public QObject {
         << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("graph"),
                        QStringLiteral("--step"), QStringLiteral("999"), sample("matmul_chain.mlir")}
         << "step 999 does not exist";
+    const QString mlir = dir_.filePath(QStringLiteral("x.mlir"));
+    QTest::newRow("module: bad level")
+        << QStringList{QStringLiteral("--export"), mlir, QStringLiteral("--propagate"),
+                       QStringLiteral("eager"), sample("matmul_chain.mlir")}
+        << "unknown --propagate 'eager' (use pipeline, basic, aggressive, op-priority or "
+           "user-priority)";
+    QTest::newRow("module: step out of range")
+        << QStringList{QStringLiteral("--export"),    mlir,
+                       QStringLiteral("--propagate"), QStringLiteral("pipeline"),
+                       QStringLiteral("--step"),      QStringLiteral("999"),
+                       sample("matmul_chain.mlir")}
+        << "--step needs a step of the run";
+    QTest::newRow("module: step without level")
+        << QStringList{QStringLiteral("--export"), mlir, QStringLiteral("--step"),
+                       QStringLiteral("1"), sample("matmul_chain.mlir")}
+        << "needs --propagate LEVEL";
+    QTest::newRow("module: a view")
+        << QStringList{QStringLiteral("--export"), mlir, QStringLiteral("--view"),
+                       QStringLiteral("mesh"), sample("matmul_chain.mlir")}
+        << "--view does not apply to --export";
+    QTest::newRow("module: missing file")
+        << QStringList{QStringLiteral("--export"), mlir, QStringLiteral("/no/such.mlir")}
+        << "no such file";
     QTest::newRow("view without export")
         << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
                        sample("matmul_chain.mlir")}

@@ -48,7 +48,9 @@ Strategy strategyOf(const propagation::PropagationOptions& o) {
     case propagation::PropagationLevel::Basic: return Strategy::Basic;
     case propagation::PropagationLevel::Aggressive: return Strategy::Aggressive;
     case propagation::PropagationLevel::OpPriority: return Strategy::OpPriority;
-    case propagation::PropagationLevel::UserPriority: return Strategy::UserPriority;
+    case propagation::PropagationLevel::UserPriority:
+    case propagation::PropagationLevel::Pipeline:
+      return Strategy::UserPriority;
   }
   return Strategy::Basic;
 }
