@@ -229,7 +229,13 @@ std::vector<std::string> latestStatsFilesPerProcess(const std::string& directory
   return out;
 }
 
-std::vector<TableStats> loadFdoStats(const std::vector<FdoStatsFile>& files) {
+namespace {
+
+// Walks every series of every file into `out` by table and statistic: the
+// first file's series is copied, later ones are folded in by `combine`
+// (same column count required, as the reference's vstack requires).
+template <typename Combine>
+std::vector<TableStats> foldFiles(const std::vector<FdoStatsFile>& files, Combine combine) {
   std::vector<TableStats> out;
   for (const FdoStatsFile& file : files)
     for (const TableStats& t : file.tables)
@@ -244,41 +250,36 @@ std::vector<TableStats> loadFdoStats(const std::vector<FdoStatsFile>& files) {
         if (dst->cols != src->cols)
           throw InputError(file.path + ": '" + t.table + statSuffix(k) + "' has " + std::to_string(src->cols) +
                            " columns, other files have " + std::to_string(dst->cols));
-        // The element-wise maximum over all rows of both: one row.
-        std::vector<int64_t> acc(dst->values.begin(), dst->values.begin() + static_cast<std::ptrdiff_t>(dst->cols));
-        for (size_t r = 1; r < dst->rows(); ++r) maxInto(acc, &dst->values[r * dst->cols], dst->cols);
-        for (size_t r = 0; r < src->rows(); ++r) maxInto(acc, &src->values[r * src->cols], src->cols);
-        dst->values = std::move(acc);
+        combine(*dst, *src);
       }
   return out;
 }
 
+}  // namespace
+
+std::vector<TableStats> loadFdoStats(const std::vector<FdoStatsFile>& files) {
+  return foldFiles(files, [](StatMatrix& dst, const StatMatrix& src) {
+    // The element-wise maximum over all rows of both: one row.
+    std::vector<int64_t> acc(dst.values.begin(), dst.values.begin() + static_cast<std::ptrdiff_t>(dst.cols));
+    for (size_t r = 1; r < dst.rows(); ++r) maxInto(acc, &dst.values[r * dst.cols], dst.cols);
+    for (size_t r = 0; r < src.rows(); ++r) maxInto(acc, &src.values[r * src.cols], src.cols);
+    dst.values = std::move(acc);
+  });
+}
+
 std::vector<TableStats> mergeHistories(const std::vector<FdoStatsFile>& files) {
-  std::vector<TableStats> out;
-  for (const FdoStatsFile& file : files)
-    for (const TableStats& t : file.tables)
-      for (StatKind k : kStatKinds) {
-        const std::optional<StatMatrix>& src = t.of(k);
-        if (!src) continue;
-        std::optional<StatMatrix>& dst = tableNamed(out, t.table).of(k);
-        if (!dst) {
-          dst = *src;
-          continue;
-        }
-        if (dst->cols != src->cols)
-          throw InputError(file.path + ": '" + t.table + statSuffix(k) + "' has " + std::to_string(src->cols) +
-                           " columns, other files have " + std::to_string(dst->cols));
-        for (size_t r = 0; r < src->rows(); ++r) {
-          if (r < dst->rows()) {
-            for (size_t c = 0; c < src->cols; ++c)
-              dst->values[r * dst->cols + c] = std::max(dst->values[r * dst->cols + c], src->at(r, c));
-          } else {
-            dst->values.insert(dst->values.end(), src->values.begin() + static_cast<std::ptrdiff_t>(r * src->cols),
-                               src->values.begin() + static_cast<std::ptrdiff_t>((r + 1) * src->cols));
-          }
-        }
+  return foldFiles(files, [](StatMatrix& dst, const StatMatrix& src) {
+    // Row b: the element-wise maximum of row b of each file that has it.
+    for (size_t r = 0; r < src.rows(); ++r) {
+      if (r < dst.rows()) {
+        for (size_t c = 0; c < src.cols; ++c)
+          dst.values[r * dst.cols + c] = std::max(dst.values[r * dst.cols + c], src.at(r, c));
+      } else {
+        dst.values.insert(dst.values.end(), src.values.begin() + static_cast<std::ptrdiff_t>(r * src.cols),
+                          src.values.begin() + static_cast<std::ptrdiff_t>((r + 1) * src.cols));
       }
-  return out;
+    }
+  });
 }
 
 StatMatrix maximaOverBatches(const std::vector<TableStats>& history, StatKind kind,
