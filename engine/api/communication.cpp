@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 #include "comm/comm_report.h"
 #include "comm/interconnect.h"
+#include "ir/printer.h"
 #include "ir/collective_ops.h"
 #include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/pass.h"
@@ -35,23 +37,11 @@ std::vector<const ir::Op*> opsInOrder(const ir::Module& module) {
   return ops;
 }
 
-// Copies every op's attributes (its shardings) of `from` onto `to`, a fresh
-// parse of the same text. Returns false when the two differ in shape.
-bool copyAttributes(const ir::Module& from, ir::Module& to) {
-  std::vector<const ir::Op*> a = opsInOrder(from), b = opsInOrder(to);
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i]->name() != b[i]->name() || a[i]->numResults() != b[i]->numResults()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    auto* target = const_cast<ir::Op*>(b[i]);  // owned by `to`, which is mutable
-    std::vector<std::string> stale;
-    for (const ir::Op::Attr& attr : target->attrs())
-      if (!a[i]->hasAttr(attr.name)) stale.push_back(attr.name);
-    for (const std::string& name : stale) target->removeAttr(name);
-    for (const ir::Op::Attr& attr : a[i]->attrs())
-      target->setAttr(attr.name, attr.value, attr.inherent);
-  }
-  return true;
+// The first dimension whose axes differ between `in` and `out`, or -1.
+int firstChangedDim(const TensorSharding& in, const TensorSharding& out) {
+  for (size_t d = 0; d < in.dims.size() && d < out.dims.size(); ++d)
+    if (in.dims[d].axes != out.dims[d].axes) return static_cast<int>(d);
+  return -1;
 }
 
 std::string shardingText(const TensorSharding& s) { return s.str(); }
@@ -64,10 +54,30 @@ std::vector<std::string> communicationChips() {
   return names;
 }
 
-CommunicationReport analyzeCommunication(const Document& doc, const CommunicationOptions& options) {
-  CommunicationReport report;
+CommunicationSnapshot snapshotForCommunication(const Document& doc) {
+  CommunicationSnapshot snap;
+  snap.name = doc.name;
   if (!doc.module || doc.hasErrors()) {
-    report.error = "the module has errors";
+    snap.error = "the module has errors";
+    return snap;
+  }
+  snap.text = ir::printModule(*doc.module);
+  forEachOp(*doc.module->op, [&](const ir::Op& op) {
+    snap.locs.push_back(op.loc());
+    snap.opNames.push_back(op.name());
+  });
+  return snap;
+}
+
+CommunicationReport analyzeCommunication(const Document& doc, const CommunicationOptions& options) {
+  return analyzeCommunication(snapshotForCommunication(doc), options);
+}
+
+CommunicationReport analyzeCommunication(const CommunicationSnapshot& snap,
+                                         const CommunicationOptions& options) {
+  CommunicationReport report;
+  if (!snap.error.empty()) {
+    report.error = snap.error;
     return report;
   }
   const std::string chipName = options.chip.empty() ? comm::kDefaultChip : options.chip;
@@ -79,13 +89,28 @@ CommunicationReport analyzeCommunication(const Document& doc, const Communicatio
   report.chip = chip->name;
   report.chipDescription = chip->description;
 
-  // A fresh module with the document's shardings, whose locations are the
-  // document's (the text is the same), so entries point into the document.
-  auto copy = parseDocument(doc.text, doc.name);
-  if (!copy->module || copy->hasErrors() || !copyAttributes(*doc.module, *copy->module)) {
-    report.error = "the module no longer matches its text";
+  // A copy of the module (the printed text parsed again) whose ops stand
+  // where the document's do, so entries point into the document. Printing
+  // rather than parsing the document's text again keeps what the import
+  // passes added and the shardings of the step shown.
+  auto copy = parseDocument(snap.text, snap.name);
+  std::vector<const ir::Op*> ops = copy->module ? opsInOrder(*copy->module) : std::vector<const ir::Op*>();
+  bool same = copy->module && !copy->hasErrors() && ops.size() == snap.locs.size();
+  for (size_t i = 0; same && i < ops.size(); ++i) same = ops[i]->name() == snap.opNames[i];
+  if (!same) {
+    report.error = "the module could not be copied for the analysis";
     return report;
   }
+  // Pre-order numbers of the copy's ops before the analysis adds any.
+  std::unordered_map<const ir::Op*, int> preOrder;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const_cast<ir::Op*>(ops[i])->setLoc(snap.locs[i]);
+    preOrder.emplace(ops[i], static_cast<int>(i));
+  }
+  auto number = [&preOrder](const ir::Op* op) {
+    auto it = op ? preOrder.find(op) : preOrder.end();
+    return it == preOrder.end() ? -1 : it->second;
+  };
   bool hasCommunication = false;
   forEachOp(*copy->module->op, [&](const ir::Op& op) { hasCommunication |= communicates(op); });
 
@@ -107,7 +132,7 @@ CommunicationReport analyzeCommunication(const Document& doc, const Communicatio
       report.error = "explicit reshards failed";
       for (const ir::Diagnostic& d : diags.all())
         if (d.severity == ir::Severity::Error) {
-          report.error += ": " + d.format(doc.name);
+          report.error += ": " + d.format(snap.name);
           break;
         }
       return report;
@@ -140,6 +165,22 @@ CommunicationReport analyzeCommunication(const Document& doc, const Communicatio
     e.consumer = r.cause.consumer;
     e.consumerLine = r.cause.consumerLine;
     e.cause = r.cause.text;
+    if (const ir::Value* from = r.from) {
+      if (from->definingOp) {
+        e.fromOp = number(from->definingOp);
+      } else if (const ir::Op* owner = from->ownerBlock ? from->ownerBlock->parentOp() : nullptr) {
+        e.fromOp = number(owner);
+        e.fromArgument = true;
+        for (unsigned i = 0; i < owner->numRegions(); ++i)
+          if (!owner->region(i).empty() && owner->region(i).blocks().front().get() == from->ownerBlock)
+            e.fromRegion = static_cast<int>(i);
+        if (e.fromRegion < 0) e.fromOp = -1;  // not the first block of a region
+      }
+      if (e.fromOp >= 0) e.fromIndex = static_cast<int>(from->index);
+    }
+    e.toOp = number(r.to);
+    if (e.toOp >= 0) e.toOperand = static_cast<int>(r.toOperand);
+    e.dim = firstChangedDim(r.inSharding, r.outSharding);
     report.collectives.push_back(std::move(e));
   }
   report.total = {raw.total.count, raw.total.bytesPerDevice, raw.total.seconds};
@@ -157,6 +198,45 @@ const ir::Op* opAtLocation(const ir::Module& module, uint32_t line, uint32_t col
     if (!exact && op.loc().col == column) exact = &op;
   });
   return exact ? exact : onLine;
+}
+
+std::vector<CollectiveSite> locateCollectives(const ir::Module& module,
+                                              const CommunicationReport& report) {
+  const std::vector<const ir::Op*> ops = opsInOrder(module);
+  auto at = [&ops](int i) -> const ir::Op* {
+    return i >= 0 && static_cast<size_t>(i) < ops.size() ? ops[static_cast<size_t>(i)] : nullptr;
+  };
+  std::vector<CollectiveSite> sites;
+  sites.reserve(report.collectives.size());
+  for (const CollectiveEntry& e : report.collectives) {
+    CollectiveSite site;
+    if (const ir::Op* op = at(e.fromOp)) {
+      if (!e.fromArgument && e.fromIndex >= 0 && static_cast<unsigned>(e.fromIndex) < op->numResults()) {
+        site.from = op->result(static_cast<unsigned>(e.fromIndex));
+      } else if (e.fromArgument && e.fromRegion >= 0 &&
+                 static_cast<unsigned>(e.fromRegion) < op->numRegions() &&
+                 !op->region(static_cast<unsigned>(e.fromRegion)).empty()) {
+        const ir::Block& block = *op->region(static_cast<unsigned>(e.fromRegion)).blocks().front();
+        if (e.fromIndex >= 0 && static_cast<unsigned>(e.fromIndex) < block.numArguments())
+          site.from = block.argument(static_cast<unsigned>(e.fromIndex));
+      }
+    }
+    if (const ir::Op* to = at(e.toOp); to && e.toOperand >= 0 &&
+                                       static_cast<unsigned>(e.toOperand) < to->numOperands()) {
+      site.to = to;
+      site.toOperand = e.toOperand;
+    }
+    // The op it belongs to: the reader or the producer when one stands at
+    // the entry's position (import passes may copy positions onto the ops
+    // they add), else the first op there.
+    const ir::Op* producer = site.from ? site.from->definingOp : nullptr;
+    for (const ir::Op* candidate : {site.to, producer})
+      if (!site.op && candidate && candidate->loc().line == e.line && candidate->loc().col == e.column)
+        site.op = candidate;
+    if (!site.op) site.op = opAtLocation(module, e.line, e.column);
+    sites.push_back(site);
+  }
+  return sites;
 }
 
 std::string describeCommunicationChange(const CommunicationReport& before,

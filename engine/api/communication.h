@@ -41,6 +41,19 @@ struct CollectiveEntry {
   std::string consumer;  // "%5 = stablehlo.dot_general", "func.return", ""
   uint32_t consumerLine = 0;
   std::string cause;  // the sentence
+  // Where it sits in the dataflow of the document's module, by the pre-order
+  // op numbering of propagation traces (every op inside the module, func.func
+  // ops included; locateCollectives resolves it): it starts from result
+  // `fromIndex` of op `fromOp` (with `fromArgument`: argument `fromIndex` of
+  // the first block of region `fromRegion` of op `fromOp`), and op `toOp`
+  // reads its end as operand `toOperand`. -1 where there is none (an unused
+  // result, a reader the analysis added).
+  int fromOp = -1, fromRegion = -1, fromIndex = -1;
+  bool fromArgument = false;
+  int toOp = -1, toOperand = -1;
+  // The first dimension of the tensor whose axes the collective changes,
+  // -1 when it changes none (an all-reduce, which only reduces).
+  int dim = -1;
 };
 
 struct CommunicationTotals {
@@ -66,10 +79,42 @@ struct CommunicationOptions {
 // The names of the built-in chips ("tpu-v4", ..., "gpu-h100-nvlink").
 std::vector<std::string> communicationChips();
 
-// The communication report of `doc` (a document as loaded, or the result of
-// propagateDocument). `doc` is never changed. Safe on any thread.
+// The communication report of `doc` (a document as loaded, the result of
+// propagateDocument, or a step of a run: a module the import passes changed
+// is fine). `doc` is never changed. Safe on any thread while nothing changes
+// `doc`'s module.
 CommunicationReport analyzeCommunication(const Document& doc,
                                          const CommunicationOptions& options = {});
+
+// What the analysis reads of a document, taken at one moment: its module as
+// printed and each op's position in the document's text. Taking it reads the
+// module; analysing it does not, so the analysis can go on while the module
+// changes (a timeline step rewrites shardings in place):
+//   auto snap = snapshotForCommunication(doc);   // while the module holds still
+//   ... the module may move on ...
+//   CommunicationReport r = analyzeCommunication(snap);   // any thread
+struct CommunicationSnapshot {
+  std::string name;                 // the document's name (diagnostics)
+  std::string text;                 // the module as printed
+  std::vector<ir::SourceLoc> locs;  // each op's position in the document, pre-order
+  std::vector<std::string> opNames;  // each op's name, pre-order (a check of the copy)
+  std::string error;                 // set when there is nothing to analyse
+};
+CommunicationSnapshot snapshotForCommunication(const Document& doc);
+CommunicationReport analyzeCommunication(const CommunicationSnapshot& snapshot,
+                                         const CommunicationOptions& options = {});
+
+// The ops and value of `module` an entry refers to. `module` is the module
+// the report was made for or another version of it with the same ops (a
+// step of the same run). Null where the entry names none.
+struct CollectiveSite {
+  const ir::Op* op = nullptr;       // the op it belongs to (the dock selects it)
+  const ir::Value* from = nullptr;  // the value it moves
+  const ir::Op* to = nullptr;       // the op reading the result
+  int toOperand = -1;
+};
+std::vector<CollectiveSite> locateCollectives(const ir::Module& module,
+                                              const CommunicationReport& report);
 
 // The op of `module` at `line`:`column` that is not itself a collective or a
 // reshard (the op an entry belongs to); the first op on `line` when no op

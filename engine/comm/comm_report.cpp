@@ -151,6 +151,11 @@ class ReportBuilder {
     const ir::Value* start = chainStart(op.operand(0));
     const ir::Value* end = chainEnd(op.result(0));
     r.cause = explainCollective(kind, r.axes, start, end, names_, recordedCause(kind, op, start, end));
+    r.from = start;
+    if (end && !end->uses().empty()) {
+      r.to = end->uses().front().user;
+      r.toOperand = end->uses().front().index;
+    }
     report_.collectives.push_back(std::move(r));
   }
 

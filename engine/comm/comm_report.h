@@ -42,6 +42,13 @@ struct CollectiveRecord {
   double bytesPerDevice = 0;  // received by each device
   double seconds = 0;
   CollectiveCause cause;
+  // Where it sits in the dataflow, for views that draw it on an edge: the
+  // value its chain of reshards and collectives starts from, and the op that
+  // reads the chain's end with the operand it reads it as (null when nothing
+  // reads it). Pointers into the analysed module: valid while it lives.
+  const ir::Value* from = nullptr;
+  const ir::Op* to = nullptr;
+  unsigned toOperand = 0;
 };
 
 struct CommTotals {

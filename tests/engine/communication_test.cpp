@@ -89,6 +89,116 @@ TEST(Communication, BadInputGivesAnErrorNotACrash) {
   EXPECT_NE(report.error.find("no-such-chip"), std::string::npos);
 }
 
+// The all-gather of the issue's example: tensor<8x8xf32> from [{"x"}, {}] to
+// [{}, {}] on "x"=4 receives 3/4 of the 256-byte tensor, 192 bytes, per
+// device. It sits on the edge from %arg0 to the return.
+constexpr const char* kGatherAtReturn = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+TEST(Communication, EntriesSayWhereTheySitInTheDataflow) {
+  auto doc = parseDocument(kGatherAtReturn, "gather_at_return.mlir");
+  ASSERT_FALSE(doc->hasErrors());
+  CommunicationReport report = analyzeCommunication(*doc);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_EQ(report.collectives.size(), 1u);
+  const CollectiveEntry& e = report.collectives[0];
+  EXPECT_EQ(e.kind, "all-gather");
+  EXPECT_DOUBLE_EQ(e.bytesPerDevice, 192);
+  // Pre-order: 0 the mesh, 1 @main, 2 the negate, 3 the return.
+  EXPECT_EQ(e.fromOp, 2);
+  EXPECT_FALSE(e.fromArgument);
+  EXPECT_EQ(e.fromIndex, 0);
+  EXPECT_EQ(e.toOp, 3);
+  EXPECT_EQ(e.toOperand, 0);
+  EXPECT_EQ(e.dim, 0);  // "x" leaves dimension 0
+  const std::vector<CollectiveSite> sites = locateCollectives(*doc->module, report);
+  ASSERT_EQ(sites.size(), 1u);
+  ASSERT_NE(sites[0].from, nullptr);
+  EXPECT_EQ(valueName(*sites[0].from), "%0");
+  ASSERT_NE(sites[0].to, nullptr);
+  EXPECT_EQ(sites[0].to->name(), "func.return");
+  EXPECT_EQ(sites[0].toOperand, 0);
+  ASSERT_NE(sites[0].op, nullptr);
+  EXPECT_EQ(sites[0].op->name(), "func.return");
+}
+
+TEST(Communication, ArgumentsAsSourcesAndTheMegatronAllReduce) {
+  auto doc = sample("mlp_megatron.mlir");
+  auto run = propagateDocument(*doc, {});
+  ASSERT_TRUE(run->ok);
+  CommunicationReport report = analyzeCommunication(*run->result);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_EQ(report.collectives.size(), 1u);
+  const std::vector<CollectiveSite> sites = locateCollectives(*run->result->module, report);
+  ASSERT_EQ(sites.size(), 1u);
+  // The all-reduce of the second dot's result, on its way to the return.
+  ASSERT_NE(sites[0].from, nullptr);
+  ASSERT_NE(sites[0].from->definingOp, nullptr);
+  EXPECT_EQ(sites[0].from->definingOp->name(), "stablehlo.dot_general");
+  EXPECT_EQ(sites[0].from->definingOp->loc().line, 26u);
+  ASSERT_NE(sites[0].to, nullptr);
+  EXPECT_EQ(sites[0].to->name(), "func.return");
+  EXPECT_EQ(report.collectives[0].dim, -1);  // an all-reduce changes no dimension
+
+  // An argument as the source: %arg0 all-gathered before the return.
+  auto args = parseDocument(R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {"x"}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) {
+  return %arg0 : tensor<8x8xf32>
+}
+)",
+                            "arg.mlir");
+  report = analyzeCommunication(*args);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_EQ(report.collectives.size(), 1u);
+  EXPECT_TRUE(report.collectives[0].fromArgument);
+  EXPECT_EQ(report.collectives[0].fromOp, 1);  // @main
+  EXPECT_EQ(report.collectives[0].fromRegion, 0);
+  EXPECT_EQ(report.collectives[0].fromIndex, 0);
+  EXPECT_EQ(report.collectives[0].dim, 1);
+  const std::vector<CollectiveSite> argSites = locateCollectives(*args->module, report);
+  ASSERT_NE(argSites[0].from, nullptr);
+  EXPECT_EQ(valueName(*argSites[0].from), "%arg0");
+}
+
+// A step of a run holds the ops the import passes added (data-flow edges,
+// split constants): its module no longer reads as its text, and the
+// analysis must still work on it, with entries pointing into the document.
+TEST(Communication, StepsOfARunWithImportPassesAreAnalysed) {
+  for (const char* name : {"while_loop.mlir", "attention_block.mlir", "sharding_groups.mlir"}) {
+    SCOPED_TRACE(name);
+    auto doc = sample(name);
+    auto run = propagateDocument(*doc, {});
+    ASSERT_TRUE(run->ok);
+    for (size_t step : {size_t{0}, run->trace.steps.size()}) {
+      std::string error;
+      auto at = documentAtStep(*doc, *run, step, &error);
+      ASSERT_NE(at, nullptr) << error;
+      CommunicationReport report = analyzeCommunication(*at);
+      ASSERT_TRUE(report.ok) << report.error;
+      const std::vector<CollectiveSite> sites = locateCollectives(*at->module, report);
+      for (size_t i = 0; i < sites.size(); ++i) {
+        EXPECT_NE(sites[i].op, nullptr) << report.collectives[i].cause;
+        EXPECT_NE(sites[i].from, nullptr) << report.collectives[i].cause;
+      }
+    }
+  }
+}
+
+TEST(Communication, ASnapshotIsAnalysedAfterTheModuleMovedOn) {
+  auto doc = parseDocument(kGatherAtReturn, "gather_at_return.mlir");
+  CommunicationSnapshot snap = snapshotForCommunication(*doc);
+  ASSERT_TRUE(snap.error.empty());
+  doc->module.reset();  // the document's module is gone: the snapshot is enough
+  CommunicationReport report = analyzeCommunication(snap);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_EQ(report.collectives.size(), 1u);
+  EXPECT_EQ(report.collectives[0].line, 4u);  // positions are the document's
+}
+
 CollectiveEntry entry(const std::string& kind, double bytes, double seconds) {
   CollectiveEntry e;
   e.kind = kind;
