@@ -2,18 +2,101 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QTabWidget>
 
+#include "comm/communication_feed.h"
+#include "comm/communication_model.h"
 #include "comm/communication_panel.h"
+#include "document_state.h"
+#include "graph_comm_layer.h"
+#include "graph_view.h"
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/trace_panel.h"
+#include "trace/trace_state.h"
+#include "trace/why_panel.h"
+#endif
 
 namespace shardscope {
 
+namespace {
+
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+// The Why panel shows the collective: its cause above, and below it where
+// the axes of the dimension it changes came from (when the shown module is
+// the run the explorer holds, whose ops it numbers the same way).
+void showInWhyPanel(QMainWindow* window, widgets::DocumentState* state,
+                    widgets::trace::TracePanel* explorer, QDockWidget* commDock,
+                    const api::CollectiveEntry& e) {
+  widgets::trace::WhyPanel* why = explorer->whyPanel();
+  why->showCollective(widgets::comm::CommunicationModel::detailHtml(e));
+  widgets::trace::TraceState* trace = explorer->state();
+  if (state->steppedRun() && trace->stepCount() == state->stepCount() && e.fromOp >= 0) {
+    propagation::TraceValueRef ref;
+    ref.kind = e.fromArgument ? "block_arg" : "result";
+    ref.op = e.fromOp;
+    ref.region = e.fromArgument ? e.fromRegion : 0;
+    ref.index = e.fromIndex;
+    trace->selectValue(ref, std::max(0, e.dim));
+  }
+  // Its tab in front; its dock raised unless that hides the Communication
+  // dock the click came from.
+  QWidget* page = why;
+  for (QWidget* w = why->parentWidget(); w; page = w, w = w->parentWidget())
+    if (auto* tabs = qobject_cast<QTabWidget*>(w); tabs && tabs->indexOf(page) >= 0) {
+      tabs->setCurrentWidget(page);
+      break;
+    }
+  if (auto* dock = window->findChild<QDockWidget*>(QStringLiteral("traceExplorerDock"));
+      dock && !window->tabifiedDockWidgets(commDock).contains(dock)) {
+    dock->show();
+    dock->raise();
+  }
+}
+#endif
+
+}  // namespace
+
 QDockWidget* addCommunicationDock(QMainWindow* window, widgets::DocumentState* state,
-                                  QDockWidget* tabifyWith) {
+                                  QDockWidget* tabifyWith, widgets::GraphView* graph,
+                                  QWidget* explorer) {
   auto* dock = new QDockWidget(QMainWindow::tr("Communication"), window);
   dock->setObjectName(QStringLiteral("communicationDock"));
-  dock->setWidget(new widgets::comm::CommunicationPanel(state, dock));
+  auto* panel = new widgets::comm::CommunicationPanel(state, dock);
+  dock->setWidget(panel);
   window->addDockWidget(Qt::BottomDockWidgetArea, dock);
   if (tabifyWith) window->tabifyDockWidget(tabifyWith, dock);
+  if (!graph) return dock;
+
+  auto* layer = new widgets::GraphCommLayer(state, graph);
+  widgets::comm::CommunicationFeed* feed = panel->feed();
+  QObject::connect(feed, &widgets::comm::CommunicationFeed::reportReady, layer,
+                   [layer, feed] { layer->setReport(feed->report(), feed->reportDocument()); });
+  // A glyph clicked in the graph: its row, as if clicked (without moving the
+  // graph under the mouse).
+  auto fromGraph = std::make_shared<bool>(false);
+  QObject::connect(layer, &widgets::GraphCommLayer::entryClicked, panel,
+                   [panel, fromGraph](int entry) {
+                     *fromGraph = true;
+                     panel->activateEntry(entry);
+                     *fromGraph = false;
+                   });
+  QObject::connect(
+      panel, &widgets::comm::CommunicationPanel::collectiveActivated, layer,
+      [=](int entry) {
+        layer->showEntry(entry, !*fromGraph);
+        // No glyph for it in the picture (another function shown): the op.
+        if (!*fromGraph && layer->glyphOfEntry(entry) < 0)
+          if (const int node = graph->scene()->nodeOf(state->selectedOp()); node >= 0)
+            graph->view()->centerOn(graph->scene()->nodeRect(node).center());
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+        if (const api::CollectiveEntry* e = panel->model()->entry(entry); e && explorer)
+          showInWhyPanel(window, state, static_cast<widgets::trace::TracePanel*>(explorer), dock,
+                         *e);
+#else
+        (void)explorer;
+        (void)window;
+#endif
+      });
   return dock;
 }
 

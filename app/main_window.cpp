@@ -321,7 +321,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   whatIfDock->setWidget(whatIf_);
   addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
   tabifyDockWidget(traceDock, whatIfDock);
-  addCommunicationDock(this, state_, whatIfDock);
+  addCommunicationDock(this, state_, whatIfDock, graph_, explorer_);
   diagDock->raise();
   connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
   // A what-if edit: the source is rewritten (what_if_edit.h) and applied.
@@ -485,6 +485,8 @@ void MainWindow::createActions() {
     themes->addAction(a);
     connect(a, &QAction::triggered, this, [this, t] { setTheme(t); });
   }
+  if (auto* layer = findChild<QAction*>(QStringLiteral("communicationLayerAction")))
+    view->addAction(layer);
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 

@@ -194,6 +194,13 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       !parseExportView(args.value(QStringLiteral("view")), &view))
     return fail(QStringLiteral("unknown --view '%1' (use %2)")
                     .arg(args.value(QStringLiteral("view")), knownViews));
+  const QString commLayer = args.isSet(QStringLiteral("comm-layer"))
+                                ? args.value(QStringLiteral("comm-layer"))
+                                : QStringLiteral("on");
+  if (commLayer != QLatin1String("on") && commLayer != QLatin1String("off"))
+    return fail(QStringLiteral("--comm-layer takes on or off, not '%1'").arg(commLayer));
+  if (args.isSet(QStringLiteral("comm-layer")) && (commView || view != ExportView::Graph))
+    return fail(QStringLiteral("--comm-layer applies to --view graph only"));
   if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
@@ -283,6 +290,16 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       if (const ir::Op* f = enclosingFunction(req.op)) state.setFunction(f);
     }
   }
+  // The graph's communication layer: drawn when the shardings need a
+  // collective (as the GUI draws it), unless --comm-layer off.
+  if (view == ExportView::Graph && commLayer == QLatin1String("on") && doc->module &&
+      !doc->hasErrors()) {
+    auto report = std::make_shared<const api::CommunicationReport>(api::analyzeCommunication(*doc));
+    if (report->ok)
+      req.comm = report;
+    else
+      std::fprintf(stderr, "no communication layer: %s\n", report->error.c_str());
+  }
   QString error;
   const Picture pic = exportPicture(*doc, req, &error);
   if (pic.isNull()) return fail(error);
@@ -346,6 +363,11 @@ int main(int argc, char** argv) {
        QStringLiteral(
            "With --view factors|trace: basic, aggressive, op-priority or user-priority."),
        QStringLiteral("NAME")});
+  args.addOption(
+      {QStringLiteral("comm-layer"),
+       QStringLiteral("With --view graph: on (default) draws the collectives the shardings need "
+                      "on the graph (the GUI's View > Communication Layer), off leaves them out."),
+       QStringLiteral("on|off")});
   args.addOption({QStringLiteral("screenshot"),
                   QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
                   QStringLiteral("PNG")});
@@ -364,7 +386,7 @@ int main(int argc, char** argv) {
       return fail(QStringLiteral("out of memory"));
     }
   }
-  for (const char* opt : {"view", "op", "value", "step", "strategy"})
+  for (const char* opt : {"view", "op", "value", "step", "strategy", "comm-layer"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
   if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));

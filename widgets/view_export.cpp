@@ -7,6 +7,7 @@
 #include "document_state.h"
 #include "graph_axis_animation.h"
 #include "graph_builder.h"
+#include "graph_comm_layer.h"
 #include "graph_layout.h"
 #include "graph_grouping.h"
 #include "graph_view.h"
@@ -103,9 +104,13 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
         moves = resolveAxisMoves(*module, *req.step);
         addAxisMoveMarkers(*scene, moves);
       }
-      Picture inner = scene->picture();
+      const bool commLayer = req.comm && req.comm->ok && !req.comm->collectives.empty();
+      Picture inner = commLayer ? pictureWithCommLayer(scene, *module, req.comm) : scene->picture();
       Picture keep = inner;
       keep.paint = [scene, inner](QPainter& p) { inner.paint(p); };  // keeps the scene alive
+      if (commLayer)
+        groupsNote += QStringLiteral(
+            " · collectives: kind and bytes per device; wider, redder = costlier");
       if (req.step) {
         // The step explained above the graph: its op and each axis that moved.
         const Picture caption =

@@ -3,6 +3,7 @@
 #pragma once
 #include <QString>
 
+#include "api/communication.h"
 #include "api/document.h"
 #include "picture_export.h"
 #include "propagation/propagation_trace.h"
@@ -22,6 +23,9 @@ struct ExportRequest {
   // module after it). Its axis moves are drawn as arrows + axis chips on the
   // edges into and out of its op (graph_axis_animation.h).
   const propagation::TraceStep* step = nullptr;
+  // Graph: the communication report of `doc` to draw as the communication
+  // layer (graph_comm_layer.h); null or without collectives: no layer.
+  std::shared_ptr<const api::CommunicationReport> comm;
 };
 
 // The titled picture of `request` for `doc`. Lays the graph out on the

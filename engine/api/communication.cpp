@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 
 #include "comm/comm_report.h"
@@ -206,10 +207,17 @@ std::vector<CollectiveSite> locateCollectives(const ir::Module& module,
   auto at = [&ops](int i) -> const ir::Op* {
     return i >= 0 && static_cast<size_t>(i) < ops.size() ? ops[static_cast<size_t>(i)] : nullptr;
   };
+  // The written collectives and reshards by position.
+  std::map<std::pair<uint32_t, uint32_t>, const ir::Op*> written;
+  for (const ir::Op* op : ops)
+    if (communicates(*op)) written.emplace(std::make_pair(op->loc().line, op->loc().col), op);
   std::vector<CollectiveSite> sites;
   sites.reserve(report.collectives.size());
   for (const CollectiveEntry& e : report.collectives) {
     CollectiveSite site;
+    if (!e.inserted)
+      if (auto it = written.find({e.line, e.column}); it != written.end())
+        site.op = site.collective = it->second;
     if (const ir::Op* op = at(e.fromOp)) {
       if (!e.fromArgument && e.fromIndex >= 0 && static_cast<unsigned>(e.fromIndex) < op->numResults()) {
         site.from = op->result(static_cast<unsigned>(e.fromIndex));

@@ -109,6 +109,9 @@ CommunicationReport analyzeCommunication(const CommunicationSnapshot& snapshot,
 // step of the same run). Null where the entry names none.
 struct CollectiveSite {
   const ir::Op* op = nullptr;       // the op it belongs to (the dock selects it)
+  // The collective's own op when the document has it (a written reshard or
+  // collective; then also `op`), null for one the analysis inserted.
+  const ir::Op* collective = nullptr;
   const ir::Value* from = nullptr;  // the value it moves
   const ir::Op* to = nullptr;       // the op reading the result
   int toOperand = -1;

@@ -76,6 +76,16 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"},
   EXPECT_EQ(report.collectives[0].op, "sdy.reshard");
   EXPECT_DOUBLE_EQ(report.collectives[0].bytesPerDevice, 192);  // 3/4 of 256
   EXPECT_EQ(report.collectives[0].line, 3u);
+  // It sits on the edge from %arg0 into the reshard, which is its own op.
+  const std::vector<CollectiveSite> sites = locateCollectives(*doc->module, report);
+  ASSERT_EQ(sites.size(), 1u);
+  ASSERT_NE(sites[0].collective, nullptr);
+  EXPECT_EQ(sites[0].collective->name(), "sdy.reshard");
+  EXPECT_EQ(sites[0].op, sites[0].collective);
+  ASSERT_NE(sites[0].from, nullptr);
+  EXPECT_EQ(valueName(*sites[0].from), "%arg0");
+  ASSERT_NE(sites[0].to, nullptr);
+  EXPECT_EQ(sites[0].to->name(), "func.return");
 }
 
 TEST(Communication, BadInputGivesAnErrorNotACrash) {

@@ -50,6 +50,20 @@ QString CommunicationModel::opText(const api::CollectiveEntry& e) {
   return text;
 }
 
+QString CommunicationModel::detailHtml(const api::CollectiveEntry& e) {
+  auto shape = [](const std::vector<int64_t>& dims) {
+    QStringList parts;
+    for (int64_t d : dims) parts << QString::number(d);
+    return parts.join(QLatin1Char('x'));
+  };
+  return QStringLiteral("<b>%1</b> on %2 (group of %3), %4: %5 → %6 %7 per device, %8, %9<br>%10")
+      .arg(qs(e.kind).toHtmlEscaped(), qs(e.axes).toHtmlEscaped(), QString::number(e.groupSize),
+           opText(e).toHtmlEscaped(), shape(e.inShape), shape(e.outShape),
+           qs(e.elementType).toHtmlEscaped(), qs(api::bytesText(e.bytesPerDevice)),
+           qs(api::secondsText(e.seconds)))
+      .arg(qs(e.cause).toHtmlEscaped());
+}
+
 int CommunicationModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !report_ ? 0 : static_cast<int>(report_->collectives.size());
 }

@@ -50,6 +50,11 @@ class CommunicationModel : public QAbstractTableModel {
   static QString totalsText(const api::CommunicationReport& report);
   // The op column's text: "%5 = sdy.all_reduce", "%3 = sdy.reshard (planned)".
   static QString opText(const api::CollectiveEntry& e);
+  // The collective in one paragraph (rich text): kind, axes, group, op,
+  // per-device shapes, then its cause. Example:
+  //   <b>all-gather</b> on "x" (group of 4), %0 = sdy.reshard (planned):
+  //   2x8 → 8x8 f32 per device, 192 B, 0.32 ns<br>all-gather on "x" before ...
+  static QString detailHtml(const api::CollectiveEntry& e);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,16 +1,14 @@
 #include "communication_panel.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
+#include "communication_feed.h"
 #include "communication_model.h"
 #include "document_state.h"
 
@@ -19,11 +17,6 @@ namespace shardscope::widgets::comm {
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString shapeText(const std::vector<int64_t>& shape) {
-  QStringList dims;
-  for (int64_t d : shape) dims << QString::number(d);
-  return dims.join(QLatin1Char('x'));
-}
 }  // namespace
 
 CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
@@ -36,7 +29,7 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
       detail_(new QLabel(this)),
       change_(new QLabel(this)),
       chips_(new QComboBox(this)),
-      debounce_(new QTimer(this)) {
+      feed_(new CommunicationFeed(state, this)) {
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(CommunicationModel::SortRole);
   view_->setModel(proxy_);
@@ -75,24 +68,20 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
   layout->addWidget(view_, 1);
   layout->addWidget(detail_);
 
-  // Steps of a propagation replace the document quickly one after another:
-  // compute once they pause.
-  debounce_->setSingleShot(true);
-  debounce_->setInterval(120);
-  connect(debounce_, &QTimer::timeout, this, &CommunicationPanel::refresh);
-  connect(chips_, &QComboBox::currentTextChanged, this, &CommunicationPanel::refresh);
+  connect(chips_, &QComboBox::currentTextChanged, feed_, &CommunicationFeed::setChip);
+  connect(feed_, &CommunicationFeed::computing, this,
+          [this] { totals_->setText(QStringLiteral("Computing communication…")); });
+  connect(feed_, &CommunicationFeed::reportReady, this,
+          [this] { showReport(feed_->report(), feed_->reportFile()); });
   connect(view_, &QTableView::clicked, this, &CommunicationPanel::rowActivated);
   connect(view_, &QTableView::activated, this, &CommunicationPanel::rowActivated);
   connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             showDetail(model_->entry(proxy_->mapToSource(current).row()));
           });
-  if (state_) {
-    connect(state_, &DocumentState::documentChanged, this, &CommunicationPanel::scheduleRefresh);
+  if (state_)
     connect(state_, &DocumentState::selectionChanged, this, &CommunicationPanel::followSelection);
-  }
   showReport(nullptr);
-  if (state_ && state_->document()) refresh();
 }
 
 QString CommunicationPanel::totalsText() const { return totals_->text(); }
@@ -101,31 +90,7 @@ QString CommunicationPanel::changeText() const { return change_->text(); }
 QString CommunicationPanel::chip() const { return chips_->currentText(); }
 void CommunicationPanel::setChip(const QString& name) { chips_->setCurrentText(name); }
 
-void CommunicationPanel::scheduleRefresh() { debounce_->start(); }
-
-void CommunicationPanel::refresh() {
-  debounce_->stop();
-  const quint64 request = ++request_;
-  std::shared_ptr<const api::Document> doc = state_ ? state_->document() : nullptr;
-  if (!doc) {
-    showReport(nullptr);
-    return;
-  }
-  totals_->setText(QStringLiteral("Computing communication…"));
-  api::CommunicationOptions options;
-  options.chip = chips_->currentText().toStdString();
-  auto* watcher = new QFutureWatcher<api::CommunicationReport>(this);
-  const QString file = QString::fromStdString(doc->path.empty() ? doc->name : doc->path);
-  connect(watcher, &QFutureWatcher<api::CommunicationReport>::finished, this,
-          [this, watcher, request, file] {
-            watcher->deleteLater();
-            if (request != request_) return;  // a newer document or chip is on its way
-            showReport(std::make_shared<const api::CommunicationReport>(watcher->result()), file);
-          });
-  // The document is shared read-only with the worker; it analyses a copy.
-  watcher->setFuture(
-      QtConcurrent::run([doc, options] { return api::analyzeCommunication(*doc, options); }));
-}
+void CommunicationPanel::refresh() { feed_->refresh(); }
 
 void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationReport> report,
                                     const QString& file) {
@@ -161,23 +126,45 @@ void CommunicationPanel::showDetail(const api::CollectiveEntry* e) {
                          : QString());
     return;
   }
-  detail_->setText(QStringLiteral("<b>%1</b> on %2 (group of %3), %7: %4 → %5 %6 per device<br>%8")
-                       .arg(qs(e->kind).toHtmlEscaped(), qs(e->axes).toHtmlEscaped())
-                       .arg(e->groupSize)
-                       .arg(shapeText(e->inShape), shapeText(e->outShape), qs(e->elementType),
-                            CommunicationModel::opText(*e).toHtmlEscaped(),
-                            qs(e->cause).toHtmlEscaped()));
+  detail_->setText(CommunicationModel::detailHtml(*e));
+}
+
+const ir::Op* CommunicationPanel::opOfEntry(int entry) const {
+  const api::CollectiveEntry* e = model_->entry(entry);
+  if (!e || !state_ || !state_->module()) return nullptr;
+  // The report's own document (the shown one, or an earlier step of the
+  // same run): its entries name ops by their place in the module.
+  if (feed_->report() == model_->report() && feed_->reportDocument() == state_->document()) {
+    api::CommunicationReport one;
+    one.ok = true;
+    one.collectives.push_back(*e);
+    const std::vector<api::CollectiveSite> sites = api::locateCollectives(*state_->module(), one);
+    if (!sites.empty() && sites.front().op) return sites.front().op;
+  }
+  return api::opAtLocation(*state_->module(), e->line, e->column);
 }
 
 void CommunicationPanel::rowActivated(const QModelIndex& proxyIndex) {
-  const api::CollectiveEntry* e = model_->entry(proxy_->mapToSource(proxyIndex).row());
+  const int entry = proxy_->mapToSource(proxyIndex).row();
+  const api::CollectiveEntry* e = model_->entry(entry);
   showDetail(e);
-  if (!e || !state_ || !state_->module()) return;
-  const ir::Op* op = api::opAtLocation(*state_->module(), e->line, e->column);
-  if (!op) return;
-  selecting_ = true;
-  state_->selectOp(op);
+  if (!e) return;
+  if (const ir::Op* op = opOfEntry(entry); op && state_) {
+    selecting_ = true;
+    state_->selectOp(op);
+    selecting_ = false;
+  }
+  emit collectiveActivated(entry);
+}
+
+void CommunicationPanel::activateEntry(int entry) {
+  const QModelIndex index = proxy_->mapFromSource(model_->index(entry, 0));
+  if (!index.isValid()) return;
+  selecting_ = true;  // the row follows the entry, not the op's first entry
+  view_->setCurrentIndex(index);
+  view_->scrollTo(index);
   selecting_ = false;
+  rowActivated(index);
 }
 
 void CommunicationPanel::followSelection() {
@@ -189,7 +176,10 @@ void CommunicationPanel::followSelection() {
     const int line = index.data(CommunicationModel::LineRole).toInt();
     const int column = index.data(CommunicationModel::ColumnRole).toInt();
     if (op->loc().line != static_cast<uint32_t>(line)) continue;
-    if (api::opAtLocation(*state_->module(), line, column) != op) continue;
+    // The op the entry belongs to, or a written collective itself.
+    if (api::opAtLocation(*state_->module(), line, column) != op &&
+        op->loc().col != static_cast<uint32_t>(column))
+      continue;
     view_->setCurrentIndex(index);
     view_->scrollTo(index);
     return;

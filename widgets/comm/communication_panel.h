@@ -2,13 +2,13 @@
 // shardings need (communication_model.h) in a sortable table, the totals
 // above it and the selected collective's cause below it.
 //
-// The report is computed off the UI thread (QtConcurrent::run, one
-// QFutureWatcher per request, a request counter drops stale results) each
-// time the shared DocumentState gets a new document: when a file opens and
-// when propagation (or a step of it) replaces the document; the change
-// since the previous report of the same file is shown. Clicking a row
-// selects the op the collective belongs to in the DocumentState, so the
-// graph and the source follow; selecting an op elsewhere selects its row.
+// The report comes from a CommunicationFeed (communication_feed.h: off the
+// UI thread, for every new document and every step of the timeline), which
+// the graph's communication layer shares; the change since the previous
+// report of the same file is shown. Clicking a row selects the op the
+// collective belongs to in the DocumentState, so the graph and the source
+// follow, and emits collectiveActivated; selecting an op elsewhere selects
+// its row.
 #pragma once
 #include <QWidget>
 #include <memory>
@@ -19,7 +19,6 @@ class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
-class QTimer;
 
 namespace shardscope::widgets {
 class DocumentState;
@@ -27,6 +26,7 @@ class DocumentState;
 
 namespace shardscope::widgets::comm {
 
+class CommunicationFeed;
 class CommunicationModel;
 
 class CommunicationPanel : public QWidget {
@@ -46,17 +46,25 @@ class CommunicationPanel : public QWidget {
   // The chip the times are estimated for ("tpu-v5p").
   QString chip() const;
   void setChip(const QString& name);
+  // Where the reports come from (shared with the graph's layer).
+  CommunicationFeed* feed() const { return feed_; }
+  // The op of `doc`'s module that report entry `entry` belongs to.
+  const ir::Op* opOfEntry(int entry) const;
 
  public slots:
   // Recompute for the state's current document (normally automatic).
   void refresh();
+  // Do what a click on the row of report entry `entry` does (e.g. for a
+  // click on its glyph in the graph).
+  void activateEntry(int entry);
 
  signals:
   // A report (or its absence) was delivered to the model.
   void reportReady();
+  // A row was clicked (or activateEntry called): report entry `entry`.
+  void collectiveActivated(int entry);
 
  private:
-  void scheduleRefresh();
   void showReport(std::shared_ptr<const api::CommunicationReport> report, const QString& file = {});
   void rowActivated(const QModelIndex& proxyIndex);
   void followSelection();
@@ -72,8 +80,7 @@ class CommunicationPanel : public QWidget {
   std::shared_ptr<const api::CommunicationReport> shown_;  // the last report shown
   QString shownFile_;                                      // its document's file
   QComboBox* chips_;
-  QTimer* debounce_;
-  quint64 request_ = 0;
+  CommunicationFeed* feed_;
   bool selecting_ = false;  // we are the ones changing the state's selection
 };
 

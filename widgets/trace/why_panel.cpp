@@ -7,6 +7,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include "axis_style.h"
@@ -51,6 +52,15 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
   follow_->setToolTip(tr("Explain the value each step updates as you step through the trace"));
   top->addWidget(follow_);
   layout->addLayout(top);
+  collective_ = new QLabel(this);
+  collective_->setObjectName(QStringLiteral("whyCollective"));
+  collective_->setTextFormat(Qt::RichText);
+  collective_->setWordWrap(true);
+  collective_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  collective_->setFrameShape(QFrame::StyledPanel);
+  collective_->setMargin(4);
+  collective_->hide();
+  layout->addWidget(collective_);
   text_ = new QTextBrowser(this);
   text_->setOpenLinks(false);
   layout->addWidget(text_, 1);
@@ -174,5 +184,16 @@ void WhyPanel::refresh() {
 }
 
 QString WhyPanel::plainText() const { return text_->toPlainText(); }
+
+void WhyPanel::showCollective(const QString& html) {
+  collective_->setText(html);
+  collective_->setVisible(!html.isEmpty());
+}
+
+QString WhyPanel::collectiveText() const {
+  QTextDocument doc;
+  doc.setHtml(collective_->text());
+  return doc.toPlainText();
+}
 
 }  // namespace shardscope::widgets::trace

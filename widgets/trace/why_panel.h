@@ -2,11 +2,14 @@
 // for the state after the current step, where each axis of that dimension
 // came from (explain::explainDimension), hop by hop back to its seed.
 // With "follow steps" on, each new step selects the first value it updated.
+// Above it, the collective selected in the Communication dock or on the
+// graph's communication layer says why it is needed (showCollective).
 #pragma once
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QSpinBox;
 class QTextBrowser;
 
@@ -22,6 +25,11 @@ class WhyPanel : public QWidget {
   QString plainText() const;
   // The HTML of an explanation for `value`/`dim` in the state's run after the current step.
   QString explanationHtml() const;
+  // A collective and its cause (rich text), shown above the explanation
+  // until another one or an empty text replaces it.
+  void showCollective(const QString& html);
+  // The collective shown (plain text), for tests.
+  QString collectiveText() const;
 
  private:
   void rebuildValues();
@@ -32,6 +40,7 @@ class WhyPanel : public QWidget {
   QSpinBox* dim_;
   QCheckBox* follow_;
   QTextBrowser* text_;
+  QLabel* collective_;
 };
 
 }  // namespace shardscope::widgets::trace

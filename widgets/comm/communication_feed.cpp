@@ -1,0 +1,102 @@
+#include "communication_feed.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "document_state.h"
+
+namespace shardscope::widgets::comm {
+
+CommunicationFeed::CommunicationFeed(DocumentState* state, QObject* parent)
+    : QObject(parent), state_(state) {
+  // Documents and steps come in bursts (opening, playing a run): the first
+  // change of a burst starts the clock, later ones do not push it back.
+  throttle_.setSingleShot(true);
+  throttle_.setInterval(120);
+  connect(&throttle_, &QTimer::timeout, this, [this] {
+    if (running_)
+      dirty_ = true;  // once the running analysis is done
+    else
+      start();
+  });
+  if (state_) {
+    connect(state_, &DocumentState::documentChanged, this, &CommunicationFeed::schedule);
+    connect(state_, &DocumentState::shardingsChanged, this, &CommunicationFeed::schedule);
+    connect(state_, &DocumentState::shardingsAboutToChange, this,
+            &CommunicationFeed::waitForSnapshot);
+  }
+  if (state_ && state_->document()) schedule();
+}
+
+CommunicationFeed::~CommunicationFeed() {
+  // The snapshot reads the shown module; it must be done before the module
+  // can go (the analysis after it holds only its own copy).
+  waitForSnapshot();
+}
+
+void CommunicationFeed::setChip(const QString& name) {
+  if (name == chip_) return;
+  chip_ = name;
+  refresh();
+}
+
+void CommunicationFeed::schedule() {
+  if (!throttle_.isActive()) throttle_.start();
+}
+
+void CommunicationFeed::refresh() { start(); }
+
+void CommunicationFeed::waitForSnapshot() {
+  if (snapshot_.isValid() && !snapshot_.isFinished()) snapshot_.waitForFinished();
+}
+
+void CommunicationFeed::start() {
+  throttle_.stop();
+  dirty_ = false;
+  const quint64 request = ++request_;
+  std::shared_ptr<const api::Document> doc = state_ ? state_->document() : nullptr;
+  if (!doc) {
+    running_ = false;
+    report_.reset();
+    reportDoc_.reset();
+    reportFile_.clear();
+    emit reportReady();
+    return;
+  }
+  running_ = true;
+  emit computing();
+  api::CommunicationOptions options;
+  options.chip = chip_.toStdString();
+  const QString file = QString::fromStdString(doc->path.empty() ? doc->name : doc->path);
+  // Two stages on the thread pool: the snapshot reads the module (a step
+  // about to change it waits for this one), the analysis reads the snapshot.
+  snapshot_ = QtConcurrent::run([doc] {
+    return std::make_shared<const api::CommunicationSnapshot>(api::snapshotForCommunication(*doc));
+  });
+  QFuture<api::CommunicationReport> analysis = snapshot_.then(
+      QtFuture::Launch::Async,
+      [options](std::shared_ptr<const api::CommunicationSnapshot> snapshot) {
+        return api::analyzeCommunication(*snapshot, options);
+      });
+  auto* watcher = new QFutureWatcher<api::CommunicationReport>(this);
+  connect(watcher, &QFutureWatcher<api::CommunicationReport>::finished, this,
+          [this, watcher, request, doc, file] {
+            watcher->deleteLater();
+            if (request != request_) return;  // a newer request is on its way
+            running_ = false;
+            const bool sameDocument = state_ && state_->document() == doc;
+            // A report of a document no longer shown is not worth showing;
+            // one of an earlier step of the shown run is, while the next one
+            // is computed.
+            if (sameDocument || !dirty_) {
+              report_ = std::make_shared<const api::CommunicationReport>(watcher->result());
+              reportDoc_ = doc;
+              reportFile_ = file;
+              emit reportReady();
+            }
+            if (dirty_) start();
+          });
+  watcher->setFuture(analysis);
+}
+
+}  // namespace shardscope::widgets::comm

@@ -1,0 +1,74 @@
+// The communication report of the document the window shows, kept current
+// off the UI thread for every view that draws it (the Communication dock,
+// the graph's communication layer).
+//
+// It follows the shared DocumentState: a new document (a file opened, a
+// what-if re-run) and every move of the propagation timeline (a step
+// changes shardings in place) ask for a new report. Requests are throttled:
+// at most one analysis runs at a time, and one more follows when something
+// changed meanwhile, so playing a run refreshes the report as fast as it can
+// be computed and the last state is always analysed.
+//
+// The analysis reads the module only while it takes a snapshot
+// (api::snapshotForCommunication, on a worker); a timeline step about to
+// change the module waits for that snapshot, never for the analysis.
+#pragma once
+#include <QFuture>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+
+#include "api/communication.h"
+
+namespace shardscope::widgets {
+class DocumentState;
+}
+
+namespace shardscope::widgets::comm {
+
+class CommunicationFeed : public QObject {
+  Q_OBJECT
+ public:
+  explicit CommunicationFeed(DocumentState* state, QObject* parent = nullptr);
+  ~CommunicationFeed() override;
+
+  // The last report delivered (null: no document), the document it was
+  // made for and that document's file.
+  const std::shared_ptr<const api::CommunicationReport>& report() const { return report_; }
+  const std::shared_ptr<const api::Document>& reportDocument() const { return reportDoc_; }
+  QString reportFile() const { return reportFile_; }
+  bool isComputing() const { return running_; }
+
+  // The chip times are estimated for ("tpu-v5p"); a change recomputes.
+  QString chip() const { return chip_; }
+  void setChip(const QString& name);
+
+ public slots:
+  // Recompute now for the state's current document.
+  void refresh();
+
+ signals:
+  // An analysis started (the views may say so).
+  void computing();
+  // A report (or its absence) was delivered: report() holds it.
+  void reportReady();
+
+ private:
+  void schedule();
+  void start();
+  void waitForSnapshot();
+
+  DocumentState* state_;
+  QString chip_ = QStringLiteral("tpu-v5p");
+  QTimer throttle_;
+  bool running_ = false;
+  bool dirty_ = false;  // something changed while an analysis ran
+  quint64 request_ = 0;
+  QFuture<std::shared_ptr<const api::CommunicationSnapshot>> snapshot_;
+  std::shared_ptr<const api::CommunicationReport> report_;
+  std::shared_ptr<const api::Document> reportDoc_;
+  QString reportFile_;
+};
+
+}  // namespace shardscope::widgets::comm
