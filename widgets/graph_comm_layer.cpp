@@ -118,7 +118,7 @@ class GlyphItem : public QGraphicsObject {
     setAcceptedMouseButtons(Qt::LeftButton);
     setAcceptHoverEvents(true);
     setCursor(Qt::PointingHandCursor);
-    setData(0, QStringLiteral("commGlyph"));
+    setData(0, kCommGlyphItemKind);
   }
   void setSelectedGlyph(bool on) {
     if (selected_ == on) return;

@@ -36,6 +36,9 @@ class DocumentState;
 class GraphScene;
 class GraphView;
 
+// The glyph items' data(0) (the scene's own items use 1-3 there).
+inline constexpr int kCommGlyphItemKind = 10;
+
 // Where one glyph goes, in scene coordinates.
 struct CommGlyph {
   std::vector<int> entries;  // indices into report.collectives (a group's summary: several)

@@ -1,6 +1,7 @@
 // Export of every view of every sample: valid, non-blank PNG/SVG/PDF files.
 #include "picture_export.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -10,6 +11,8 @@
 #include <set>
 
 #include "test_util.h"
+#include "api/communication.h"
+#include "api/propagate.h"
 #include "view_export.h"
 
 using namespace shardscope;
@@ -105,6 +108,53 @@ class PictureExportTest : public QObject {
         dir_.filePath(QFileInfo(path).completeBaseName() + u'_' + view + u'.' + suffix);
     QVERIFY2(writePicture(pic, out, &error), qPrintable(error));
     checkFile(out);
+  }
+
+  // The graph with its communication layer (graph_comm_layer.h): the glyphs'
+  // texts and the legend are in the SVG, and only when a report is given.
+  void graphExportShowsTheCommunicationLayer_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QStringList>("words");
+    QTest::newRow("mlp_megatron: the all-reduce")
+        << QStringLiteral("mlp_megatron.mlir")
+        << QStringList{QStringLiteral("AR"), QStringLiteral("3.00 KiB"),
+                       QStringLiteral("Communication: 1 collective, 3.00 KiB per device"),
+                       QStringLiteral("all-reduce")};
+    QTest::newRow("priorities: four kinds")
+        << QStringLiteral("priorities.mlir")
+        << QStringList{QStringLiteral("A2A"), QStringLiteral("AG"), QStringLiteral("AR"),
+                       QStringLiteral("Communication: 6 collectives"),
+                       QStringLiteral("estimated time, up to")};
+  }
+  void graphExportShowsTheCommunicationLayer() {
+    QFETCH(QString, sample);
+    QFETCH(QStringList, words);
+    auto input = api::loadDocument(QDir(test::sampleDir()).filePath(sample).toStdString());
+    propagation::PropagationOptions options;
+    options.level = propagation::PropagationLevel::Pipeline;  // the GUI's Propagate
+    auto run = api::propagateDocument(*input, options);
+    QVERIFY(run->ok);
+    const api::Document& doc = *run->result;
+    ExportRequest req;
+    req.view = ExportView::Graph;
+    QString error;
+    const QString plain = dir_.filePath(sample + QStringLiteral("_plain.svg"));
+    QVERIFY2(writePicture(exportPicture(doc, req, &error), plain, &error), qPrintable(error));
+    req.comm = std::make_shared<const api::CommunicationReport>(api::analyzeCommunication(doc));
+    QVERIFY(req.comm->ok);
+    const Picture pic = exportPicture(doc, req, &error);
+    QVERIFY2(!pic.isNull(), qPrintable(error));
+    const QString out = dir_.filePath(sample + QStringLiteral("_comm.svg"));
+    QVERIFY2(writePicture(pic, out, &error), qPrintable(error));
+    checkFile(out);
+    QFile with(out), without(plain);
+    QVERIFY(with.open(QIODevice::ReadOnly) && without.open(QIODevice::ReadOnly));
+    const QString withText = QString::fromUtf8(with.readAll());
+    const QString withoutText = QString::fromUtf8(without.readAll());
+    for (const QString& w : words) {
+      QVERIFY2(withText.contains(w), qPrintable(w));
+      if (w.startsWith(QLatin1String("Communication:"))) QVERIFY(!withoutText.contains(w));
+    }
   }
 
   void badFileStillExportsSource() {

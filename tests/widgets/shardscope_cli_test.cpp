@@ -202,6 +202,15 @@ class ShardscopeCliTest : public QObject {
     QTest::newRow("module: missing file")
         << QStringList{QStringLiteral("--export"), mlir, QStringLiteral("/no/such.mlir")}
         << "no such file";
+    QTest::newRow("comm layer: bad value")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--comm-layer"),
+                       QStringLiteral("maybe"), sample("matmul_chain.mlir")}
+        << "--comm-layer takes on or off, not 'maybe'";
+    QTest::newRow("comm layer: not a graph")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"),
+                       QStringLiteral("mesh"), QStringLiteral("--comm-layer"), QStringLiteral("off"),
+                       sample("matmul_chain.mlir")}
+        << "--comm-layer applies to --view graph only";
     QTest::newRow("view without export")
         << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
                        sample("matmul_chain.mlir")}
@@ -229,6 +238,25 @@ class ShardscopeCliTest : public QObject {
              QStringLiteral("comm"), broken});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(QLatin1String("no communication report for broken.mlir")), qPrintable(r.err));
+  }
+
+  // --view graph draws the communication layer unless --comm-layer off.
+  void graphExportCommunicationLayer() {
+    const QString on = dir_.filePath(QStringLiteral("graph_on.svg"));
+    const QString off = dir_.filePath(QStringLiteral("graph_off.svg"));
+    Run r = run({QStringLiteral("--export"), on, QStringLiteral("--propagate"), QStringLiteral("pipeline"),
+                 sample("mlp_megatron.mlir")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    r = run({QStringLiteral("--export"), off, QStringLiteral("--propagate"), QStringLiteral("pipeline"),
+             QStringLiteral("--comm-layer"), QStringLiteral("off"), sample("mlp_megatron.mlir")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile a(on), b(off);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    const QString withLayer = QString::fromUtf8(a.readAll()), without = QString::fromUtf8(b.readAll());
+    for (const char* word : {"Communication: 1 collective", "3.00 KiB"}) {
+      QVERIFY2(withLayer.contains(QLatin1String(word)), word);
+      QVERIFY2(!without.contains(QLatin1String(word)), word);
+    }
   }
 
   void badArguments() {

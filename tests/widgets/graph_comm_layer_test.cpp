@@ -1,0 +1,360 @@
+// The communication layer on the graph (graph_comm_layer.h): one glyph per
+// collective with its kind and bytes per device on the right edge, nodes
+// that never move, clicks on glyphs, the View toggle; and in the real main
+// window, a click on a Communication dock row selecting the op, centring
+// the graph on the collective and filling the Why panel, a click on a glyph
+// selecting the row.
+//
+// Bytes per device, by hand (mesh "x"=4, tensor<8x8xf32> is 256 bytes):
+//   all-gather [{"x"}, {}] -> [{}, {}]: each device receives the 3 other
+//     quarters, 3/4 * 256 = 192 B;
+//   all-to-all [{"x"}, {}] -> [{}, {"x"}]: each device keeps 1/4 of its 64
+//     bytes and receives the other 3/4, 48 B;
+//   all-reduce over "x" of a replicated 8x8xf32 (ring: reduce-scatter then
+//     all-gather): 2 * 3/4 * 256 = 384 B;
+//   all-slice: nothing moves, 0 B.
+#include <QAction>
+#include <QDockWidget>
+#include <QGraphicsItem>
+#include <QGraphicsView>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+#include "api/communication.h"
+#include "api/propagate.h"
+#include "comm/communication_feed.h"
+#include "comm/communication_model.h"
+#include "comm/communication_panel.h"
+#include "document_state.h"
+#include "graph_builder.h"
+#include "graph_comm_layer.h"
+#include "graph_layout.h"
+#include "graph_view.h"
+#include "main_window.h"
+#include "main_window_test_util.h"
+#include "trace/trace_panel.h"
+#include "trace/why_panel.h"
+
+using namespace shardscope;
+using namespace shardscope::widgets;
+
+namespace {
+
+const char* const kGatherAtReturn = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+const char* const kWrittenGather = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %arg0 <@m, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+const char* const kWrittenAllToAll = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %arg0 <@m, [{}, {"x"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+const char* const kWrittenAllReduce = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}], unreduced={"x"}>}) -> tensor<8x8xf32> {
+  %0 = sdy.all_reduce {"x"} %arg0 out_sharding=<@m, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+// The contracting dimension sharded on one side only: %arg1 is sliced (0 B)
+// into the dot, whose partial sums are all-reduced (384 B) on their way to
+// the return (an edge without a value chip: the dot's result has no sharding).
+const char* const kDotPartialSums = R"(sdy.mesh @m = <["x"=4]>
+func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {"x"}]>}, %arg1: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+QStringList strings(std::initializer_list<const char*> items) {
+  QStringList out;
+  for (const char* s : items) out << QString::fromUtf8(s);
+  return out;
+}
+
+// A laid-out scene of `doc`'s @main, as the headless export makes it.
+std::shared_ptr<GraphScene> sceneOf(const api::Document& doc) {
+  const ir::Op* main = nullptr;
+  for (const ir::Op* f : doc.module->functions())
+    if (api::symbolName(*f) == "main") main = f;
+  if (!main) return nullptr;
+  GraphModel model = buildGraph(*doc.module, *main);
+  const GraphLayout layout = layoutGraph(model.input);
+  if (!layout.error.isEmpty()) return nullptr;
+  auto scene = std::make_shared<GraphScene>();
+  scene->setGraph(std::move(model), layout);
+  return scene;
+}
+
+// "%0 -> func.return": the value an edge glyph sits on and the op it leads
+// to; "on sdy.reshard" for a glyph on a node.
+QString anchorOf(const GraphScene& scene, const CommGlyph& g) {
+  const GraphModel& m = scene.model();
+  if (g.edge >= 0) {
+    const GraphEdgeInfo& e = m.edges[static_cast<size_t>(g.edge)];
+    const GraphNodeInfo& to = m.nodes[static_cast<size_t>(m.input.edges[static_cast<size_t>(g.edge)].to)];
+    return QString::fromStdString(e.value ? api::valueName(*e.value) : std::string("?")) +
+           QStringLiteral(" -> ") +
+           QString::fromStdString(to.op ? to.op->name() : std::string("(value chip)"));
+  }
+  const GraphNodeInfo& n = m.nodes[static_cast<size_t>(g.node)];
+  return QStringLiteral("on ") + QString::fromStdString(n.op ? n.op->name() : std::string("?"));
+}
+
+std::shared_ptr<const api::Document> propagatedSample(const QString& name) {
+  auto doc = test::loadSample(name);
+  auto run = api::propagateDocument(*doc, propagation::PropagationOptions());
+  return run->ok ? run->result : nullptr;
+}
+
+}  // namespace
+
+class GraphCommLayerTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void oneGlyphPerCollective_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("sample");  // a propagated sample instead of `text`
+    QTest::addColumn<QStringList>("kinds");
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QStringList>("anchors");
+    QTest::newRow("all-gather the analysis inserts before the return")
+        << QString::fromLatin1(kGatherAtReturn) << QString() << strings({"all-gather"})
+        << strings({"AG 192 B"}) << strings({"%0 -> func.return"});
+    QTest::newRow("written reshard: an all-gather")
+        << QString::fromLatin1(kWrittenGather) << QString() << strings({"all-gather"})
+        << strings({"AG 192 B"}) << strings({"%arg0 -> sdy.reshard"});
+    QTest::newRow("written reshard: an all-to-all")
+        << QString::fromLatin1(kWrittenAllToAll) << QString() << strings({"all-to-all"})
+        << strings({"A2A 48 B"}) << strings({"%arg0 -> sdy.reshard"});
+    QTest::newRow("written all-reduce")
+        << QString::fromLatin1(kWrittenAllReduce) << QString() << strings({"all-reduce"})
+        << strings({"AR 384 B"}) << strings({"%arg0 -> sdy.all_reduce"});
+    QTest::newRow("dot with a sharded contracting dimension")
+        << QString::fromLatin1(kDotPartialSums) << QString()
+        << strings({"all-slice", "all-reduce"}) << strings({"AS 0 B", "AR 384 B"})
+        << strings({"%arg1 -> stablehlo.dot_general", "%0 -> func.return"});
+    QTest::newRow("mlp_megatron after propagation")
+        << QString() << QStringLiteral("mlp_megatron.mlir") << strings({"all-reduce"})
+        << strings({"AR 3.00 KiB"}) << strings({"%4 -> func.return"});
+  }
+  void oneGlyphPerCollective() {
+    QFETCH(QString, text);
+    QFETCH(QString, sample);
+    QFETCH(QStringList, kinds);
+    QFETCH(QStringList, labels);
+    QFETCH(QStringList, anchors);
+    std::shared_ptr<const api::Document> doc =
+        sample.isEmpty() ? api::parseDocument(text.toStdString(), "test.mlir")
+                         : propagatedSample(sample);
+    QVERIFY(doc && doc->module && !doc->hasErrors());
+    auto scene = sceneOf(*doc);
+    QVERIFY(scene);
+    const api::CommunicationReport report = api::analyzeCommunication(*doc);
+    QVERIFY2(report.ok, report.error.c_str());
+    QCOMPARE(int(report.collectives.size()), kinds.size());
+    const std::vector<CommGlyph> glyphs = placeCommGlyphs(*scene, *doc->module, report);
+    QCOMPARE(int(glyphs.size()), kinds.size());
+    for (int i = 0; i < kinds.size(); ++i) {
+      const CommGlyph& g = glyphs[static_cast<size_t>(i)];
+      QCOMPARE(g.entries, std::vector<int>{i});
+      QCOMPARE(g.kind, kinds[i]);
+      QCOMPARE(commKindTag(g.kind) + u' ' + g.text, labels[i]);
+      QCOMPARE(anchorOf(*scene, g), anchors[i]);
+      QVERIFY(!g.rect.isEmpty());
+    }
+    // The most expensive one has the full cost share.
+    double top = 0;
+    for (const CommGlyph& g : glyphs) top = std::max(top, g.share);
+    QCOMPARE(top, 1.0);
+  }
+
+  // The layer is overlay items: no node moves, nothing of the graph is
+  // replaced, and deleting the drawing takes its items away.
+  void layerNeverMovesNodes() {
+    auto doc = propagatedSample(QStringLiteral("priorities.mlir"));
+    QVERIFY(doc);
+    auto scene = sceneOf(*doc);
+    QVERIFY(scene);
+    std::vector<QRectF> before;
+    for (size_t i = 0; i < scene->model().nodes.size(); ++i)
+      before.push_back(scene->nodeRect(static_cast<int>(i)));
+    const int itemsBefore = scene->items().size();
+    auto report = std::make_shared<const api::CommunicationReport>(api::analyzeCommunication(*doc));
+    QVERIFY(report->ok && report->collectives.size() >= 2);
+    {
+      CommLayerDrawing drawing(scene.get(), placeCommGlyphs(*scene, *doc->module, *report), report);
+      QCOMPARE(drawing.glyphs().size(), report->collectives.size());
+      QVERIFY(scene->items().size() > itemsBefore);
+      for (size_t i = 0; i < before.size(); ++i)
+        QCOMPARE(scene->nodeRect(static_cast<int>(i)), before[i]);
+      // No two glyphs overlap.
+      for (size_t a = 0; a < drawing.glyphs().size(); ++a)
+        for (size_t b = a + 1; b < drawing.glyphs().size(); ++b)
+          QVERIFY(!drawing.glyphs()[a].rect.intersects(drawing.glyphs()[b].rect));
+      const CommLegend legend = drawing.legend(false);
+      QVERIFY(legend.title.startsWith(QStringLiteral("Communication: %1 collectives")
+                                          .arg(report->collectives.size())));
+      QVERIFY(!legend.kinds.isEmpty());
+    }
+    QCOMPARE(scene->items().size(), itemsBefore);
+  }
+
+  // The live layer on a GraphView: drawn for the document the graph shows,
+  // a click on a glyph reports its entry, the toggle removes it and is kept.
+  void liveLayerClicksAndToggle() {
+    QSettings().remove(QStringLiteral("graph/communicationLayer"));
+    DocumentState state;
+    GraphView view(&state);
+    view.setSynchronous(true);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    GraphCommLayer layer(&state, &view);
+    QVERIFY(layer.isLayerEnabled());  // on by default
+    std::shared_ptr<const api::Document> doc =
+        api::parseDocument(kDotPartialSums, "dot.mlir");
+    state.setDocument(doc);
+    QTRY_VERIFY(view.scene()->hasGraph());
+    auto report = std::make_shared<const api::CommunicationReport>(api::analyzeCommunication(*doc));
+    // A report for another document is not drawn.
+    layer.setReport(report, api::parseDocument(kDotPartialSums, "other.mlir"));
+    QVERIFY(layer.glyphs().empty());
+    QVERIFY(!layer.legendWidget()->isVisible());
+    layer.setReport(report, doc);
+    QCOMPARE(layer.glyphs().size(), size_t{2});
+    QVERIFY(layer.legendWidget()->isVisible());
+    // Click the all-reduce's glyph.
+    QSignalSpy clicked(&layer, &GraphCommLayer::entryClicked);
+    const int g = layer.glyphOfEntry(1);
+    QCOMPARE(g, 1);
+    view.view()->centerOn(layer.glyphs()[1].rect.center());
+    const QPoint at = view.view()->mapFromScene(layer.glyphs()[1].rect.center());
+    QTest::mouseClick(view.view()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.first().at(0).toInt(), 1);
+    QCOMPARE(layer.selectedEntry(), 1);
+    // Off: nothing drawn, the choice kept; on again: drawn again.
+    layer.toggleAction()->trigger();
+    QVERIFY(!layer.isLayerEnabled());
+    QVERIFY(layer.glyphs().empty());
+    QVERIFY(!layer.legendWidget()->isVisible());
+    QCOMPARE(QSettings().value(QStringLiteral("graph/communicationLayer")).toBool(), false);
+    layer.toggleAction()->trigger();
+    QCOMPARE(layer.glyphs().size(), size_t{2});
+    QCOMPARE(QSettings().value(QStringLiteral("graph/communicationLayer")).toBool(), true);
+  }
+
+  // The real window: after Propagate the dock lists the Megatron all-reduce
+  // and the graph draws it; a click on the row selects the second
+  // dot_general, centres the graph on the glyph and fills the Why panel; a
+  // click on the glyph selects the row.
+  void dockAndGraphInTheMainWindow() {
+    QSettings().remove(QStringLiteral("graph/communicationLayer"));
+    app::MainWindow w(test::sampleDir());
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(test::openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    auto* panel = w.findChild<comm::CommunicationPanel*>();
+    auto* layer = w.graphView()->findChild<GraphCommLayer*>();
+    QVERIFY(panel && layer);
+    // The View menu toggles the layer.
+    QAction* toggle = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+      if (a->menu())
+        for (QAction* b : a->menu()->actions())
+          if (b->objectName() == QLatin1String("communicationLayerAction")) toggle = b;
+    QVERIFY(toggle && toggle->isChecked());
+
+    for (QAction* a : w.menuBar()->actions())
+      if (a->menu())
+        for (QAction* b : a->menu()->actions())
+          if (b->text() == QLatin1String("&Propagate")) b->trigger();
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          return w.state()->steppedRun() && panel->model()->rowCount() == 1 &&
+                 panel->model()->report() &&
+                 panel->feed()->reportDocument() == w.state()->document() && !layer->glyphs().empty();
+        },
+        30000));
+    QCOMPARE(QString::fromStdString(panel->model()->entry(0)->kind), QStringLiteral("all-reduce"));
+    QCOMPARE(layer->glyphs().size(), size_t{1});
+    QCOMPARE(layer->glyphs()[0].text, QStringLiteral("3.00 KiB"));
+
+    // Zoom in and look at the top left, away from the glyph, then click the
+    // dock row.
+    QGraphicsView* canvas = w.graphView()->view();
+    for (int i = 0; i < 6; ++i) w.graphView()->zoomIn();
+    canvas->centerOn(0, 0);
+    QVERIFY(!canvas->viewport()->rect().contains(canvas->mapFromScene(layer->glyphs()[0].rect.center())));
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("communicationDock"));
+    QVERIFY(dock);
+    dock->show();
+    dock->raise();
+    QTableView* table = panel->view();
+    QTRY_VERIFY(table->isVisible());
+    QSignalSpy activated(panel, &comm::CommunicationPanel::collectiveActivated);
+    const QModelIndex cell = panel->proxy()->index(0, comm::CommunicationModel::KindColumn);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(cell).center());
+    QCOMPARE(activated.count(), 1);
+    QVERIFY(w.state()->selectedOp());
+    QCOMPARE(QString::fromStdString(w.state()->selectedOp()->name()),
+             QStringLiteral("stablehlo.dot_general"));
+    QCOMPARE(w.state()->selectedOp()->loc().line, 26u);
+    QCOMPARE(layer->selectedEntry(), 0);
+    // The graph moved to the glyph (centred on it as far as the scroll
+    // range allows: it is near the bottom of the graph).
+    const QPointF glyph = layer->glyphs()[0].rect.center();
+    QVERIFY(canvas->viewport()->rect().contains(canvas->mapFromScene(glyph)));
+    const QPointF centre = canvas->mapToScene(canvas->viewport()->rect().center());
+    QVERIFY(std::abs(centre.x() - glyph.x()) < 60);
+    // The Why panel shows the collective and its cause.
+    auto* explorer = w.findChild<trace::TracePanel*>();
+    QVERIFY(explorer);
+    const QString why = explorer->whyPanel()->collectiveText();
+    QVERIFY2(why.contains(QLatin1String("all-reduce on \"model\"")), qPrintable(why));
+    QVERIFY2(why.contains(QLatin1String("3.00 KiB")), qPrintable(why));
+
+    // A click on the glyph selects the row.
+    table->clearSelection();
+    table->setCurrentIndex({});
+    w.state()->selectOp(nullptr);
+    qobject_cast<QTabWidget*>(w.centralWidget())->setCurrentWidget(w.graphView());
+    canvas->centerOn(glyph);
+    activated.clear();
+    QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, canvas->mapFromScene(glyph));
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(table->currentIndex().row(), 0);
+    QCOMPARE(w.state()->selectedOp()->loc().line, 26u);
+
+    // Off from the View menu: the glyph goes.
+    toggle->trigger();
+    QVERIFY(layer->glyphs().empty());
+    toggle->trigger();
+    QCOMPARE(layer->glyphs().size(), size_t{1});
+  }
+};
+
+QTEST_MAIN(GraphCommLayerTest)
+#include "graph_comm_layer_test.moc"
