@@ -196,9 +196,7 @@ void paintCommGlyph(QPainter& p, const QRectF& rect, const CommGlyphStyle& style
 namespace {
 constexpr double kLegendPad = 8, kRow = 16, kScaleWidth = 120, kScaleHeight = 8;
 
-QString scaleText(const QString& maxTime) {
-  return QObject::tr("estimated time, up to %1").arg(maxTime);
-}
+QString scaleText(const QString& maxTime) { return QObject::tr("time, up to %1").arg(maxTime); }
 
 QFont legendFont(bool bold = false) {
   QFont f(QStringLiteral("DejaVu Sans"));
@@ -210,12 +208,12 @@ QFont legendFont(bool bold = false) {
 
 QSizeF CommLegend::size() const {
   const QFontMetricsF fm(legendFont()), bold(legendFont(true));
-  double w = bold.horizontalAdvance(title);
+  double w = std::max(bold.horizontalAdvance(title), fm.horizontalAdvance(totals));
   for (const QString& k : kinds)
     w = std::max(w, kIconWidth + 6 + bold.horizontalAdvance(QStringLiteral("A2A")) + 6 +
                         fm.horizontalAdvance(k));
   w = std::max(w, kScaleWidth + 8 + fm.horizontalAdvance(scaleText(maxTime)));
-  const double h = kRow * (1 + static_cast<double>(kinds.size())) + 4 + kScaleHeight * 1.3 + 2;
+  const double h = kRow * (2 + static_cast<double>(kinds.size())) + 4 + kScaleHeight * 1.3 + 2;
   return {std::ceil(w + 2 * kLegendPad), std::ceil(h + 2 * kLegendPad)};
 }
 
@@ -231,6 +229,9 @@ void CommLegend::paint(QPainter& p, const QPointF& topLeft) const {
   p.setPen(cc.text);
   p.setFont(legendFont(true));
   p.drawText(QRectF(x, y, s.width(), kRow), Qt::AlignVCenter | Qt::AlignLeft, title);
+  y += kRow;
+  p.setFont(legendFont());
+  p.drawText(QRectF(x, y, s.width(), kRow), Qt::AlignVCenter | Qt::AlignLeft, totals);
   y += kRow;
   const double tagWidth = QFontMetricsF(legendFont(true)).horizontalAdvance(QStringLiteral("A2A"));
   for (const QString& k : kinds) {

@@ -50,10 +50,12 @@ struct CommGlyphStyle {
 QSizeF commGlyphSize(const CommGlyphStyle& style);
 void paintCommGlyph(QPainter& p, const QRectF& rect, const CommGlyphStyle& style);
 
-// The legend of the layer: a title line, one row per kind shown (icon, tag,
-// name) and the cost scale from cheap to `maxTime` ("1.2 ms").
+// The legend of the layer: a title, the totals, one row per kind shown
+// (icon, tag, name) and the cost scale from cheap to `maxTime` ("1.2 ms").
+// Narrow, to fit the column beside the graph.
 struct CommLegend {
-  QString title;     // "Communication: 3 collectives, 48.0 MiB per device"
+  QString title;      // "Communication on tpu-v5p"
+  QString totals;     // "3 collectives · 48.0 MiB per device · 1.2 ms"
   QStringList kinds;  // the kinds drawn, in commKinds() order
   QString maxTime;    // the largest estimated time, as text
   bool dark = false;

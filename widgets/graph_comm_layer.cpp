@@ -16,7 +16,6 @@
 #include <unordered_map>
 
 #include "document_state.h"
-#include "graph_axis_animation.h"
 #include "graph_view.h"
 #include "overview_map.h"
 #include "theme_palette.h"
@@ -322,11 +321,11 @@ CommLegend CommLayerDrawing::legend(bool dark) const {
   for (const api::CollectiveEntry& e : report_->collectives) maxSeconds = std::max(maxSeconds, e.seconds);
   legend.maxTime = qs(api::secondsText(maxSeconds));
   const api::CommunicationTotals& t = report_->total;
-  legend.title = QObject::tr("Communication: %1 %2, %3 per device, %4 on %5")
-                     .arg(t.count)
-                     .arg(t.count == 1 ? QObject::tr("collective") : QObject::tr("collectives"),
-                          qs(api::bytesText(t.bytesPerDevice)), qs(api::secondsText(t.seconds)),
-                          qs(report_->chip));
+  legend.title = QObject::tr("Communication on %1").arg(qs(report_->chip));
+  legend.totals = QObject::tr("%1 %2 · %3 per device · %4")
+                      .arg(t.count)
+                      .arg(t.count == 1 ? QObject::tr("collective") : QObject::tr("collectives"),
+                           qs(api::bytesText(t.bytesPerDevice)), qs(api::secondsText(t.seconds)));
   // The kinds of every collective drawn (a group's summary holds several).
   QSet<QString> tags;
   for (const CommGlyph& g : glyphs_)
@@ -353,11 +352,20 @@ Picture pictureWithCommLayer(const std::shared_ptr<GraphScene>& scene, const ir:
   scene->includeInPicture(drawing->bounds());
   const Picture graph = scene->picture();
   const CommLegend legend = drawing->legend(isDark(scene.get()));
-  Picture key;
-  key.size = legend.size();
-  key.paint = [legend](QPainter& p) { legend.paint(p, QPointF(0, 0)); };
-  Picture out = stackPictures(key, graph);
-  out.paint = [paint = out.paint, drawing, scene](QPainter& p) { paint(p); };  // keeps both alive
+  // Under the mesh legend, which GraphScene::picture puts at the top right
+  // beside the graph; without one, right of the graph.
+  const Legend& mesh = scene->model().legend;
+  const bool withMesh = !mesh.mesh.axes.empty();
+  const QSizeF meshSize = withMesh ? mesh.size() : QSizeF();
+  const QPointF at = withMesh ? QPointF(graph.size.width() - meshSize.width(), meshSize.height() + 12)
+                              : QPointF(graph.size.width() + 24, 0);
+  Picture out;
+  out.size = QSizeF(std::max(graph.size.width(), at.x() + legend.size().width()),
+                    std::max(graph.size.height(), at.y() + legend.size().height()));
+  out.paint = [graph, legend, at, drawing, scene](QPainter& p) {  // keeps both alive
+    graph.paint(p);
+    legend.paint(p, at);
+  };
   return out;
 }
 
@@ -472,11 +480,13 @@ void GraphCommLayer::showEntry(int entry, bool centre) {
 }
 
 void GraphCommLayer::placeLegend() {
-  // Bottom right, left of the overview map when that is shown there.
-  int right = viewport_->width() - 12;
+  // Bottom right, in the column beside the graph that the mesh legend keeps
+  // free (zoomFit), above the overview map when that is shown there.
+  int bottom = viewport_->height() - 12;
   if (const QWidget* map = view_->overview(); map && map->isVisible())
-    right = std::min(right, map->x() - 10);
-  legend_->move(std::max(0, right - legend_->width()), viewport_->height() - legend_->height() - 12);
+    bottom = std::min(bottom, map->y() - 8);
+  legend_->move(std::max(0, viewport_->width() - legend_->width() - 12),
+                std::max(0, bottom - legend_->height()));
 }
 
 bool GraphCommLayer::eventFilter(QObject* o, QEvent* e) {

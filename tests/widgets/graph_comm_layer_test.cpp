@@ -214,8 +214,8 @@ class GraphCommLayerTest : public QObject {
         for (size_t b = a + 1; b < drawing.glyphs().size(); ++b)
           QVERIFY(!drawing.glyphs()[a].rect.intersects(drawing.glyphs()[b].rect));
       const CommLegend legend = drawing.legend(false);
-      QVERIFY(legend.title.startsWith(QStringLiteral("Communication: %1 collectives")
-                                          .arg(report->collectives.size())));
+      QCOMPARE(legend.title, QStringLiteral("Communication on tpu-v5p"));
+    QVERIFY(legend.totals.startsWith(QStringLiteral("%1 collectives · ").arg(report->collectives.size())));
       QVERIFY(!legend.kinds.isEmpty());
     }
     QCOMPARE(scene->items().size(), itemsBefore);
@@ -335,6 +335,9 @@ class GraphCommLayerTest : public QObject {
     const QString why = explorer->whyPanel()->collectiveText();
     QVERIFY2(why.contains(QLatin1String("all-reduce on \"model\"")), qPrintable(why));
     QVERIFY2(why.contains(QLatin1String("3.00 KiB")), qPrintable(why));
+    QVERIFY2(why.contains(QString::fromUtf8("all-reduce on \"model\" (group of 4), %5 = sdy.all_reduce: "
+                                            "8x64 → 8x64 f32 per device")),
+             qPrintable(why));
 
     // A click on the glyph selects the row.
     table->clearSelection();

@@ -1,11 +1,34 @@
 #include "communication_model.h"
 
 #include <QColor>
+#include <QGuiApplication>
+#include <QHash>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
+
+#include "comm_glyphs.h"
 
 namespace shardscope::widgets::comm {
 
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// The icon of a collective kind in the palette's text colour (comm_glyphs.h).
+QPixmap kindIcon(const QString& kind) {
+  const QColor ink = QGuiApplication::palette().color(QPalette::Text);
+  static QHash<QString, QPixmap> cache;
+  const QString key = kind + u'/' + ink.name();
+  auto it = cache.constFind(key);
+  if (it != cache.constEnd()) return *it;
+  QPixmap icon(16, 14);
+  icon.fill(Qt::transparent);
+  QPainter p(&icon);
+  widgets::paintCommKindIcon(p, QRectF(1, 1, 14, 12), kind, ink);
+  p.end();
+  cache.insert(key, icon);
+  return icon;
+}
 }  // namespace
 
 CommunicationModel::CommunicationModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -56,12 +79,14 @@ QString CommunicationModel::detailHtml(const api::CollectiveEntry& e) {
     for (int64_t d : dims) parts << QString::number(d);
     return parts.join(QLatin1Char('x'));
   };
-  return QStringLiteral("<b>%1</b> on %2 (group of %3), %4: %5 → %6 %7 per device, %8, %9<br>%10")
-      .arg(qs(e.kind).toHtmlEscaped(), qs(e.axes).toHtmlEscaped(), QString::number(e.groupSize),
-           opText(e).toHtmlEscaped(), shape(e.inShape), shape(e.outShape),
-           qs(e.elementType).toHtmlEscaped(), qs(api::bytesText(e.bytesPerDevice)),
-           qs(api::secondsText(e.seconds)))
-      .arg(qs(e.cause).toHtmlEscaped());
+  // One arg() call: the texts put in (value names such as %5) must not be
+  // taken for placeholders by a later call.
+  return QStringLiteral("<b>%1</b> on %2 (group of %3), %4: %5 → %6 %7 per device, %8, %9")
+             .arg(qs(e.kind).toHtmlEscaped(), qs(e.axes).toHtmlEscaped(),
+                  QString::number(e.groupSize), opText(e).toHtmlEscaped(), shape(e.inShape),
+                  shape(e.outShape), qs(e.elementType).toHtmlEscaped(),
+                  qs(api::bytesText(e.bytesPerDevice)), qs(api::secondsText(e.seconds))) +
+         QStringLiteral("<br>") + qs(e.cause).toHtmlEscaped();
 }
 
 int CommunicationModel::rowCount(const QModelIndex& parent) const {
@@ -113,6 +138,10 @@ QVariant CommunicationModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 bytes received per device (group of %2)")
             .arg(e->bytesPerDevice, 0, 'f', 0)
             .arg(e->groupSize);
+      return {};
+    case Qt::DecorationRole:
+      // The kind's icon, as the graph's communication layer draws it.
+      if (index.column() == KindColumn) return kindIcon(qs(e->kind));
       return {};
     case Qt::TextAlignmentRole:
       if (index.column() == BytesColumn || index.column() == TimeColumn ||
