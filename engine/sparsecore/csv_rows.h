@@ -8,6 +8,7 @@
 // lines are skipped; "x,user,1" fails with "sample 'x' is not a
 // non-negative integer".
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <istream>
@@ -37,15 +38,18 @@ struct CsvRowError {
 
 // Calls onLine(line) for every line of `in`, read in chunks of `chunkBytes`
 // (lines are views valid during the call; a last line without '\n' counts).
-// A template: a billion lines cannot afford an indirect call each.
+// A template: a billion lines cannot afford an indirect call each. At most
+// `maxBytes` bytes are read (a range of a file that starts at a line).
 template <class OnLine>
-void forEachCsvLine(std::istream& in, size_t chunkBytes, OnLine&& onLine) {
+void forEachCsvLine(std::istream& in, size_t chunkBytes, OnLine&& onLine,
+                    uint64_t maxBytes = UINT64_MAX) {
   std::vector<char> buf(chunkBytes);
   std::string carry;
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+  while (in && maxBytes > 0) {
+    in.read(buf.data(), static_cast<std::streamsize>(std::min<uint64_t>(buf.size(), maxBytes)));
     const size_t got = static_cast<size_t>(in.gcount());
     if (got == 0) break;
+    maxBytes -= got;
     const char* chunk = buf.data();
     const char* end = chunk + got;
     const char* pos = chunk;
