@@ -461,7 +461,8 @@ int64_t lineStartOfSample(std::ifstream& in, uint64_t size, int64_t target) {
 
 }  // namespace
 
-PreprocessResult preprocessCsvFile(const Job& job, const std::string& path) {
+PreprocessResult preprocessCsvFile(const Job& job, const std::string& path,
+                                   uint64_t threadsAbove) {
   int64_t batch = job.batchSize;
   if (batch <= 0) batch = lastCsvSample(path) + 1;
   if (std::string error; !io::checkInputPath(path, error)) throw InputError(error);
@@ -476,7 +477,7 @@ PreprocessResult preprocessCsvFile(const Job& job, const std::string& path) {
   const int64_t perSource = samplesPerSparseCore(batch, job);
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min({threads, n, 16});
-  if (size < (uint64_t{64} << 20)) threads = 1;
+  if (size < threadsAbove) threads = 1;
   std::vector<uint64_t> bounds = {0};
   for (int k = 1; k < threads; ++k) {
     const int64_t at = lineStartOfSample(probe, size, int64_t{k} * n / threads * perSource);

@@ -30,6 +30,10 @@ PreprocessResult preprocessCsvStream(const Job& job, std::istream& in, const std
 int64_t lastCsvSample(const std::string& path);
 
 // Opens `path` and streams it: the job's batch_size, or the last sample + 1.
-PreprocessResult preprocessCsvFile(const Job& job, const std::string& path);
+// Files of at least `threadsAbove` bytes are split at SparseCore boundaries
+// over the cores (a file out of order is then read again in one pass, which
+// names the first row out of order).
+PreprocessResult preprocessCsvFile(const Job& job, const std::string& path,
+                                   uint64_t threadsAbove = uint64_t{64} << 20);
 
 }  // namespace shardscope::sc

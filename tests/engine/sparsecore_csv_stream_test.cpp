@@ -153,3 +153,37 @@ TEST(SparseCoreCsvStream, LastSampleIsReadFromTheTail) {
   EXPECT_EQ(lastCsvSample(path), 7);
   std::remove(path.c_str());
 }
+
+// A file split over threads at SparseCore boundaries gives the one-pass
+// result; an unsorted file falls back to one pass, which names the line.
+TEST(SparseCoreCsvStream, FileSplitOverThreadsMatchesOnePass) {
+  Job job = loadJobFile(sampleJob("stacked_tables.json"));
+  const std::string path = ::testing::TempDir() + "/shardscope_split_ids.csv";
+  {
+    std::ofstream out(path);
+    writeIdsCsv(job, out);
+  }
+  Job bare = withoutIds(job);
+  bare.batchSize = batchOf(job);
+  PreprocessResult split = preprocessCsvFile(bare, path, 0);
+  std::ifstream in(path);
+  PreprocessResult one = preprocessCsvStream(bare, in, path, bare.batchSize);
+  ASSERT_EQ(split.stats.size(), one.stats.size());
+  for (size_t s = 0; s < one.stats.size(); ++s) EXPECT_EQ(split.stats[s], one.stats[s]);
+  EXPECT_EQ(split.maxIdsPerSample, one.maxIdsPerSample);
+
+  {
+    std::ofstream out(path);
+    out << "sample,feature,id\n";
+    for (int s = 2047; s >= 0; --s) out << s << ",f0," << s % 100 << "\n";
+  }
+  try {
+    preprocessCsvFile(bare, path, 0);
+    ADD_FAILURE() << "an unsorted file was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ":3: sample 2046 after sample 2047: streaming needs the rows sorted by "
+                     "sample (analyze without --stream to load unsorted files whole)");
+  }
+  std::remove(path.c_str());
+}
