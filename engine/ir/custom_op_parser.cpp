@@ -214,9 +214,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
 
   if (name == "builtin.module") {
     if (peek() == '@') {
-      ++p_;
-      std::string_view id = parseSuffixId();
-      op->setAttr("sym_name", StringAttr{std::string(id)}, true);
+      std::string id;  // `@jit_f` or `@"jit_<lambda>"`
+      if (!parseSymbolName(id, "module name")) return nullptr;
+      op->setAttr("sym_name", StringAttr{std::move(id)}, true);
     }
     if (consumeKeyword("attributes")) {
       std::vector<NamedAttribute> attrs;

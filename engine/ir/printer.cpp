@@ -320,7 +320,10 @@ class Writer {
     const Op& mod = *m.op;
     names_.numberIsolated(mod);
     os_ << "module";
-    if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
+    if (const Attribute* n = mod.attr("sym_name"); n && n->string()) {
+      os_ << " @";
+      appendName(os_.buffer(), *n->string());
+    }
     AttrRefs extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
     if (!extra.empty()) {
       os_ << " attributes ";
@@ -692,7 +695,9 @@ class Writer {
       const Attribute* sym = op.attr("sym_name");
       const Attribute* mesh = op.attr("mesh");
       if (!sym || !sym->string() || !mesh || !mesh->as<Mesh>()) return false;
-      os_ << "sdy.mesh @" << *sym->string() << " = " << mesh->as<Mesh>()->str();
+      os_ << "sdy.mesh @";
+      appendName(os_.buffer(), *sym->string());
+      os_ << " = " << mesh->as<Mesh>()->str();
       printOptionalAttrDict(op, {"sym_name", "mesh"});
       return true;
     }
@@ -827,7 +832,9 @@ class Writer {
     if (n == "stablehlo.custom_call") {
       const Attribute* t = op.attr("call_target_name");
       if (!t || !t->string()) return false;
-      os_ << n << " @" << *t->string() << '(';
+      os_ << n << " @";
+      appendName(os_.buffer(), *t->string());  // `@"<lambda>"` quoted
+      os_ << '(';
       printOperands(op);
       os_ << ')';
       printOptionalAttrDict(op, {"call_target_name"});
@@ -1183,7 +1190,9 @@ class Writer {
     };
     os_ << "func.func ";
     if (const Attribute* vis = op.attr("sym_visibility"); vis && vis->string()) os_ << *vis->string() << ' ';
-    os_ << '@' << *sym->string() << '(';
+    os_ << '@';
+    appendName(os_.buffer(), *sym->string());
+    os_ << '(';
     bool hasBody = op.numRegions() == 1 && !op.region(0).empty();
     for (size_t i = 0; i < fnType.elements.size(); ++i) {
       if (i) os_ << ", ";

@@ -80,6 +80,22 @@ TEST(LanguageStructureOpsTest, IfAndCaseAreGeneric) {
   EXPECT_EQ(printedAgain(m), m);
 }
 
+// JAX names functions `<lambda>`: symbols that are no bare identifier are quoted.
+TEST(LanguageStructureOpsTest, QuotedSymbolNames) {
+  const std::string m = R"mlir(module @"jit_<lambda>" {
+  func.func public @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = call @"<lambda>"(%arg0) : (tensor<3xf32>) -> tensor<3xf32>
+    %1 = stablehlo.custom_call @"my target"(%0) : (tensor<3xf32>) -> tensor<3xf32>
+    return %1 : tensor<3xf32>
+  }
+  func.func private @"<lambda>"(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+    return %arg0 : tensor<3xf32>
+  }
+}
+)mlir";
+  EXPECT_EQ(printedAgain(m), m);
+}
+
 // Ops of dialects we do not know open in generic form and keep their text:
 // names, attributes and types of their own.
 TEST(LanguageStructureOpsTest, UnknownDialectsKeepTheirText) {
