@@ -194,6 +194,14 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return std::move(op);
   };
   // Shared tails.
+  // `{attrs} : types` in `style` for `numOperands` operands, then the op.
+  auto finishWithAttrsAndTypes = [&](TypeStyle style, size_t numOperands) -> std::unique_ptr<Op> {
+    std::vector<NamedAttribute> attrs;
+    if (!parseOptionalAttrDict(attrs)) return nullptr;
+    setAttrs(*op, attrs);
+    if (!parseTypesForStyle(static_cast<int>(style), numOperands, operandTypes, resultTypes)) return nullptr;
+    return finish();
+  };
   auto parseShardingBodyAttr = [&](const char* attrName) {
     TensorSharding s;
     if (!parseTensorShardingBody(s)) return false;
@@ -928,11 +936,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
       }
     }
     if (!expect(')')) return nullptr;
-    std::vector<NamedAttribute> attrs;
-    if (!parseOptionalAttrDict(attrs)) return nullptr;
-    setAttrs(*op, attrs);
-    if (!parseTypesForStyle(static_cast<int>(TypeStyle::Arrow), 1, operandTypes, resultTypes)) return nullptr;
-    return finish();
+    return finishWithAttrsAndTypes(TypeStyle::Arrow, 1);
   }
 
   if (name == "stablehlo.composite") {
@@ -941,12 +945,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     if (!parseString(compositeName)) return nullptr;
     op->setAttr("name", StringAttr{std::move(compositeName)}, true);
     if (!parseValueUseList(uses)) return nullptr;
-    std::vector<NamedAttribute> attrs;
-    if (!parseOptionalAttrDict(attrs)) return nullptr;
-    setAttrs(*op, attrs);
-    if (!parseTypesForStyle(static_cast<int>(TypeStyle::Functional), uses.size(), operandTypes, resultTypes))
-      return nullptr;
-    return finish();
+    return finishWithAttrsAndTypes(TypeStyle::Functional, uses.size());
   }
 
   // Simple formats (table-driven) and, for ops we do not know, the common
