@@ -7,9 +7,9 @@
 #include "comm/communication_feed.h"
 #include "comm/communication_model.h"
 #include "comm/communication_panel.h"
-#include "document_state.h"
-#include "graph_comm_layer.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "comm/graph_comm_layer.h"
+#include "graph/graph_view.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_panel.h"
 #include "trace/trace_state.h"

@@ -1,5 +1,5 @@
 // Export of every view of every sample: valid, non-blank PNG/SVG/PDF files.
-#include "picture_export.h"
+#include "core/picture_export.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,7 +13,7 @@
 #include "test_util.h"
 #include "api/communication.h"
 #include "api/propagate.h"
-#include "view_export.h"
+#include "export/view_export.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;

@@ -3,7 +3,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "document_state.h"
+#include "core/document_state.h"
 
 namespace shardscope::widgets::comm {
 

@@ -7,7 +7,7 @@
 #include <QPalette>
 #include <QPixmap>
 
-#include "comm_glyphs.h"
+#include "comm/comm_glyphs.h"
 
 namespace shardscope::widgets::comm {
 

@@ -10,7 +10,7 @@
 
 #include "communication_feed.h"
 #include "communication_model.h"
-#include "document_state.h"
+#include "core/document_state.h"
 
 namespace shardscope::widgets::comm {
 
