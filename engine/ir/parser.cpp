@@ -510,6 +510,20 @@ bool startsTypeKeyword(std::string_view id) {
 }
 }  // namespace
 
+template <typename Parse>
+bool Parser::parseCached(Attribute& out, const char* from, const char* end, const Parse& parse) {
+  std::string_view key(from, static_cast<size_t>(end - from));
+  auto it = attrCache_.find(key);
+  if (it != attrCache_.end()) {
+    out = it->second;
+    p_ = end;
+    return true;
+  }
+  if (!parse()) return false;
+  if (p_ == end) attrCache_.emplace(key, out);
+  return true;
+}
+
 bool Parser::parseAttribute(Attribute& out) {
   DepthGuard guard(*this);
   if (!guard.ok) return false;
@@ -640,36 +654,16 @@ bool Parser::parseAttribute(Attribute& out) {
   if (id == "array" && p_ < end_ && *p_ == '<') {
     // Dense arrays repeat as much as shardings (`dims = [0, 1]` on every
     // broadcast): share them by spelling too.
-    if (const char* end = scanBalanced(p_)) {
-      std::string_view key(kwStart, static_cast<size_t>(end - kwStart));
-      auto it = attrCache_.find(key);
-      if (it != attrCache_.end()) {
-        out = it->second;
-        p_ = end;
-        return true;
-      }
-      if (!parseDenseArray(out, kwStart)) return false;
-      if (p_ == end) attrCache_.emplace(key, out);
-      return true;
-    }
+    if (const char* end = scanBalanced(p_))
+      return parseCached(out, kwStart, end, [&] { return parseDenseArray(out, kwStart); });
     return parseDenseArray(out, kwStart);
   }
   if (id == "dense" && p_ < end_ && *p_ == '<') {
     // A constant's literal and tensor type repeat as much as shardings
     // (`dense<0.000000e+00> : tensor<f32>` in every layer of a model), and
     // making its canonical text is the costly part: share it by spelling.
-    if (const char* end = denseLiteralEnd(p_)) {
-      std::string_view key(kwStart, static_cast<size_t>(end - kwStart));
-      auto it = attrCache_.find(key);
-      if (it != attrCache_.end()) {
-        out = it->second;
-        p_ = end;
-        return true;
-      }
-      if (!parseElementsLiteral(out, id, kwStart)) return false;
-      if (p_ == end) attrCache_.emplace(key, out);
-      return true;
-    }
+    if (const char* end = denseLiteralEnd(p_))
+      return parseCached(out, kwStart, end, [&] { return parseElementsLiteral(out, id, kwStart); });
   }
   if ((id == "dense" || id == "sparse" || id == "dense_resource" || id == "opaque" ||
        id == "affine_map" || id == "affine_set" || id == "strided" || id == "loc" ||
@@ -774,18 +768,7 @@ bool Parser::parseDialectAttribute(Attribute& out) {
   if (id.empty()) return error(start, "expected attribute alias or dialect attribute name after '#'");
   // Seen before with the same spelling: share it.
   const char* end = (p_ < end_ && *p_ == '<') ? scanBalanced(p_) : nullptr;
-  if (end) {
-    std::string_view key(start, static_cast<size_t>(end - start));
-    auto it = attrCache_.find(key);
-    if (it != attrCache_.end()) {
-      out = it->second;
-      p_ = end;
-      return true;
-    }
-    if (!parseDialectAttributeBody(out, start, id)) return false;
-    if (p_ == end) attrCache_.emplace(key, out);
-    return true;
-  }
+  if (end) return parseCached(out, start, end, [&] { return parseDialectAttributeBody(out, start, id); });
   return parseDialectAttributeBody(out, start, id);
 }
 

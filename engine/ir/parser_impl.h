@@ -213,6 +213,11 @@ class Parser {
   // object, as MLIR's context uniques them (a large module repeats the same
   // shardings and tensor types thousands of times).
   std::unordered_map<std::string_view, Attribute> attrCache_;
+  // `out` for the source text [from, end): the attribute read from that
+  // spelling before, else what `parse` (which reads into `out`) reads, kept
+  // when it read exactly that text.
+  template <typename Parse>
+  bool parseCached(Attribute& out, const char* from, const char* end, const Parse& parse);
   std::unordered_map<std::string_view, Type> typeCache_;
   // Types parseTypeRef hands out that typeCache_ does not hold.
   std::deque<Type> typeStore_;
