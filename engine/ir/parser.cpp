@@ -234,15 +234,13 @@ bool Parser::parseType(Type& out) {
   skipWs();
   const char* start = p_;
   if (peekStr("tensor<")) {
+    if (const Type* known = knownTensorType()) {
+      out = *known;
+      return true;
+    }
     const char* end = scanBalanced(p_ + 6);
     if (end) {
       std::string_view key(p_, static_cast<size_t>(end - p_));
-      auto it = typeCache_.find(key);
-      if (it != typeCache_.end()) {
-        out = it->second;
-        p_ = end;
-        return true;
-      }
       Type parsed;
       const char* save = p_;
       p_ += 7;
@@ -384,17 +382,34 @@ bool Parser::parseResultTypes(std::vector<Type>& outs) {
   return true;
 }
 
+const Type* Parser::knownTensorType() {
+  // The type read last first: the text starting with its spelling (which
+  // closes its own brackets) is that type, no scan or hash needed. Operand
+  // and result types of an op are most often one type.
+  size_t n = lastTensorSpelling_.size();
+  if (lastTensorType_ && static_cast<size_t>(end_ - p_) >= n &&
+      std::memcmp(p_, lastTensorSpelling_.data(), n) == 0) {
+    p_ += n;
+    return lastTensorType_;
+  }
+  const char* end = scanBalanced(p_ + 6);
+  if (!end) return nullptr;
+  std::string_view key(p_, static_cast<size_t>(end - p_));
+  auto it = typeCache_.find(key);
+  if (it == typeCache_.end()) return nullptr;
+  lastTensorSpelling_ = key;
+  lastTensorType_ = &it->second;
+  p_ = end;
+  return lastTensorType_;
+}
+
 bool Parser::parseTypeRef(const Type*& out) {
   skipWs();
   // parseType's depth check first: at the limit it reports the error.
   if (depth_ < kMaxDepth && peekStr("tensor<")) {
-    if (const char* end = scanBalanced(p_ + 6)) {
-      auto it = typeCache_.find(std::string_view(p_, static_cast<size_t>(end - p_)));
-      if (it != typeCache_.end()) {
-        out = &it->second;
-        p_ = end;
-        return true;
-      }
+    if (const Type* known = knownTensorType()) {
+      out = known;
+      return true;
     }
   }
   const char* start = p_;

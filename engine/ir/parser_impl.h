@@ -221,6 +221,12 @@ class Parser {
   std::unordered_map<std::string_view, Type> typeCache_;
   // Types parseTypeRef hands out that typeCache_ does not hold.
   std::deque<Type> typeStore_;
+  // The tensor type at p_ (which starts `tensor<`) when typeCache_ holds its
+  // spelling, with p_ moved past it; else nullptr, p_ unmoved.
+  const Type* knownTensorType();
+  // The last tensor type knownTensorType found, and its spelling.
+  std::string_view lastTensorSpelling_;
+  const Type* lastTensorType_ = nullptr;
   // End of the bracketed text starting at `from` ('<'), or nullptr.
   const char* scanBalanced(const char* from) const;
 
