@@ -224,6 +224,11 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   ir::ParseOptions po;
   po.fileName = displayName;
   po.firstLine = firstLine;
+  // Errors in an attribute are shown at the attribute (an unknown axis at
+  // the axis); -verify-diagnostics checks them where sdy_opt reports them,
+  // at their op.
+  ir::AttributeSites sites;
+  if (!opts.verifyDiagnostics) po.attributeSites = &sites;
   std::vector<passes::PassTiming> timings;
   auto clock = std::chrono::steady_clock::now();
   // Appends the time since the last mark under `name`.
@@ -236,7 +241,7 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   passes::ReshardCauses reshardCauses;  // for the communication report
   mark("Parser", 0);
   bool ok = module != nullptr;
-  if (ok) ok = verifyModule(*module, diags);
+  if (ok) ok = verifyModule(*module, diags, po.attributeSites);
   mark("Verifier", 0);
   if (ok) {
     passes::PassContext ctx{diags, opts.tracePath};

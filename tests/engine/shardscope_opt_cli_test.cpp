@@ -171,3 +171,18 @@ TEST_F(ShardscopeOptCli, BadPassOptionValuesFailAsMlirReportsThem) {
             "`conservative-propagation=maybe`\n");
   EXPECT_EQ(r.out, "");
 }
+
+// Issue 12 item 10: without -verify-diagnostics an error in an attribute is
+// shown at the attribute's axis, not at `func.func` (3:1); with it, at the
+// op, where sdy_opt reports it (the test above matches it on line 3).
+TEST_F(ShardscopeOptCli, AnAttributeErrorIsShownAtTheAxis) {
+  const std::string text = withExpectation("duplicate axis");
+  const std::string file = write("axis_at.mlir", text);
+  ToolRun r = run(file);
+  EXPECT_EQ(r.status, 1);
+  const std::string line3 = text.substr(text.find("func.func"));
+  const size_t col = line3.find("\"a\"", line3.find("\"a\"") + 1) + 1;
+  EXPECT_TRUE(contains(r.err, file + ":3:" + std::to_string(col) +
+                                  ": error: 'func.func' op arg 0 - duplicate axis ref: \"a\""))
+      << r.err;
+}
