@@ -224,9 +224,10 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   ir::ParseOptions po;
   po.fileName = displayName;
   po.firstLine = firstLine;
-  // Errors in an attribute are shown at the attribute (an unknown axis at
-  // the axis); -verify-diagnostics checks them where sdy_opt reports them,
-  // at their op.
+  // Errors in an attribute stay at their op, where sdy_opt reports them (the
+  // conformance cases check that), and a note points at the attribute (an
+  // unknown axis at the axis); -verify-diagnostics checks exactly sdy_opt's
+  // diagnostics, so no note then.
   ir::AttributeSites sites;
   if (!opts.verifyDiagnostics) po.attributeSites = &sites;
   std::vector<passes::PassTiming> timings;

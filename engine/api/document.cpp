@@ -38,13 +38,14 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   ir::DiagnosticSink sink;
   ir::ParseOptions opts;
   opts.fileName = doc->name;
-  // Verifier errors in an attribute are shown at the attribute (an unknown
-  // axis at the axis), not at the start of its op.
+  // Verifier errors in an attribute are underlined at the attribute (an
+  // unknown axis at the axis), not at the start of its op.
   ir::AttributeSites sites;
   opts.attributeSites = &sites;
   doc->module = ir::parseModule(doc->text, opts, sink);
 #ifdef SHARDSCOPE_HAVE_VERIFIER
-  if (doc->module && !sink.hasErrors()) verifyModule(*doc->module, sink, &sites);
+  if (doc->module && !sink.hasErrors())
+    verifyModule(*doc->module, sink, &sites, SitePlacement::Error);
 #endif
   doc->diagnostics = sink.all();
   std::stable_sort(doc->diagnostics.begin(), doc->diagnostics.end(),

@@ -300,8 +300,9 @@ std::optional<TensorSharding> shardingOfValue(const ir::Value* value, bool bypas
 
 class Verifier {
  public:
-  Verifier(const ir::Module& module, ir::DiagnosticSink& diags, const ir::AttributeSites* sites)
-      : module_(module), diags_(diags), meshes_(module), sites_(sites) {}
+  Verifier(const ir::Module& module, ir::DiagnosticSink& diags, const ir::AttributeSites* sites,
+           SitePlacement placement)
+      : module_(module), diags_(diags), meshes_(module), sites_(sites), placement_(placement) {}
 
   bool run() {
     const int before = diags_.errorCount();
@@ -318,20 +319,39 @@ class Verifier {
   }
 
  private:
+  // The error at `op` (or, placed there, at `site`: where in one of its
+  // attributes the problem is), its notes, and a note at `site` otherwise.
   void emit(const Op& op, const std::string& message, const std::vector<VerifyNote>& notes = {},
-            ir::SourceLoc at = {}) {
-    diags_.error(at.known() ? at : op.loc(), message);
+            const ir::SourceLoc& site = {}, const std::string& siteNote = {}) {
+    const bool atSite = site.known() && placement_ == SitePlacement::Error;
+    diags_.error(atSite ? site : op.loc(), message);
+    if (site.known() && !atSite) diags_.note(site, siteNote);
     for (const VerifyNote& note : notes) diags_.note(note.loc, note.message);
   }
   // `'op.name' op <message>`; with `attr`, the attribute of `op` the problem
-  // is in (at that attribute when the reader's sites are known).
+  // is in (pointed at when the reader's sites are known).
   void emitOpError(const Op& op, const std::string& prefix, const VerifyProblem& p,
                    const std::string& attr = {}) {
-    emit(op, "'" + op.name() + "' op " + prefix + p.message, p.notes, siteOf(op, attr, p));
+    emit(op, "'" + op.name() + "' op " + prefix + p.message, p.notes, siteOf(op, attr, p),
+         siteNote(attr, p));
   }
   ir::SourceLoc siteOf(const Op& op, const std::string& attr, const VerifyProblem& p) const {
     if (!sites_ || attr.empty()) return {};
     return sites_->locate(op.loc(), attr, p.at);
+  }
+  // `at "c" in 'sdy.sharding' of argument 0`.
+  static std::string siteNote(const std::string& attr, const VerifyProblem& p) {
+    std::string where = "'" + attr + "'";
+    for (const auto& [kind, word] : {std::pair<std::string, std::string>{"arg_attrs/", "argument"},
+                                     {"res_attrs/", "result"}}) {
+      if (attr.rfind(kind, 0) != 0) continue;
+      const size_t slash = attr.find('/', kind.size());
+      if (slash != std::string::npos)
+        where = "'" + attr.substr(slash + 1) + "' of " + word + " " +
+                attr.substr(kind.size(), slash - kind.size());
+    }
+    if (p.at.element) where = "sharding " + std::to_string(*p.at.element) + " of " + where;
+    return p.at.token.empty() ? "in " + where : "at " + p.at.token + " in " + where;
   }
 
   // --- 1. parse-time checks ------------------------------------------------
@@ -366,7 +386,8 @@ class Verifier {
       const Mesh* mesh = attr ? attr->as<Mesh>() : nullptr;
       if (mesh) {
         if (VerifyResult r = verifyMesh(*mesh)) {
-          emit(op, "custom op 'sdy.mesh' " + r->message, {}, siteOf(op, "mesh", *r));
+          emit(op, "custom op 'sdy.mesh' " + r->message, {}, siteOf(op, "mesh", *r),
+               siteNote("mesh", *r));
           if (r->message.rfind("axis size must be at least 1", 0) == 0)
             emit(op,
                  "custom op 'sdy.mesh' failed to parse Sdy_Mesh parameter 'axes' which is to be a "
@@ -939,6 +960,7 @@ class Verifier {
   ir::DiagnosticSink& diags_;
   MeshTable meshes_;
   const ir::AttributeSites* sites_;
+  SitePlacement placement_;
   std::unordered_map<std::string, const Op*> functionsByName_;  // for calls, built on first use
 };
 
@@ -1110,9 +1132,9 @@ VerifyResult verifyOpShardingRule(const OpShardingRule& rule, const std::vector<
 }
 
 bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags,
-                  const ir::AttributeSites* sites) {
+                  const ir::AttributeSites* sites, SitePlacement placement) {
   if (!module.op || module.op->numRegions() == 0 || module.op->region(0).empty()) return true;
-  return Verifier(module, diags, sites).run();
+  return Verifier(module, diags, sites, placement).run();
 }
 
 }  // namespace shardscope

@@ -21,13 +21,18 @@ namespace shardscope {
 // invariants), then symbol-using ops (sharding constraints, data-flow edges,
 // manual and named computations) once everything else passed.
 //
-// Errors are at their op, as sdy_opt reports them. With `sites` (where the
-// reader found each attribute, ir::ParseOptions::attributeSites), an error
-// in an attribute is at the attribute instead, and at the axis, mesh or
-// sharding inside it that is wrong when it can be found: what a person
-// reading the file wants, but not what `-verify-diagnostics` expects.
+// Errors are at their op, as sdy_opt reports them (and as the conformance
+// cases check them, with or without `-verify-diagnostics`). With `sites`
+// (where the reader found each attribute, ir::ParseOptions::attributeSites)
+// an error in an attribute also points into the attribute, at the axis,
+// mesh or sharding that is wrong when it can be found: by a note after the
+// error (`note: at "c" in 'sdy.sharding' of argument 0`), or, with
+// `errorsAtSites` (the GUI, which underlines where the error is), by the
+// error's own location.
+enum class SitePlacement { Note, Error };
 bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags,
-                  const ir::AttributeSites* sites = nullptr);
+                  const ir::AttributeSites* sites = nullptr,
+                  SitePlacement placement = SitePlacement::Note);
 
 // A problem found by one of the checks below: the message (without the
 // `'op' op` prefix) and notes pointing at related ops.

@@ -1,6 +1,8 @@
-// Verifier errors in an attribute are shown at the attribute (and at the
-// axis or mesh in it) when the reader's attribute sites are given, and at
-// their op, as sdy_opt reports them, when not (issue 12 item 10).
+// Verifier errors in an attribute point at the attribute (and at the axis or
+// mesh in it) when the reader's attribute sites are given: by their own
+// location (the GUI) or by a note after the error, which stays at its op as
+// sdy_opt reports it (the CLI). Without sites: at the op only (issue 12
+// item 10).
 #include "ir/attribute_sites.h"
 
 #include <gtest/gtest.h>
@@ -21,8 +23,10 @@ struct Verified {
   std::string text;
 };
 
-// Reads and verifies `text`, with attribute sites when `withSites`.
-Verified verify(const std::string& text, bool withSites = true) {
+// Reads and verifies `text`, with attribute sites when `withSites`, errors
+// placed by `placement`.
+Verified verify(const std::string& text, bool withSites = true,
+                SitePlacement placement = SitePlacement::Error) {
   Verified out;
   out.text = text;
   ir::DiagnosticSink sink;
@@ -31,7 +35,7 @@ Verified verify(const std::string& text, bool withSites = true) {
   if (withSites) opts.attributeSites = &sites;
   std::unique_ptr<ir::Module> m = ir::parseModule(out.text, opts, sink);
   EXPECT_TRUE(m) << sink.formatAll("<test>");
-  if (m) verifyModule(*m, sink, withSites ? &sites : nullptr);
+  if (m) verifyModule(*m, sink, withSites ? &sites : nullptr, placement);
   out.diags = sink.all();
   return out;
 }
@@ -80,6 +84,16 @@ TEST(AttributeSites, WithoutSitesTheErrorIsAtItsOpAsSdyOptReportsIt) {
   Verified v = verify(kUnknownArgAxis, /*withSites=*/false);
   ASSERT_EQ(v.diags.size(), 1u);
   EXPECT_EQ(v.diags[0].loc, (ir::SourceLoc{2, 1}));
+}
+
+TEST(AttributeSites, AsANoteTheErrorStaysAtItsOp) {
+  Verified v = verify(kUnknownArgAxis, /*withSites=*/true, SitePlacement::Note);
+  ASSERT_EQ(v.diags.size(), 2u);
+  EXPECT_EQ(v.diags[0].severity, ir::Severity::Error);
+  EXPECT_EQ(v.diags[0].loc, (ir::SourceLoc{2, 1}));
+  EXPECT_EQ(v.diags[1].severity, ir::Severity::Note);
+  EXPECT_EQ(v.diags[1].loc, (ir::SourceLoc{2, columnOf(v.text, 2, "\"c\"")}));
+  EXPECT_EQ(v.diags[1].message, "at \"c\" in 'sdy.sharding' of argument 0");
 }
 
 TEST(AttributeSites, ResultAttributeOfAFunction) {

@@ -147,7 +147,7 @@ bool runPass(const std::string& text, const char* passName, std::string& printed
     return false;
   }
   ir::DiagnosticSink diags;
-  passes::PassContext ctx{diags};
+  passes::PassContext ctx{diags, ""};
   g_watchdogText = std::string("pass: ") + passName + "\n--- module:\n" + text;
   alarm(static_cast<unsigned>(timeout));
   const bool ok = pass->run(*m, passes::PassOptions{}, ctx);
