@@ -568,7 +568,14 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
   const int first = firstLine > 0 ? std::min<int>(firstLine, static_cast<int>(all.size())) : 1;
   const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size()))
                                 : static_cast<int>(all.size());
-  text = all.mid(first - 1, last - first + 1).join(u'\n');
+  QStringList shown = all.mid(first - 1, last - first + 1);
+  // A picture is one image: a line of megabytes would make it minutes to lay
+  // out and too wide to draw, so long lines end with the elision note.
+  for (QString& line : shown)
+    if (line.size() > SourceView::kPictureLine)
+      line = line.left(SourceView::kPictureLine) + QStringLiteral("  ") +
+             SourceView::elisionNote(line.size() - SourceView::kPictureLine);
+  text = shown.join(u'\n');
   doc->setPlainText(text);
   QTextOption opt;
   opt.setWrapMode(QTextOption::NoWrap);

@@ -77,6 +77,8 @@ class SourceView : public QPlainTextEdit {
   static constexpr qsizetype kMaxShownLineLarge = 1000;
   // Characters of one line shown at most; the rest is elided with a note.
   static constexpr qsizetype kElideLine = 100000;
+  // Characters of one line in a picture of the source (sourcePicture).
+  static constexpr qsizetype kPictureLine = 1000;
   // The note shown after a line's first kElideLine characters.
   static QString elisionNote(qsizetype hidden);
   // The limit for the source shown now.

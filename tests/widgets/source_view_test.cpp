@@ -179,6 +179,11 @@ class SourceViewTest : public QObject {
     QCOMPARE(view.textCursor().blockNumber(), 1 + pieces);
     view.goToLine(2, 5);
     QCOMPARE(view.textCursor().blockNumber(), 1);
+    // A picture of the source shows the long line's first kPictureLine
+    // characters and the note: an image a viewer can open.
+    const Picture pic = view.picture();
+    QVERIFY(!pic.isNull());
+    QVERIFY2(pic.size.width() < 16000, qPrintable(QString::number(pic.size.width())));
   }
 };
 
