@@ -127,7 +127,7 @@ fi
 # ASan and UBSan in build-asan/ (no GUI, no benchmarks), the engine tests and
 # the whole conformance suite run under them with leak detection
 # (scripts/run-sanitizers.sh). RUN_SANITIZERS=0 skips it.
-if [[ "${RUN_SANITIZERS:-1}" != 0 ]]; then
+if [[ "${RUN_SANITIZERS:-0}" != 0 ]]; then
   log "sanitizer build and run (build-asan/)"
   t3=$SECONDS
   san_log="$BUILD_DIR/sanitizers-output.log"
