@@ -794,7 +794,7 @@ class Writer {
       if (const Attribute* ct = op.attr("compare_type"); ct && ct->as<EnumAttr>())
         os_ << ",  " << ct->as<EnumAttr>()->value;
       printOptionalAttrDict(op, {"comparison_direction", "compare_type"});
-      printTypes(op, TypeStyle::SameOrFunctional);
+      printTypes(op, TypeStyle::Functional);  // always `(T, T) -> R`, also for i1 operands
       return true;
     }
     if (n == "stablehlo.select") {

@@ -114,6 +114,18 @@ TEST(LanguageStablehloOpsTest, BroadcastAndSetDimensionSize) {
   EXPECT_EQ(printedAgain(m), m);
 }
 
+// compare's format is functional-type: i1 operands and an i1 result keep it.
+TEST(LanguageStablehloOpsTest, CompareIsAlwaysFunctional) {
+  const std::string m = R"(module {
+  func.func @main(%arg0: tensor<4xi1>) -> tensor<4xi1> {
+    %0 = stablehlo.compare  GT, %arg0, %arg0,  UNSIGNED : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    return %0 : tensor<4xi1>
+  }
+}
+)";
+  EXPECT_EQ(printedAgain(m), m);
+}
+
 TEST(LanguageStablehloOpsTest, IsFiniteIsFunctional) {
   const std::string m = R"(module {
   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xi1> {
