@@ -20,6 +20,7 @@ AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
   r.error = pre.limitError;
   for (size_t s = 0; s < pre.stats.size(); ++s) {
     TableReport t;
+    t.plan = pre.stacks[s];
     t.stats = pre.stats[s];
     t.memory = mem.stacks[s];
     t.paddedWidth = pre.stacks[s].paddedWidth;

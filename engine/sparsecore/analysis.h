@@ -16,6 +16,7 @@ namespace shardscope::sc {
 
 // One stacked table (one table when stacking is off or it stands alone).
 struct TableReport {
+  StackPlan plan;  // members' places and features' id transformations
   StackStats stats;
   StackMemory memory;
   std::vector<TableMemory> memberMemory;  // HBM of each member table

@@ -10,8 +10,11 @@
 //    "spmem_model": {"coo_entry_bytes": 12, "buffering": 2},
 //    "csv": "ids.csv",
 //    "tables": [{"name", "vocab_size", "width", "max_ids_per_partition",
-//                "max_unique_ids_per_partition", "optimizer"}],
-//    "features": [{"name", "table", "samples": [[ids...], ...], "weights": [[...]]}
+//                "max_unique_ids_per_partition", "optimizer",
+//                "setting_in_stack": {"stack_name", "padded_vocab_size",
+//                  "padded_embedding_dim", "row_offset_in_shard", "shard_rotation"}}],
+//    "features": [{"name", "table", "samples": [[ids...], ...], "weights": [[...]],
+//                  "id_transformation": {"row_offset", "col_offset", "col_shift"}}
 //               | {"name", "table", "generator": {"distribution": "zipf",
 //                  "exponent": 1.2, "ids_per_sample": 4, "ids_per_sample_max": 0,
 //                  "seed": 1, "hot_ids": 0, "hot_fraction": 0, "batch_size": 0}}]}

@@ -85,9 +85,8 @@ void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scrat
   const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
   for (const StackFeature& sf : plan.features) {
     const IdBatch& batch = job.features[sf.featureIndex].ids;
-    const StackMember& m = plan.members[sf.memberIndex];
-    const uint32_t shift = static_cast<uint32_t>(m.shardRotation);
-    const uint32_t offset = static_cast<uint32_t>(m.colOffset);
+    const uint32_t shift = static_cast<uint32_t>(sf.colShift);
+    const uint32_t offset = static_cast<uint32_t>(sf.colOffset);
     auto [begin, end] = sliceOf(batch, source, job);
     const uint32_t* ids = batch.ids.data();
     for (size_t r = begin; r < end; ++r) {
@@ -181,7 +180,7 @@ TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch&
     c.bucketIds.assign(size_t(n) * kBuckets, 0);
     c.bucketUnique.assign(size_t(n) * kBuckets, 0);
   }
-  const size_t words = static_cast<size_t>(plan.stackVocab / 64 + 1);
+  const size_t words = static_cast<size_t>(plan.columnSpace / 64 + 1);
   if (scratch.seen.size() < words) scratch.seen.assign(words, 0);
   scratch.touched.clear();
   if (buckets) {
@@ -372,9 +371,9 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
   const int cores = job.sparseCoresPerDevice;
 
   for (const StackPlan& plan : result.stacks)
-    if (plan.stackVocab > (int64_t{1} << 31) - 1)
+    if (plan.columnSpace > (int64_t{1} << 31) - 1)
       throw InputError("stack '" + plan.name + "': padded stacked vocabulary " +
-                       std::to_string(plan.stackVocab) +
+                       std::to_string(plan.columnSpace) +
                        " does not fit 32-bit column ids; disable table_stacking or shrink tables");
 
   for (const FeatureSpec& f : job.features) {
