@@ -42,6 +42,7 @@
 
 #include "axis_style.h"
 #include "comm_dock_setup.h"
+#include "what_if_communication.h"
 #include "diagnostics_model.h"
 #include "document_state.h"
 #include "graph_change_marks.h"
@@ -1092,6 +1093,7 @@ void MainWindow::applySourceEdits() {
           r.baseline = api::propagateDocument(*base, options);
         r.run = api::propagateDocument(*r.doc, options);
         r.prepared = prepareRun(r.doc, r.run);
+        r.comm = whatIfCommunicationChange(r.baseline.get(), *r.run);
         return r;
       }));
 }
@@ -1149,6 +1151,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
                        "", static_cast<int>(changes.size()))
                         .arg(level);
   }
+  showWhatIfCommunication(whatIf_->communicationView(), r.comm);
   // Publish first, so views rebuilding on documentChanged see the set.
   state_->setChangedValues(changedKeys(changes));
   // The result with the user's selection kept (not the op of the last step),
