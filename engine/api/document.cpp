@@ -4,6 +4,8 @@
 #include <map>
 #include <optional>
 
+#include "api/diagnostic_location.h"
+#include "io/binary_content.h"
 #include "io/input_file.h"
 #include "sharding/checked_size.h"
 #include "ir/parser.h"
@@ -20,6 +22,18 @@ int Document::errorCount() const {
   return static_cast<int>(
       std::count_if(diagnostics.begin(), diagnostics.end(),
                     [](const ir::Diagnostic& d) { return d.severity == ir::Severity::Error; }));
+}
+
+const char* loadStageName(LoadStage stage) {
+  switch (stage) {
+    case LoadStage::Read:
+      return "file error";
+    case LoadStage::Parse:
+      return "parse error";
+    case LoadStage::Verify:
+      return "verifier error";
+  }
+  return "error";
 }
 
 namespace {
@@ -39,10 +53,15 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   ir::ParseOptions opts;
   opts.fileName = doc->name;
   doc->module = ir::parseModule(doc->text, opts, sink);
+  if (sink.hasErrors()) doc->failedStage = LoadStage::Parse;
 #ifdef SHARDSCOPE_HAVE_VERIFIER
-  if (doc->module && !sink.hasErrors()) verifyModule(*doc->module, sink);
+  if (doc->module && !sink.hasErrors()) {
+    verifyModule(*doc->module, sink);
+    if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
+  }
 #endif
   doc->diagnostics = sink.all();
+  if (doc->module) pointDiagnosticsAtAxes(doc->text, *doc->module, doc->diagnostics);
   std::stable_sort(doc->diagnostics.begin(), doc->diagnostics.end(),
                    [](const ir::Diagnostic& a, const ir::Diagnostic& b) {
                      if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
@@ -53,11 +72,18 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
 
 std::shared_ptr<Document> loadDocument(const std::string& path) {
   std::string text, error;
-  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, text, error)) {
+  bool readable = io::readInputFile(path, io::kDefaultMaxInputBytes, text, error);
+  if (readable)
+    if (std::optional<std::string> binary = io::binaryContentProblem(text)) {
+      error = path + ": " + *binary;
+      readable = false;
+    }
+  if (!readable) {
     auto doc = std::make_shared<Document>();
     doc->path = path;
     doc->name = baseName(path);
     doc->diagnostics.push_back({ir::Severity::Error, {}, error});
+    doc->failedStage = LoadStage::Read;
     return doc;
   }
   auto doc = parseDocument(std::move(text), baseName(path));

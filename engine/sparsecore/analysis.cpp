@@ -3,7 +3,10 @@
 namespace shardscope::sc {
 
 AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
-  PreprocessResult pre = preprocess(job, options);
+  return analyzePreprocessed(job, preprocess(job, options));
+}
+
+AnalysisReport analyzePreprocessed(const Job& job, const PreprocessResult& pre) {
   MemoryReport mem = estimateMemory(job, pre);
 
   AnalysisReport r;

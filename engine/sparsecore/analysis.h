@@ -48,4 +48,7 @@ struct AnalysisReport {
 
 AnalysisReport analyze(const Job& job, const PreprocessOptions& options = {});
 
+// The same report from preprocessing already done (e.g. streamed from CSV).
+AnalysisReport analyzePreprocessed(const Job& job, const PreprocessResult& pre);
+
 }  // namespace shardscope::sc

@@ -272,7 +272,8 @@ IdBatch readSamples(Reader& r, const json& samples, const json* weights, const s
 }  // namespace
 
 Job parseJob(std::string_view text, const std::string& source, const std::string& baseDir,
-             std::vector<std::string>* warnings, const std::string& csvOverride) {
+             std::vector<std::string>* warnings, const std::string& csvOverride,
+             std::string* deferredCsv) {
   json doc = parseJsonText(text, source);
   Reader r(source, warnings);
   if (!doc.is_object())
@@ -407,7 +408,14 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
       csv = r.string(doc, "csv", "", "");
       if (csv.is_relative() && !baseDir.empty()) csv = std::filesystem::path(baseDir) / csv;
     }
-    loadIdsCsvFile(job, csv.string());
+    if (deferredCsv) {
+      // The caller streams the file: every feature without ids takes its
+      // ids from it.
+      *deferredCsv = csv.string();
+      for (size_t i = 0; i < hasSource.size(); ++i) hasSource[i] = true;
+    } else {
+      loadIdsCsvFile(job, csv.string());
+    }
     for (size_t i = 0; i < hasSource.size(); ++i)
       hasSource[i] = hasSource[i] || job.features[i].ids.sampleCount() > 0;
   }
@@ -422,10 +430,10 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
 }
 
 Job loadJobFile(const std::string& path, std::vector<std::string>* warnings,
-                const std::string& csvOverride) {
+                const std::string& csvOverride, std::string* deferredCsv) {
   const std::string text = readTextFile(path);
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  return parseJob(text, path, dir, warnings, csvOverride);
+  return parseJob(text, path, dir, warnings, csvOverride, deferredCsv);
 }
 
 json jobToJson(const Job& job, bool withSamples) {

@@ -34,13 +34,16 @@ namespace shardscope::sc {
 // Parses a job from JSON text. `baseDir` resolves a relative "csv" path;
 // ids from generators and CSV are filled in, then validateJob runs.
 // Unknown keys are reported in `warnings` (they are usually typos).
-// `csvOverride`, when not empty, replaces the job's "csv" file.
+// `csvOverride`, when not empty, replaces the job's "csv" file. With
+// `deferredCsv`, the CSV is not read: its path is stored there (empty when
+// the job has none) for a caller that streams it (csv_stream.h).
 Job parseJob(std::string_view text, const std::string& source, const std::string& baseDir,
-             std::vector<std::string>* warnings = nullptr, const std::string& csvOverride = "");
+             std::vector<std::string>* warnings = nullptr, const std::string& csvOverride = "",
+             std::string* deferredCsv = nullptr);
 
 // Reads and parses a job file.
 Job loadJobFile(const std::string& path, std::vector<std::string>* warnings = nullptr,
-                const std::string& csvOverride = "");
+                const std::string& csvOverride = "", std::string* deferredCsv = nullptr);
 
 // Parses a JSON document, turning parse errors into InputError with
 // "<source>:<line>:<column>: JSON parse error: <cause>".
