@@ -8,7 +8,8 @@ namespace shardscope::app {
 
 std::optional<api::CommunicationDiff> whatIfCommunicationChange(const api::PropagationRun* previous,
                                                                 const api::PropagationRun& rerun) {
-  if (!previous || !previous->ok || !previous->result || !rerun.ok || !rerun.result) return std::nullopt;
+  if (!previous || !previous->ok || !previous->result || !rerun.ok || !rerun.result)
+    return std::nullopt;
   const api::CommunicationReport before = api::analyzeCommunication(*previous->result);
   const api::CommunicationReport after = api::analyzeCommunication(*rerun.result);
   if (!before.ok || !after.ok) return std::nullopt;

@@ -4,8 +4,8 @@
 
 namespace shardscope::api {
 
-BlockedAxesReport blockedAxes(const explain::TraceIndex& index, const propagation::TraceValueRef& value,
-                              int64_t dim, size_t steps) {
+BlockedAxesReport blockedAxes(const explain::TraceIndex& index,
+                              const propagation::TraceValueRef& value, int64_t dim, size_t steps) {
   explain::TensorRef tensor;
   if (value.kind == "func_result") {
     if (value.op >= 0 && static_cast<size_t>(value.op) < index.ops().size())

@@ -19,10 +19,11 @@
 namespace shardscope::api {
 
 struct BlockedAxisEntry {
-  std::string axis;    // "\"x\"", "\"x\":(2)2"
-  std::string reason;  // "conflict", "divisibility", "closed", "priority", "replicated", "used", ...
-  std::string text;    // the sentence, starting with the reason
-  std::string op;      // "%0 = stablehlo.add" ("" when the reason is in the value itself)
+  std::string axis;  // "\"x\"", "\"x\":(2)2"
+  std::string
+      reason;        // "conflict", "divisibility", "closed", "priority", "replicated", "used", ...
+  std::string text;  // the sentence, starting with the reason
+  std::string op;    // "%0 = stablehlo.add" ("" when the reason is in the value itself)
   uint32_t line = 0;
   std::string factor;
   std::string source, sourceAxes;    // the tensor offering the axis
@@ -33,7 +34,7 @@ struct BlockedAxisEntry {
 };
 
 struct BlockedAxesReport {
-  std::string value;     // "%0"
+  std::string value;  // "%0"
   int64_t dim = 0;
   int64_t size = -1;     // the dimension's size
   std::string sharding;  // `{"x", ?}`, "" when the value has none
@@ -42,7 +43,7 @@ struct BlockedAxesReport {
 
 // After the first `steps` steps of the trace `index` links to its input
 // module; `value` as the trace names it (a function result too).
-BlockedAxesReport blockedAxes(const explain::TraceIndex& index, const propagation::TraceValueRef& value,
-                              int64_t dim, size_t steps);
+BlockedAxesReport blockedAxes(const explain::TraceIndex& index,
+                              const propagation::TraceValueRef& value, int64_t dim, size_t steps);
 
 }  // namespace shardscope::api

@@ -10,17 +10,21 @@ std::string phrase(int64_t n, const std::string& kind) {
   return std::to_string(n) + " " + kind + (n == 1 ? "" : "s");
 }
 
-std::string signedText(double v, const std::string& magnitude) { return (v < 0 ? "-" : "+") + magnitude; }
+std::string signedText(double v, const std::string& magnitude) {
+  return (v < 0 ? "-" : "+") + magnitude;
+}
 
 std::string summaryOf(const CommunicationDiff& d) {
   std::string removed, added;
   for (const CollectiveKindChange& k : d.kinds) {
-    if (k.countDelta() < 0) removed += (removed.empty() ? "" : ", ") + phrase(-k.countDelta(), k.kind);
+    if (k.countDelta() < 0)
+      removed += (removed.empty() ? "" : ", ") + phrase(-k.countDelta(), k.kind);
     if (k.countDelta() > 0) added += (added.empty() ? "" : ", ") + phrase(k.countDelta(), k.kind);
   }
   const double bytes = d.after.bytesPerDevice - d.before.bytesPerDevice;
   const double seconds = d.after.seconds - d.before.seconds;
-  if (removed.empty() && added.empty() && bytes == 0 && seconds == 0) return "no change in collectives";
+  if (removed.empty() && added.empty() && bytes == 0 && seconds == 0)
+    return "no change in collectives";
   std::string text;
   if (!removed.empty()) text += "removes " + removed;
   if (!added.empty()) text += (text.empty() ? "adds " : ", adds ") + added;
@@ -37,7 +41,8 @@ bool CommunicationDiff::changed() const {
   return false;
 }
 
-CommunicationDiff diffCommunication(const CommunicationReport& before, const CommunicationReport& after) {
+CommunicationDiff diffCommunication(const CommunicationReport& before,
+                                    const CommunicationReport& after) {
   CommunicationDiff d;
   auto kind = [&](const std::string& name) -> CollectiveKindChange& {
     for (CollectiveKindChange& k : d.kinds)
@@ -64,7 +69,8 @@ CommunicationDiff diffCommunication(const CommunicationReport& before, const Com
   return d;
 }
 
-std::string describeCommunicationChange(const CommunicationReport& before, const CommunicationReport& after) {
+std::string describeCommunicationChange(const CommunicationReport& before,
+                                        const CommunicationReport& after) {
   return diffCommunication(before, after).summary;
 }
 

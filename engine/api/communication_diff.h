@@ -43,7 +43,8 @@ struct CommunicationDiff {
   bool changed() const;
 };
 
-CommunicationDiff diffCommunication(const CommunicationReport& before, const CommunicationReport& after);
+CommunicationDiff diffCommunication(const CommunicationReport& before,
+                                    const CommunicationReport& after);
 
 // diffCommunication(before, after).summary.
 std::string describeCommunicationChange(const CommunicationReport& before,

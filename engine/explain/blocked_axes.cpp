@@ -80,14 +80,17 @@ OpShardingRule identityRule(const std::vector<int64_t>& shape) {
 
 std::optional<Neighbour> ruleNeighbour(const ShardingState& state, const ir::Op& op, size_t self) {
   std::optional<OpShardingRule> rule;
-  if (const OpShardingRule* existing = rules::existingOpShardingRule(op)) rule = *existing;
-  else rule = rules::createOpShardingRule(op);
+  if (const OpShardingRule* existing = rules::existingOpShardingRule(op))
+    rule = *existing;
+  else
+    rule = rules::createOpShardingRule(op);
   if (!rule || rule->operands.size() != op.numOperands() || rule->results.size() != op.numResults())
     return std::nullopt;
   Neighbour n;
   n.rule = std::move(*rule);
   n.line = op.loc().line;
-  n.label = op.numResults() ? state.name(TensorRef::of(op.result(0))) + " = " + op.name() : op.name();
+  n.label =
+      op.numResults() ? state.name(TensorRef::of(op.result(0))) + " = " + op.name() : op.name();
   for (const ir::Value* v : op.operands()) n.tensors.push_back(TensorRef::of(v));
   for (const ir::Value* v : op.resultRange()) n.tensors.push_back(TensorRef::of(v));
   n.self = self;
@@ -99,7 +102,8 @@ std::vector<Neighbour> neighboursOf(const ShardingState& state, const TensorRef&
   auto addReturn = [&](const ir::Op& ret, unsigned i, bool selfIsResult) {
     const ir::Op* func = ret.parentOp();
     if (!func || !func->is("func.func")) return;
-    const std::vector<int64_t>* shape = ret.operand(i)->type.isRankedTensor() ? &ret.operand(i)->type.shape : nullptr;
+    const std::vector<int64_t>* shape =
+        ret.operand(i)->type.isRankedTensor() ? &ret.operand(i)->type.shape : nullptr;
     if (!shape) return;
     Neighbour n;
     n.label = "func.return";
@@ -118,7 +122,8 @@ std::vector<Neighbour> neighboursOf(const ShardingState& state, const TensorRef&
   const ir::Value* v = t.value;
   if (!v) return out;
   if (const ir::Op* def = v->definingOp)
-    if (auto n = ruleNeighbour(state, *def, def->numOperands() + v->index)) out.push_back(std::move(*n));
+    if (auto n = ruleNeighbour(state, *def, def->numOperands() + v->index))
+      out.push_back(std::move(*n));
   for (const ir::Use& use : v->uses()) {
     if (use.user->is("func.return")) {
       addReturn(*use.user, use.index, false);
@@ -203,7 +208,8 @@ std::vector<Offer> offersOf(const Analysis& a, const AxisRef& axis) {
 // The axis a neighbour offers for `name` (the first offer's), if any.
 std::optional<AxisRef> offeredAxis(const Analysis& a, const AxisRef& full) {
   for (const Offer& o : offersOf(a, full)) {
-    const propagation::FactorSharding* fs = a.projections[o.neighbour].tensor(o.tensor).find(o.factor);
+    const propagation::FactorSharding* fs =
+        a.projections[o.neighbour].tensor(o.tensor).find(o.factor);
     for (const AxisRef& x : o.overflow ? fs->overflowAxes : fs->axes)
       if (overlaps(x, full)) return x;
   }
@@ -223,7 +229,20 @@ void setOp(AxisBlock& b, const Neighbour& n, int64_t factor) {
   b.factor = OpShardingRule::factorName(factor);
 }
 
-std::string factorAt(const AxisBlock& b) { return "factor " + b.factor + " of " + b.op + lineText(b.line); }
+std::string factorAt(const AxisBlock& b) {
+  return "factor " + b.factor + " of " + b.op + lineText(b.line);
+}
+
+// A block found in tensor `who` of neighbour `n` along `factor`, which
+// holds `blockerAxes` there.
+AxisBlock blockIn(const AxisRef& axis, BlockReason reason, const Neighbour& n, int64_t factor,
+                  const std::string& who, const AxisRefList& blockerAxes) {
+  AxisBlock b = start(axis, reason);
+  setOp(b, n, factor);
+  b.blocker = who;
+  b.blockerAxes = axesText(blockerAxes);
+  return b;
+}
 
 // Reasons that lie in the explained tensor itself.
 std::optional<AxisBlock> ownReason(const Analysis& a, const AxisRef& axis) {
@@ -243,7 +262,8 @@ std::optional<AxisBlock> ownReason(const Analysis& a, const AxisRef& axis) {
       AxisBlock b = start(axis, BlockReason::UsedElsewhere);
       b.blocker = self;
       b.blockerAxes = axesText(s.unreduced);
-      b.text = "used: " + u.str() + " is an unreduced axis of " + self + " (unreduced=" + b.blockerAxes + ")";
+      b.text = "used: " + u.str() + " is an unreduced axis of " + self +
+               " (unreduced=" + b.blockerAxes + ")";
       return b;
     }
   for (size_t d = 0; d < s.dims.size(); ++d) {
@@ -254,8 +274,8 @@ std::optional<AxisBlock> ownReason(const Analysis& a, const AxisRef& axis) {
         b.otherDim = static_cast<int64_t>(d);
         b.blocker = self;
         b.blockerAxes = s.dims[d].str();
-        b.text = "used: " + x.str() + " already shards dimension " + std::to_string(d) + " of " + self + " " +
-                 b.blockerAxes + "; an axis shards at most one dimension";
+        b.text = "used: " + x.str() + " already shards dimension " + std::to_string(d) + " of " +
+                 self + " " + b.blockerAxes + "; an axis shards at most one dimension";
         return b;
       }
   }
@@ -273,8 +293,8 @@ std::optional<AxisBlock> ownReason(const Analysis& a, const AxisRef& axis) {
 // Why basic propagation's cut of `cand` (at a position where the axes before
 // it multiply to `prev`) fails in tensor `t` of neighbour `n` along factor
 // `f`; nullopt when that tensor lets it through whole.
-std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_t t, const AxisRef& cand,
-                                   int64_t prev, const AxisRef& asked) {
+std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_t t,
+                                   const AxisRef& cand, int64_t prev, const AxisRef& asked) {
   const Neighbour& nb = a.neighbours[n];
   const propagation::TensorFactorShardings& row = a.projections[n].tensor(t);
   const std::string who = a.name(nb.tensors[t]);
@@ -284,15 +304,13 @@ std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_
     if (other == f) continue;
     for (const AxisRef& x : fs.axes)
       if (overlaps(x, cand)) {
-        AxisBlock b = start(asked, self ? BlockReason::UsedElsewhere : BlockReason::Conflict);
-        setOp(b, nb, f);
-        b.blocker = who;
-        b.blockerAxes = axesText(fs.axes);
+        AxisBlock b = blockIn(asked, self ? BlockReason::UsedElsewhere : BlockReason::Conflict, nb,
+                              f, who, fs.axes);
         b.otherDim = a.dimOf(n, t, other);
         b.text = std::string(self ? "used: " : "conflict: ") + cand.str() + " is used by factor " +
-                 OpShardingRule::factorName(other) + " of " + nb.label + lineText(nb.line) + " in " + who +
-                 " (dimension " + std::to_string(b.otherDim) + " " + b.blockerAxes + "), so factor " + b.factor +
-                 " cannot take it";
+                 OpShardingRule::factorName(other) + " of " + nb.label + lineText(nb.line) +
+                 " in " + who + " (dimension " + std::to_string(b.otherDim) + " " + b.blockerAxes +
+                 "), so factor " + b.factor + " cannot take it";
         return b;
       }
   }
@@ -302,30 +320,23 @@ std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_
     if (propagation::contains(x, cand)) return std::nullopt;  // already there
   for (const AxisRef& r : row.replicated)
     if (overlaps(r, cand)) {
-      AxisBlock b = start(asked, self ? BlockReason::Replicated : BlockReason::Conflict);
-      setOp(b, nb, f);
-      b.blocker = who;
-      b.blockerAxes = axesText(row.replicated);
+      AxisBlock b = blockIn(asked, self ? BlockReason::Replicated : BlockReason::Conflict, nb, f,
+                            who, row.replicated);
       b.text = std::string(self ? "replicated: " : "conflict: ") + who + " lists " + r.str() +
                " in replicated=" + b.blockerAxes + ", so " + factorAt(b) + " cannot take it";
       return b;
     }
   for (const AxisRef& u : row.unreduced)
     if (overlaps(u, cand)) {
-      AxisBlock b = start(asked, self ? BlockReason::UsedElsewhere : BlockReason::Conflict);
-      setOp(b, nb, f);
-      b.blocker = who;
-      b.blockerAxes = axesText(row.unreduced);
+      AxisBlock b = blockIn(asked, self ? BlockReason::UsedElsewhere : BlockReason::Conflict, nb, f,
+                            who, row.unreduced);
       b.text = std::string(self ? "used: " : "conflict: ") + u.str() + " is unreduced in " + who +
                ", so " + factorAt(b) + " cannot take it";
       return b;
     }
   const int64_t dimOfT = a.dimOf(n, t, f);
   if (fs->closed) {
-    AxisBlock b = start(asked, BlockReason::Closed);
-    setOp(b, nb, f);
-    b.blocker = who;
-    b.blockerAxes = axesText(fs->axes);
+    AxisBlock b = blockIn(asked, BlockReason::Closed, nb, f, who, fs->axes);
     b.text = "closed: dimension " + std::to_string(dimOfT) + " of " + who + " is closed" +
              (self ? "" : " and does not hold " + cand.str()) + ", so " + factorAt(b) + " stays " +
              b.blockerAxes + " there";
@@ -333,8 +344,8 @@ std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_
   }
   const int64_t factorSize = nb.rule.factorSizes[static_cast<size_t>(f)];
   const int64_t size = axisSize(cand, *a.mesh);
-  if (!fs->overflowAxes.empty() ||
-      (!fs->minorMost && !(prev > 0 && factorSize % prev == 0 && (factorSize / prev) % size == 0))) {
+  if (!fs->overflowAxes.empty() || (!fs->minorMost && !(prev > 0 && factorSize % prev == 0 &&
+                                                        (factorSize / prev) % size == 0))) {
     AxisBlock b = start(asked, BlockReason::Divisibility);
     setOp(b, nb, f);
     b.blocker = who;
@@ -342,12 +353,15 @@ std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_
     b.shardedBefore = prev;
     b.axisSize = size;
     const std::vector<int64_t>* shape = shapeOf(nb.tensors[t]);
-    const std::string dimSize = shape && dimOfT >= 0 && static_cast<size_t>(dimOfT) < shape->size()
-                                    ? " (size " + std::to_string((*shape)[static_cast<size_t>(dimOfT)]) + ")"
-                                    : "";
-    b.text = "divisibility: in " + who + ", " + factorAt(b) + " (size " + std::to_string(factorSize) +
-             ") is not the minor-most factor of dimension " + std::to_string(dimOfT) + dimSize + ", so its axes must divide it; " +
-             std::to_string(factorSize) + (prev > 1 ? " / " + std::to_string(prev) + " (axes before)" : "") +
+    const std::string dimSize =
+        shape && dimOfT >= 0 && static_cast<size_t>(dimOfT) < shape->size()
+            ? " (size " + std::to_string((*shape)[static_cast<size_t>(dimOfT)]) + ")"
+            : "";
+    b.text = "divisibility: in " + who + ", " + factorAt(b) + " (size " +
+             std::to_string(factorSize) + ") is not the minor-most factor of dimension " +
+             std::to_string(dimOfT) + dimSize + ", so its axes must divide it; " +
+             std::to_string(factorSize) +
+             (prev > 1 ? " / " + std::to_string(prev) + " (axes before)" : "") +
              " is not divisible by " + cand.str() + " (size " + std::to_string(size) + ")";
     return b;
   }
@@ -356,15 +370,16 @@ std::optional<AxisBlock> cutReason(const Analysis& a, size_t n, int64_t f, size_
 
 // Priorities of the tensors that disagree: a conflict where the one holding
 // other axes has the higher priority is that priority's doing.
-void refineByPriority(const Analysis& a, size_t n, size_t sourceT, size_t blockerT, int64_t f, AxisBlock& b) {
+void refineByPriority(const Analysis& a, size_t n, size_t sourceT, size_t blockerT, int64_t f,
+                      AxisBlock& b) {
   const Neighbour& nb = a.neighbours[n];
   b.sourcePriority = a.priority(nb.tensors[sourceT], a.dimOf(n, sourceT, f));
   b.blockerPriority = a.priority(nb.tensors[blockerT], a.dimOf(n, blockerT, f));
   if (!b.blockerPriority) return;
   if (b.sourcePriority && *b.sourcePriority <= *b.blockerPriority) return;
   b.reason = BlockReason::Priority;
-  b.text = "priority: " + b.blocker + " holds " + withPriority(b.blockerAxes, b.blockerPriority) + " on " +
-           factorAt(b) + ", a higher priority than " + b.source + "'s " +
+  b.text = "priority: " + b.blocker + " holds " + withPriority(b.blockerAxes, b.blockerPriority) +
+           " on " + factorAt(b) + ", a higher priority than " + b.source + "'s " +
            withPriority(b.sourceAxes, b.sourcePriority) +
            "; it was propagated in an earlier pass, and " + b.axis.str() + " conflicts with it";
 }
@@ -385,8 +400,8 @@ AxisBlock offerReason(const Analysis& a, const Offer& o, const AxisRef& axis) {
     const char* kind = type == FactorType::NeedReplication ? "need-replication"
                        : type == FactorType::Permutation   ? "permutation"
                                                            : "blocked";
-    b.text = "blocked factor: " + factorAt(b) + " is " + kind + ", so " + source + "'s " + axis.str() +
-             " does not propagate along it";
+    b.text = "blocked factor: " + factorAt(b) + " is " + kind + ", so " + source + "'s " +
+             axis.str() + " does not propagate along it";
     return b;
   }
   if (o.overflow) {
@@ -396,14 +411,16 @@ AxisBlock offerReason(const Analysis& a, const Offer& o, const AxisRef& axis) {
     b.shardedBefore = axesSize(sfs->axes, *a.mesh);
     b.axisSize = axisSize(axis, *a.mesh);
     b.blocker = source;
-    b.text = "divisibility: " + source + " holds " + axis.str() + " (size " + std::to_string(b.axisSize) +
-             ") on dimension " + std::to_string(a.dimOf(o.neighbour, o.tensor, o.factor)) + ", but " + factorAt(b) +
-             " (size " + std::to_string(b.factorSize) + ") is not divisible by it, so it cannot be split onto " +
-             "that factor";
+    b.text = "divisibility: " + source + " holds " + axis.str() + " (size " +
+             std::to_string(b.axisSize) + ") on dimension " +
+             std::to_string(a.dimOf(o.neighbour, o.tensor, o.factor)) + ", but " + factorAt(b) +
+             " (size " + std::to_string(b.factorSize) +
+             ") is not divisible by it, so it cannot be split onto " + "that factor";
     return b;
   }
   // (a) The axes every tensor mapping the factor agrees on.
-  AxisRefList compat = propagation::basic::compatibleMajorAxes(p, o.factor, propagation::PropagationDirection::Both);
+  AxisRefList compat =
+      propagation::basic::compatibleMajorAxes(p, o.factor, propagation::PropagationDirection::Both);
   size_t pos = compat.size();
   for (size_t i = 0; i < compat.size(); ++i)
     if (overlaps(compat[i], axis)) {
@@ -431,8 +448,8 @@ AxisBlock offerReason(const Analysis& a, const Offer& o, const AxisRef& axis) {
     }
     b.blocker = a.name(nb.tensors[blocker]);
     b.blockerAxes = axesText(p.tensor(blocker).find(o.factor)->axes);
-    b.text = "conflict: " + factorAt(b) + " is sharded on " + b.sourceAxes + " in " + source + " but on " +
-             b.blockerAxes + " in " + b.blocker + ", so propagation takes neither";
+    b.text = "conflict: " + factorAt(b) + " is sharded on " + b.sourceAxes + " in " + source +
+             " but on " + b.blockerAxes + " in " + b.blocker + ", so propagation takes neither";
     refineByPriority(a, o.neighbour, o.tensor, blocker, o.factor, b);
     return b;
   }
@@ -466,8 +483,9 @@ AxisBlock blockFor(const Analysis& a, const AxisRef& axis) {
   std::vector<Offer> offers = offersOf(a, axis);
   if (offers.empty()) {
     AxisBlock b = start(axis, BlockReason::NoSource);
-    b.text = "no source: no operand or result connected to this dimension by a factor is sharded on " +
-             axis.str();
+    b.text =
+        "no source: no operand or result connected to this dimension by a factor is sharded on " +
+        axis.str();
     return b;
   }
   // The first offer that says more than "not yet" explains it.
@@ -482,8 +500,10 @@ AxisBlock blockFor(const Analysis& a, const AxisRef& axis) {
 
 std::optional<Analysis> analyse(const ShardingState& state, const TensorRef& tensor, int64_t dim) {
   const std::vector<int64_t>* shape = shapeOf(tensor);
-  if (!tensor.valid() || !shape || dim < 0 || static_cast<size_t>(dim) >= shape->size()) return std::nullopt;
-  Analysis a{state, tensor, dim, state.sharding(tensor), nullptr, neighboursOf(state, tensor), {}, {}};
+  if (!tensor.valid() || !shape || dim < 0 || static_cast<size_t>(dim) >= shape->size())
+    return std::nullopt;
+  Analysis a{state, tensor, dim, state.sharding(tensor), nullptr, neighboursOf(state, tensor),
+             {},    {}};
   a.mesh = meshFor(state, a.sharding);
   MeshRef meshRef;
   if (a.sharding) meshRef = a.sharding->mesh;
@@ -503,8 +523,10 @@ std::optional<Analysis> analyse(const ShardingState& state, const TensorRef& ten
   for (size_t n = 0; n < a.neighbours.size(); ++n) {
     const Neighbour& nb = a.neighbours[n];
     const size_t numOperands = nb.rule.operands.size();
-    std::vector<std::optional<TensorSharding>> ops(a.shardings[n].begin(), a.shardings[n].begin() + numOperands);
-    std::vector<std::optional<TensorSharding>> res(a.shardings[n].begin() + numOperands, a.shardings[n].end());
+    std::vector<std::optional<TensorSharding>> ops(a.shardings[n].begin(),
+                                                   a.shardings[n].begin() + numOperands);
+    std::vector<std::optional<TensorSharding>> res(a.shardings[n].begin() + numOperands,
+                                                   a.shardings[n].end());
     a.projections.push_back(propagation::ShardingProjection::build(ops, res, nb.rule, *a.mesh));
   }
   return a;
@@ -514,21 +536,30 @@ std::optional<Analysis> analyse(const ShardingState& state, const TensorRef& ten
 
 const char* blockReasonName(BlockReason reason) {
   switch (reason) {
-    case BlockReason::Replicated: return "replicated";
-    case BlockReason::UsedElsewhere: return "used";
-    case BlockReason::Closed: return "closed";
-    case BlockReason::BlockedFactor: return "blocked factor";
-    case BlockReason::Divisibility: return "divisibility";
-    case BlockReason::Priority: return "priority";
-    case BlockReason::Conflict: return "conflict";
-    case BlockReason::NoSource: return "no source";
-    case BlockReason::NotYet: return "not yet";
+    case BlockReason::Replicated:
+      return "replicated";
+    case BlockReason::UsedElsewhere:
+      return "used";
+    case BlockReason::Closed:
+      return "closed";
+    case BlockReason::BlockedFactor:
+      return "blocked factor";
+    case BlockReason::Divisibility:
+      return "divisibility";
+    case BlockReason::Priority:
+      return "priority";
+    case BlockReason::Conflict:
+      return "conflict";
+    case BlockReason::NoSource:
+      return "no source";
+    case BlockReason::NotYet:
+      return "not yet";
   }
   return "";
 }
 
-std::optional<AxisBlock> explainBlockedAxis(const ShardingState& state, const TensorRef& tensor, int64_t dim,
-                                            const AxisRef& axis) {
+std::optional<AxisBlock> explainBlockedAxis(const ShardingState& state, const TensorRef& tensor,
+                                            int64_t dim, const AxisRef& axis) {
   std::optional<Analysis> a = analyse(state, tensor, dim);
   if (!a) return std::nullopt;
   if (a->sharding && static_cast<size_t>(dim) < a->sharding->dims.size())
@@ -537,11 +568,13 @@ std::optional<AxisBlock> explainBlockedAxis(const ShardingState& state, const Te
   return blockFor(*a, axis);
 }
 
-DimensionBlocks explainBlockedAxes(const ShardingState& state, const TensorRef& tensor, int64_t dim) {
+DimensionBlocks explainBlockedAxes(const ShardingState& state, const TensorRef& tensor,
+                                   int64_t dim) {
   DimensionBlocks out;
   out.value = tensor.valid() ? state.name(tensor) : std::string();
   out.dim = dim;
-  if (const std::vector<int64_t>* shape = shapeOf(tensor); shape && dim >= 0 && static_cast<size_t>(dim) < shape->size())
+  if (const std::vector<int64_t>* shape = shapeOf(tensor);
+      shape && dim >= 0 && static_cast<size_t>(dim) < shape->size())
     out.size = (*shape)[static_cast<size_t>(dim)];
   std::optional<Analysis> a = analyse(state, tensor, dim);
   if (!a) return out;
@@ -587,8 +620,9 @@ ShardingState moduleShardingState(const ir::Module& module) {
     if (!sharding) return sharding;
     // A propagated op result is open: only what a user writes is closed.
     const ir::Op* def = t.value->definingOp;
-    const bool written = !def || def->is("sdy.sharding_constraint") || def->is("sdy.manual_computation") ||
-                         def->is("sdy.data_flow_edge") || def->is("sdy.reshard");
+    const bool written = !def || def->is("sdy.sharding_constraint") ||
+                         def->is("sdy.manual_computation") || def->is("sdy.data_flow_edge") ||
+                         def->is("sdy.reshard");
     if (!written)
       for (DimensionSharding& d : sharding->dims) d.closed = false;
     return sharding;
@@ -622,7 +656,8 @@ ShardingState traceShardingState(const TraceIndex& index, size_t steps) {
     // A propagated dimension has the priority of the seeds its axes came from.
     std::optional<int64_t> best;
     for (const AxisOrigin& o : explainDimension(index, *ref, dim, steps).axes)
-      if (o.seed && o.seed->priority && (!best || *o.seed->priority < *best)) best = o.seed->priority;
+      if (o.seed && o.seed->priority && (!best || *o.seed->priority < *best))
+        best = o.seed->priority;
     return best;
   };
   s.name = [refOf, &index](const TensorRef& t) {

@@ -88,13 +88,13 @@ struct AxisBlock {
   // What the sentence names (empty / -1 / 0 where it does not apply).
   std::string op;  // "%0 = stablehlo.add"
   uint32_t line = 0;
-  std::string factor;                    // "i"
-  std::string source, sourceAxes;        // the tensor offering the axis and its axes on the factor
-  std::string blocker, blockerAxes;      // the tensor keeping it away and what it holds
-  int64_t otherDim = -1;                 // used: the dimension holding the axis
-  int64_t factorSize = 0;                // divisibility: the factor's size,
-  int64_t shardedBefore = 1;             //   the product of the axes before the candidate,
-  int64_t axisSize = 0;                  //   and the candidate's size
+  std::string factor;                // "i"
+  std::string source, sourceAxes;    // the tensor offering the axis and its axes on the factor
+  std::string blocker, blockerAxes;  // the tensor keeping it away and what it holds
+  int64_t otherDim = -1;             // used: the dimension holding the axis
+  int64_t factorSize = 0;            // divisibility: the factor's size,
+  int64_t shardedBefore = 1;         //   the product of the axes before the candidate,
+  int64_t axisSize = 0;              //   and the candidate's size
   std::optional<int64_t> sourcePriority, blockerPriority;  // priority
 };
 
@@ -111,7 +111,8 @@ struct DimensionBlocks {
 // Every candidate axis of dimension `dim` of `tensor` and what blocked it.
 // Candidates are the mesh's axes the dimension does not fully hold (a
 // sub-axis when that is what a neighbour offers).
-DimensionBlocks explainBlockedAxes(const ShardingState& state, const TensorRef& tensor, int64_t dim);
+DimensionBlocks explainBlockedAxes(const ShardingState& state, const TensorRef& tensor,
+                                   int64_t dim);
 
 // What blocked `axis` on dimension `dim` of `tensor` (nullopt when the
 // dimension holds it).

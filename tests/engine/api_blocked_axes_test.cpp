@@ -1,15 +1,15 @@
 // api::blockedAxes on a propagation run of a sample, as the Why panel asks.
-#include "api/blocked_axes.h"
-
 #include <gtest/gtest.h>
 
+#include "api/blocked_axes.h"
 #include "api/propagate.h"
 
 using namespace shardscope;
 
 namespace {
 
-std::optional<propagation::TraceValueRef> refNamed(const explain::TraceIndex& index, const std::string& name) {
+std::optional<propagation::TraceValueRef> refNamed(const explain::TraceIndex& index,
+                                                   const std::string& name) {
   for (const propagation::TraceValueRef& r : index.shardedValues())
     if (index.valueName(r) == name) return r;
   return std::nullopt;
@@ -37,7 +37,8 @@ TEST(ApiBlockedAxes, AllToAllSampleAfterThePipeline) {
   EXPECT_EQ(r.axes[0].axis, "\"x\"");
   EXPECT_EQ(r.axes[0].reason, "used");
   EXPECT_EQ(r.axes[0].otherDim, 0);
-  EXPECT_EQ(r.axes[0].text.rfind("used: \"x\" already shards dimension 0 of %0", 0), 0u) << r.axes[0].text;
+  EXPECT_EQ(r.axes[0].text.rfind("used: \"x\" already shards dimension 0 of %0", 0), 0u)
+      << r.axes[0].text;
 
   // %arg1 dimension 0: "x" is on its dimension 1.
   auto arg1 = refNamed(index, "%arg1");

@@ -47,7 +47,8 @@ TEST(CommBlockedAxes, ClosedArgumentLacksTheGatheredAxis) {
   EXPECT_EQ(c.blocked[0].dim, 0);
   EXPECT_EQ(c.blocked[0].block.reason, explain::BlockReason::Closed);
   EXPECT_EQ(c.blocked[0].text(),
-            "why not \"y\" on %arg1 dimension 0: closed: dimension 0 of %arg1 is {}, closed (written without `?`), "
+            "why not \"y\" on %arg1 dimension 0: closed: dimension 0 of %arg1 is {}, closed "
+            "(written without `?`), "
             "so propagation adds no axis to it");
 
   const nlohmann::json json = nlohmann::json::parse(comm::commReportJson(r));
@@ -60,7 +61,8 @@ TEST(CommBlockedAxes, ClosedArgumentLacksTheGatheredAxis) {
 
   std::ostringstream table;
   comm::printCommTable(r, table);
-  EXPECT_NE(table.str().find("\n    why not \"y\" on %arg1 dimension 0: closed: "), std::string::npos)
+  EXPECT_NE(table.str().find("\n    why not \"y\" on %arg1 dimension 0: closed: "),
+            std::string::npos)
       << table.str();
 }
 

@@ -102,7 +102,8 @@ TEST(CommunicationDiff, WhatIfOnTheAllToAllSample) {
   options.level = propagation::PropagationLevel::Pipeline;
   auto a = propagateDocument(*doc, options), b = propagateDocument(*edited, options);
   ASSERT_TRUE(a->ok && b->ok);
-  CommunicationDiff d = diffCommunication(analyzeCommunication(*a->result), analyzeCommunication(*b->result));
+  CommunicationDiff d =
+      diffCommunication(analyzeCommunication(*a->result), analyzeCommunication(*b->result));
   ASSERT_EQ(d.kinds.size(), 1u);
   EXPECT_EQ(d.kinds[0].kind, "all-to-all");
   EXPECT_EQ(d.kinds[0].countBefore, 1);

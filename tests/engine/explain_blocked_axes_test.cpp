@@ -1,9 +1,8 @@
 // What blocked each candidate axis of a dimension: one small module per
 // reason, the exact reason and its numbers.
-#include "explain/blocked_axes.h"
-
 #include <gtest/gtest.h>
 
+#include "explain/blocked_axes.h"
 #include "explain/trace_index.h"
 #include "explain_test_modules.h"
 #include "passes/pass.h"
@@ -29,7 +28,8 @@ const ir::Value* valueNamed(const ir::Module& m, const std::string& name) {
 }
 
 // The block of `axis` after the whole run of `r`.
-AxisBlock blockAfterRun(const testing::Run& r, const std::string& value, int64_t dim, const std::string& axis) {
+AxisBlock blockAfterRun(const testing::Run& r, const std::string& value, int64_t dim,
+                        const std::string& axis) {
   TraceIndex index(*r.input, r.trace);
   ShardingState state = traceShardingState(index, r.trace.steps.size());
   const ir::Value* v = valueNamed(*r.input, value);
@@ -62,7 +62,8 @@ TEST(BlockedAxes, ConflictNamesBothShardings) {
   EXPECT_EQ(b.blocker, "%arg1");
   EXPECT_EQ(b.blockerAxes, "{\"y\"}");
   EXPECT_EQ(b.text,
-            "conflict: factor i of %0 = stablehlo.add (line 5) is sharded on {\"x\"} in %arg0 but on {\"y\"} "
+            "conflict: factor i of %0 = stablehlo.add (line 5) is sharded on {\"x\"} in %arg0 but "
+            "on {\"y\"} "
             "in %arg1, so propagation takes neither");
   AxisBlock y = blockAfterRun(r, "%0", 0, "\"y\"");
   EXPECT_EQ(y.reason, BlockReason::Conflict);
@@ -75,7 +76,8 @@ TEST(BlockedAxes, NoSourceWhenNoNeighbourHoldsTheAxis) {
   AxisBlock b = blockAfterRun(r, "%0", 0, "\"z\"");
   EXPECT_EQ(b.reason, BlockReason::NoSource);
   EXPECT_EQ(b.text,
-            "no source: no operand or result connected to this dimension by a factor is sharded on \"z\"");
+            "no source: no operand or result connected to this dimension by a factor is sharded on "
+            "\"z\"");
 }
 
 TEST(BlockedAxes, ClosedDimension) {
@@ -91,7 +93,8 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   EXPECT_EQ(b.reason, BlockReason::Closed);
   EXPECT_EQ(b.blocker, "%arg1");
   EXPECT_EQ(b.text,
-            "closed: dimension 0 of %arg1 is {}, closed (written without `?`), so propagation adds no axis to it");
+            "closed: dimension 0 of %arg1 is {}, closed (written without `?`), so propagation adds "
+            "no axis to it");
 }
 
 TEST(BlockedAxes, ExplicitlyReplicated) {
@@ -121,7 +124,8 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   EXPECT_EQ(b.reason, BlockReason::UsedElsewhere);
   EXPECT_EQ(b.otherDim, 1);
   EXPECT_EQ(b.text,
-            "used: \"x\" already shards dimension 1 of %arg1 {\"x\", ?}; an axis shards at most one dimension");
+            "used: \"x\" already shards dimension 1 of %arg1 {\"x\", ?}; an axis shards at most "
+            "one dimension");
 }
 
 TEST(BlockedAxes, DivisibilityOfANonMinorMostFactor) {
@@ -140,9 +144,11 @@ func.func @main(%arg0: tensor<3x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   EXPECT_EQ(b.factorSize, 3);
   EXPECT_EQ(b.shardedBefore, 1);
   EXPECT_EQ(b.axisSize, 4);
-  EXPECT_EQ(b.text,
-            "divisibility: in %0, factor i of %0 = stablehlo.reshape (line 4) (size 3) is not the minor-most factor "
-            "of dimension 0 (size 24), so its axes must divide it; 3 is not divisible by \"x\" (size 4)");
+  EXPECT_EQ(
+      b.text,
+      "divisibility: in %0, factor i of %0 = stablehlo.reshape (line 4) (size 3) is not the "
+      "minor-most factor "
+      "of dimension 0 (size 24), so its axes must divide it; 3 is not divisible by \"x\" (size 4)");
 }
 
 TEST(BlockedAxes, HigherPriorityShardingWon) {
@@ -162,7 +168,8 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   EXPECT_EQ(b.sourcePriority, 1);
   EXPECT_EQ(b.blockerPriority, 0);
   EXPECT_EQ(b.text,
-            "priority: %arg1 holds {\"y\"}p0 on factor i of %0 = stablehlo.add (line 5), a higher priority than "
+            "priority: %arg1 holds {\"y\"}p0 on factor i of %0 = stablehlo.add (line 5), a higher "
+            "priority than "
             "%arg0's {\"x\"}p1; it was propagated in an earlier pass, and \"x\" conflicts with it");
 }
 
@@ -171,7 +178,8 @@ TEST(BlockedAxes, NotYetBeforeTheStepThatBringsIt) {
   TraceIndex index(*r.input, r.trace);
   ShardingState before = traceShardingState(index, 0);
   const ir::Value* v = valueNamed(*r.input, "%0");
-  std::optional<AxisBlock> b = explainBlockedAxis(before, TensorRef::of(v), 0, AxisRef{"a", std::nullopt});
+  std::optional<AxisBlock> b =
+      explainBlockedAxis(before, TensorRef::of(v), 0, AxisRef{"a", std::nullopt});
   ASSERT_TRUE(b);
   EXPECT_EQ(b->reason, BlockReason::NotYet);
   EXPECT_EQ(b->source, "%arg0");
@@ -200,7 +208,8 @@ func.func @main(%arg0: tensor<256x128xf32> {sdy.sharding = #sdy.sharding<@mesh, 
   EXPECT_EQ(blocks.axes[0].reason, BlockReason::UsedElsewhere);
   EXPECT_EQ(blocks.text(),
             "%arg1 dimension 0 (size 256) {}\n"
-            "  \"x\": used: \"x\" already shards dimension 1 of %arg1 {\"x\"}; an axis shards at most one dimension");
+            "  \"x\": used: \"x\" already shards dimension 1 of %arg1 {\"x\"}; an axis shards at "
+            "most one dimension");
   // %0 (propagated, so open in this view) dimension 1: "x" is offered by
   // %arg1 but already on dimension 0.
   DimensionBlocks result = explainBlockedAxes(state, TensorRef::of(valueNamed(*m, "%0")), 1);

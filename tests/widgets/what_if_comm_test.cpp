@@ -48,23 +48,24 @@ class WhatIfCommTest : public QObject {
     QTest::newRow("all-to-all removed")
         << QStringLiteral("alltoall_conflict.mlir") << QStringLiteral(R"([{}, {"x"}]>})")
         << QStringLiteral(R"([{"x"}, {}]>})")
-        << QStringLiteral("removes 1 all-to-all; -24.00 KiB, -41 ns per device") << QStringLiteral("all-to-all")
-        << QStringLiteral("1 → 0") << QStringLiteral("−24.00 KiB");
+        << QStringLiteral("removes 1 all-to-all; -24.00 KiB, -41 ns per device")
+        << QStringLiteral("all-to-all") << QStringLiteral("1 → 0") << QStringLiteral("−24.00 KiB");
     // The result keeps both halves of "x": no gather of the 1x32x32 f32 block
     // (half of 4096 bytes, 3.41 ns).
     QTest::newRow("sub-axis all-gather removed")
-        << QStringLiteral("reshape_subaxis_gather.mlir") << QStringLiteral(R"([{"x":(1)2}, {}, {}]>})")
+        << QStringLiteral("reshape_subaxis_gather.mlir")
+        << QStringLiteral(R"([{"x":(1)2}, {}, {}]>})")
         << QStringLiteral(R"([{"x":(1)2}, {"x":(2)2}, {}]>})")
-        << QStringLiteral("removes 1 all-gather; -2.00 KiB, -3.41 ns per device") << QStringLiteral("all-gather")
-        << QStringLiteral("1 → 0") << QStringLiteral("−2.00 KiB");
+        << QStringLiteral("removes 1 all-gather; -2.00 KiB, -3.41 ns per device")
+        << QStringLiteral("all-gather") << QStringLiteral("1 → 0") << QStringLiteral("−2.00 KiB");
     // The result replicated: the gather covers all of "x" (group of 4, 3/4
     // of the whole 8 KiB tensor = 6144 bytes, 10.24 ns) instead of its minor
     // half (2048 bytes, 3.41 ns).
     QTest::newRow("all-gather grows")
-        << QStringLiteral("reshape_subaxis_gather.mlir") << QStringLiteral(R"([{"x":(1)2}, {}, {}]>})")
-        << QStringLiteral(R"([{}, {}, {}]>})")
-        << QStringLiteral("the same collectives; +4.00 KiB, +6.83 ns per device") << QStringLiteral("all-gather")
-        << QStringLiteral("1 → 1") << QStringLiteral("+4.00 KiB");
+        << QStringLiteral("reshape_subaxis_gather.mlir")
+        << QStringLiteral(R"([{"x":(1)2}, {}, {}]>})") << QStringLiteral(R"([{}, {}, {}]>})")
+        << QStringLiteral("the same collectives; +4.00 KiB, +6.83 ns per device")
+        << QStringLiteral("all-gather") << QStringLiteral("1 → 1") << QStringLiteral("+4.00 KiB");
   }
 
   void whatIfReportsTheChangeInCollectives() {
@@ -100,7 +101,9 @@ class WhatIfCommTest : public QObject {
     QCOMPARE(cell(table, 0, comm::CommunicationChangeView::BytesDeltaColumn), bytesDelta);
     QCOMPARE(cell(table, 1, comm::CommunicationChangeView::KindColumn), QStringLiteral("total"));
     const QString dir = qEnvironmentVariable("SHARDSCOPE_WHATIF_PNG_DIR");
-    if (!dir.isEmpty()) QVERIFY(w.grab().save(dir + u'/' + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png")));
+    if (!dir.isEmpty())
+      QVERIFY(w.grab().save(dir + u'/' + QString::fromLatin1(QTest::currentDataTag()) +
+                            QStringLiteral(".png")));
   }
 
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
@@ -121,15 +124,20 @@ class WhatIfCommTest : public QObject {
     act->trigger();
     QVERIFY(communication.wait(60000));
     comm::CommunicationChangeView* view = compare->communicationView();
-    QVERIFY2(view->summaryText().contains(QStringLiteral("basic → user-priority")), qPrintable(view->summaryText()));
-    QVERIFY2(view->summaryText().contains(QStringLiteral("removes 1 all-gather; -96.00 KiB, -164 ns per device")),
+    QVERIFY2(view->summaryText().contains(QStringLiteral("basic → user-priority")),
+             qPrintable(view->summaryText()));
+    QVERIFY2(view->summaryText().contains(
+                 QStringLiteral("removes 1 all-gather; -96.00 KiB, -164 ns per device")),
              qPrintable(view->summaryText()));
     const QTableWidget* table = view->table();
     QCOMPARE(table->rowCount(), 3);
-    QCOMPARE(cell(table, 0, comm::CommunicationChangeView::KindColumn), QStringLiteral("all-to-all"));
+    QCOMPARE(cell(table, 0, comm::CommunicationChangeView::KindColumn),
+             QStringLiteral("all-to-all"));
     QCOMPARE(cell(table, 0, comm::CommunicationChangeView::CountColumn), QStringLiteral("1 → 1"));
-    QCOMPARE(cell(table, 1, comm::CommunicationChangeView::KindColumn), QStringLiteral("all-gather"));
-    QCOMPARE(cell(table, 1, comm::CommunicationChangeView::BytesDeltaColumn), QStringLiteral("−96.00 KiB"));
+    QCOMPARE(cell(table, 1, comm::CommunicationChangeView::KindColumn),
+             QStringLiteral("all-gather"));
+    QCOMPARE(cell(table, 1, comm::CommunicationChangeView::BytesDeltaColumn),
+             QStringLiteral("−96.00 KiB"));
     QCOMPARE(cell(table, 2, comm::CommunicationChangeView::CountColumn), QStringLiteral("2 → 1"));
   }
 #endif

@@ -1,5 +1,7 @@
 // The Why panel's "Why not other axes?" part: for the selected value and
 // dimension after a run, each blocked mesh axis with its reason (offscreen).
+#include "trace/why_panel.h"
+
 #include <QSignalSpy>
 #include <QTest>
 
@@ -8,7 +10,6 @@
 #include "trace/trace_panel.h"
 #include "trace/trace_player.h"
 #include "trace/trace_state.h"
-#include "trace/why_panel.h"
 #include "trace_test_util.h"
 
 using namespace shardscope;
@@ -38,7 +39,8 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, ARG0
 }
 
 // Runs `text` with `strategy` in a panel and selects `value`/`dim` after the last step.
-void runAndSelect(TracePanel& panel, const QString& text, Strategy strategy, const QString& value, int dim) {
+void runAndSelect(TracePanel& panel, const QString& text, Strategy strategy, const QString& value,
+                  int dim) {
   panel.resize(1000, 700);
   panel.show();
   panel.setModuleText(text, QStringLiteral("why.mlir"));
@@ -76,14 +78,18 @@ void WhyPanelTest::whyNot_data() {
   QTest::addColumn<QString>("value");
   QTest::addColumn<int>("dim");
   QTest::addColumn<QString>("expected");
-  QTest::newRow("conflict") << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"), QStringLiteral(R"([{"b"}, {}])"))
-                            << int(Strategy::Basic) << QStringLiteral("%0") << 0
-                            << QStringLiteral("\"a\" conflict: factor i of %0 = stablehlo.add (line 5) is sharded "
-                                              "on {\"a\"} in %arg0 but on {\"b\"} in %arg1");
-  QTest::newRow("closed") << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"), QStringLiteral(R"([{}, {}])"))
+  QTest::newRow("conflict")
+      << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"), QStringLiteral(R"([{"b"}, {}])"))
+      << int(Strategy::Basic) << QStringLiteral("%0") << 0
+      << QStringLiteral(
+             "\"a\" conflict: factor i of %0 = stablehlo.add (line 5) is sharded "
+             "on {\"a\"} in %arg0 but on {\"b\"} in %arg1");
+  QTest::newRow("closed") << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"),
+                                       QStringLiteral(R"([{}, {}])"))
                           << int(Strategy::Basic) << QStringLiteral("%arg1") << 0
                           << QStringLiteral("\"a\" closed: dimension 0 of %arg1 is {}, closed");
-  QTest::newRow("used") << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"), QStringLiteral(R"([{?}, {"a", ?}])"))
+  QTest::newRow("used") << twoArgAdd(QStringLiteral(R"([{"a"}, {}])"),
+                                     QStringLiteral(R"([{?}, {"a", ?}])"))
                         << int(Strategy::Basic) << QStringLiteral("%arg1") << 0
                         << QStringLiteral("\"a\" used: \"a\" already shards dimension 1 of %arg1");
   QTest::newRow("priority") << twoArgAdd(QStringLiteral(R"([{"a", ?}p1, {?}])"),
@@ -107,7 +113,8 @@ void WhyPanelTest::whyNot() {
 
 void WhyPanelTest::noSectionWhenEveryAxisIsHeld() {
   TracePanel panel;
-  runAndSelect(panel, twoArgAdd(QStringLiteral(R"([{"a", "b"}, {}])"), QStringLiteral(R"([{?}, {?}])")),
+  runAndSelect(panel,
+               twoArgAdd(QStringLiteral(R"([{"a", "b"}, {}])"), QStringLiteral(R"([{?}, {?}])")),
                Strategy::Basic, QStringLiteral("%0"), 0);
   const QString text = panel.whyPanel()->plainText();
   QVERIFY2(!text.contains(QStringLiteral("Why not")), qPrintable(text));

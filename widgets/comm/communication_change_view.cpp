@@ -53,13 +53,15 @@ CommunicationChangeView::CommunicationChangeView(QWidget* parent) : QWidget(pare
 
 void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const QString& before,
                                       const QString& after) {
-  summary_->setText(tr("<b>Collectives</b> (%1 → %2): %3")
-                        .arg(before.toHtmlEscaped(), after.toHtmlEscaped(), qs(diff.summary).toHtmlEscaped()));
-  summary_->setToolTip(tr("Bytes each device receives and the estimated time on %1; a run without "
-                          "reshards is counted with the explicit reshards the partitioner would insert")
-                           .arg(qs(diff.chip)));
-  table_->setHorizontalHeaderLabels({tr("kind"), arrow(before, after), tr("bytes / device"), tr("Δ bytes"),
-                                     tr("time"), tr("Δ time")});
+  summary_->setText(
+      tr("<b>Collectives</b> (%1 → %2): %3")
+          .arg(before.toHtmlEscaped(), after.toHtmlEscaped(), qs(diff.summary).toHtmlEscaped()));
+  summary_->setToolTip(
+      tr("Bytes each device receives and the estimated time on %1; a run without "
+         "reshards is counted with the explicit reshards the partitioner would insert")
+          .arg(qs(diff.chip)));
+  table_->setHorizontalHeaderLabels({tr("kind"), arrow(before, after), tr("bytes / device"),
+                                     tr("Δ bytes"), tr("time"), tr("Δ time")});
   table_->setRowCount(static_cast<int>(diff.kinds.size()) + 1);
   auto put = [this](int row, int column, const QString& text, double delta = 0, bool bold = false) {
     auto* item = new QTableWidgetItem(text);
@@ -75,24 +77,30 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
   int row = 0;
   for (const api::CollectiveKindChange& k : diff.kinds) {
     put(row, KindColumn, qs(k.kind));
-    put(row, CountColumn, arrow(QString::number(k.countBefore), QString::number(k.countAfter)), k.countDelta());
-    put(row, BytesColumn, arrow(qs(api::bytesText(k.bytesBefore)), qs(api::bytesText(k.bytesAfter))));
+    put(row, CountColumn, arrow(QString::number(k.countBefore), QString::number(k.countAfter)),
+        k.countDelta());
+    put(row, BytesColumn,
+        arrow(qs(api::bytesText(k.bytesBefore)), qs(api::bytesText(k.bytesAfter))));
     put(row, BytesDeltaColumn, signedBytes(k.bytesDelta()), k.bytesDelta());
-    put(row, TimeColumn, arrow(qs(api::secondsText(k.secondsBefore)), qs(api::secondsText(k.secondsAfter))));
+    put(row, TimeColumn,
+        arrow(qs(api::secondsText(k.secondsBefore)), qs(api::secondsText(k.secondsAfter))));
     put(row, TimeDeltaColumn, signedSeconds(k.secondsDelta()), k.secondsDelta());
     ++row;
   }
   const double bytes = diff.after.bytesPerDevice - diff.before.bytesPerDevice;
   const double seconds = diff.after.seconds - diff.before.seconds;
   put(row, KindColumn, tr("total"), 0, true);
-  put(row, CountColumn, arrow(QString::number(diff.before.count), QString::number(diff.after.count)),
+  put(row, CountColumn,
+      arrow(QString::number(diff.before.count), QString::number(diff.after.count)),
       static_cast<double>(diff.after.count - diff.before.count), true);
   put(row, BytesColumn,
-      arrow(qs(api::bytesText(diff.before.bytesPerDevice)), qs(api::bytesText(diff.after.bytesPerDevice))), 0,
-      true);
-  put(row, BytesDeltaColumn, signedBytes(bytes), bytes, true);
-  put(row, TimeColumn, arrow(qs(api::secondsText(diff.before.seconds)), qs(api::secondsText(diff.after.seconds))),
+      arrow(qs(api::bytesText(diff.before.bytesPerDevice)),
+            qs(api::bytesText(diff.after.bytesPerDevice))),
       0, true);
+  put(row, BytesDeltaColumn, signedBytes(bytes), bytes, true);
+  put(row, TimeColumn,
+      arrow(qs(api::secondsText(diff.before.seconds)), qs(api::secondsText(diff.after.seconds))), 0,
+      true);
   put(row, TimeDeltaColumn, signedSeconds(seconds), seconds, true);
   table_->resizeColumnsToContents();
   table_->resizeRowsToContents();

@@ -20,7 +20,15 @@ namespace shardscope::widgets::comm {
 class CommunicationChangeView : public QWidget {
   Q_OBJECT
  public:
-  enum Column { KindColumn, CountColumn, BytesColumn, BytesDeltaColumn, TimeColumn, TimeDeltaColumn, ColumnCount };
+  enum Column {
+    KindColumn,
+    CountColumn,
+    BytesColumn,
+    BytesDeltaColumn,
+    TimeColumn,
+    TimeDeltaColumn,
+    ColumnCount
+  };
 
   explicit CommunicationChangeView(QWidget* parent = nullptr);
   // `before`/`after` name the two sides in the headers ("before", "basic").

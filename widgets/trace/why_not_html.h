@@ -4,7 +4,8 @@
 // as a tag:
 //
 //   Why not other axes?
-//   • "y"  conflict  factor i of %0 = stablehlo.add (line 5) is sharded on {"x"} in %arg0 but on {"y"} ...
+//   • "y"  conflict  factor i of %0 = stablehlo.add (line 5) is sharded on {"x"} in %arg0 but on
+//   {"y"} ...
 #pragma once
 #include <QString>
 
