@@ -12,8 +12,8 @@
 #include "comm/communication_change_view.h"
 #include "main_window.h"
 #include "main_window_test_util.h"
-#include "source_view.h"
-#include "what_if_panel.h"
+#include "source/source_view.h"
+#include "whatif/what_if_panel.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/strategy_compare_widget.h"
 #endif

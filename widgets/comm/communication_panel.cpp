@@ -13,7 +13,7 @@
 
 #include "api/communication_diff.h"
 #include "communication_model.h"
-#include "document_state.h"
+#include "core/document_state.h"
 
 namespace shardscope::widgets::comm {
 

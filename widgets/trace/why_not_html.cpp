@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-#include "axis_style.h"
+#include "core/axis_style.h"
 
 namespace shardscope::widgets::trace {
 
