@@ -1,5 +1,7 @@
 #include "api/document.h"
 
+#include "passes/import_passes.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "io/input_file.h"
 #include "sharding/checked_size.h"
 #include "ir/parser.h"
+#include "passes/import_passes.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
 #define SHARDSCOPE_HAVE_VERIFIER 1
@@ -38,6 +41,36 @@ const char* loadStageName(LoadStage stage) {
 
 namespace {
 
+// A module exported with GSPMD shardings and no sdy mesh opens with its
+// shardings imported, so every view has sdy shardings to show.
+std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& sink) {
+  bool gspmd = false, meshes = false;
+  module.op->walk([&](ir::Op& op) {
+    if (op.is("sdy.mesh")) meshes = true;
+    if (gspmd) return;
+    if (op.hasAttr("mhlo.sharding")) gspmd = true;
+    for (const char* array : {"arg_attrs", "res_attrs"})
+      if (const ir::Attribute* a = op.attr(array); a && a->array())
+        for (const ir::Attribute& entry : a->array()->elems)
+          if (const ir::DictionaryAttr* d = entry.dict(); d && d->get("mhlo.sharding")) gspmd = true;
+  });
+  if (!gspmd || meshes) return {};
+  const size_t before = sink.all().size();
+  if (!passes::importGspmdShardings(module, sink)) return {};
+  if (sink.all().size() != before) return {};
+  std::string note = "GSPMD shardings (mhlo.sharding) imported as sdy shardings";
+  for (const auto& op : module.body().ops())
+    if (op->is("sdy.mesh"))
+      if (const ir::Attribute* a = op->attr("mesh"))
+        if (const Mesh* mesh = a->as<Mesh>()) {
+          note += " on @" + symbolName(*op) + " = " + mesh->str();
+          break;
+        }
+  note += ", as -xla-sdy-import-shardings does; the source keeps the original strings";
+  sink.note({1, 1}, note);
+  return note;
+}
+
 std::string baseName(const std::string& path) {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -60,6 +93,11 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
     if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
   }
 #endif
+  if (doc->module && !sink.hasErrors()) {
+    doc->gspmdImportNote = importGspmdShardingsIfAny(*doc->module, sink);
+    // A GSPMD sharding the import cannot read is an invalid attribute.
+    if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
+  }
   doc->diagnostics = sink.all();
   if (doc->module) pointDiagnosticsAtAxes(doc->text, *doc->module, doc->diagnostics);
   std::stable_sort(doc->diagnostics.begin(), doc->diagnostics.end(),

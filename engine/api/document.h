@@ -32,6 +32,10 @@ struct Document {
   std::string text;
   std::unique_ptr<ir::Module> module;
   std::vector<ir::Diagnostic> diagnostics;
+  // Set when the file carried GSPMD shardings (`mhlo.sharding`) and no sdy
+  // mesh: they were imported as `-xla-sdy-import-shardings` does, and this
+  // says so (the text keeps the original strings). Also a note diagnostic.
+  std::string gspmdImportNote;
   // Set when `diagnostics` holds errors: the stage they come from.
   std::optional<LoadStage> failedStage;
 

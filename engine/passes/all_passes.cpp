@@ -12,6 +12,7 @@ void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
 void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 void registerCanonicalizePass(std::vector<PassInfo>& out);
+void registerGspmdImportPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -23,6 +24,7 @@ const std::vector<PassInfo>& allPasses() {
     registerPipelinePasses(out);
     registerReshardToCollectivesPass(out);
     registerCanonicalizePass(out);
+    registerGspmdImportPass(out);
     return out;
   }();
   return passes;
