@@ -123,7 +123,9 @@ void MainWindow::updateStepTitle() {
   const int steps = state_->steppedRun() ? state_->stepsApplied() : n;
   const QString level = QString::fromLatin1(api::levelName(run_->options.level));
   // The same words as the trace dock and the explorer (core/step_words.h).
-  updateTitle(tr("%1, %2").arg(stepPlace(steps, n), level));
+  QString place = stepPlace(steps, n);
+  if (steps == 0 && !run_->importPasses.empty()) place += tr(", after the import passes");
+  updateTitle(tr("%1, %2").arg(place, level));
   updatePresentationCaption();
 }
 
