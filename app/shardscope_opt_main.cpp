@@ -19,6 +19,7 @@
 
 #include "comm/comm_report.h"
 #include "io/input_file.h"
+#include "io/mapped_input.h"
 #include "io/output_file.h"
 #include "ir/diagnostic_verifier.h"
 #include "ir/parser.h"
@@ -290,16 +291,18 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
 }
 
 int run(Options& opts) {
-  std::string text, error;
+  std::string error;
   if (!opts.commReportPath.empty() &&
       !comm::resolveChip(opts.commChip, opts.commChipsPath, opts.chip, error)) {
     std::cerr << "shardscope-opt: " << error << '\n';
     return 1;
   }
-  if (!io::readInputFile(opts.input, opts.maxInputBytes, text, error)) {
+  io::MappedInput input;
+  if (!input.load(opts.input, opts.maxInputBytes, error)) {
     std::cerr << "shardscope-opt: " << error << '\n';
     return 1;
   }
+  std::string_view text = input.text();
   std::string displayName = opts.input == "-" ? "<stdin>" : opts.input;
 
   io::OutputFile out;
