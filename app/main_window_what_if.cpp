@@ -27,7 +27,7 @@ using namespace shardscope::widgets;
 void MainWindow::applySourceEdits() {
   if (!original_) return;
   if (source_->isFilling()) {  // nothing edited yet, and the editor text is partial
-    statusBar()->showMessage(tr("The source is still loading; nothing to apply yet."), 5000);
+    showStatusMessage(tr("The source is still loading; nothing to apply yet."), 5000);
     return;
   }
   const quint64 req = ++whatIfRequest_;
@@ -71,7 +71,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
         tr("The edited source has %n error(s); nothing was re-run and your edits are kept.", "",
            errors);
     whatIf_->setStatus(msg, true);
-    statusBar()->showMessage(msg, 8000);
+    showStatusMessage(msg, 8000);
     // Show the first error (the user's text is not touched).
     for (const auto& d : r.doc->diagnostics)
       if (d.severity == ir::Severity::Error && d.loc.known()) {
@@ -130,7 +130,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
     d->raise();
   }
   updateStatus();
-  statusBar()->showMessage(summary, 8000);
+  showStatusMessage(summary, 8000);
   emit whatIfFinished(true);
 }
 

@@ -61,6 +61,7 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
   top->addWidget(follow_);
   layout->addLayout(top);
   text_ = new QTextBrowser(this);
+  text_->setObjectName(QStringLiteral("whyText"));
   text_->setOpenLinks(false);
   layout->addWidget(text_, 1);
 
