@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "api/communication_diff.h"
 #include "communication_feed.h"
 #include "communication_model.h"
 #include "core/document_state.h"
