@@ -343,7 +343,13 @@ class GraphCommLayerTest : public QObject {
     table->clearSelection();
     table->setCurrentIndex({});
     w.state()->selectOp(nullptr);
-    qobject_cast<QTabWidget*>(w.centralWidget())->setCurrentWidget(w.graphView());
+    // The graph's tab in front (its page may be a pane holding the view).
+    QWidget* page = w.graphView();
+    for (QWidget* p = page->parentWidget(); p; page = p, p = p->parentWidget())
+      if (auto* tabs = qobject_cast<QTabWidget*>(p); tabs && tabs->indexOf(page) >= 0) {
+        tabs->setCurrentWidget(page);
+        break;
+      }
     canvas->centerOn(glyph);
     activated.clear();
     QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, canvas->mapFromScene(glyph));
