@@ -50,6 +50,7 @@ using namespace shardscope::widgets;
 void MainWindow::createCentre() {
   // Centre: graph and mesh.
   tabs_ = new QTabWidget(this);
+  tabs_->setObjectName(QStringLiteral("centreTabs"));
   graph_ = new GraphView(state_, tabs_);
   mesh_ = new MeshView(state_, tabs_);
   auto* meshPane = new QWidget(tabs_);
