@@ -8,8 +8,6 @@
 // written, before/after propagation, which strategy, which step); pictures
 // are light in either theme and carry no selection halo. The save dialog
 // starts in the folder of the last export.
-#include "main_window.h"
-
 #include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
@@ -31,6 +29,7 @@
 #include "core/timeline_caption.h"
 #include "export/view_export.h"
 #include "graph/graph_view.h"
+#include "main_window.h"
 #include "source/source_view.h"
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
 #include "sparsecore_workspace.h"
@@ -64,12 +63,16 @@ const ExportEntry kExportEntries[] = {
     {"trace", QT_TRANSLATE_NOOP("MainWindow", "Propagation &Trace…"), "exportTraceAction"},
     {"why", QT_TRANSLATE_NOOP("MainWindow", "&Why Chain…"), "exportWhyAction"},
     {nullptr, nullptr, nullptr},
-    {"sc-load", QT_TRANSLATE_NOOP("MainWindow", "SparseCore Partition &Load…"), "exportScLoadAction"},
+    {"sc-load", QT_TRANSLATE_NOOP("MainWindow", "SparseCore Partition &Load…"),
+     "exportScLoadAction"},
     {"sc-spmem", QT_TRANSLATE_NOOP("MainWindow", "SparseCore S&PMEM…"), "exportScSpmemAction"},
     {"sc-hbm", QT_TRANSLATE_NOOP("MainWindow", "SparseCore &HBM…"), "exportScHbmAction"},
-    {"sc-pipeline", QT_TRANSLATE_NOOP("MainWindow", "SparseCore Pipe&line…"), "exportScPipelineAction"},
-    {"sc-ids", QT_TRANSLATE_NOOP("MainWindow", "SparseCore &Id Distribution…"), "exportScIdsAction"},
-    {"sc-stats", QT_TRANSLATE_NOOP("MainWindow", "SparseCore FDO &Statistics…"), "exportScStatsAction"},
+    {"sc-pipeline", QT_TRANSLATE_NOOP("MainWindow", "SparseCore Pipe&line…"),
+     "exportScPipelineAction"},
+    {"sc-ids", QT_TRANSLATE_NOOP("MainWindow", "SparseCore &Id Distribution…"),
+     "exportScIdsAction"},
+    {"sc-stats", QT_TRANSLATE_NOOP("MainWindow", "SparseCore FDO &Statistics…"),
+     "exportScStatsAction"},
 };
 
 bool isSparseCoreName(const QString& view) { return view.startsWith(QLatin1String("sc-")); }
@@ -98,8 +101,9 @@ void MainWindow::createExportActions(QMenu* file) {
   QAction* exp = file->addAction(tr("&Export Picture…"), this, [this] { exportDialog({}); });
   exp->setObjectName(QStringLiteral("exportAction"));
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  exp->setToolTip(tr("Export the view in use (the current tab, or the source or trace "
-                     "explorer when you work there) as PNG, SVG or PDF"));
+  exp->setToolTip(
+      tr("Export the view in use (the current tab, or the source or trace "
+         "explorer when you work there) as PNG, SVG or PDF"));
   QMenu* exportMenu = file->addMenu(tr("Export &View"));
   exportMenu->setObjectName(QStringLiteral("exportViewMenu"));
   for (const ExportEntry& e : kExportEntries) {
@@ -116,8 +120,8 @@ void MainWindow::createExportActions(QMenu* file) {
 #ifndef SHARDSCOPE_HAVE_SC_WORKSPACE
     if (isSparseCoreName(QLatin1String(e.view))) continue;
 #endif
-    QAction* a = exportMenu->addAction(tr(e.menuText), this,
-                                       [this, v = QString::fromLatin1(e.view)] { exportDialog(v); });
+    QAction* a = exportMenu->addAction(
+        tr(e.menuText), this, [this, v = QString::fromLatin1(e.view)] { exportDialog(v); });
     a->setObjectName(QLatin1String(e.objectName));
   }
   // Which view is in use: the centre tab shown, unless the source or the
@@ -153,7 +157,9 @@ QString MainWindow::currentExportView() const {
   return QStringLiteral("mesh");
 }
 
-void MainWindow::setSavePathChooser(SavePathChooser chooser) { savePathChooser_ = std::move(chooser); }
+void MainWindow::setSavePathChooser(SavePathChooser chooser) {
+  savePathChooser_ = std::move(chooser);
+}
 
 void MainWindow::exportDialog(const QString& requested) {
   const QString view = requested.isEmpty() ? currentExportView() : requested;
@@ -165,7 +171,8 @@ void MainWindow::exportDialog(const QString& requested) {
   QString folder = QSettings().value(QLatin1String(kExportFolderKey)).toString();
   if (folder.isEmpty() || !QFileInfo(folder).isDir())
     folder = file.isEmpty() ? QDir::homePath() : QFileInfo(file).absolutePath();
-  const QString base = file.isEmpty() ? QStringLiteral("shardscope") : QFileInfo(file).completeBaseName();
+  const QString base =
+      file.isEmpty() ? QStringLiteral("shardscope") : QFileInfo(file).completeBaseName();
   const QString suggested = QDir(folder).filePath(base + u'_' + view + QStringLiteral(".png"));
   const QString caption = tr("Export %1").arg(view);
   const QString path = savePathChooser_ ? savePathChooser_(caption, suggested)

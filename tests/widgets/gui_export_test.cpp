@@ -102,7 +102,8 @@ struct Fixture {
     if (!action) return {QStringLiteral("<no action>"), {}};
     action->trigger();
     if (done.isEmpty())
-      return {QStringLiteral("<failed>"), failed.isEmpty() ? QString() : failed.last().at(1).toString()};
+      return {QStringLiteral("<failed>"),
+              failed.isEmpty() ? QString() : failed.last().at(1).toString()};
     return {done.last().at(0).toString(), done.last().at(2).toString()};
   }
 };
@@ -127,14 +128,30 @@ class GuiExportTest : public QObject {
     QTest::addColumn<QString>("where");
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("titleWords");
-    QTest::newRow("graph tab") << "graph" << "graph" << "dataflow graph — after propagation";
-    QTest::newRow("mesh tab") << "mesh" << "mesh" << "mesh view — after propagation";
-    QTest::newRow("sparsecore tab") << "sparsecore" << "sc-load" << "";
-    QTest::newRow("sparsecore hbm page") << "sparsecore-hbm" << "sc-hbm" << "";
-    QTest::newRow("source focused") << "source" << "source" << "as written";
-    QTest::newRow("factor table focused") << "factors" << "factors" << "factor table";
-    QTest::newRow("why tab focused") << "why" << "why" << "Why chain — after propagation";
-    QTest::newRow("back to the graph tab") << "source-then-graph" << "graph" << "dataflow graph";
+    QTest::newRow("graph tab") << "graph"
+                               << "graph"
+                               << "dataflow graph — after propagation";
+    QTest::newRow("mesh tab") << "mesh"
+                              << "mesh"
+                              << "mesh view — after propagation";
+    QTest::newRow("sparsecore tab") << "sparsecore"
+                                    << "sc-load"
+                                    << "";
+    QTest::newRow("sparsecore hbm page") << "sparsecore-hbm"
+                                         << "sc-hbm"
+                                         << "";
+    QTest::newRow("source focused") << "source"
+                                    << "source"
+                                    << "as written";
+    QTest::newRow("factor table focused") << "factors"
+                                          << "factors"
+                                          << "factor table";
+    QTest::newRow("why tab focused") << "why"
+                                     << "why"
+                                     << "Why chain — after propagation";
+    QTest::newRow("back to the graph tab") << "source-then-graph"
+                                           << "graph"
+                                           << "dataflow graph";
   }
   void ctrlEExportsTheViewInUse() {
     QFETCH(QString, where);
@@ -165,8 +182,7 @@ class GuiExportTest : public QObject {
       f.tabs()->setCurrentIndex(1);
       f.tabs()->setCurrentIndex(0);  // a tab chosen after the source was used
     }
-    if (where == QLatin1String("factors"))
-      QVERIFY(f.focus(f.explorer()->factorTableWidget()));
+    if (where == QLatin1String("factors")) QVERIFY(f.focus(f.explorer()->factorTableWidget()));
     if (where == QLatin1String("why")) {
       f.pickWhyValue();
       QVERIFY(f.focus(f.explorer()->whyPanel()->findChild<QComboBox*>()));
@@ -183,17 +199,28 @@ class GuiExportTest : public QObject {
   void everyViewFromTheMenu_data() {
     QTest::addColumn<QString>("action");
     QTest::addColumn<QString>("view");
-    QTest::newRow("graph") << "exportGraphAction" << "graph";
-    QTest::newRow("mesh") << "exportMeshAction" << "mesh";
-    QTest::newRow("source") << "exportSourceAction" << "source";
-    QTest::newRow("factor table") << "exportFactorsAction" << "factors";
-    QTest::newRow("trace") << "exportTraceAction" << "trace";
-    QTest::newRow("why chain") << "exportWhyAction" << "why";
-    QTest::newRow("sc load") << "exportScLoadAction" << "sc-load";
-    QTest::newRow("sc spmem") << "exportScSpmemAction" << "sc-spmem";
-    QTest::newRow("sc hbm") << "exportScHbmAction" << "sc-hbm";
-    QTest::newRow("sc pipeline") << "exportScPipelineAction" << "sc-pipeline";
-    QTest::newRow("sc ids") << "exportScIdsAction" << "sc-ids";
+    QTest::newRow("graph") << "exportGraphAction"
+                           << "graph";
+    QTest::newRow("mesh") << "exportMeshAction"
+                          << "mesh";
+    QTest::newRow("source") << "exportSourceAction"
+                            << "source";
+    QTest::newRow("factor table") << "exportFactorsAction"
+                                  << "factors";
+    QTest::newRow("trace") << "exportTraceAction"
+                           << "trace";
+    QTest::newRow("why chain") << "exportWhyAction"
+                               << "why";
+    QTest::newRow("sc load") << "exportScLoadAction"
+                             << "sc-load";
+    QTest::newRow("sc spmem") << "exportScSpmemAction"
+                              << "sc-spmem";
+    QTest::newRow("sc hbm") << "exportScHbmAction"
+                            << "sc-hbm";
+    QTest::newRow("sc pipeline") << "exportScPipelineAction"
+                                 << "sc-pipeline";
+    QTest::newRow("sc ids") << "exportScIdsAction"
+                            << "sc-ids";
   }
   void everyViewFromTheMenu() {
     QFETCH(QString, action);
@@ -203,7 +230,8 @@ class GuiExportTest : public QObject {
     QVERIFY(f.propagate());
     f.pickWhyValue();
     QVERIFY(f.openJob(QStringLiteral("dlrm_like.json")));
-    for (const QString& suffix : {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")}) {
+    for (const QString& suffix :
+         {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")}) {
       f.answer = view + suffix;
       const auto [exported, title] = f.exportFromMenu(action);
       QVERIFY2(exported == view, qPrintable(exported + u' ' + title));
@@ -309,7 +337,8 @@ class GuiExportTest : public QObject {
     QVERIFY(test::openSample(f.w, QStringLiteral("mlp_megatron.mlir")));
     QVERIFY(f.propagate());
     f.pickWhyValue();
-    if (action.startsWith(QLatin1String("exportSc"))) QVERIFY(f.openJob(QStringLiteral("dlrm_like.json")));
+    if (action.startsWith(QLatin1String("exportSc")))
+      QVERIFY(f.openJob(QStringLiteral("dlrm_like.json")));
     f.answer = QStringLiteral("picture.svg");
     QVERIFY(!f.exportFromMenu(action).first.startsWith(u'<'));
     QFile svg(f.out());
