@@ -39,6 +39,7 @@ class OpTreeModel;
 class SourceView;
 class PropagationPanel;
 class WhatIfPanel;
+class DumpFolderView;
 }  // namespace shardscope::widgets
 namespace shardscope::widgets::trace {
 struct TraceRun;
@@ -107,6 +108,13 @@ class MainWindow : public QMainWindow {
   using SavePathChooser = std::function<QString(const QString&, const QString&)>;
   void setSavePathChooser(SavePathChooser chooser);
 
+  // File > Open Dump Folder (main_window_dumps.cpp): the folder's module
+  // dumps as a timeline in the "Dump folder" tab, with the diff between
+  // neighbours; "Open this dump" opens one here. False with `error` (shown
+  // in the status bar too) when the folder holds no dumps.
+  bool openDumpFolder(const QString& folder, QString* error = nullptr);
+  widgets::DumpFolderView* dumpFolderView() const { return dumpView_; }
+
  signals:
   void loaded(bool ok);
   // A what-if re-run finished: false when the edited text has errors.
@@ -142,6 +150,7 @@ class MainWindow : public QMainWindow {
   void fitTreeColumns();
   void syncTreeToSelection();
   void openDialog();
+  void openDumpFolderDialog();
   // File > Export Picture and Export View.
   void createExportActions(QMenu* file);
   // Ask where, then export `view` ("" : currentExportView()).
@@ -191,6 +200,7 @@ class MainWindow : public QMainWindow {
   void showValueInCombo(const ir::Value* value);
 
   QString sampleDir_;
+  widgets::DumpFolderView* dumpView_ = nullptr;
   widgets::DocumentState* state_;
   widgets::OpTreeModel* treeModel_;
   QSortFilterProxyModel* treeProxy_;

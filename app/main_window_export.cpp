@@ -29,6 +29,7 @@
 #include "core/timeline_caption.h"
 #include "export/view_export.h"
 #include "graph/graph_view.h"
+#include "mesh/mesh_view.h"
 #include "main_window.h"
 #include "source/source_view.h"
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
@@ -154,7 +155,8 @@ QString MainWindow::currentExportView() const {
   if (tab == scWorkspace_) return scWorkspace_->currentViewName();
 #endif
   if (tab == graph_) return QStringLiteral("graph");
-  return QStringLiteral("mesh");
+  if (isInside(mesh_, tab)) return QStringLiteral("mesh");
+  return {};  // a tab without a picture (the dump folder)
 }
 
 void MainWindow::setSavePathChooser(SavePathChooser chooser) {
@@ -163,6 +165,12 @@ void MainWindow::setSavePathChooser(SavePathChooser chooser) {
 
 void MainWindow::exportDialog(const QString& requested) {
   const QString view = requested.isEmpty() ? currentExportView() : requested;
+  if (view.isEmpty()) {
+    statusBar()->showMessage(tr("This tab has no picture to export (File > Export View "
+                                "lists the views that do)."),
+                             8000);
+    return;
+  }
   // The file the picture is of: the module, or the SparseCore job.
   QString file = state_->document() ? toQString(state_->document()->path) : QString();
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE

@@ -873,10 +873,13 @@ void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
     Value* owner = *it;
     if (!isStaticShaped(owner->type)) continue;
     Op* ownerOp = owningOp(owner);
+    // The owner's sharding, asked before the edge uses it: an owner used
+    // only by the new edge would otherwise be answered from the edge (none).
+    const std::optional<TensorSharding> sharding = getSharding(owner);
     auto edge = std::make_unique<Op>("sdy.data_flow_edge", ownerOp ? ownerOp->loc() : ir::SourceLoc{});
     edge->addOperand(owner);
     edge->addResult(owner->type);
-    if (auto sharding = getSharding(owner)) edge->setAttr("sharding", *sharding, true);
+    if (sharding) edge->setAttr("sharding", *sharding, true);
     Op* inserted = nullptr;
     if (owner->definingOp) {
       inserted = owner->definingOp->parentBlock()->insertAfter(owner->definingOp, std::move(edge));
