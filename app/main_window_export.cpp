@@ -166,7 +166,7 @@ void MainWindow::setSavePathChooser(SavePathChooser chooser) {
 void MainWindow::exportDialog(const QString& requested) {
   const QString view = requested.isEmpty() ? currentExportView() : requested;
   if (view.isEmpty()) {
-    statusBar()->showMessage(tr("This tab has no picture to export (File > Export View "
+    showStatusMessage(tr("This tab has no picture to export (File > Export View "
                                 "lists the views that do)."),
                              8000);
     return;
@@ -189,14 +189,14 @@ void MainWindow::exportDialog(const QString& requested) {
   QString error, title;
   if (!exportViewTo(view, path, &error, &title)) {
     if (savePathChooser_)
-      statusBar()->showMessage(tr("Export failed: %1").arg(error), 8000);
+      showStatusMessage(tr("Export failed: %1").arg(error), 8000);
     else
       QMessageBox::warning(this, tr("Export failed"), error);
     emit exportFailed(view, error);
     return;
   }
   QSettings().setValue(QLatin1String(kExportFolderKey), QFileInfo(path).absolutePath());
-  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  showStatusMessage(tr("Exported %1").arg(path), 5000);
   emit viewExported(view, path, title);
 }
 

@@ -218,9 +218,11 @@ void printTimingReport(const std::vector<passes::PassTiming>& timings, std::ostr
   err << line;
 }
 
-// The last chunk's module, never freed (see processChunk).
-ir::Module*& moduleKeptUntilExit() {
-  static ir::Module* kept = nullptr;
+// The last chunk's module, never freed (see processChunk). Volatile: a
+// pointer only ever stored would be optimised away, and the module would
+// then look leaked.
+ir::Module* volatile& moduleKeptUntilExit() {
+  static ir::Module* volatile kept = nullptr;
   return kept;
 }
 
