@@ -152,7 +152,7 @@ QString MainWindow::currentExportView() const {
 #endif
   QWidget* tab = tabs_->currentWidget();
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
-  if (tab == scWorkspace_) return scWorkspace_->currentViewName();
+  if (isInside(scWorkspace_, tab)) return scWorkspace_->currentViewName();
 #endif
   if (tab == graph_) return QStringLiteral("graph");
   if (isInside(mesh_, tab)) return QStringLiteral("mesh");
