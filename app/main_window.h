@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "api/communication_diff.h"
 #include "api/document.h"
 #include "api/propagate.h"
 #include "api/sharding_timeline.h"
@@ -167,6 +168,7 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<api::Document> doc;                      // the edited text, parsed
     std::shared_ptr<const api::PropagationRun> baseline, run;  // previous run, re-run
     PreparedRun prepared;                                     // the re-run, to show
+    std::optional<api::CommunicationDiff> comm;               // collectives, previous -> re-run
   };
   void showWhatIf(const WhatIfResult& result);
   void selectValueByKey(const QString& key);

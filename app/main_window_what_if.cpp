@@ -15,6 +15,7 @@
 #include "source/source_view.h"
 #include "whatif/what_if_diff.h"
 #include "whatif/what_if_panel.h"
+#include "what_if_communication.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_panel.h"
 #endif
@@ -50,6 +51,7 @@ void MainWindow::applySourceEdits() {
           r.baseline = api::propagateDocument(*base, options);
         r.run = api::propagateDocument(*r.doc, options);
         r.prepared = prepareRun(r.doc, r.run);
+        r.comm = whatIfCommunicationChange(r.baseline.get(), *r.run);
         return r;
       }));
 }
@@ -107,6 +109,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
                        "", static_cast<int>(changes.size()))
                         .arg(level);
   }
+  showWhatIfCommunication(whatIf_->communicationView(), r.comm);
   // Publish first, so views rebuilding on documentChanged see the set.
   state_->setChangedValues(changedKeys(changes));
   // The result with the user's selection kept (not the op of the last step),
