@@ -851,10 +851,13 @@ void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
     Value* owner = *it;
     if (!isStaticShaped(owner->type)) continue;
     Op* ownerOp = owningOp(owner);
+    // The sharding is read before the edge uses the owner: an owner without
+    // other uses would otherwise look like it already had this edge.
+    std::optional<TensorSharding> sharding = getSharding(owner);
     auto edge = std::make_unique<Op>("sdy.data_flow_edge", ownerOp ? ownerOp->loc() : ir::SourceLoc{});
     edge->addOperand(owner);
     edge->addResult(owner->type);
-    if (auto sharding = getSharding(owner)) edge->setAttr("sharding", *sharding, true);
+    if (sharding) edge->setAttr("sharding", *sharding, true);
     Op* inserted = nullptr;
     if (owner->definingOp) {
       inserted = owner->definingOp->parentBlock()->insertAfter(owner->definingOp, std::move(edge));

@@ -171,3 +171,25 @@ TEST_F(ShardscopeOptCli, BadPassOptionValuesFailAsMlirReportsThem) {
             "`conservative-propagation=maybe`\n");
   EXPECT_EQ(r.out, "");
 }
+
+// sdy_opt warns about a function body copied for a second call once per
+// process: with -split-input-file, only the first module that copies one.
+TEST_F(ShardscopeOptCli, CopiedFunctionBodyIsWarnedAboutOncePerProcess) {
+  const std::string module =
+      "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %0 = call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  %1 = call @foo(%0) : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n"
+      "}\n"
+      "func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  return %arg0 : tensor<8xf32>\n"
+      "}\n";
+  const std::string file = write("copied_body.mlir", module + "// -----\n" + module);
+  ToolRun r = run(file + " -split-input-file -sdy-import-func-calls");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string warning = file + ":3:3: warning: function @foo has multiple call ops";
+  ASSERT_TRUE(contains(r.err, warning)) << r.err;
+  EXPECT_EQ(r.err.find("has multiple call ops", r.err.find(warning) + warning.size()),
+            std::string::npos)
+      << r.err;
+}
