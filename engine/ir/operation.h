@@ -298,6 +298,8 @@ class Block {
   void erase(Op* op);
   // Unlink `op` and hand it back.
   std::unique_ptr<Op> take(Op* op);
+  // The op right before `op` in this block, or nullptr when `op` is first.
+  Op* opBefore(const Op* op) const;
 
  private:
   Region* parent_;

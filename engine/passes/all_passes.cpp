@@ -12,12 +12,14 @@ void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
 void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 void registerCanonicalizePass(std::vector<PassInfo>& out);
+void registerExplicitGatherScatterBatchingPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
     std::vector<PassInfo> out;
     registerRulePasses(out);
     registerImportPasses(out);
+    registerExplicitGatherScatterBatchingPass(out);
     registerPropagationPasses(out);
     registerExportPasses(out);
     registerPipelinePasses(out);
