@@ -1484,7 +1484,11 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
   Block* block = &region.addBlock();
   if (entryArgs) {
     for (const auto& [name, type] : *entryArgs) {
-      define(name, block->addArgument(type));
+      Value* arg = block->addArgument(type);
+      // Declared names are views of the source, right after their '%'.
+      if (name.data() > begin_ && name.data() <= end_ && name.data()[-1] == '%')
+        arg->loc = locOf(name.data() - 1);
+      define(name, arg);
     }
   }
   bool first = true;
@@ -1509,7 +1513,11 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
       if (peek() == '(') {
         std::vector<ArgDecl> args;
         if (!parseArgList(args, false)) return false;
-        for (auto& a : args) define(a.name, block->addArgument(a.type));
+        for (auto& a : args) {
+          Value* arg = block->addArgument(a.type);
+          arg->loc = locOf(a.pos);
+          define(a.name, arg);
+        }
       }
       if (!expect(':')) return false;
       first = false;

@@ -741,7 +741,12 @@ class Verifier {
     if (op.numOperands() == 0 || !op.operand(0)) return {};
     const ir::Value* v = op.operand(0);
     const Op* owner = v->ownerOp();
-    return {shardingOfValue(v, /*bypassBarriers=*/false), owner ? owner->loc() : op.loc()};
+    // A note points where the operand is defined: its op, or where a block
+    // argument is declared.
+    ir::SourceLoc defined = v->isBlockArgument() && v->loc.known() ? v->loc
+                            : owner                                ? owner->loc()
+                                                                   : op.loc();
+    return {shardingOfValue(v, /*bypassBarriers=*/false), defined};
   }
 
   bool verifyCollective(const Op& op) {
