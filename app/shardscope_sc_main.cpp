@@ -1,6 +1,6 @@
 // shardscope-sc: command-line front end of the SparseCore model.
 //
-//   shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--threads N]
+//   shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--stream] [--threads N]
 //   shardscope-sc pipeline FILE.json [--json]
 //   shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]
 //   shardscope-sc trace TRACE.json [--json]
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,6 +25,8 @@
 #include "sparsecore/analysis.h"
 #include "sparsecore/analysis_format.h"
 #include "sparsecore/chip_spec.h"
+#include "sparsecore/csv_ids.h"
+#include "sparsecore/csv_stream.h"
 #include "sparsecore/errors.h"
 #include "sparsecore/job_io.h"
 #include "sparsecore/fdo_stats_format.h"
@@ -37,7 +40,9 @@ namespace {
 
 const char kUsage[] =
     "usage:\n"
-    "  shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--threads N]\n"
+    "  shardscope-sc analyze JOB.json [--json] [--csv IDS.csv] [--stream] [--threads N]\n"
+    "      --stream reads the CSV once in constant memory (rows sorted by sample;\n"
+    "      automatic above 2 GiB)\n"
     "  shardscope-sc pipeline FILE.json [--json]\n"
     "  shardscope-sc pipeline --sc-fwd T --tc-fwd T --tc-bwd T --sc-bwd T [--steps N] [--json]\n"
     "  shardscope-sc trace TRACE.json [--json]\n"
@@ -58,6 +63,7 @@ struct Args {
   std::vector<std::string> positional;
   bool json = false;
   std::string csv;
+  bool stream = false;
   int threads = 0;
   double scFwd = -1, tcFwd = -1, tcBwd = -1, scBwd = -1;
   int steps = 10;
@@ -96,6 +102,8 @@ Args parseArgs(int argc, char** argv, int from) {
       a.json = true;
     else if (s == "--csv")
       a.csv = value();
+    else if (s == "--stream")
+      a.stream = true;
     else if (s == "--threads")
       a.threads = parseInt(s, value(), 1, kMaxThreads);
     else if (s == "--sc-fwd")
@@ -121,10 +129,27 @@ Args parseArgs(int argc, char** argv, int from) {
 int analyzeCommand(const Args& a) {
   if (a.positional.size() != 1) throw UsageError("analyze takes one job file");
   std::vector<std::string> warnings;
-  Job job = loadJobFile(a.positional[0], &warnings, a.csv);
-  PreprocessOptions options;
-  options.threads = a.threads;
-  AnalysisReport report = analyze(job, options);
+  std::string csvPath;
+  Job job = loadJobFile(a.positional[0], &warnings, a.csv, &csvPath);
+  // Above this size a CSV is streamed even without --stream: loading it
+  // whole would take several times its size in memory.
+  constexpr uintmax_t kStreamAbove = uintmax_t{2} << 30;
+  std::error_code sizeError;
+  const bool huge = !csvPath.empty() && std::filesystem::file_size(csvPath, sizeError) > kStreamAbove &&
+                    !sizeError;
+  if (a.stream && csvPath.empty())
+    throw UsageError("--stream needs ids from a CSV file (--csv or the job's \"csv\")");
+  AnalysisReport report;
+  if (a.stream || huge) {
+    if (!a.stream)
+      std::cerr << "shardscope-sc: " << csvPath << " is over 2 GiB: streaming it (--stream)\n";
+    report = analyzePreprocessed(job, preprocessCsvFile(job, csvPath));
+  } else {
+    if (!csvPath.empty()) warnings.clear(), job = loadJobFile(a.positional[0], &warnings, a.csv);
+    PreprocessOptions options;
+    options.threads = a.threads;
+    report = analyze(job, options);
+  }
   for (const std::string& w : warnings) report.warnings.insert(report.warnings.begin(), w);
   if (a.json)
     std::cout << analysisToJson(report).dump(2) << "\n";
@@ -194,22 +219,7 @@ int exportCsvCommand(const Args& a) {
   io::OutputFile file;
   std::string error;
   if (!file.open(a.positional[1], error)) throw InputError(error);
-  std::ostream& out = file.stream();
-  out << "sample,feature,id\n";
-  std::string line;
-  for (const FeatureSpec& f : job.features)
-    for (size_t s = 0; s < f.ids.sampleCount(); ++s)
-      for (uint32_t id : f.ids.sample(s)) {
-        line.clear();
-        line += std::to_string(s);
-        line += ',';
-        line += f.name;
-        line += ',';
-        line += std::to_string(id);
-        line += '\n';
-        out << line;
-        if (!out) break;  // the device is full: stop early, close() says why
-      }
+  writeIdsCsv(job, file.stream());
   if (!file.close(error)) throw InputError(error);
   return 0;
 }

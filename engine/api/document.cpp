@@ -1,12 +1,17 @@
 #include "api/document.h"
 
+#include "passes/import_passes.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
 
+#include "api/diagnostic_location.h"
+#include "io/binary_content.h"
 #include "io/input_file.h"
 #include "sharding/checked_size.h"
 #include "ir/parser.h"
+#include "passes/import_passes.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
 #define SHARDSCOPE_HAVE_VERIFIER 1
@@ -22,7 +27,49 @@ int Document::errorCount() const {
                     [](const ir::Diagnostic& d) { return d.severity == ir::Severity::Error; }));
 }
 
+const char* loadStageName(LoadStage stage) {
+  switch (stage) {
+    case LoadStage::Read:
+      return "file error";
+    case LoadStage::Parse:
+      return "parse error";
+    case LoadStage::Verify:
+      return "verifier error";
+  }
+  return "error";
+}
+
 namespace {
+
+// A module exported with GSPMD shardings and no sdy mesh opens with its
+// shardings imported, so every view has sdy shardings to show.
+std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& sink) {
+  bool gspmd = false, meshes = false;
+  module.op->walk([&](ir::Op& op) {
+    if (op.is("sdy.mesh")) meshes = true;
+    if (gspmd) return;
+    if (op.hasAttr("mhlo.sharding")) gspmd = true;
+    for (const char* array : {"arg_attrs", "res_attrs"})
+      if (const ir::Attribute* a = op.attr(array); a && a->array())
+        for (const ir::Attribute& entry : a->array()->elems)
+          if (const ir::DictionaryAttr* d = entry.dict(); d && d->get("mhlo.sharding")) gspmd = true;
+  });
+  if (!gspmd || meshes) return {};
+  const size_t before = sink.all().size();
+  if (!passes::importGspmdShardings(module, sink)) return {};
+  if (sink.all().size() != before) return {};
+  std::string note = "GSPMD shardings (mhlo.sharding) imported as sdy shardings";
+  for (const auto& op : module.body().ops())
+    if (op->is("sdy.mesh"))
+      if (const ir::Attribute* a = op->attr("mesh"))
+        if (const Mesh* mesh = a->as<Mesh>()) {
+          note += " on @" + symbolName(*op) + " = " + mesh->str();
+          break;
+        }
+  note += ", as -xla-sdy-import-shardings does; the source keeps the original strings";
+  sink.note({1, 1}, note);
+  return note;
+}
 
 std::string baseName(const std::string& path) {
   auto slash = path.find_last_of('/');
@@ -39,10 +86,20 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   ir::ParseOptions opts;
   opts.fileName = doc->name;
   doc->module = ir::parseModule(doc->text, opts, sink);
+  if (sink.hasErrors()) doc->failedStage = LoadStage::Parse;
 #ifdef SHARDSCOPE_HAVE_VERIFIER
-  if (doc->module && !sink.hasErrors()) verifyModule(*doc->module, sink);
+  if (doc->module && !sink.hasErrors()) {
+    verifyModule(*doc->module, sink);
+    if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
+  }
 #endif
+  if (doc->module && !sink.hasErrors()) {
+    doc->gspmdImportNote = importGspmdShardingsIfAny(*doc->module, sink);
+    // A GSPMD sharding the import cannot read is an invalid attribute.
+    if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
+  }
   doc->diagnostics = sink.all();
+  if (doc->module) pointDiagnosticsAtAxes(doc->text, *doc->module, doc->diagnostics);
   std::stable_sort(doc->diagnostics.begin(), doc->diagnostics.end(),
                    [](const ir::Diagnostic& a, const ir::Diagnostic& b) {
                      if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
@@ -53,11 +110,18 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
 
 std::shared_ptr<Document> loadDocument(const std::string& path) {
   std::string text, error;
-  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, text, error)) {
+  bool readable = io::readInputFile(path, io::kDefaultMaxInputBytes, text, error);
+  if (readable)
+    if (std::optional<std::string> binary = io::binaryContentProblem(text)) {
+      error = path + ": " + *binary;
+      readable = false;
+    }
+  if (!readable) {
     auto doc = std::make_shared<Document>();
     doc->path = path;
     doc->name = baseName(path);
     doc->diagnostics.push_back({ir::Severity::Error, {}, error});
+    doc->failedStage = LoadStage::Read;
     return doc;
   }
   auto doc = parseDocument(std::move(text), baseName(path));

@@ -14,6 +14,15 @@
 
 namespace shardscope::api {
 
+// The stage of opening a document whose errors it holds: opening stops at
+// the first stage with errors, so they all come from one stage.
+//   Read:   the file is missing, a directory or a device, too large, or binary
+//   Parse:  the text is not valid MLIR ("expected '>'")
+//   Verify: the module parses but breaks a rule ("unknown axis name: \"z\"")
+enum class LoadStage { Read, Parse, Verify };
+// "file error", "parse error", "verifier error": what the GUI calls each.
+const char* loadStageName(LoadStage stage);
+
 // One opened file. `module` is null when the text could not be parsed;
 // diagnostics from the parser and the verifier are in `diagnostics`, in
 // source order.
@@ -23,16 +32,25 @@ struct Document {
   std::string text;
   std::unique_ptr<ir::Module> module;
   std::vector<ir::Diagnostic> diagnostics;
+  // Set when the file carried GSPMD shardings (`mhlo.sharding`) and no sdy
+  // mesh: they were imported as `-xla-sdy-import-shardings` does, and this
+  // says so (the text keeps the original strings). Also a note diagnostic.
+  std::string gspmdImportNote;
+  // Set when `diagnostics` holds errors: the stage they come from.
+  std::optional<LoadStage> failedStage;
 
   bool hasErrors() const;
   int errorCount() const;
 };
 
 // Read `path` and parse it. An unreadable file (missing, a directory, a
-// device, larger than io::kDefaultMaxInputBytes) gives a document with one
-// error diagnostic saying why (and no module).
+// device, larger than io::kDefaultMaxInputBytes, binary data such as an
+// executable or MLIR bytecode) gives a document with one error diagnostic
+// saying why, no text and no module (failedStage Read).
 std::shared_ptr<Document> loadDocument(const std::string& path);
-// Parse `text`; `name` is used in diagnostics.
+// Parse `text`; `name` is used in diagnostics. Verifier errors about a
+// named mesh axis point at the axis in the text (the command line reports
+// them at the op, as sdy_opt does): see diagnostic_location.h.
 std::shared_ptr<Document> parseDocument(std::string text, std::string name);
 
 // --- Queries used by the views -------------------------------------------

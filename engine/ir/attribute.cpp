@@ -360,7 +360,7 @@ struct Printer {
     for (size_t i = 0; i < s.path.size(); ++i) {
       if (i) out += "::";
       out += '@';
-      out += s.path[i];
+      appendName(out, s.path[i]);  // `@"<lambda>"` for a name that is no bare identifier
     }
   }
   void operator()(const std::shared_ptr<const ArrayAttr>& a) const {

@@ -21,6 +21,19 @@ std::string_view canonicalOpName(std::string_view name) {
   return name;
 }
 
+// `e5m10` -> 5 and 10.
+bool splitExponentMantissa(std::string_view text, int64_t& exponent, int64_t& mantissa) {
+  auto number = [&](size_t& i, int64_t& out) {
+    size_t start = i;
+    out = 0;
+    while (i < text.size() && isDigit(text[i]) && i - start < 9) out = out * 10 + (text[i++] - '0');
+    return i > start;
+  };
+  size_t i = 1;
+  return text.size() >= 4 && text[0] == 'e' && number(i, exponent) && i < text.size() && text[i++] == 'm' &&
+         number(i, mantissa) && i == text.size();
+}
+
 }  // namespace
 
 // `: T` (every operand and the result), `: T_pred, T` (select), or `: (..) -> ..`.
@@ -34,10 +47,33 @@ bool Parser::parseTypesForStyle(int style, size_t numOperands, std::vector<Type>
     resultTypes.push_back(t);
     return true;
   }
+  if (ts == TypeStyle::Arrow || ts == TypeStyle::ListArrow) {
+    // `T -> R` / `T, U -> R`: one type per operand before the arrow.
+    const char* at = pos();
+    if (!parseTypeList(operandTypes)) return false;
+    if (operandTypes.size() != numOperands)
+      return error(at, "expected " + std::to_string(numOperands) + " operand types but got " +
+                           std::to_string(operandTypes.size()));
+    if (!consumeStr("->")) return error("expected '->'");
+    return parseResultTypes(resultTypes);
+  }
   if (peek() == '(') {
     return parseFunctionType(operandTypes, resultTypes);
   }
   if (ts == TypeStyle::Functional) return error("expected '(' for a function type");
+  if (ts == TypeStyle::ComplexOrFunctional) {
+    // The result type alone: both operands are its real part.
+    const char* at = pos();
+    Type t;
+    if (!parseType(t)) return false;
+    std::string_view part = t.isTensor() ? complexPartType(t.elementType) : std::string_view();
+    if (part.empty()) return error(at, "expected tensor with complex element type");
+    Type real = t;
+    real.elementType = std::string(part);
+    operandTypes.assign(numOperands, real);
+    resultTypes.push_back(std::move(t));
+    return true;
+  }
   std::vector<Type> list;
   if (!parseTypeList(list)) return false;
   if (list.size() == 1) {
@@ -94,6 +130,23 @@ bool Parser::parseSimpleOp(Op& op, std::vector<ValueUse>& uses, std::vector<Type
           op.setAttr(std::string(kw.attr), EnumAttr{"stablehlo", std::string(kw.enumKind), std::string(v)}, true);
           break;
         }
+        case KeywordKind::String: {
+          std::string v;
+          if (!parseString(v)) return false;
+          op.setAttr(std::string(kw.attr), StringAttr{std::move(v)}, true);
+          break;
+        }
+        case KeywordKind::ExponentMantissa: {
+          // `e5m10`: exponent and mantissa bits, stored as two i32 attributes.
+          const char* at = pos();
+          std::string_view v = parseBareId();
+          int64_t bits[2];
+          if (!splitExponentMantissa(v, bits[0], bits[1]))
+            return error(at, "expected exponent mantissa in format e#m#, saw " + std::string(v));
+          op.setAttr(std::string(kw.attr), IntegerAttr{bits[0], "i32"}, true);
+          op.setAttr(std::string(kw.attr2), IntegerAttr{bits[1], "i32"}, true);
+          break;
+        }
       }
     }
   }
@@ -141,6 +194,14 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return std::move(op);
   };
   // Shared tails.
+  // `{attrs} : types` in `style` for `numOperands` operands, then the op.
+  auto finishWithAttrsAndTypes = [&](TypeStyle style, size_t numOperands) -> std::unique_ptr<Op> {
+    std::vector<NamedAttribute> attrs;
+    if (!parseOptionalAttrDict(attrs)) return nullptr;
+    setAttrs(*op, attrs);
+    if (!parseTypesForStyle(static_cast<int>(style), numOperands, operandTypes, resultTypes)) return nullptr;
+    return finish();
+  };
   auto parseShardingBodyAttr = [&](const char* attrName) {
     TensorSharding s;
     if (!parseTensorShardingBody(s)) return false;
@@ -161,9 +222,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
 
   if (name == "builtin.module") {
     if (peek() == '@') {
-      ++p_;
-      std::string_view id = parseSuffixId();
-      op->setAttr("sym_name", StringAttr{std::string(id)}, true);
+      std::string id;  // `@jit_f` or `@"jit_<lambda>"`
+      if (!parseSymbolName(id, "module name")) return nullptr;
+      op->setAttr("sym_name", StringAttr{std::move(id)}, true);
     }
     if (consumeKeyword("attributes")) {
       std::vector<NamedAttribute> attrs;
@@ -310,7 +371,8 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return finish();
   }
 
-  if ((name == "stablehlo.constant" || name == "sdy.constant") && peek() == '(') {
+  const bool constant = name == "stablehlo.constant" || name == "sdy.constant" || name == "chlo.constant";
+  if (constant && peek() == '(') {
     // `stablehlo.constant() {value = ...} : () -> T`: the generic-looking spelling.
     if (!expect('(') || !expect(')')) return nullptr;
     std::vector<NamedAttribute> attrs;
@@ -323,7 +385,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     if (!expect(':') || !parseFunctionType(operandTypes, resultTypes)) return nullptr;
     return finish();
   }
-  if (name == "stablehlo.constant" || name == "sdy.constant") {
+  if (constant) {
     std::vector<NamedAttribute> attrs;
     if (!parseOptionalAttrDict(attrs)) return nullptr;
     setAttrs(*op, attrs);
@@ -885,6 +947,36 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     if (!parseTypesForStyle(static_cast<int>(TypeStyle::Functional), uses.size(), operandTypes, resultTypes))
       return nullptr;
     return finish();
+  }
+
+  if (name == "chlo.top_k") {
+    // `chlo.top_k(%0, k = 3[, is_stable = true]) : T -> (T, tensor<..xi32>)`.
+    ValueUse u;
+    if (!expect('(') || !parseValueUse(u) || !expect(',') || !expectKeyword("k") || !expect('=')) return nullptr;
+    uses.push_back(u);
+    int64_t k;
+    if (!parseInt(k)) return nullptr;
+    op->setAttr("k", IntegerAttr{k, "i64"}, true);
+    if (consume(',')) {
+      if (!expectKeyword("is_stable") || !expect('=')) return nullptr;
+      if (consumeKeyword("true")) op->setAttr("is_stable", BoolAttr{true}, true);
+      else if (consumeKeyword("false")) op->setAttr("is_stable", BoolAttr{false}, true);
+      else {
+        error("expected 'true' or 'false'");
+        return nullptr;
+      }
+    }
+    if (!expect(')')) return nullptr;
+    return finishWithAttrsAndTypes(TypeStyle::Arrow, 1);
+  }
+
+  if (name == "stablehlo.composite") {
+    // `stablehlo.composite "my.op" %a, %b {decomposition = @impl, ...} : (..) -> ..`.
+    std::string compositeName;
+    if (!parseString(compositeName)) return nullptr;
+    op->setAttr("name", StringAttr{std::move(compositeName)}, true);
+    if (!parseValueUseList(uses)) return nullptr;
+    return finishWithAttrsAndTypes(TypeStyle::Functional, uses.size());
   }
 
   // Simple formats (table-driven) and, for ops we do not know, the common

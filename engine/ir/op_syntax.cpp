@@ -21,16 +21,39 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
         "stablehlo.round_nearest_even", "stablehlo.rsqrt", "stablehlo.shift_left",
         "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical", "stablehlo.sign",
         "stablehlo.sine", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan", "stablehlo.tanh",
-        "stablehlo.xor", "stablehlo.convert", "stablehlo.complex", "stablehlo.clamp",
-        "stablehlo.after_all", "stablehlo.reduce_precision"}) {
+        "stablehlo.xor", "stablehlo.convert", "stablehlo.clamp", "stablehlo.after_all",
+        "stablehlo.uniform_quantize", "stablehlo.uniform_dequantize"}) {
     t[op] = {op, TypeStyle::SameOrFunctional, {}};
   }
   for (std::string_view op :
        {"stablehlo.reshape", "stablehlo.bitcast_convert", "stablehlo.dynamic_update_slice",
-        "stablehlo.dynamic_reshape", "stablehlo.real_dynamic_slice", "stablehlo.dynamic_iota",
-        "stablehlo.dynamic_broadcast_in_dim", "stablehlo.cross-replica-sum"}) {
+        "stablehlo.dynamic_reshape", "stablehlo.real_dynamic_slice", "stablehlo.dynamic_pad",
+        "stablehlo.is_finite", "stablehlo.cross-replica-sum"}) {
     t[op] = {op, TypeStyle::Functional, {}};
   }
+  t["stablehlo.complex"] = {"stablehlo.complex", TypeStyle::ComplexOrFunctional, {}};
+  // CHLO: unary ops `chlo.erf %0 : T -> T`; binary ops with broadcasting
+  // `chlo.broadcast_add %0, %1 : (T, U) -> R` (the other attributes, such as
+  // broadcast_dimensions or comparison_direction, stay in the dictionary).
+  for (std::string_view op :
+       {"chlo._asin_acos_kernel", "chlo.acos", "chlo.acosh", "chlo.asin", "chlo.asinh", "chlo.atan",
+        "chlo.atanh", "chlo.bessel_i1e", "chlo.conj", "chlo.cosh", "chlo.sinh", "chlo.tan", "chlo.digamma",
+        "chlo.erf", "chlo.erf_inv", "chlo.erfc", "chlo.is_inf", "chlo.is_neg_inf", "chlo.is_pos_inf",
+        "chlo.lgamma", "chlo.square"}) {
+    t[op] = {op, TypeStyle::Arrow, {}};
+  }
+  for (std::string_view op :
+       {"chlo.broadcast_add", "chlo.broadcast_atan2", "chlo.broadcast_divide", "chlo.broadcast_maximum",
+        "chlo.broadcast_minimum", "chlo.broadcast_multiply", "chlo.broadcast_next_after",
+        "chlo.broadcast_polygamma", "chlo.broadcast_power", "chlo.broadcast_remainder",
+        "chlo.broadcast_shift_left", "chlo.broadcast_shift_right_arithmetic",
+        "chlo.broadcast_shift_right_logical", "chlo.broadcast_subtract", "chlo.broadcast_zeta",
+        "chlo.broadcast_and", "chlo.broadcast_or", "chlo.broadcast_xor", "chlo.broadcast_complex",
+        "chlo.broadcast_compare", "chlo.broadcast_select"}) {
+    t[op] = {op, TypeStyle::Functional, {}};
+  }
+  for (std::string_view op : {"chlo.next_after", "chlo.polygamma", "chlo.zeta", "chlo.mulhi"})
+    t[op] = {op, TypeStyle::ListArrow, {}};
   auto add = [&](std::string_view op, TypeStyle ts, std::vector<KeywordClause> kws) {
     t[op] = {op, ts, std::move(kws)};
   };
@@ -40,9 +63,20 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
   add("stablehlo.reverse", TypeStyle::SameOrFunctional, {{"dims", "dimensions", K::I64Array}});
   add("stablehlo.concatenate", TypeStyle::Functional, {{"dim", "dimension", K::I64}});
   add("stablehlo.iota", TypeStyle::ResultOnly, {{"dim", "iota_dimension", K::I64}});
+  add("stablehlo.dynamic_iota", TypeStyle::Functional, {{"dim", "iota_dimension", K::I64}});
+  add("stablehlo.dynamic_broadcast_in_dim", TypeStyle::Functional,
+      {{"dims", "broadcast_dimensions", K::I64Array}});
+  add("stablehlo.broadcast", TypeStyle::Functional, {{"sizes", "broadcast_sizes", K::I64Array}});
+  add("stablehlo.set_dimension_size", TypeStyle::Functional, {{"dim", "dimension", K::I64}});
+  add("stablehlo.reduce_precision", TypeStyle::SameOrFunctional,
+      {{"format", "exponent_bits", K::ExponentMantissa, {}, false, "mantissa_bits"}});
+  add("stablehlo.einsum", TypeStyle::Functional, {{"config", "einsum_config", K::String}});
+  add("stablehlo.unary_einsum", TypeStyle::Functional, {{"config", "einsum_config", K::String}});
+  add("stablehlo.rng", TypeStyle::Functional,
+      {{"distribution", "rng_distribution", K::Enum, "rng_distribution", true}});
   add("stablehlo.dynamic_slice", TypeStyle::Functional, {{"sizes", "slice_sizes", K::I64Array}});
   add("stablehlo.fft", TypeStyle::Functional,
-      {{"type", "fft_type", K::Enum, "fft_type"}, {"length", "fft_length", K::I64Array}});
+      {{"type", "fft_type", K::Enum, "fft_type", true}, {"length", "fft_length", K::I64Array}});
   add("stablehlo.cholesky", TypeStyle::SameOrFunctional, {{"lower", "lower", K::Bool}});
   add("stablehlo.rng_bit_generator", TypeStyle::Functional,
       {{"algorithm", "rng_algorithm", K::Enum, "rng_algorithm", true}});
@@ -58,6 +92,14 @@ std::unordered_map<std::string_view, SimpleOpSyntax> buildTable() {
 }
 
 }  // namespace
+
+std::string_view complexPartType(std::string_view elementType) {
+  constexpr std::string_view kPrefix = "complex<";
+  if (elementType.size() <= kPrefix.size() + 1 || elementType.substr(0, kPrefix.size()) != kPrefix ||
+      elementType.back() != '>')
+    return {};
+  return elementType.substr(kPrefix.size(), elementType.size() - kPrefix.size() - 1);
+}
 
 const SimpleOpSyntax* lookupSimpleSyntax(std::string_view op) {
   static const auto table = buildTable();

@@ -86,10 +86,37 @@ constexpr InherentEntry kInherent[] = {
     {"stablehlo.dynamic_iota", "iota_dimension"}, {"stablehlo.map", "dimensions"},
     {"stablehlo.composite", "name"}, {"stablehlo.composite", "composite_attributes"},
     {"stablehlo.composite", "decomposition"}, {"stablehlo.composite", "version"},
+    // Dynamic-shape and other ops with a pretty form.
+    {"stablehlo.dynamic_broadcast_in_dim", "broadcast_dimensions"},
+    {"stablehlo.dynamic_broadcast_in_dim", "known_expanding_dimensions"},
+    {"stablehlo.dynamic_broadcast_in_dim", "known_nonexpanding_dimensions"},
+    {"stablehlo.broadcast", "broadcast_sizes"}, {"stablehlo.set_dimension_size", "dimension"},
+    {"stablehlo.einsum", "einsum_config"}, {"stablehlo.unary_einsum", "einsum_config"},
+    {"stablehlo.rng", "rng_distribution"}, {"stablehlo.dynamic_gather", "dimension_numbers"},
+    {"stablehlo.dynamic_gather", "indices_are_sorted"}, {"stablehlo.dynamic_conv", "dimension_numbers"},
+    {"stablehlo.dynamic_conv", "window_strides"}, {"stablehlo.dynamic_conv", "lhs_dilation"},
+    {"stablehlo.dynamic_conv", "rhs_dilation"}, {"stablehlo.dynamic_conv", "window_reversal"},
+    {"stablehlo.dynamic_conv", "feature_group_count"}, {"stablehlo.dynamic_conv", "batch_group_count"},
+    {"stablehlo.dynamic_conv", "precision_config"}, {"stablehlo.torch_index_select", "dim"},
+    {"stablehlo.torch_index_select", "batch_dims"},
+    {"stablehlo.infeed", "infeed_config"}, {"stablehlo.infeed", "layout"},
+    {"stablehlo.outfeed", "outfeed_config"}, {"stablehlo.send", "channel_handle"},
+    {"stablehlo.send", "is_host_transfer"}, {"stablehlo.send", "source_target_pairs"},
+    {"stablehlo.recv", "channel_handle"}, {"stablehlo.recv", "is_host_transfer"},
+    {"stablehlo.recv", "source_target_pairs"}, {"stablehlo.collective_reduce", "replica_groups"},
+    {"stablehlo.collective_reduce", "channel_handle"}, {"stablehlo.async_start", "execution_thread"},
+    // CHLO.
+    {"chlo.top_k", "k"}, {"chlo.top_k", "is_stable"}, {"chlo.constant", "value"},
+    {"chlo.constant_like", "value"}, {"chlo.broadcast_compare", "comparison_direction"},
+    {"chlo.broadcast_compare", "compare_type"}, {"chlo.ragged_dot", "ragged_dot_dimension_numbers"},
+    {"chlo.ragged_dot", "precision_config"}, {"chlo.scan", "dimension"}, {"chlo.scan", "is_reverse"},
+    {"chlo.scan", "is_associative"},
 };
 }  // namespace
 
 bool isInherentAttr(std::string_view opName, std::string_view attr) {
+  // Every CHLO broadcasting op (`chlo.broadcast_add`, ...) has them.
+  if (attr == "broadcast_dimensions" && opName.substr(0, 15) == "chlo.broadcast_") return true;
   // Keyed by "op attr"; built once.
   static const std::unordered_set<std::string> table = [] {
     std::unordered_set<std::string> t;

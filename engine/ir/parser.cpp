@@ -17,6 +17,9 @@ namespace detail {
 
 Parser::Parser(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags)
     : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), opts_(opts), diags_(diags) {
+  // A UTF-8 byte order mark (editors on Windows write one) is no text:
+  // columns on the first line count from after it.
+  if (text.size() >= 3 && std::memcmp(begin_, "\xEF\xBB\xBF", 3) == 0) begin_ = p_ = begin_ + 3;
   lineStarts_.push_back(begin_);
   for (const char* c = begin_; c < end_;) {
     const void* nl = std::memchr(c, '\n', static_cast<size_t>(end_ - c));
@@ -1467,11 +1470,54 @@ bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
   return expect(')');
 }
 
+namespace {
+
+// The end of the bracketed text starting at `from` ('('), or nullptr when
+// its brackets do not match before `end` (strings skipped).
+const char* matchingBracketEnd(const char* from, const char* end) {
+  std::vector<char> closers;
+  for (const char* c = from; c < end; ++c) {
+    switch (*c) {
+      case '(': closers.push_back(')'); break;
+      case '[': closers.push_back(']'); break;
+      case '{': closers.push_back('}'); break;
+      case '<': closers.push_back('>'); break;
+      case ')': case ']': case '}': case '>':
+        if (*c == '>' && c > from && c[-1] == '-') break;  // `->`
+        if (closers.empty() || closers.back() != *c) return nullptr;
+        closers.pop_back();
+        if (closers.empty()) return c + 1;
+        break;
+      case '"':
+        for (++c; c < end && *c != '"'; ++c)
+          if (*c == '\\') ++c;
+        if (c >= end) return nullptr;
+        break;
+      default: break;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 bool Parser::parseTrailingLocation() {
   if (!peekKeyword("loc")) return true;
+  const char* at = p_;
   p_ += 3;
-  std::string body;
-  return captureBalanced(body);
+  skipWs();
+  const char* end = p_ < end_ && *p_ == '(' ? matchingBracketEnd(p_, end_) : nullptr;
+  if (!end) return error(at, "malformed location: expected 'loc(...)' with matching brackets and quotes");
+  // `loc(#loc3)`: the alias may be defined further down; checked at the end.
+  const char* body = p_ + 1;
+  while (body < end && (*body == ' ' || *body == '\t')) ++body;
+  if (body < end && *body == '#') {
+    const char* idEnd = body + 1;
+    while (idEnd < end && isSuffixChar(*idEnd)) ++idEnd;
+    locAliasUses_.push_back({std::string_view(body + 1, static_cast<size_t>(idEnd - body - 1)), body});
+  }
+  p_ = end;
+  return true;
 }
 
 // ---- regions and ops ------------------------------------------------------
@@ -1692,6 +1738,11 @@ std::unique_ptr<Module> Parser::parseModule() {
     module->op = std::move(inner);
     module->explicitModule = true;
   }
+  for (const auto& [alias, at] : locAliasUses_)
+    if (!attrAliases_.count(std::string(alias))) {
+      error(at, "operation location alias was never defined");
+      return nullptr;
+    }
   if (!forwardRefs_.empty()) {
     const ForwardRef* first = nullptr;
     std::string firstName;

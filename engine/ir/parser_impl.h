@@ -206,6 +206,8 @@ class Parser {
   const char* scanBalanced(const char* from) const;
 
   std::unordered_map<std::string, Attribute> attrAliases_;
+  // `#name` of each `loc(#name)` read, with where: every one must be defined.
+  std::vector<std::pair<std::string_view, const char*>> locAliasUses_;
   std::unordered_map<std::string, Type> typeAliases_;
   Module* module_ = nullptr;
 

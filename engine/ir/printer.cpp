@@ -332,7 +332,10 @@ class Writer {
     const Op& mod = *m.op;
     names_.numberIsolated(mod);
     os_ << "module";
-    if (const Attribute* n = mod.attr("sym_name"); n && n->string()) os_ << " @" << *n->string();
+    if (const Attribute* n = mod.attr("sym_name"); n && n->string()) {
+      os_ << " @";
+      appendName(os_.buffer(), *n->string());
+    }
     AttrRefs extra = attrsExcept(mod, {"sym_name", "sym_visibility"});
     if (!extra.empty()) {
       os_ << " attributes ";
@@ -498,6 +501,30 @@ class Writer {
       writeResultTypes(op);
       return;
     }
+    if (style == TypeStyle::Arrow || style == TypeStyle::ListArrow) {
+      writeOperandTypes(op);
+      os_ << " -> ";
+      if (op.numResults() == 1) {
+        writeResultTypes(op);
+      } else {
+        os_ << '(';
+        writeResultTypes(op);
+        os_ << ')';
+      }
+      return;
+    }
+    if (style == TypeStyle::ComplexOrFunctional && op.numResults() == 1 && op.numOperands() == 2) {
+      const Type& r = op.result(0)->type;
+      std::string_view part = r.isTensor() ? complexPartType(r.elementType) : std::string_view();
+      bool real = !part.empty();
+      for (const Value* o : op.operands())
+        real &= o->type.isTensor() && o->type.elementType == part && o->type.shape == r.shape &&
+                o->type.unranked == r.unranked && o->type.encoding == r.encoding;
+      if (real) {
+        writeType(r);
+        return;
+      }
+    }
     if (style == TypeStyle::SameOrFunctional && op.numResults() == 1) {
       const Type& r = op.result(0)->type;
       bool same = true;
@@ -627,7 +654,8 @@ class Writer {
                  n == "stablehlo.select" || n == "stablehlo.slice" || n == "stablehlo.dot_general" ||
                  n == "stablehlo.custom_call" || n == "stablehlo.while" || n == "stablehlo.reduce" ||
                  n == "stablehlo.optimization_barrier" || n == "stablehlo.get_tuple_element" ||
-                 n == "stablehlo.tuple" || n == "stablehlo.convolution" || n == "arith.constant";
+                 n == "stablehlo.tuple" || n == "stablehlo.convolution" || n == "stablehlo.composite" ||
+                 n == "chlo.top_k" || n == "chlo.constant" || n == "arith.constant";
     cache.emplace(&n, known);
     return known;
   }
@@ -679,7 +707,9 @@ class Writer {
       const Attribute* sym = op.attr("sym_name");
       const Attribute* mesh = op.attr("mesh");
       if (!sym || !sym->string() || !mesh || !mesh->as<Mesh>()) return false;
-      os_ << "sdy.mesh @" << *sym->string() << " = " << mesh->as<Mesh>()->str();
+      os_ << "sdy.mesh @";
+      appendName(os_.buffer(), *sym->string());
+      os_ << " = " << mesh->as<Mesh>()->str();
       printOptionalAttrDict(op, {"sym_name", "mesh"});
       return true;
     }
@@ -710,7 +740,7 @@ class Writer {
       printFunctionalType(op);
       return true;
     }
-    if (n == "stablehlo.constant" || n == "sdy.constant") {
+    if (n == "stablehlo.constant" || n == "sdy.constant" || n == "chlo.constant") {
       const Attribute* value = op.attr("value");
       if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
       const std::string& text = value->as<OpaqueAttr>()->text;
@@ -824,7 +854,9 @@ class Writer {
     if (n == "stablehlo.custom_call") {
       const Attribute* t = op.attr("call_target_name");
       if (!t || !t->string()) return false;
-      os_ << n << " @" << *t->string() << '(';
+      os_ << n << " @";
+      appendName(os_.buffer(), *t->string());  // `@"<lambda>"` quoted
+      os_ << '(';
       printOperands(op);
       os_ << ')';
       printOptionalAttrDict(op, {"call_target_name"});
@@ -863,6 +895,30 @@ class Writer {
       return true;
     }
     if (n == "stablehlo.convolution") return printConvolution(op);
+    if (n == "stablehlo.composite") {
+      const Attribute* name = op.attr("name");
+      if (!name || !name->string() || op.numRegions()) return false;
+      os_ << n << ' ';
+      writeAttr(*name);
+      if (op.numOperands()) os_ << ' ';
+      printOperands(op);
+      printOptionalAttrDict(op, {"name"});
+      printTypes(op, TypeStyle::Functional);
+      return true;
+    }
+    if (n == "chlo.top_k") {
+      const Attribute* k = op.attr("k");
+      const Attribute* stable = op.attr("is_stable");
+      if (!k || !k->integer() || (stable && !stable->as<BoolAttr>()) || op.numOperands() != 1 ||
+          op.numResults() != 2)
+        return false;
+      os_ << n << '(' << v(op.operand(0)) << ", k = " << *k->integer();
+      if (stable) os_ << ", is_stable = " << (stable->as<BoolAttr>()->value ? "true" : "false");
+      os_ << ')';
+      printOptionalAttrDict(op, {"k", "is_stable"});
+      printTypes(op, TypeStyle::Arrow);
+      return true;
+    }
     return false;
   }
 
@@ -876,6 +932,11 @@ class Writer {
       if (a && kw.kind == KeywordKind::I64Array && !isIntList(*a)) return false;
       if (a && kw.kind == KeywordKind::I64 && !a->integer()) return false;
       if (a && kw.kind == KeywordKind::Bool && !a->as<BoolAttr>()) return false;
+      if (a && kw.kind == KeywordKind::String && !a->string()) return false;
+      if (kw.kind == KeywordKind::ExponentMantissa) {
+        const Attribute* m = op.attr(kw.attr2);
+        if (!a->integer() || !m || !m->integer()) return false;
+      }
     }
     if (op.name() == "stablehlo.dot" && op.attr("precision_config") && !op.attr("precision_config")->array())
       return false;
@@ -896,6 +957,10 @@ class Writer {
         case KeywordKind::I64: os_ << *a->integer(); break;
         case KeywordKind::Bool: os_ << (a->as<BoolAttr>()->value ? "true" : "false"); break;
         case KeywordKind::Enum: os_ << (kw.spaceBeforeEnum ? " " : "") << a->as<EnumAttr>()->value; break;
+        case KeywordKind::String: writeAttr(*a); break;
+        case KeywordKind::ExponentMantissa:
+          os_ << 'e' << *a->integer() << 'm' << *op.attr(kw.attr2)->integer();
+          break;
       }
     }
     bool dot = op.name() == "stablehlo.dot";
@@ -908,7 +973,7 @@ class Writer {
     attrs.removeIf([&](const Op::Attr* a) {
       if (dot && a->name == "precision_config") return true;
       for (const KeywordClause& kw : syntax.keywords)
-        if (kw.attr == a->name) return true;
+        if (kw.attr == a->name || (!kw.attr2.empty() && kw.attr2 == a->name)) return true;
       return false;
     });
     if (!attrs.empty()) {
@@ -1147,7 +1212,9 @@ class Writer {
     };
     os_ << "func.func ";
     if (const Attribute* vis = op.attr("sym_visibility"); vis && vis->string()) os_ << *vis->string() << ' ';
-    os_ << '@' << *sym->string() << '(';
+    os_ << '@';
+    appendName(os_.buffer(), *sym->string());
+    os_ << '(';
     bool hasBody = op.numRegions() == 1 && !op.region(0).empty();
     for (size_t i = 0; i < fnType.elements.size(); ++i) {
       if (i) os_ << ", ";

@@ -13,6 +13,7 @@ void registerPipelinePasses(std::vector<PassInfo>& out);
 void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 void registerCanonicalizePass(std::vector<PassInfo>& out);
 void registerExplicitGatherScatterBatchingPass(std::vector<PassInfo>& out);
+void registerGspmdImportPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
   static const std::vector<PassInfo> passes = [] {
@@ -25,6 +26,7 @@ const std::vector<PassInfo>& allPasses() {
     registerPipelinePasses(out);
     registerReshardToCollectivesPass(out);
     registerCanonicalizePass(out);
+    registerGspmdImportPass(out);
     return out;
   }();
   return passes;

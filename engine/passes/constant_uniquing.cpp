@@ -24,7 +24,8 @@ ir::Region* insertionRegion(ir::Block* block) {
 }  // namespace
 
 bool isConstantLike(const ir::Op& op) {
-  return (op.is("stablehlo.constant") || op.is("arith.constant")) && op.numResults() == 1;
+  return (op.is("stablehlo.constant") || op.is("arith.constant") || op.is("chlo.constant")) &&
+         op.numResults() == 1;
 }
 
 bool ConstantUniquer::insertKnownConstant(ir::Op& op) {

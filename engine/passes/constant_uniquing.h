@@ -1,6 +1,6 @@
 // What MLIR's greedy rewrite driver does with constants before it tries any
 // pattern (its `cseConstants`): every constant-like op (stablehlo.constant,
-// arith.constant) moves to the start of the entry block of the nearest
+// arith.constant, chlo.constant) moves to the start of the entry block of the nearest
 // region isolated from above (a function, manual or named computation body),
 // and a constant equal to one already there (same op, value and type) is
 // replaced by it. Constants met one after another are moved to the front one

@@ -152,4 +152,8 @@ bool removeSubAxesInInputOutputShardings(ir::Module& module, ir::DiagnosticSink&
 // and result shardings, keep only the axes of each dimension that divide it.
 bool updateNonDivisibleInputOutputShardings(ir::Module& module, ir::DiagnosticSink& diags);
 
+// `-xla-sdy-import-shardings` (XLA's pass): GSPMD `mhlo.sharding` strings
+// become sdy shardings on one common mesh (import_gspmd_shardings.cpp).
+bool importGspmdShardings(ir::Module& module, ir::DiagnosticSink& diags);
+
 }  // namespace shardscope::passes

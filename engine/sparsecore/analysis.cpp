@@ -3,7 +3,10 @@
 namespace shardscope::sc {
 
 AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
-  PreprocessResult pre = preprocess(job, options);
+  return analyzePreprocessed(job, preprocess(job, options));
+}
+
+AnalysisReport analyzePreprocessed(const Job& job, const PreprocessResult& pre) {
   MemoryReport mem = estimateMemory(job, pre);
 
   AnalysisReport r;
@@ -20,6 +23,7 @@ AnalysisReport analyze(const Job& job, const PreprocessOptions& options) {
   r.error = pre.limitError;
   for (size_t s = 0; s < pre.stats.size(); ++s) {
     TableReport t;
+    t.plan = pre.stacks[s];
     t.stats = pre.stats[s];
     t.memory = mem.stacks[s];
     t.paddedWidth = pre.stacks[s].paddedWidth;

@@ -16,6 +16,7 @@ namespace shardscope::sc {
 
 // One stacked table (one table when stacking is off or it stands alone).
 struct TableReport {
+  StackPlan plan;  // members' places and features' id transformations
   StackStats stats;
   StackMemory memory;
   std::vector<TableMemory> memberMemory;  // HBM of each member table
@@ -46,5 +47,8 @@ struct AnalysisReport {
 };
 
 AnalysisReport analyze(const Job& job, const PreprocessOptions& options = {});
+
+// The same report from preprocessing already done (e.g. streamed from CSV).
+AnalysisReport analyzePreprocessed(const Job& job, const PreprocessResult& pre);
 
 }  // namespace shardscope::sc

@@ -50,7 +50,25 @@ json analysisToJson(const AnalysisReport& r) {
                          {"hbm_bytes_per_chip", tm.bytesPerChip},
                          {"hbm_waste_bytes", tm.wasteBytes},
                          {"ids_per_partition", s.memberIdsPerPartition[m]}});
+      // The place in the stack, given or derived (the reference's names).
+      if (m < t.plan.members.size()) {
+        const StackMember& place = t.plan.members[m];
+        members.back()["setting_in_stack"] = {{"stack_name", t.plan.name},
+                                              {"padded_vocab_size", place.paddedVocab},
+                                              {"padded_embedding_dim", place.paddedWidth},
+                                              {"row_offset_in_shard", place.rowOffsetInShard},
+                                              {"shard_rotation", place.shardRotation}};
+      }
     }
+    json features = json::array();
+    for (const StackFeature& f : t.plan.features)
+      features.push_back({{"name", f.name},
+                          {"table", s.tables.at(static_cast<size_t>(f.memberIndex))},
+                          {"explicit", f.explicitTransformation},
+                          {"id_transformation",
+                           {{"row_offset", f.rowOffset},
+                            {"col_offset", f.colOffset},
+                            {"col_shift", f.colShift}}}});
     const SpmemEstimate& sp = t.memory.spmem;
     json spmem = {{"ids_staging_bytes", sp.idsStagingBytes},
                   {"unique_rows_bytes", sp.uniqueRowsBytes},
@@ -70,6 +88,7 @@ json analysisToJson(const AnalysisReport& r) {
         {"name", s.name},
         {"tables", s.tables},
         {"members", members},
+        {"features", features},
         {"padded_width", t.paddedWidth},
         {"limits",
          {{"max_ids_per_partition", s.maxIdsLimit},

@@ -8,6 +8,7 @@
 
 #include "io/input_file.h"
 #include "io/machine_memory.h"
+#include "sparsecore/csv_rows.h"
 #include "sparsecore/errors.h"
 
 namespace shardscope::sc {
@@ -121,32 +122,21 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
   const uint64_t sampleLimit = sampleIndexLimit();
   int64_t vocabSize = 0;  // of the current feature's table (0: unknown, checked later)
 
+  CsvIdRow row;
   auto handleLine = [&](std::string_view line) {
     ++lineNo;
-    line = trim(line);
-    if (line.empty() || line.front() == '#') return;
-    std::string_view fields[5];
-    int nf = 0;
-    size_t start = 0;
-    for (;;) {
-      size_t comma = line.find(',', start);
-      if (nf == 5) fail("too many fields; expected sample,feature,id[,weight]");
-      fields[nf++] = trim(line.substr(
-          start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
+    try {
+      if (parseCsvIdLine(line, first, row) == CsvLineKind::Skip) {
+        // A header may follow comments and blank lines, not rows.
+        const std::string_view t = trim(line);
+        if (first && !t.empty() && t.front() != '#') first = false;
+        return;
+      }
+    } catch (const CsvRowError& e) {
+      fail(e.cause);
     }
-    if (first) {
-      first = false;
-      if (fields[0] == "sample") return;  // header
-    }
-    if (nf < 3 || nf > 4)
-      fail("expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got " +
-           std::to_string(nf));
-    uint64_t sample = 0;
-    auto r1 = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), sample);
-    if (fields[0].empty() || r1.ec != std::errc() || r1.ptr != fields[0].data() + fields[0].size())
-      fail("sample '" + std::string(fields[0]) + "' is not a non-negative integer");
+    first = false;
+    const uint64_t sample = row.sample;
     // Checked before the sample table grows to it: index 2^31 would take 48 GiB.
     if (job.batchSize > 0 && sample >= static_cast<uint64_t>(job.batchSize))
       fail("sample index " + std::to_string(sample) + " is not below the job's batch_size " +
@@ -155,13 +145,13 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
       fail("sample index " + std::to_string(sample) + " is too large: its sample table would " +
            "need more than half of this machine's memory (at most " +
            std::to_string(sampleLimit) + " samples)");
-    if (fields[1] != lastName || lastFeature < 0) {
+    if (row.feature != lastName || lastFeature < 0) {
       lastFeature = -1;
       for (size_t f = 0; f < job.features.size(); ++f)
-        if (job.features[f].name == fields[1]) lastFeature = static_cast<int>(f);
+        if (job.features[f].name == row.feature) lastFeature = static_cast<int>(f);
       if (lastFeature < 0)
-        fail("unknown feature '" + std::string(fields[1]) + "' (not in the job's \"features\")");
-      lastNameStorage = std::string(fields[1]);
+        fail("unknown feature '" + std::string(row.feature) + "' (not in the job's \"features\")");
+      lastNameStorage = std::string(row.feature);
       lastName = lastNameStorage;
       const TableSpec* table = job.table(job.features[lastFeature].table);
       vocabSize = table ? table->vocabSize : 0;
@@ -170,54 +160,12 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
         fail("feature '" + lastNameStorage + "' already has samples in the job file");
       b.used = true;
     }
-    uint64_t id = 0;
-    auto r2 = std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), id);
-    if (fields[2].empty() || r2.ec != std::errc() || r2.ptr != fields[2].data() + fields[2].size())
-      fail("id '" + std::string(fields[2]) + "' is not a non-negative integer");
-    if (id > UINT32_MAX) fail("id " + std::to_string(id) + " does not fit 32 bits");
-    if (vocabSize > 0 && id >= static_cast<uint64_t>(vocabSize))
-      fail("id " + std::to_string(id) + " is outside the vocabulary of table '" +
+    if (vocabSize > 0 && row.id >= static_cast<uint64_t>(vocabSize))
+      fail("id " + std::to_string(row.id) + " is outside the vocabulary of table '" +
            job.features[lastFeature].table + "' (vocab_size " + std::to_string(vocabSize) + ")");
-    float weight = 1.0f;
-    if (nf == 4) {
-      auto r3 = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), weight);
-      if (fields[3].empty() || r3.ec != std::errc() ||
-          r3.ptr != fields[3].data() + fields[3].size())
-        fail("weight '" + std::string(fields[3]) + "' is not a number");
-    }
-    builders[lastFeature].add(sample, static_cast<uint32_t>(id), weight, nf == 4);
+    builders[lastFeature].add(sample, static_cast<uint32_t>(row.id), row.weight, row.hasWeight);
   };
-
-  std::vector<char> buf(1 << 20);
-  std::string carry;
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    const size_t got = static_cast<size_t>(in.gcount());
-    if (got == 0) break;
-    std::string_view chunk(buf.data(), got);
-    size_t pos = 0;
-    if (!carry.empty()) {
-      size_t nl = chunk.find('\n');
-      if (nl == std::string_view::npos) {
-        carry.append(chunk);
-        continue;
-      }
-      carry.append(chunk.substr(0, nl));
-      handleLine(carry);
-      carry.clear();
-      pos = nl + 1;
-    }
-    for (;;) {
-      size_t nl = chunk.find('\n', pos);
-      if (nl == std::string_view::npos) {
-        carry.assign(chunk.substr(pos));
-        break;
-      }
-      handleLine(chunk.substr(pos, nl - pos));
-      pos = nl + 1;
-    }
-  }
-  if (!carry.empty()) handleLine(carry);
+  forEachCsvLine(in, size_t{1} << 20, handleLine);
 
   for (Builder& b : builders)
     if (b.used) job.features[b.feature].ids = b.finish();
@@ -228,6 +176,27 @@ void loadIdsCsvFile(Job& job, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   loadIdsCsv(job, in, path);
+}
+
+void writeIdsCsv(const Job& job, std::ostream& out) {
+  out << "sample,feature,id\n";
+  size_t samples = 0;
+  for (const FeatureSpec& f : job.features) samples = std::max(samples, f.ids.sampleCount());
+  std::string line;
+  for (size_t s = 0; s < samples && out; ++s)
+    for (const FeatureSpec& f : job.features) {
+      if (s >= f.ids.sampleCount()) continue;
+      for (uint32_t id : f.ids.sample(s)) {
+        line.clear();
+        line += std::to_string(s);
+        line += ',';
+        line += f.name;
+        line += ',';
+        line += std::to_string(id);
+        line += '\n';
+        out << line;
+      }
+    }
 }
 
 }  // namespace shardscope::sc

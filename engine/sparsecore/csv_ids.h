@@ -12,6 +12,7 @@
 // Errors: InputError "<file>:<line>: <cause>".
 #pragma once
 #include <istream>
+#include <ostream>
 #include <string>
 
 #include "sparsecore/job.h"
@@ -22,5 +23,10 @@ namespace shardscope::sc {
 // already has samples (inline or generated) may not appear in the CSV.
 void loadIdsCsv(Job& job, std::istream& in, const std::string& source);
 void loadIdsCsvFile(Job& job, const std::string& path);
+
+// Writes the job's ids as CSV with a header, sorted by sample (all
+// features of sample 0, then sample 1, ...), the order streaming needs.
+// Stops early when the stream fails; the caller checks it.
+void writeIdsCsv(const Job& job, std::ostream& out);
 
 }  // namespace shardscope::sc

@@ -24,6 +24,30 @@ inline constexpr int kDefaultMaxIdsPerChipPerSample = 64;
 // Largest devices x SparseCores the model accepts (1024 chips of 4).
 inline constexpr int64_t kMaxTotalSparseCores = 4096;
 
+// A table's place in its stack, given explicitly (the reference's
+// TableSettingInStack). Example, N = 8 SparseCores: a table of vocabulary 32
+// padded to 48 rows (6 per shard) placed after a 16-row-per-shard table has
+// row_offset_in_shard 16, so its columns start at 16 x 8 = 128.
+struct TableSettingInStack {
+  std::string stackName;
+  int64_t paddedVocabSize = 0;  // rows over all shards, a multiple of N
+  int paddedEmbeddingDim = 0;   // floats, at least the table's width
+  int64_t rowOffsetInShard = 0;
+  int shardRotation = 0;  // taken mod N
+  bool operator==(const TableSettingInStack&) const = default;
+};
+
+// How a feature's ids become column ids of its stack (the reference's
+// FeatureIdTransformation): col = ((id + col_shift) mod N) + (id - id mod N)
+// + col_offset; row_offset is where the feature's samples start in the
+// stacked batch. Derived from the table's setting when not given.
+struct IdTransformation {
+  int64_t rowOffset = 0;
+  int64_t colOffset = 0;
+  int colShift = 0;
+  bool operator==(const IdTransformation&) const = default;
+};
+
 struct TableSpec {
   std::string name;
   int64_t vocabSize = 0;
@@ -33,6 +57,8 @@ struct TableSpec {
   // "sgd" (no slot), "adagrad" (1 slot), "adam" (2 slots): the slots are
   // tables of the same padded shape in HBM.
   std::string optimizer = "sgd";
+  // Explicit place in a stack; when any table gives one, all do.
+  std::optional<TableSettingInStack> settingInStack = std::nullopt;
   bool operator==(const TableSpec&) const = default;
 };
 
@@ -56,6 +82,7 @@ struct FeatureSpec {
   std::string table;
   IdBatch ids;
   std::optional<GeneratorSpec> generator = std::nullopt;  // filled into `ids` on load
+  std::optional<IdTransformation> idTransformation = std::nullopt;
   bool operator==(const FeatureSpec&) const = default;
 };
 

@@ -202,6 +202,33 @@ GeneratorSpec readGenerator(Reader& r, const json& v, const std::string& field) 
   return g;
 }
 
+// The reference's TableSettingInStack; every field is required, since a
+// partial placement cannot be completed consistently.
+TableSettingInStack readSettingInStack(Reader& r, const json& v, const std::string& field) {
+  r.expectObject(v, field);
+  r.checkKeys(v, field,
+              {"stack_name", "padded_vocab_size", "padded_embedding_dim", "row_offset_in_shard",
+               "shard_rotation"});
+  TableSettingInStack s;
+  s.stackName = r.string(v, "stack_name", field, "", true);
+  s.paddedVocabSize = r.integer(v, "padded_vocab_size", field, 0, true);
+  s.paddedEmbeddingDim = r.int32(v, "padded_embedding_dim", field, 0, true);
+  s.rowOffsetInShard = r.integer(v, "row_offset_in_shard", field, 0, true);
+  s.shardRotation = r.int32(v, "shard_rotation", field, 0, true);
+  return s;
+}
+
+// The reference's FeatureIdTransformation.
+IdTransformation readIdTransformation(Reader& r, const json& v, const std::string& field) {
+  r.expectObject(v, field);
+  r.checkKeys(v, field, {"row_offset", "col_offset", "col_shift"});
+  IdTransformation x;
+  x.rowOffset = r.integer(v, "row_offset", field, 0, true);
+  x.colOffset = r.integer(v, "col_offset", field, 0, true);
+  x.colShift = r.int32(v, "col_shift", field, 0, true);
+  return x;
+}
+
 IdBatch readSamples(Reader& r, const json& samples, const json* weights, const std::string& field) {
   if (!samples.is_array())
     r.fail(field + ".samples",
@@ -245,7 +272,8 @@ IdBatch readSamples(Reader& r, const json& samples, const json* weights, const s
 }  // namespace
 
 Job parseJob(std::string_view text, const std::string& source, const std::string& baseDir,
-             std::vector<std::string>* warnings, const std::string& csvOverride) {
+             std::vector<std::string>* warnings, const std::string& csvOverride,
+             std::string* deferredCsv) {
   json doc = parseJsonText(text, source);
   Reader r(source, warnings);
   if (!doc.is_object())
@@ -318,7 +346,8 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     r.expectObject(t, at);
     r.checkKeys(t, at,
                 {"name", "vocab_size", "width", "max_ids_per_partition",
-                 "max_unique_ids_per_partition", "optimizer", "embedding_dim", "vocabulary_size"});
+                 "max_unique_ids_per_partition", "optimizer", "embedding_dim", "vocabulary_size",
+                 "setting_in_stack"});
     TableSpec spec;
     spec.name = r.string(t, "name", at, "", true);
     spec.vocabSize = t.contains("vocabulary_size") ? r.integer(t, "vocabulary_size", at, 0)
@@ -329,6 +358,8 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     spec.maxUniqueIdsPerPartition =
         r.int32(t, "max_unique_ids_per_partition", at, kDefaultMaxUniqueIdsPerPartition);
     spec.optimizer = r.string(t, "optimizer", at, "sgd");
+    if (auto s = t.find("setting_in_stack"); s != t.end())
+      spec.settingInStack = readSettingInStack(r, *s, at + ".setting_in_stack");
     job.tables.push_back(std::move(spec));
   }
 
@@ -341,7 +372,7 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     const json& f = (*features)[i];
     const std::string at = "features[" + std::to_string(i) + "]";
     r.expectObject(f, at);
-    r.checkKeys(f, at, {"name", "table", "samples", "weights", "generator"});
+    r.checkKeys(f, at, {"name", "table", "samples", "weights", "generator", "id_transformation"});
     FeatureSpec spec;
     spec.name = r.string(f, "name", at, "", true);
     spec.table = r.string(f, "table", at, "", true);
@@ -354,6 +385,8 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     if (hasSamples)
       spec.ids = readSamples(r, f["samples"], f.contains("weights") ? &f["weights"] : nullptr, at);
     if (hasGenerator) spec.generator = readGenerator(r, f["generator"], at + ".generator");
+    if (auto x = f.find("id_transformation"); x != f.end())
+      spec.idTransformation = readIdTransformation(r, *x, at + ".id_transformation");
     hasSource.push_back(hasSamples || hasGenerator);
     job.features.push_back(std::move(spec));
   }
@@ -375,7 +408,14 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
       csv = r.string(doc, "csv", "", "");
       if (csv.is_relative() && !baseDir.empty()) csv = std::filesystem::path(baseDir) / csv;
     }
-    loadIdsCsvFile(job, csv.string());
+    if (deferredCsv) {
+      // The caller streams the file: every feature without ids takes its
+      // ids from it.
+      *deferredCsv = csv.string();
+      for (size_t i = 0; i < hasSource.size(); ++i) hasSource[i] = true;
+    } else {
+      loadIdsCsvFile(job, csv.string());
+    }
     for (size_t i = 0; i < hasSource.size(); ++i)
       hasSource[i] = hasSource[i] || job.features[i].ids.sampleCount() > 0;
   }
@@ -390,10 +430,10 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
 }
 
 Job loadJobFile(const std::string& path, std::vector<std::string>* warnings,
-                const std::string& csvOverride) {
+                const std::string& csvOverride, std::string* deferredCsv) {
   const std::string text = readTextFile(path);
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  return parseJob(text, path, dir, warnings, csvOverride);
+  return parseJob(text, path, dir, warnings, csvOverride, deferredCsv);
 }
 
 json jobToJson(const Job& job, bool withSamples) {
@@ -420,16 +460,27 @@ json jobToJson(const Job& job, bool withSamples) {
   j["spmem_model"] = {{"coo_entry_bytes", job.spmem.cooEntryBytes},
                       {"buffering", job.spmem.buffering}};
   j["tables"] = json::array();
-  for (const TableSpec& t : job.tables)
-    j["tables"].push_back({{"name", t.name},
-                           {"vocab_size", t.vocabSize},
-                           {"width", t.width},
-                           {"max_ids_per_partition", t.maxIdsPerPartition},
-                           {"max_unique_ids_per_partition", t.maxUniqueIdsPerPartition},
-                           {"optimizer", t.optimizer}});
+  for (const TableSpec& t : job.tables) {
+    json tj = {{"name", t.name},
+               {"vocab_size", t.vocabSize},
+               {"width", t.width},
+               {"max_ids_per_partition", t.maxIdsPerPartition},
+               {"max_unique_ids_per_partition", t.maxUniqueIdsPerPartition},
+               {"optimizer", t.optimizer}};
+    if (const auto& s = t.settingInStack)
+      tj["setting_in_stack"] = {{"stack_name", s->stackName},
+                                {"padded_vocab_size", s->paddedVocabSize},
+                                {"padded_embedding_dim", s->paddedEmbeddingDim},
+                                {"row_offset_in_shard", s->rowOffsetInShard},
+                                {"shard_rotation", s->shardRotation}};
+    j["tables"].push_back(std::move(tj));
+  }
   j["features"] = json::array();
   for (const FeatureSpec& f : job.features) {
     json fj = {{"name", f.name}, {"table", f.table}};
+    if (const auto& x = f.idTransformation)
+      fj["id_transformation"] = {
+          {"row_offset", x->rowOffset}, {"col_offset", x->colOffset}, {"col_shift", x->colShift}};
     if (withSamples || !f.generator) {
       json samples = json::array();
       for (size_t i = 0; i < f.ids.sampleCount(); ++i) {

@@ -10,8 +10,11 @@
 //    "spmem_model": {"coo_entry_bytes": 12, "buffering": 2},
 //    "csv": "ids.csv",
 //    "tables": [{"name", "vocab_size", "width", "max_ids_per_partition",
-//                "max_unique_ids_per_partition", "optimizer"}],
-//    "features": [{"name", "table", "samples": [[ids...], ...], "weights": [[...]]}
+//                "max_unique_ids_per_partition", "optimizer",
+//                "setting_in_stack": {"stack_name", "padded_vocab_size",
+//                  "padded_embedding_dim", "row_offset_in_shard", "shard_rotation"}}],
+//    "features": [{"name", "table", "samples": [[ids...], ...], "weights": [[...]],
+//                  "id_transformation": {"row_offset", "col_offset", "col_shift"}}
 //               | {"name", "table", "generator": {"distribution": "zipf",
 //                  "exponent": 1.2, "ids_per_sample": 4, "ids_per_sample_max": 0,
 //                  "seed": 1, "hot_ids": 0, "hot_fraction": 0, "batch_size": 0}}]}
@@ -31,13 +34,16 @@ namespace shardscope::sc {
 // Parses a job from JSON text. `baseDir` resolves a relative "csv" path;
 // ids from generators and CSV are filled in, then validateJob runs.
 // Unknown keys are reported in `warnings` (they are usually typos).
-// `csvOverride`, when not empty, replaces the job's "csv" file.
+// `csvOverride`, when not empty, replaces the job's "csv" file. With
+// `deferredCsv`, the CSV is not read: its path is stored there (empty when
+// the job has none) for a caller that streams it (csv_stream.h).
 Job parseJob(std::string_view text, const std::string& source, const std::string& baseDir,
-             std::vector<std::string>* warnings = nullptr, const std::string& csvOverride = "");
+             std::vector<std::string>* warnings = nullptr, const std::string& csvOverride = "",
+             std::string* deferredCsv = nullptr);
 
 // Reads and parses a job file.
 Job loadJobFile(const std::string& path, std::vector<std::string>* warnings = nullptr,
-                const std::string& csvOverride = "");
+                const std::string& csvOverride = "", std::string* deferredCsv = nullptr);
 
 // Parses a JSON document, turning parse errors into InputError with
 // "<source>:<line>:<column>: JSON parse error: <cause>".

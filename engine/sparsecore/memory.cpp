@@ -11,8 +11,11 @@ TableMemory tableMemory(const TableSpec& table, int totalSparseCores, int device
   m.name = table.name;
   m.vocabSize = table.vocabSize;
   m.width = table.width;
-  m.paddedVocab = paddedVocab(table.vocabSize, totalSparseCores);
-  m.paddedWidth = paddedWidth(table.width);
+  // An explicit place in a stack fixes the padding the job allocates.
+  m.paddedVocab = table.settingInStack ? table.settingInStack->paddedVocabSize
+                                       : paddedVocab(table.vocabSize, totalSparseCores);
+  m.paddedWidth = table.settingInStack ? table.settingInStack->paddedEmbeddingDim
+                                       : paddedWidth(table.width);
   m.optimizerSlots = optimizerSlots(table.optimizer);
   const int64_t copies = 1 + m.optimizerSlots;
   // Products saturate at INT64_MAX rather than wrap: a job may ask for

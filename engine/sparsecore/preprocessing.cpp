@@ -6,6 +6,7 @@
 
 #include "sparsecore/errors.h"
 #include "sparsecore/limits.h"
+#include "sparsecore/source_counts.h"
 
 namespace shardscope::sc {
 
@@ -30,14 +31,6 @@ namespace {
 
 constexpr int kBuckets = kMinibatchingBuckets;
 
-// What one source SparseCore observed for one stack.
-struct TaskCounts {
-  std::vector<int64_t> ids, unique;              // [partition]
-  std::vector<int64_t> bucketIds, bucketUnique;  // [partition x 64], mini-batching only
-  std::vector<int64_t> memberIds;                // [member x partition]
-  int64_t inputIds = 0;
-  int maxUniquePerSample = 0;
-};
 
 struct Task {
   int stack = 0;
@@ -81,13 +74,12 @@ std::pair<size_t, size_t> sliceOf(const IdBatch& ids, int source, const Job& job
 // sample of the slice (after the in-sample merge), and raw(count) per sample.
 template <class Visit>
 void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scratch,
-               TaskCounts* counts, Visit&& visit) {
+               SourceCounts* counts, Visit&& visit) {
   const uint32_t mask = static_cast<uint32_t>(job.totalSparseCores() - 1);
   for (const StackFeature& sf : plan.features) {
     const IdBatch& batch = job.features[sf.featureIndex].ids;
-    const StackMember& m = plan.members[sf.memberIndex];
-    const uint32_t shift = static_cast<uint32_t>(m.shardRotation);
-    const uint32_t offset = static_cast<uint32_t>(m.colOffset);
+    const uint32_t shift = static_cast<uint32_t>(sf.colShift);
+    const uint32_t offset = static_cast<uint32_t>(sf.colOffset);
     auto [begin, end] = sliceOf(batch, source, job);
     const uint32_t* ids = batch.ids.data();
     for (size_t r = begin; r < end; ++r) {
@@ -140,7 +132,7 @@ void walkSlice(const Job& job, const StackPlan& plan, int source, Scratch& scrat
 // The per-id flags are template parameters so the hot loop has no
 // loop-invariant branches.
 template <bool kWithBuckets, bool kPerMember>
-void countInto(const Job& job, const StackPlan& plan, int source, Scratch& scratch, TaskCounts& c) {
+void countInto(const Job& job, const StackPlan& plan, int source, Scratch& scratch, SourceCounts& c) {
   const int n = job.totalSparseCores();
   const uint32_t mask = static_cast<uint32_t>(n - 1);
   uint64_t* seen = scratch.seen.data();
@@ -169,19 +161,13 @@ void countInto(const Job& job, const StackPlan& plan, int source, Scratch& scrat
   });
 }
 
-TaskCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch& scratch) {
+SourceCounts countTask(const Job& job, const StackPlan& plan, int source, Scratch& scratch) {
   const int n = job.totalSparseCores();
   const bool buckets = job.enableMinibatching;
   const bool perMember = plan.members.size() > 1;
-  TaskCounts c;
-  c.ids.assign(n, 0);
-  c.unique.assign(n, 0);
-  c.memberIds.assign(plan.members.size() * n, 0);
-  if (buckets) {
-    c.bucketIds.assign(size_t(n) * kBuckets, 0);
-    c.bucketUnique.assign(size_t(n) * kBuckets, 0);
-  }
-  const size_t words = static_cast<size_t>(plan.stackVocab / 64 + 1);
+  SourceCounts c;
+  c.reset(n, plan.members.size(), buckets);
+  const size_t words = static_cast<size_t>(plan.columnSpace / 64 + 1);
   if (scratch.seen.size() < words) scratch.seen.assign(words, 0);
   scratch.touched.clear();
   if (buckets) {
@@ -369,156 +355,34 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
   PreprocessResult result;
   result.stacks = planStacks(job);
   const int n = job.totalSparseCores();
-  const int cores = job.sparseCoresPerDevice;
-
-  for (const StackPlan& plan : result.stacks)
-    if (plan.stackVocab > (int64_t{1} << 31) - 1)
-      throw InputError("stack '" + plan.name + "': padded stacked vocabulary " +
-                       std::to_string(plan.stackVocab) +
-                       " does not fit 32-bit column ids; disable table_stacking or shrink tables");
-
-  for (const FeatureSpec& f : job.features) {
-    const int64_t samples = static_cast<int64_t>(f.ids.sampleCount());
-    const int64_t padded = samplesPerSparseCore(samples, job) * n;
-    if (padded != samples)
-      result.warnings.push_back("feature '" + f.name + "': batch of " + std::to_string(samples) +
-                                " samples padded with empty samples to " + std::to_string(padded) +
-                                " (a multiple of " + std::to_string(n) + " SparseCores)");
-  }
+  checkColumnSpace(result.stacks);
+  std::vector<int64_t> samplesOfFeature;
+  for (const FeatureSpec& f : job.features)
+    samplesOfFeature.push_back(static_cast<int64_t>(f.ids.sampleCount()));
+  warnAboutPadding(job, samplesOfFeature, result);
 
   // Phase 1: counts for every (stack, source SparseCore).
   std::vector<Task> tasks;
   for (size_t s = 0; s < result.stacks.size(); ++s)
     for (int g = 0; g < n; ++g) tasks.push_back({static_cast<int>(s), g});
-  std::vector<TaskCounts> counts(tasks.size());
+  StackSourceCounts counts(tasks.size());
   runParallel(tasks.size(), options.threads, [&](size_t i, Scratch& scratch) {
     counts[i] = countTask(job, result.stacks[tasks[i].stack], tasks[i].source, scratch);
   });
+  summarizeCounts(job, samplesOfFeature, counts, result);
 
-  // Aggregate per stack.
-  for (size_t s = 0; s < result.stacks.size(); ++s) {
-    const StackPlan& plan = result.stacks[s];
-    StackStats st;
-    st.name = plan.name;
-    for (const StackMember& m : plan.members) st.tables.push_back(job.tables[m.tableIndex].name);
-    st.partitions = n;
-    st.sparseCoresPerDevice = cores;
-    st.maxIdsLimit = plan.maxIdsPerPartition;
-    st.maxUniqueIdsLimit = plan.maxUniqueIdsPerPartition;
-    st.idsPerSourcePartition.assign(size_t(n) * n, 0);
-    st.uniqueIdsPerSourcePartition.assign(size_t(n) * n, 0);
-    st.maxIdsPerPartition.assign(n, 0);
-    st.maxUniqueIdsPerPartition.assign(n, 0);
-    st.requiredBufferPerSparseCore.assign(cores, 0);
-    st.memberIdsPerPartition.assign(plan.members.size(), std::vector<int64_t>(n, 0));
-    st.warnings = plan.warnings;
-    for (const StackFeature& sf : plan.features)
-      st.samplesPerSparseCore +=
-          samplesPerSparseCore(job.features[sf.featureIndex].ids.sampleCount(), job);
-    for (int g = 0; g < n; ++g) {
-      const TaskCounts& c = counts[s * n + g];
-      int64_t buffer = 0;
-      for (int p = 0; p < n; ++p) {
-        st.idsPerSourcePartition[size_t(g) * n + p] = c.ids[p];
-        st.uniqueIdsPerSourcePartition[size_t(g) * n + p] = c.unique[p];
-        st.maxIdsPerPartition[p] = std::max(st.maxIdsPerPartition[p], c.ids[p]);
-        st.maxUniqueIdsPerPartition[p] = std::max(st.maxUniqueIdsPerPartition[p], c.unique[p]);
-        buffer += roundUp(c.ids[p], 8);
-        st.idsAfterMerge += c.ids[p];
-        for (size_t m = 0; m < plan.members.size(); ++m)
-          st.memberIdsPerPartition[m][p] += c.memberIds[m * n + p];
-      }
-      st.requiredBufferPerSparseCore[g % cores] =
-          std::max(st.requiredBufferPerSparseCore[g % cores], buffer);
-      st.inputIds += c.inputIds;
-      st.maxUniqueIdsPerSample = std::max(st.maxUniqueIdsPerSample, c.maxUniquePerSample);
-      if (job.enableMinibatching) {
-        for (int64_t v : c.bucketIds) st.maxIdsPerBucket = std::max(st.maxIdsPerBucket, v);
-        for (int64_t v : c.bucketUnique)
-          st.maxUniqueIdsPerBucket = std::max(st.maxUniqueIdsPerBucket, v);
-      }
-    }
-    result.stats.push_back(std::move(st));
-  }
-
-  // Mini-batching is needed when any partition of any stack is over a limit;
-  // the split is then shared by all stacks.
-  auto overLimit = [&](const StackStats& st) {
-    return st.observedMaxIds() > st.maxIdsLimit || st.observedMaxUniqueIds() > st.maxUniqueIdsLimit;
-  };
-  if (job.enableMinibatching) {
-    for (const StackStats& st : result.stats) result.minibatchingRequired |= overLimit(st);
-    if (result.minibatchingRequired) {
-      for (size_t s = 0; s < result.stats.size(); ++s) {
-        StackStats& st = result.stats[s];
-        for (int g = 0; g < n; ++g) {
-          const TaskCounts& c = counts[s * n + g];
-          for (int p = 0; p < n; ++p) {
-            std::span<const int64_t> ids(c.bucketIds.data() + size_t(p) * kBuckets, kBuckets);
-            std::span<const int64_t> uniq(c.bucketUnique.data() + size_t(p) * kBuckets, kBuckets);
-            st.split |= minibatchingSplit(ids, st.maxIdsLimit);
-            st.split |= minibatchingSplit(uniq, st.maxUniqueIdsLimit);
-          }
-        }
-        result.split |= st.split;
-      }
-      result.minibatches = minibatchCount(result.split);
-    }
-  }
-
-  // Phase 2: validate, and drop where allowed. With mini-batching the unit
-  // is one bucket; otherwise one (source, partition).
+  // Phase 2: drop where allowed. With mini-batching the unit is one
+  // bucket; otherwise one (source, partition).
   const bool perBucket = result.minibatchingRequired;
-  std::vector<std::vector<char>> flagged(tasks.size());
-  std::vector<size_t> dropTasks;
-  for (size_t s = 0; s < result.stats.size(); ++s) {
-    StackStats& st = result.stats[s];
-    const int64_t obsIds = perBucket ? st.maxIdsPerBucket : st.observedMaxIds();
-    const int64_t obsUnique = perBucket ? st.maxUniqueIdsPerBucket : st.observedMaxUniqueIds();
-    const bool idsOver = obsIds > st.maxIdsLimit;
-    const bool uniqueOver = obsUnique > st.maxUniqueIdsLimit;
-    if (!idsOver && !uniqueOver) continue;
-    if (!job.allowIdDropping) {
-      if (!result.limitError)
-        result.limitError =
-            idsOver ? maxIdsExceededMessage(obsIds, st.name, st.maxIdsLimit)
-                    : maxUniqueIdsExceededMessage(obsUnique, st.name, st.maxUniqueIdsLimit);
-      continue;
-    }
-    if (idsOver) st.warnings.push_back(idDroppingWarning(obsIds, st.name, st.maxIdsLimit, false));
-    if (uniqueOver)
-      st.warnings.push_back(idDroppingWarning(obsUnique, st.name, st.maxUniqueIdsLimit, true));
-    for (int g = 0; g < n; ++g) {
-      const size_t t = s * n + g;
-      const TaskCounts& c = counts[t];
-      std::vector<char> f(n, 0);
-      bool any = false;
-      for (int p = 0; p < n; ++p) {
-        bool over;
-        if (perBucket) {
-          over = false;
-          for (int b = 0; b < kBuckets; ++b)
-            over |= c.bucketIds[size_t(p) * kBuckets + b] > st.maxIdsLimit ||
-                    c.bucketUnique[size_t(p) * kBuckets + b] > st.maxUniqueIdsLimit;
-        } else {
-          over = c.ids[p] > st.maxIdsLimit || c.unique[p] > st.maxUniqueIdsLimit;
-        }
-        f[p] = over;
-        any |= over;
-      }
-      if (any) {
-        flagged[t] = std::move(f);
-        dropTasks.push_back(t);
-      }
-    }
-  }
-  std::vector<int64_t> dropped(tasks.size(), 0);
-  runParallel(dropTasks.size(), options.threads, [&](size_t i, Scratch& scratch) {
-    const size_t t = dropTasks[i];
-    dropped[t] = dropTask(job, result.stacks[tasks[t].stack], tasks[t].source, flagged[t],
-                          perBucket, scratch);
+  const std::vector<OverLimitSource> over = checkLimits(job, counts, result);
+  std::vector<int64_t> dropped(over.size(), 0);
+  runParallel(over.size(), options.threads, [&](size_t i, Scratch& scratch) {
+    const Task& t = tasks[over[i].task];
+    dropped[i] =
+        dropTask(job, result.stacks[t.stack], t.source, over[i].partitions, perBucket, scratch);
   });
-  for (size_t t = 0; t < tasks.size(); ++t) result.stats[tasks[t].stack].droppedIds += dropped[t];
+  for (size_t i = 0; i < over.size(); ++i)
+    result.stats[tasks[over[i].task].stack].droppedIds += dropped[i];
 
   // max_ids_per_chip_per_sample: a sample's ids over all features.
   size_t batch = 0;

@@ -124,11 +124,17 @@ TEST_F(SparseCoreCli, PipelineAndTrace) {
 TEST_F(SparseCoreCli, SampleJobs) {
   const std::string dir = std::string(SHARDSCOPE_SOURCE_DIR) + "/sample_models/sparsecore/";
   for (const char* job :
-       {"dlrm_like.json", "zipf_dropping.json", "zipf_minibatching.json", "stacked_tables.json"}) {
+       {"dlrm_like.json", "zipf_dropping.json", "zipf_minibatching.json", "stacked_tables.json",
+        "explicit_stacking.json"}) {
     ToolRun r = run("analyze " + dir + job + " --json");
     EXPECT_EQ(r.status, 0) << job << ": " << r.err;
     EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << job;
   }
+  // The explicit placement gives the reference's maxima (see
+  // sparsecore_explicit_stacking_test.cpp, TableStackingTest).
+  ToolRun placed = run("analyze " + dir + "explicit_stacking.json --json");
+  EXPECT_EQ(nlohmann::json::parse(placed.out)["tables"][0]["max_ids_per_partition"],
+            nlohmann::json::parse("[2, 2, 4, 1, 1, 1, 0, 1]"));
   ToolRun drop = run("analyze " + dir + "zipf_dropping.json --json");
   EXPECT_GT(nlohmann::json::parse(drop.out)["tables"][0]["dropped_ids"].get<int64_t>(), 0);
 }

@@ -32,6 +32,7 @@ QString sample(const QString& file) {
 
 const char* const kJobs[] = {"dlrm_like.json",        "zipf_dropping.json",
                              "zipf_minibatching.json", "stacked_tables.json",
+                             "explicit_stacking.json",
                              "pipeline_comparison.json", "pipeline_balanced.json"};
 
 bool hasTables(const QString& file) { return !file.startsWith(QLatin1String("pipeline_")); }

@@ -1,0 +1,6 @@
+module @crlf {
+  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.sqrt %arg0 : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
