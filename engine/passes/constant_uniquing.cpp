@@ -6,8 +6,8 @@ namespace shardscope::passes {
 namespace {
 
 bool isIsolatedRegionOwner(const ir::Op& op) {
-  return op.is("func.func") || op.is("sdy.manual_computation") ||
-         op.is("sdy.named_computation") || op.is("builtin.module");
+  return op.is("func.func") || op.is("sdy.manual_computation") || op.is("sdy.named_computation") ||
+         op.is("builtin.module");
 }
 
 // The region constants of `block` are gathered in: the nearest one whose op

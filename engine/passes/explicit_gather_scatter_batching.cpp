@@ -157,22 +157,22 @@ Value* withoutComponent(Op& user, Value* indices, int64_t indexVectorDim, int64_
 
 // What the gather and scatter rewrites share: the names of their fields.
 struct Spelling {
-  const char* dimsAttr;        // "dimension_numbers"
-  const char* structName;      // "stablehlo.gather"
-  const char* windowDims;      // offset_dims / update_window_dims
-  const char* collapsedDims;   // collapsed_slice_dims / inserted_window_dims
-  const char* operandBatching; // operand_batching_dims / input_batching_dims
-  const char* indicesBatching; // start_indices_batching_dims / scatter_indices_batching_dims
-  const char* indexMap;        // start_index_map / scatter_dims_to_operand_dims
+  const char* dimsAttr;         // "dimension_numbers"
+  const char* structName;       // "stablehlo.gather"
+  const char* windowDims;       // offset_dims / update_window_dims
+  const char* collapsedDims;    // collapsed_slice_dims / inserted_window_dims
+  const char* operandBatching;  // operand_batching_dims / input_batching_dims
+  const char* indicesBatching;  // start_indices_batching_dims / scatter_indices_batching_dims
+  const char* indexMap;         // start_index_map / scatter_dims_to_operand_dims
 };
 
 constexpr Spelling kGather{"dimension_numbers",     "stablehlo.gather",
                            "offset_dims",           "collapsed_slice_dims",
                            "operand_batching_dims", "start_indices_batching_dims",
                            "start_index_map"};
-constexpr Spelling kScatter{"scatter_dimension_numbers", "stablehlo.scatter",
-                            "update_window_dims",        "inserted_window_dims",
-                            "input_batching_dims",       "scatter_indices_batching_dims",
+constexpr Spelling kScatter{"scatter_dimension_numbers",   "stablehlo.scatter",
+                            "update_window_dims",          "inserted_window_dims",
+                            "input_batching_dims",         "scatter_indices_batching_dims",
                             "scatter_dims_to_operand_dims"};
 
 // Makes dimension 0 of `operand` and of the indices (operand `indicesIndex`

@@ -38,17 +38,16 @@ std::vector<std::pair<std::string, PassOptions>> importPipelinePasses(
 }
 
 void registerImportPipeline(std::vector<PassInfo>& out) {
-  out.push_back(PassInfo{
-      "sdy-import-pipeline",
-      "Run the import passes that prepare a module for Shardy propagation",
-      {"dedup-functions-fully"},
-      [](ir::Module& module, const PassOptions& o, PassContext& ctx) {
-        ImportPipelineOptions options;
-        options.dedupFunctionsFully = o.getBool("dedup-functions-fully", false);
-        for (const auto& [pass, passOptions] : importPipelinePasses(options))
-          if (!runPipelineStep(pass, passOptions, module, ctx)) return false;
-        return true;
-      }});
+  out.push_back(PassInfo{"sdy-import-pipeline",
+                         "Run the import passes that prepare a module for Shardy propagation",
+                         {"dedup-functions-fully"},
+                         [](ir::Module& module, const PassOptions& o, PassContext& ctx) {
+                           ImportPipelineOptions options;
+                           options.dedupFunctionsFully = o.getBool("dedup-functions-fully", false);
+                           for (const auto& [pass, passOptions] : importPipelinePasses(options))
+                             if (!runPipelineStep(pass, passOptions, module, ctx)) return false;
+                           return true;
+                         }});
 }
 
 }  // namespace shardscope::passes

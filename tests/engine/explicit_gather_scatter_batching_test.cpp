@@ -39,8 +39,8 @@ const char kGatherSig[] =
 
 std::string gatherOf(const std::string& indices, const std::string& indicesType,
                      const std::string& dims) {
-  return "  %r = \"stablehlo.gather\"(%operand, " + indices + ") {dimension_numbers = " +
-         "#stablehlo.gather<" + dims +
+  return "  %r = \"stablehlo.gather\"(%operand, " + indices +
+         ") {dimension_numbers = " + "#stablehlo.gather<" + dims +
          ">, slice_sizes = array<i64: 1, 1, 1>, indices_are_sorted = false} : "
          "(tensor<4x8x16xf32>, " +
          indicesType + ") -> tensor<4x1xf32>\n  return %r : tensor<4x1xf32>\n";
@@ -131,16 +131,15 @@ TEST(ExplicitGatherScatterBatching, ScatterGetsInputBatchingDims) {
 // As MLIR's greedy driver: constants gather at the top of the function,
 // equal ones merge, dead ones go.
 TEST(ExplicitGatherScatterBatching, ConstantsAreGatheredAndMerged) {
-  const std::string out =
-      afterPass("(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>)",
-                "  %0 = stablehlo.abs %arg0 : tensor<i32>\n"
-                "  %c = stablehlo.constant dense<1> : tensor<i32>\n"
-                "  %1 = stablehlo.add %0, %c : tensor<i32>\n"
-                "  %c2 = stablehlo.constant dense<2> : tensor<i32>\n"
-                "  %c3 = stablehlo.constant dense<1> : tensor<i32>\n"
-                "  %dead = stablehlo.constant dense<7> : tensor<i32>\n"
-                "  %2 = stablehlo.add %c2, %c3 : tensor<i32>\n"
-                "  return %1, %2 : tensor<i32>, tensor<i32>\n");
+  const std::string out = afterPass("(%arg0: tensor<i32>) -> (tensor<i32>, tensor<i32>)",
+                                    "  %0 = stablehlo.abs %arg0 : tensor<i32>\n"
+                                    "  %c = stablehlo.constant dense<1> : tensor<i32>\n"
+                                    "  %1 = stablehlo.add %0, %c : tensor<i32>\n"
+                                    "  %c2 = stablehlo.constant dense<2> : tensor<i32>\n"
+                                    "  %c3 = stablehlo.constant dense<1> : tensor<i32>\n"
+                                    "  %dead = stablehlo.constant dense<7> : tensor<i32>\n"
+                                    "  %2 = stablehlo.add %c2, %c3 : tensor<i32>\n"
+                                    "  return %1, %2 : tensor<i32>, tensor<i32>\n");
   EXPECT_EQ(out,
             "%c = stablehlo.constant dense<2> : tensor<i32>\n"
             "%c_0 = stablehlo.constant dense<1> : tensor<i32>\n"

@@ -44,11 +44,10 @@ func.func @main(%arg0: tensor<32x96xf32>) -> tensor<32x96xf32> {
 
 TEST(ImportPipelineTest, ConservativeModeLeavesConstraintsForLater) {
   EXPECT_EQ(names({}),
-            (std::vector<std::string>{"symbol-dce", "sdy-lift-inlined-meshes",
-                                      "sdy-remove-size-one-axes",
-                                      "sdy-propagate-sharding-from-func-to-call",
-                                      "sdy-constant-or-scalar-splitter", "symbol-dce",
-                                      "sdy-manual-axes-cleanup", "sdy-add-data-flow-edges"}));
+            (std::vector<std::string>{
+                "symbol-dce", "sdy-lift-inlined-meshes", "sdy-remove-size-one-axes",
+                "sdy-propagate-sharding-from-func-to-call", "sdy-constant-or-scalar-splitter",
+                "symbol-dce", "sdy-manual-axes-cleanup", "sdy-add-data-flow-edges"}));
 }
 
 TEST(ImportPipelineTest, DedupFunctionsFullyAppliesConstraintsAfterTheEdges) {

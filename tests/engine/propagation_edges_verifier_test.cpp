@@ -42,14 +42,18 @@ const std::string kResultSharding =
     ", sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {\"z\"}]>]>";
 
 TEST(PropagationEdgesVerifier, IndicesMustNameAnOperandOrAResult) {
-  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = operand-1 -> [operand-0, result-0]}")),
-            "");
-  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = operand-1 -> [operand-0, result-1]}")),
-            "'stablehlo.add' op expected a value ref to have a result index in range [0, 1), got: 1");
-  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = result-0 -> [operand-3]}") + kResultSharding),
+  EXPECT_EQ(
+      firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = operand-1 -> [operand-0, result-0]}")),
+      "");
+  EXPECT_EQ(
+      firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = operand-1 -> [operand-0, result-1]}")),
+      "'stablehlo.add' op expected a value ref to have a result index in range [0, 1), got: 1");
+  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]",
+                       edges("{\"z\" = result-0 -> [operand-3]}") + kResultSharding),
             "'stablehlo.add' op expected a value ref to have an operand index in range [0, 2), "
             "got: 3");
-  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]", edges("{\"z\" = operand--1 -> [result-0]}") + kResultSharding),
+  EXPECT_EQ(firstError("@mesh, [{}, {\"z\"}]",
+                       edges("{\"z\" = operand--1 -> [result-0]}") + kResultSharding),
             "'stablehlo.add' op expected a value ref to have an operand index in range [0, 2), "
             "got: -1");
 }
