@@ -1,7 +1,8 @@
 // The Shardscope main window: op tree (left), graph and mesh tabs (centre),
 // source (right, editable), diagnostics, the propagation trace and the
 // what-if diff (bottom). Files and edited text are parsed off the UI thread;
-// request counters drop stale loads and re-runs.
+// request counters drop stale loads and re-runs. The implementation is split
+// by concern over main_window*.cpp (see the list in main_window.cpp).
 #pragma once
 #include <QFont>
 #include <QFutureWatcher>
@@ -17,9 +18,10 @@
 #include "api/document.h"
 #include "api/propagate.h"
 #include "api/sharding_timeline.h"
-#include "theme_palette.h"
+#include "core/theme_palette.h"
 
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -101,7 +103,16 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
 
  private:
+  // The views and docks (main_window_docks.cpp): the centre tabs, then the
+  // op tree (left), the source (right), the bottom docks; each returns its
+  // dock (the bottom one: diagnostics) for the first sizes.
+  void createCentre();
+  QDockWidget* createOpTreeDock();
+  QDockWidget* createSourceDock();
+  QDockWidget* createBottomDocks();
   void createActions();
+  // Geometry, dock layout and theme from QSettings (closeEvent saves them).
+  void restoreSettings();
   void showDocument(std::shared_ptr<const api::Document> doc);
   // Run `stage` in a later event-loop turn, after the stages queued before
   // it, one per turn (see showDocument); dropped by the next showDocument.

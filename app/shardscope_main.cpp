@@ -18,12 +18,12 @@
 
 #include "api/document.h"
 #include "api/propagate.h"
-#include "axis_style.h"
-#include "document_state.h"
+#include "core/axis_style.h"
+#include "core/document_state.h"
 #include "ir/printer.h"
 #include "main_window.h"
-#include "picture_export.h"
-#include "view_export.h"
+#include "core/picture_export.h"
+#include "export/view_export.h"
 #include "comm/communication_export.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_export.h"

@@ -56,6 +56,7 @@ struct ExportPipelineOptions {
   bool dumpPropagationEdges = false;
   bool updateNonDivisibleInputOutputShardings = true;
   bool inlineMeshes = true;
+  std::string dumpDirectory;  // module dumps (module_dump.h); empty: none
 
   static ExportPipelineOptions from(const PassOptions& options);
   // Every option key the pipeline accepts.

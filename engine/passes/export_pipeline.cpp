@@ -14,9 +14,14 @@
 //
 // The canonicalizer runs restricted to sdy's reshard / collective patterns,
 // as in sdy (MLIR's `enable-patterns` with sdy's pattern labels).
-// Module dumps (`dump-directory`) and per-instruction partitioning are
-// accepted but not performed. A step whose pass this build lacks is skipped.
+// With `dump-directory` the module is dumped after closing the shardings
+// (`NN.after_propagation`), after the explicit reshards when collectives
+// follow, and at the end of the partitioner steps (module_dump.h), NN
+// counting from 0 or from the propagation pipeline's index. Per-instruction
+// partitioning is accepted but not performed. A step whose pass this build
+// lacks is skipped.
 #include "passes/export_passes.h"
+#include "passes/module_dump.h"
 #include "passes/pass.h"
 
 namespace shardscope::passes {
@@ -34,6 +39,7 @@ ExportPipelineOptions ExportPipelineOptions::from(const PassOptions& o) {
   out.updateNonDivisibleInputOutputShardings =
       o.getBool("update-non-divisible-input-output-shardings", true);
   out.inlineMeshes = o.getBool("inline-meshes", true);
+  out.dumpDirectory = o.get("dump-directory");
   return out;
 }
 
@@ -74,18 +80,27 @@ bool runExportPipeline(ir::Module& module, const ExportPipelineOptions& o, PassC
         !step("sdy-remove-sub-axes-in-input-output-shardings"))
       return false;
   if (!step("sdy-close-shardings")) return false;
+  int dumpIndex = ctx.moduleDumpIndex.value_or(0);
+  auto dump = [&](const char* name) {
+    saveModuleDump(module, o.dumpDirectory, name, dumpIndex++, ctx.diags);
+  };
+  dump("after_propagation");
 
   if (!o.avoidExportForPartitioning) {
     if (!step("sdy-verify-unreduced-axes")) return false;
     bool fullReshards = o.enableInsertExplicitCollectives || o.enablePerInstructionPartitioning;
     if (!step("sdy-insert-explicit-reshards", {{{"enable-full-version", flag(fullReshards)}}}))
       return false;
-    if (!o.enablePerInstructionPartitioning && o.enableInsertExplicitCollectives)
+    if (!o.enablePerInstructionPartitioning && o.enableInsertExplicitCollectives) {
+      dump("after_explicit_reshards");
       if (!step("canonicalize", {{{"enable-patterns", "sdy-reshard"}}}) || !step("sdy-reshard-to-collectives"))
         return false;
+    }
     if (!step("canonicalize", {{{"enable-patterns", "sdy-collective"}}})) return false;
     if (o.enableInsertExplicitCollectives && o.removeAllGatherReduceScatterForCmv1)
       if (!step("sdy-remove-all-gather-reduce-scatter-for-cmv1")) return false;
+    dump(o.enableInsertExplicitCollectives ? "after_partitioner_with_global_shapes"
+                                           : "after_minimal_partitioner_with_global_shapes");
   }
   if (o.dumpPropagationEdges || o.dumpShardingOrigins)
     if (!step("sdy-remove-propagation-debug-info")) return false;

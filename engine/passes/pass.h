@@ -52,6 +52,9 @@ struct PassContext {
   // When set, -sdy-insert-explicit-reshards records here why it inserted
   // each op (for the communication report).
   ReshardCauses* reshardCauses = nullptr;
+  // Inside -sdy-propagation-pipeline with a dump directory: the dump index
+  // its nested steps use (module_dump.h); standalone passes start at 0.
+  std::optional<int> moduleDumpIndex;
 };
 
 // Runs the pass; returns false when it failed (diagnostics say why).

@@ -3,10 +3,12 @@
 //   -sdy-user-priority-propagate.
 // Each takes conservative-propagation, keep-sharding-rules,
 // debug-sharding-origins, debug-propagation-edge-sharding and
-// module-dump-directory (accepted, ignored). With `--trace=FILE.json` the
+// module-dump-directory (the user-priority pass dumps the module before each
+// priority after the first, module_dump.h). With `--trace=FILE.json` the
 // steps of the run are written to FILE.json (see
 // engine/propagation/TRACE_SCHEMA.md).
 #include "io/output_file.h"
+#include "passes/module_dump.h"
 #include "passes/pass.h"
 #include "propagation/propagation.h"
 
@@ -52,6 +54,12 @@ PassFn runAt(PropagationLevel level) {
     PropagationOptions opts;
     opts.level = level;
     if (!parseCommon(o, opts, ctx)) return false;
+    const std::string dumpDirectory = o.get("module-dump-directory");
+    if (level == PropagationLevel::UserPriority && !dumpDirectory.empty())
+      opts.beforeNextPriority = [&m, &ctx, dumpDirectory](int64_t priority) {
+        saveModuleDump(m, dumpDirectory, "propagation_after_user_priority_" + std::to_string(priority),
+                       ctx.moduleDumpIndex.value_or(0), ctx.diags);
+      };
     propagation::PropagationTrace own;
     propagation::PropagationTrace* trace = ctx.trace               ? ctx.trace
                                            : ctx.tracePath.empty() ? nullptr

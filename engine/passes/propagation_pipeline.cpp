@@ -15,6 +15,7 @@
 
 #include "passes/export_passes.h"
 #include "passes/import_pipeline.h"
+#include "passes/module_dump.h"
 
 namespace shardscope::passes {
 
@@ -53,7 +54,8 @@ const std::vector<Step>& pipelineSteps() {
        {{"conservative-propagation", "conservative-propagation"},
         {"debug-sharding-origins", "debug-sharding-origins"},
         {"debug-propagation-edge-sharding", "debug-propagation-edge-sharding"},
-        {"propagation-strategy", "propagation-strategy"}}},
+        {"propagation-strategy", "propagation-strategy"},
+        {"module-dump-directory", "module-dump-directory"}}},
       {"sdy-export-named-computations", {}, CallMode::Conservative},
       {"sdy-propagate-to-func-results", {}},
       {"sdy-sink-func-data-flow-edges", {}, CallMode::Aggressive},
@@ -64,13 +66,31 @@ const std::vector<Step>& pipelineSteps() {
   return steps;
 }
 
+// The pass after which the module is dumped as `01.before_propagation`
+// (the import cleanups are done, the propagation's own imports not yet).
+constexpr const char* kBeforePropagationDumpAfter = "sdy-manual-axes-cleanup";
+
 bool runPipeline(ir::Module& module, const PassOptions& options, PassContext& ctx) {
+  const std::string dumpDirectory = options.get("module-dump-directory");
+  bool dumpedBefore = false;
+  // Shardy's dump index: 1 for the module before propagation, then 2 for
+  // the user-priority dumps and the export's first dump.
+  const std::optional<int> outerIndex = ctx.moduleDumpIndex;
   for (const PipelineStep& step : propagationPipelineSteps(options)) {
     // The export pipeline times its own steps.
     const bool ok = step.nested ? step.pass->run(module, step.options, ctx) && !ctx.diags.hasErrors()
                                 : runPipelineStep(step.pass->name, step.options, module, ctx);
-    if (!ok) return false;
+    if (!ok) {
+      ctx.moduleDumpIndex = outerIndex;
+      return false;
+    }
+    if (!dumpDirectory.empty() && !dumpedBefore && step.pass->name == kBeforePropagationDumpAfter) {
+      saveModuleDump(module, dumpDirectory, "before_propagation", 1, ctx.diags);
+      dumpedBefore = true;
+      ctx.moduleDumpIndex = 2;
+    }
   }
+  ctx.moduleDumpIndex = outerIndex;
   return true;
 }
 
@@ -121,6 +141,8 @@ std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
     forward("debug-propagation-edge-sharding", "dump-propagation-edges");
     forward("enable-inserting-explicit-collectives", "enable-insert-explicit-collectives");
     s.options.values["inline-meshes"] = "false";  // as sdy's registered pipeline
+    if (options.has("module-dump-directory"))
+      s.options.values["dump-directory"] = options.get("module-dump-directory");
     out.push_back(std::move(s));
   }
   return out;

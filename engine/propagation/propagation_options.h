@@ -1,5 +1,6 @@
 // Options of every propagation pass, in one struct.
 #pragma once
+#include <functional>
 #include <cstdint>
 
 namespace shardscope::propagation {
@@ -36,6 +37,9 @@ struct PropagationOptions {
   // take before it stops with a warning (0: 100000 + 1024 per op, far above
   // what a terminating run needs; see propagation_driver.cpp).
   int64_t maxStepsPerRun = 0;
+  // User-priority propagation calls this before each priority after the
+  // first, with the priority just finished (for module dumps).
+  std::function<void(int64_t finishedPriority)> beforeNextPriority;
 };
 
 }  // namespace shardscope::propagation

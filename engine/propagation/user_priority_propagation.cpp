@@ -224,7 +224,10 @@ bool runUserPriority(PropagationDriver& driver, const GetDirectionFn& direction)
     if (!(init == *s)) writePlace(place, init);
   });
   bool ok = runOpPriority(driver, direction, RunLabel{0, -1});
+  int64_t finished = 0;
   for (auto& [priority, refs] : byPriority) {
+    if (driver.options().beforeNextPriority) driver.options().beforeNextPriority(finished);
+    finished = priority;
     for (auto& [place, original] : refs) {
       std::optional<TensorSharding> cur = readPlace(place);
       if (!cur) continue;

@@ -59,32 +59,16 @@ std::optional<TileAxes> analyzeTileAssignment(const GspmdSharding& tiled, std::s
     }
     out.perTileDim.emplace_back(minorFirst.rbegin(), minorFirst.rend());
   }
-  // The axes must give every device: id = first + sum of digit x stride.
+  // The axes must give every device: id = sum of digit x stride.
   std::vector<int64_t> radix, stride;
   for (const auto& axes : out.perTileDim)
     for (const TileAxis& a : axes) {
       radix.push_back(a.size);
       stride.push_back(a.stride);
     }
-  std::vector<int64_t> digit(radix.size(), 0);
-  int64_t value = list[0];
-  if (value != 0) {
+  if (stridedEnumeration(radix, stride) != list) {
     error = "its device order is not a product of mesh axes";
     return std::nullopt;
-  }
-  for (int64_t k = 0; k < n; ++k) {
-    if (list[static_cast<size_t>(k)] != value) {
-      error = "its device order is not a product of mesh axes";
-      return std::nullopt;
-    }
-    for (size_t i = radix.size(); i-- > 0;) {
-      if (++digit[i] < radix[i]) {
-        value += stride[i];
-        break;
-      }
-      value -= stride[i] * (radix[i] - 1);
-      digit[i] = 0;
-    }
   }
   return out;
 }

@@ -21,6 +21,28 @@ int64_t GspmdSharding::deviceCount() const {
   return n;
 }
 
+std::vector<int64_t> stridedEnumeration(const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& strides) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t value = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    out[static_cast<size_t>(k)] = value;
+    // Odometer: the last index moves fastest.
+    for (size_t i = shape.size(); i-- > 0;) {
+      if (++index[i] < shape[i]) {
+        value += strides[i];
+        break;
+      }
+      value -= strides[i] * (shape[i] - 1);
+      index[i] = 0;
+    }
+  }
+  return out;
+}
+
 std::vector<int64_t> GspmdSharding::deviceList(int64_t limit) const {
   const int64_t n = deviceCount();
   if (n > limit || n < 1) return {};
@@ -35,22 +57,7 @@ std::vector<int64_t> GspmdSharding::deviceList(int64_t limit) const {
     shape[i] = iotaReshape[from];
     stride[i] = strides[from];
   }
-  std::vector<int64_t> out(static_cast<size_t>(n));
-  std::vector<int64_t> index(rank, 0);
-  int64_t value = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    out[static_cast<size_t>(k)] = value;
-    // Odometer over the transposed shape.
-    for (size_t i = rank; i-- > 0;) {
-      if (++index[i] < shape[i]) {
-        value += stride[i];
-        break;
-      }
-      value -= stride[i] * (shape[i] - 1);
-      index[i] = 0;
-    }
-  }
-  return out;
+  return stridedEnumeration(shape, stride);
 }
 
 namespace {

@@ -45,6 +45,13 @@ struct GspmdSharding {
   std::vector<int64_t> deviceList(int64_t limit) const;
 };
 
+// The values sum(index[i] x strides[i]) over every index of `shape`,
+// row-major: the device ids of a transposed iota, or of mesh axes given by
+// their sizes and strides. Example: shape [2, 3], strides [1, 2] gives
+// 0, 2, 4, 1, 3, 5.
+std::vector<int64_t> stridedEnumeration(const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& strides);
+
 // Parses `text`; on failure returns nullopt and sets `error` to the cause
 // with the byte offset in `text` where it was found (`errorOffset`).
 std::optional<GspmdSharding> parseGspmdSharding(std::string_view text, std::string& error,

@@ -341,12 +341,7 @@ PreprocessResult finishStream(const Job& job, const std::string& source, int64_t
       result.warnings.push_back("feature '" + job.features[f].name + "' has no rows in " + source);
   result.maxIdsPerSample = totals.maxIdsPerSample;
   result.samplesOverChipLimit = totals.samplesOverChipLimit;
-  if (result.samplesOverChipLimit > 0)
-    result.warnings.push_back(
-        std::to_string(result.samplesOverChipLimit) +
-        " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
-        std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
-        std::to_string(result.maxIdsPerSample));
+  warnAboutChipLimit(job, result);
   return result;
 }
 

@@ -400,12 +400,7 @@ PreprocessResult preprocess(const Job& job, const PreprocessOptions& options) {
       result.maxIdsPerSample = std::max(result.maxIdsPerSample, v);
       if (v > job.maxIdsPerChipPerSample) ++result.samplesOverChipLimit;
     }
-    if (result.samplesOverChipLimit > 0)
-      result.warnings.push_back(
-          std::to_string(result.samplesOverChipLimit) +
-          " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
-          std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
-          std::to_string(result.maxIdsPerSample));
+    warnAboutChipLimit(job, result);
   }
   return result;
 }

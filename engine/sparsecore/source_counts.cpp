@@ -45,6 +45,15 @@ void warnAboutPadding(const Job& job, const std::vector<int64_t>& samplesOfFeatu
   }
 }
 
+void warnAboutChipLimit(const Job& job, PreprocessResult& result) {
+  if (result.samplesOverChipLimit > 0)
+    result.warnings.push_back(
+        std::to_string(result.samplesOverChipLimit) +
+        " samples look up more ids over all features than max_ids_per_chip_per_sample (" +
+        std::to_string(job.maxIdsPerChipPerSample) + "); the largest has " +
+        std::to_string(result.maxIdsPerSample));
+}
+
 void summarizeCounts(const Job& job, const std::vector<int64_t>& samplesOfFeature,
                      const StackSourceCounts& counts, PreprocessResult& result) {
   const int n = job.totalSparseCores();

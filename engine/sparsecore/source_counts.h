@@ -51,6 +51,10 @@ std::vector<OverLimitSource> checkLimits(const Job& job, const StackSourceCounts
 void warnAboutPadding(const Job& job, const std::vector<int64_t>& samplesOfFeature,
                       PreprocessResult& result);
 
+// The warning for samples over max_ids_per_chip_per_sample, once
+// result.maxIdsPerSample and result.samplesOverChipLimit are set.
+void warnAboutChipLimit(const Job& job, PreprocessResult& result);
+
 // Rejects stacks whose column ids would not fit 32 bits.
 void checkColumnSpace(const std::vector<StackPlan>& stacks);
 

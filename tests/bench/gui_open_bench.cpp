@@ -28,12 +28,12 @@
 #include <ctime>
 #include <vector>
 
-#include "document_state.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "gui_bench_util.h"
 #ifdef SHARDSCOPE_BENCH_MAIN_WINDOW
 #include "main_window.h"
-#include "source_view.h"
+#include "source/source_view.h"
 #endif
 
 using namespace shardscope;

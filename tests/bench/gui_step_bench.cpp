@@ -28,9 +28,9 @@
 #include <functional>
 #include <vector>
 
-#include "document_state.h"
+#include "core/document_state.h"
 #include "gui_bench_util.h"
-#include "graph_view.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
 #include "trace/trace_panel.h"
 #include "trace/trace_player.h"

@@ -8,14 +8,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "axis_style.h"
-#include "document_state.h"
-#include "graph_view.h"
-#include "mesh_view.h"
-#include "picture_export.h"
+#include "core/axis_style.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
+#include "mesh/mesh_view.h"
+#include "core/picture_export.h"
 #include "test_util.h"
-#include "theme_palette.h"
-#include "view_export.h"
+#include "core/theme_palette.h"
+#include "export/view_export.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;

@@ -12,7 +12,7 @@
 #include "api/propagate.h"
 #include "comm/communication_export.h"
 #include "comm/communication_model.h"
-#include "document_state.h"
+#include "core/document_state.h"
 #include "test_util.h"
 
 using namespace shardscope;

@@ -1,5 +1,5 @@
 // DiagnosticsModel with bad inputs, checked by QAbstractItemModelTester.
-#include "diagnostics_model.h"
+#include "diagnostics/diagnostics_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

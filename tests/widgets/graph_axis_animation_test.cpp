@@ -7,7 +7,7 @@
 //
 // SHARDSCOPE_ANIM_PNG_DIR=DIR writes mid-animation grabs (light and dark)
 // there for a look.
-#include "graph_axis_animation.h"
+#include "graph/graph_axis_animation.h"
 
 #include <QApplication>
 #include <QDir>
@@ -16,16 +16,16 @@
 #include <QTest>
 
 #include "api/propagate.h"
-#include "axis_style.h"
-#include "document_state.h"
-#include "graph_view.h"
+#include "core/axis_style.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "test_util.h"
-#include "theme_palette.h"
+#include "core/theme_palette.h"
 #include "trace/propagation_runner.h"
 #include "trace/trace_graph_link.h"
 #include "trace/trace_panel.h"
 #include "trace/trace_player.h"
-#include "view_export.h"
+#include "export/view_export.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;

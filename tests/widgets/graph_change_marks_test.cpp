@@ -9,11 +9,11 @@
 #include <QStandardPaths>
 #include <QTest>
 
-#include "document_state.h"
-#include "graph_change_marks.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "graph/graph_change_marks.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
-#include "source_view.h"
+#include "source/source_view.h"
 #include "main_window_test_util.h"
 
 using namespace shardscope;

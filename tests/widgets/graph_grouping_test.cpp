@@ -2,16 +2,16 @@
 // navigation aids: grouping of a generated transformer, expand/collapse,
 // the layout cache, keyboard navigation along edges, the overview map,
 // region clusters collapsing in small functions.
-#include "graph_grouping.h"
+#include "graph/graph_grouping.h"
 
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "document_state.h"
-#include "graph_view.h"
-#include "overview_map.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
+#include "graph/overview_map.h"
 #include "test_util.h"
 
 using namespace shardscope;

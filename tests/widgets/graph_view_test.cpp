@@ -1,13 +1,13 @@
 // The dataflow graph: building, async Graphviz layout (QtConcurrent +
 // QFutureWatcher), stale results dropped, cancel, search.
-#include "graph_view.h"
+#include "graph/graph_view.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
-#include "axis_style.h"
-#include "document_state.h"
-#include "graph_builder.h"
+#include "core/axis_style.h"
+#include "core/document_state.h"
+#include "graph/graph_builder.h"
 #include "test_util.h"
 
 using namespace shardscope;

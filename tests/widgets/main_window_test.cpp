@@ -16,14 +16,14 @@
 #include <QUrl>
 
 #include "api/propagate.h"
-#include "document_state.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "ir/printer.h"
 #include "main_window_test_util.h"
-#include "op_tree_model.h"
+#include "outline/op_tree_model.h"
 #include "passes/pass.h"
-#include "propagation_panel.h"
-#include "propagation_step_model.h"
+#include "propagation/propagation_panel.h"
+#include "propagation/propagation_step_model.h"
 #include "test_util.h"
 
 using namespace shardscope;

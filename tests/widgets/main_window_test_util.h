@@ -4,7 +4,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "graph_view.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
 #include "test_util.h"
 

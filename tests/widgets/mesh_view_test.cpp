@@ -1,10 +1,10 @@
 // What the mesh view shows for known tensors: shard indices, offsets, local
 // shapes, padding, replicated copies, sub-axes and custom device ids.
-#include "mesh_view.h"
+#include "mesh/mesh_view.h"
 
 #include <QTest>
 
-#include "document_state.h"
+#include "core/document_state.h"
 #include "test_util.h"
 
 using namespace shardscope;

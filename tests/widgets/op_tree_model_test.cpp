@@ -1,5 +1,5 @@
 // OpTreeModel over every sample, checked by QAbstractItemModelTester.
-#include "op_tree_model.h"
+#include "outline/op_tree_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

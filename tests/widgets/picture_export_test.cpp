@@ -1,5 +1,5 @@
 // Export of every view of every sample: valid, non-blank PNG/SVG/PDF files.
-#include "picture_export.h"
+#include "core/picture_export.h"
 
 #include <QFile>
 #include <QImage>
@@ -10,7 +10,7 @@
 #include <set>
 
 #include "test_util.h"
-#include "view_export.h"
+#include "export/view_export.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;

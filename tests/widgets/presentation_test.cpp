@@ -9,14 +9,14 @@
 #include <QStandardPaths>
 #include <QTest>
 
-#include "document_state.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
-#include "picture_export.h"
-#include "source_view.h"
+#include "core/picture_export.h"
+#include "source/source_view.h"
 #include "main_window_test_util.h"
-#include "theme_palette.h"
-#include "view_export.h"
+#include "core/theme_palette.h"
+#include "export/view_export.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;

@@ -1,14 +1,14 @@
 // Propagation runs for the GUI: the trace model (QAbstractItemModelTester),
 // replaying a prefix of the steps, and the trace panel's stepping.
-#include "propagation_step_model.h"
+#include "propagation/propagation_step_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
-#include "document_state.h"
-#include "propagation_panel.h"
+#include "core/document_state.h"
+#include "propagation/propagation_panel.h"
 #include "test_util.h"
 
 using namespace shardscope;

@@ -1,11 +1,11 @@
 // The source view: text, highlighting, error underlines at diagnostics.
-#include "source_view.h"
+#include "source/source_view.h"
 
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
 
-#include "document_state.h"
+#include "core/document_state.h"
 #include "test_util.h"
 
 using namespace shardscope;

@@ -11,12 +11,12 @@
 #include <QTest>
 
 #include "api/propagate.h"
-#include "document_state.h"
+#include "core/document_state.h"
 #include "explain/narration.h"
-#include "graph_view.h"
+#include "graph/graph_view.h"
 #include "main_window_test_util.h"
-#include "mesh_view.h"
-#include "propagation_panel.h"
+#include "mesh/mesh_view.h"
+#include "propagation/propagation_panel.h"
 #include "trace/trace_panel.h"
 #include "trace/trace_player.h"
 #include "trace/trace_state.h"

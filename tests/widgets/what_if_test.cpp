@@ -19,15 +19,15 @@
 #include <QTimer>
 #include <QTreeView>
 
-#include "document_state.h"
-#include "graph_view.h"
+#include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
 #include "main_window_test_util.h"
-#include "op_tree_model.h"
-#include "source_view.h"
-#include "what_if_diff.h"
-#include "what_if_edit.h"
-#include "what_if_panel.h"
+#include "outline/op_tree_model.h"
+#include "source/source_view.h"
+#include "whatif/what_if_diff.h"
+#include "whatif/what_if_edit.h"
+#include "whatif/what_if_panel.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/sharding_diff_model.h"
 #include "trace/strategy_compare_widget.h"

@@ -7,7 +7,7 @@
 #include <QString>
 
 #include "api/communication.h"
-#include "picture_export.h"
+#include "core/picture_export.h"
 
 namespace shardscope::widgets::comm {
 

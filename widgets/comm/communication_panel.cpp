@@ -12,7 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "communication_model.h"
-#include "document_state.h"
+#include "core/document_state.h"
 
 namespace shardscope::widgets::comm {
 

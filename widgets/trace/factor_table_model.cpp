@@ -1,6 +1,6 @@
 #include "factor_table_model.h"
 
-#include "axis_style.h"
+#include "core/axis_style.h"
 
 namespace shardscope::widgets::trace {
 

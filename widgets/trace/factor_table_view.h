@@ -10,7 +10,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 
-#include "picture_export.h"
+#include "core/picture_export.h"
 
 namespace shardscope::widgets::trace {
 

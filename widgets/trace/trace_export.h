@@ -12,7 +12,7 @@
 #include <QString>
 
 #include "api/document.h"
-#include "picture_export.h"
+#include "core/picture_export.h"
 #include "propagation_runner.h"
 
 namespace shardscope::widgets::trace {

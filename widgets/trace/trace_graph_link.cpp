@@ -1,7 +1,7 @@
 #include "trace_graph_link.h"
 
-#include "graph_axis_animation.h"
-#include "graph_view.h"
+#include "graph/graph_axis_animation.h"
+#include "graph/graph_view.h"
 #include "trace_panel.h"
 #include "trace_player.h"
 #include "trace_state.h"

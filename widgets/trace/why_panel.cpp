@@ -9,7 +9,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "axis_style.h"
+#include "core/axis_style.h"
 #include "explain/factor_info.h"
 #include "explain/narration.h"
 #include "explain/sharding_origin.h"

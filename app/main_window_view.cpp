@@ -1,0 +1,68 @@
+// How the window looks: presentation mode, the light/dark theme, and the
+// settings restored at start (geometry, dock layout, theme; closeEvent
+// saves them).
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QSettings>
+#include <QTimer>
+
+#include "graph/graph_view.h"
+#include "source/source_view.h"
+
+namespace shardscope::app {
+
+using namespace shardscope::widgets;
+
+namespace {
+const char* const kThemeKey = "theme";
+}  // namespace
+
+void MainWindow::restoreSettings() {
+  // Window geometry and dock layout, theme (recent files: addRecent).
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  if (themeFromName(settings.value(QLatin1String(kThemeKey)).toString()) == Theme::Dark)
+    setTheme(Theme::Dark);
+}
+
+void MainWindow::setPresentationMode(bool on) {
+  if (on == presentation_) return;
+  presentation_ = on;
+  if (presentationAction_ && presentationAction_->isChecked() != on) {
+    QSignalBlocker block(presentationAction_);
+    presentationAction_->setChecked(on);
+  }
+  if (on) {
+    normalState_ = saveState();
+    normalWindowState_ = windowState();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    QFont f = QApplication::font();
+    if (f.pointSizeF() > 0)
+      f.setPointSizeF(f.pointSizeF() * 1.6);
+    else
+      f.setPixelSize(qRound(f.pixelSize() * 1.6));
+    setFont(f);
+    source_->setFontScale(1.6);
+    setWindowState(normalWindowState_ | Qt::WindowFullScreen);
+  } else {
+    setFont(QFont());  // inherit the application font again
+    source_->setFontScale(1.0);
+    setWindowState(normalWindowState_);
+    restoreState(normalState_);
+  }
+  QTimer::singleShot(0, graph_, &GraphView::zoomFit);
+}
+
+void MainWindow::setTheme(Theme theme) {
+  theme_ = theme;
+  applyTheme(theme);
+  QSettings().setValue(QLatin1String(kThemeKey), themeName(theme));
+  if (auto* a = findChild<QAction*>(QString(QStringLiteral("theme_") + themeName(theme))))
+    a->setChecked(true);
+}
+
+}  // namespace shardscope::app

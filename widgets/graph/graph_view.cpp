@@ -1,0 +1,915 @@
+#include "graph/graph_view.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QGraphicsPathItem>
+#include <QGraphicsSceneMouseEvent>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QSettings>
+#include <QPromise>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStyleOptionGraphicsItem>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+
+#include "core/document_state.h"
+#include "graph/graph_axis_animation.h"
+#include "graph/overview_map.h"
+#include "core/theme_palette.h"
+
+namespace shardscope::widgets {
+
+namespace {
+
+class Canvas : public QGraphicsView {
+ public:
+  explicit Canvas(GraphScene* scene, QWidget* parent)
+      : QGraphicsView(scene, parent), scene_(scene) {
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  }
+  bool fullLegend = false;
+  bool userZoomed = false;  // the user zoomed: do not refit on resize
+  // Size of the legend overlay with its margins in viewport pixels (empty without one).
+  QSizeF legendSize() const {
+    if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return {0, 0};
+    Legend legend = scene_->model().legend;
+    legend.showNotation = fullLegend;
+    return legend.size() + QSizeF(24, 24);
+  }
+  void zoomBy(qreal f) {
+    const qreal current = transform().m11();
+    const qreal target = std::clamp(current * f, 0.05, 8.0);
+    userZoomed = true;
+    scale(target / current, target / current);
+  }
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override {
+    if (e->modifiers() & Qt::ControlModifier) {
+      zoomBy(std::pow(1.0015, e->angleDelta().y()));
+      e->accept();
+      return;
+    }
+    QGraphicsView::wheelEvent(e);
+  }
+  // The canvas follows the theme (the scene's palette: the application's).
+  void drawBackground(QPainter* p, const QRectF& rect) override {
+    p->fillRect(rect, canvasColors(isDark(scene_)).background);
+  }
+  void drawForeground(QPainter* p, const QRectF&) override {
+    if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return;
+    Legend legend = scene_->model().legend;
+    legend.showNotation = fullLegend;
+    legend.dark = isDark(scene_);
+    p->save();
+    p->resetTransform();
+    const QSizeF s = legend.size();
+    legend.paint(*p, QPointF(viewport()->width() - s.width() - 12, 12));
+    p->restore();
+  }
+
+ private:
+  GraphScene* scene_;
+};
+
+}  // namespace
+
+// --- GraphView --------------------------------------------------------------
+
+GraphView::GraphView(DocumentState* state, QWidget* parent)
+    : QWidget(parent), state_(state), scene_(new GraphScene(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+
+  auto* bar = new QWidget(this);
+  auto* barLayout = new QHBoxLayout(bar);
+  barLayout->setContentsMargins(6, 3, 6, 3);
+  title_ = new QLabel(bar);
+  barLayout->addWidget(title_, 1);
+  auto addButton = [&](const QString& text, const QString& tip, auto slot) {
+    auto* b = new QToolButton(bar);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    connect(b, &QToolButton::clicked, this, slot);
+    barLayout->addWidget(b);
+  };
+  addButton(QStringLiteral("−"), tr("Zoom out (Ctrl+-)"), &GraphView::zoomOut);
+  addButton(QStringLiteral("+"), tr("Zoom in (Ctrl++)"), &GraphView::zoomIn);
+  addButton(tr("Fit"), tr("Fit the graph (Ctrl+0)"), &GraphView::zoomFit);
+  addButton(tr("Find"), tr("Search ops, values and shardings (Ctrl+F)"), &GraphView::showSearch);
+  {
+    auto* b = new QToolButton(bar);
+    b->setText(tr("Legend"));
+    b->setToolTip(tr("Show the notation key in the legend"));
+    b->setAutoRaise(true);
+    b->setCheckable(true);
+    connect(b, &QToolButton::toggled, this, [this](bool on) {
+      static_cast<Canvas*>(view_)->fullLegend = on;
+      view_->viewport()->update();
+    });
+    barLayout->addWidget(b);
+  }
+  mapButton_ = new QToolButton(bar);
+  mapButton_->setText(tr("Map"));
+  mapButton_->setToolTip(tr("Show the overview map"));
+  mapButton_->setAutoRaise(true);
+  mapButton_->setCheckable(true);
+  mapButton_->setChecked(true);
+  barLayout->addWidget(mapButton_);
+  // Axis movement when stepping through a trace (off: reduced motion).
+  animator_ = new AxisMoveAnimator(scene_, this);
+  animateAxes_ = QSettings().value(QStringLiteral("graph/animateAxisMoves"), true).toBool();
+  animateButton_ = new QToolButton(bar);
+  animateButton_->setText(tr("Animate"));
+  animateButton_->setToolTip(
+      tr("Animate the mesh axes moving along the edges when stepping through a propagation "
+         "trace (off: reduced motion)"));
+  animateButton_->setAutoRaise(true);
+  animateButton_->setCheckable(true);
+  animateButton_->setChecked(animateAxes_);
+  connect(animateButton_, &QToolButton::toggled, this, &GraphView::setAxisAnimationEnabled);
+  connect(animateButton_, &QToolButton::clicked, this, [](bool on) {
+    QSettings().setValue(QStringLiteral("graph/animateAxisMoves"), on);
+  });
+  barLayout->insertWidget(barLayout->indexOf(mapButton_), animateButton_);
+  layout->addWidget(bar);
+
+  searchBar_ = new QWidget(this);
+  auto* sl = new QHBoxLayout(searchBar_);
+  sl->setContentsMargins(6, 2, 6, 2);
+  searchEdit_ = new QLineEdit(searchBar_);
+  searchEdit_->setPlaceholderText(tr("Find op, value (%3) or axis (\"x\")…"));
+  searchEdit_->setClearButtonEnabled(true);
+  searchInfo_ = new QLabel(searchBar_);
+  sl->addWidget(searchEdit_, 1);
+  sl->addWidget(searchInfo_);
+  searchBar_->hide();
+  layout->addWidget(searchBar_);
+  connect(searchEdit_, &QLineEdit::textChanged, this, [this] { runSearch(false); });
+  connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { runSearch(true); });
+  auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), searchEdit_, nullptr, nullptr,
+                            Qt::WidgetShortcut);
+  connect(esc, &QShortcut::activated, this, [this] {
+    searchEdit_->clear();
+    searchBar_->hide();
+    view_->setFocus();
+  });
+
+  view_ = new Canvas(scene_, this);
+  animator_->setViewport(view_->viewport());
+  layout->addWidget(view_, 1);
+  view_->installEventFilter(this);
+  view_->setFocusPolicy(Qt::StrongFocus);
+
+  overview_ = new OverviewMap(view_, view_);
+  overview_->hide();
+  connect(mapButton_, &QToolButton::toggled, this, [this] { placeOverview(); });
+
+  // Progress overlay over the canvas.
+  overlay_ = new QWidget(view_);
+  overlay_->setAutoFillBackground(true);
+  auto* ol = new QVBoxLayout(overlay_);
+  overlayText_ = new QLabel(overlay_);
+  overlayText_->setAlignment(Qt::AlignCenter);
+  progress_ = new QProgressBar(overlay_);
+  progress_->setRange(0, 100);
+  cancelButton_ = new QPushButton(tr("Cancel"), overlay_);
+  ol->addWidget(overlayText_);
+  ol->addWidget(progress_);
+  ol->addWidget(cancelButton_, 0, Qt::AlignHCenter);
+  overlay_->resize(300, 110);
+  overlay_->hide();
+  connect(cancelButton_, &QPushButton::clicked, this, &GraphView::cancelLayout);
+
+  auto shortcut = [&](const QKeySequence& k, auto slot) {
+    auto* s = new QShortcut(k, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, slot);
+  };
+  shortcut(QKeySequence::Find, &GraphView::showSearch);
+  shortcut(QKeySequence::ZoomIn, &GraphView::zoomIn);
+  shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), &GraphView::zoomIn);
+  shortcut(QKeySequence::ZoomOut, &GraphView::zoomOut);
+  shortcut(QKeySequence(Qt::CTRL | Qt::Key_0), &GraphView::zoomFit);
+
+  connect(&watcher_, &QFutureWatcher<GraphLayout>::progressValueChanged, progress_,
+          &QProgressBar::setValue);
+  connect(&watcher_, &QFutureWatcher<GraphLayout>::finished, this, [this] {
+    const quint64 req = watcher_.property("request").toULongLong();
+    if (watcher_.isCanceled() || watcher_.future().resultCount() == 0) {
+      if (req == request_)
+        setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+      emit layoutFinished(false);
+      return;
+    }
+    applyLayout(req, watcher_.result());
+  });
+
+  connect(&groupWatcher_, &QFutureWatcher<GroupJob>::progressValueChanged, progress_,
+          &QProgressBar::setValue);
+  connect(&groupWatcher_, &QFutureWatcher<GroupJob>::finished, this, [this] {
+    const quint64 req = groupWatcher_.property("request").toULongLong();
+    const auto expanded = groupWatcher_.property("expanded").value<QList<int>>();
+    if (groupWatcher_.isCanceled() || groupWatcher_.future().resultCount() == 0) {
+      if (req == request_) {
+        if (scene_->hasGraph())
+          setOverlay(QString(), false);
+        else
+          setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+      }
+      emit layoutFinished(false);
+      return;
+    }
+    applyGroupJob(req, groupWatcher_.result(), std::set<int>(expanded.begin(), expanded.end()));
+  });
+  connect(scene_, &GraphScene::nodeClicked, this, [this](int node) {
+    current_ = node;
+    navList_.clear();
+    navPos_ = -1;
+  });
+  connect(scene_, &GraphScene::nodeDoubleClicked, this, &GraphView::onNodeDoubleClicked);
+  connect(scene_, &GraphScene::clusterDoubleClicked, this, [this](int c) {
+    const auto& ops = scene_->model().clusterOps;
+    if (c >= 0 && static_cast<size_t>(c) < ops.size() && !isGrouped()) toggleRegions(ops[c]);
+  });
+  // An op drawn inside an expanded call belongs to the callee: selecting it
+  // keeps this graph's function (the callee's body stays where it is drawn).
+  connect(scene_, &GraphScene::opActivated, state_,
+          [this](const ir::Op* op) { state_->selectOp(op, /*keepFunction=*/true); });
+  connect(scene_, &GraphScene::valueActivated, state_, &DocumentState::selectValue);
+  connect(state_, &DocumentState::functionChanged, this, &GraphView::relayout);
+  // Propagation steps change shardings in place: the graph is restyled,
+  // never laid out again.
+  connect(state_, &DocumentState::shardingsAboutToChange, this, &GraphView::beforeShardingsChange);
+  connect(state_, &DocumentState::shardingsChanged, this, &GraphView::afterShardingsChange);
+  // The scene keeps the document it shows alive, so on a document change it
+  // stays up until the new layout replaces it (no flicker when stepping).
+  connect(state_, &DocumentState::selectionChanged, this, &GraphView::updateHighlight);
+}
+
+void GraphView::beforeShardingsChange() {
+  // Grouping a function reads its shardings off the UI thread: stop it
+  // before they change (it is started again after).
+  if (groupWatcher_.isRunning() && !grouping_) {
+    groupWatcher_.cancel();
+    groupWatcher_.waitForFinished();
+    regroupAfterStep_ = true;
+  }
+}
+
+void GraphView::afterShardingsChange(const api::TimelineChanges& changes) {
+  if (regroupAfterStep_) {
+    regroupAfterStep_ = false;
+    relayout();
+    return;
+  }
+  scene_->refreshShardings(changes);
+  // A layout still running was built before the step: restyled when shown.
+}
+
+void GraphView::setAxisAnimationEnabled(bool on) {
+  if (animateButton_ && animateButton_->isChecked() != on) animateButton_->setChecked(on);
+  animateAxes_ = on;
+  if (!on) {
+    pendingAxis_.reset();
+    animator_->cancel();
+  }
+}
+
+void GraphView::showTraceStep(const propagation::PropagationTrace* trace, int step,
+                              int durationMs) {
+  const bool forward = trace && trace == axisTrace_ && step == axisStep_ + 1;
+  axisTrace_ = trace;
+  axisStep_ = step;
+  pendingAxis_.reset();
+  animator_->cancel();
+  if (!forward || !animateAxes_ || durationMs <= 0 || step < 0 ||
+      static_cast<size_t>(step) >= trace->steps.size())
+    return;
+  const propagation::TraceStep& s = trace->steps[static_cast<size_t>(step)];
+  if (s.moves.empty()) return;
+  pendingAxis_ = PendingAxisStep{s, durationMs, state_->document().get()};
+  // A document change (the player shows the module after the step) starts
+  // a layout: the chips wait for it.
+  if (!isLayoutRunning() && scene_->shownDocument() == state_->document().get())
+    startPendingAxisAnimation();
+}
+
+void GraphView::startPendingAxisAnimation() {
+  if (!pendingAxis_) return;
+  const PendingAxisStep p = std::move(*pendingAxis_);
+  pendingAxis_.reset();
+  const ir::Module* module = state_->module();
+  if (!animateAxes_ || !module || p.doc != state_->document().get() ||
+      scene_->shownDocument() != p.doc)
+    return;
+  const api::ShardingTimeline* timeline = state_->timeline();
+  animator_->start(timeline ? resolveAxisMoves(timeline->ops(), p.step)
+                            : resolveAxisMoves(*module, p.step),
+                   p.durationMs);
+}
+
+GraphView::~GraphView() {
+  watcher_.disconnect(this);
+  groupWatcher_.disconnect(this);
+  if (watcher_.isRunning()) {
+    watcher_.cancel();
+    watcher_.waitForFinished();
+  }
+  if (groupWatcher_.isRunning()) {
+    groupWatcher_.cancel();
+    groupWatcher_.waitForFinished();
+  }
+}
+
+bool GraphView::isLayoutRunning() const {
+  return watcher_.isRunning() || groupWatcher_.isRunning();
+}
+
+void GraphView::setOverlay(const QString& text, bool busy) {
+  if (text.isEmpty()) {
+    overlay_->hide();
+    return;
+  }
+  overlayText_->setText(text);
+  progress_->setVisible(busy);
+  cancelButton_->setVisible(busy);
+  overlay_->adjustSize();
+  overlay_->resize(std::max(320, overlay_->width()), overlay_->height());
+  overlay_->move((view_->width() - overlay_->width()) / 2,
+                 (view_->height() - overlay_->height()) / 3);
+  overlay_->show();
+  overlay_->raise();
+}
+
+void GraphView::relayout() {
+  const quint64 req = ++request_;
+  const ir::Module* module = state_->module();
+  const ir::Op* func = state_->function();
+  if (!module || !func) {
+    scene_->clearGraph();
+    title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
+    if (state_->document() && !module)
+      setOverlay(tr("%1 could not be parsed.\nThe errors are listed under Diagnostics and "
+                    "underlined in the source.")
+                     .arg(state_->fileName()),
+                 false);
+    else
+      setOverlay(module ? tr("This module has no func.func to draw.") : QString(), false);
+    emit layoutFinished(false);
+    return;
+  }
+  current_ = -1;
+  navList_.clear();
+  if (hasMoreOpsThan(*func, groupingOptions_.threshold)) {
+    // Large function: group it off the UI thread (unless it is grouped
+    // already, e.g. relayout of the same document), then lay out the
+    // collapsed graph.
+    if (grouping_ && groupingDoc_ == state_->document() && groupingFunc_ == func) {
+      startGroupJob(-1, expanded_);
+      return;
+    }
+    resetGrouping();
+    groupingDoc_ = state_->document();
+    groupingFunc_ = func;
+    title_->setText(tr("<b>@%1</b> — grouping a large function…")
+                        .arg(toQString(api::symbolName(*func)).toHtmlEscaped()));
+    startGroupJob(-1, {});
+    return;
+  }
+  resetGrouping();
+  if (collapsedFor_ != module) {
+    collapsedRegions_.clear();
+    expandedCalls_.clear();
+    collapsedFor_ = module;
+  }
+  GraphBuildOptions options;
+  options.collapsedRegions = collapsedRegions_;
+  options.expandedCalls = expandedCalls_;
+  options.timeline = state_->timeline();
+  pending_ = buildGraph(*module, *func, options);
+  pendingDoc_ = state_->document();
+  title_->setText(tr("<b>%1</b> — %2 ops, %3 nodes")
+                      .arg(pending_.title.toHtmlEscaped())
+                      .arg(std::count_if(
+                          pending_.nodes.begin(), pending_.nodes.end(),
+                          [](const GraphNodeInfo& n) { return n.kind == GraphNodeInfo::OpNode; }))
+                      .arg(pending_.nodes.size()));
+  if (sync_) {
+    applyLayout(req, layoutGraph(pending_.input));
+    return;
+  }
+  if (watcher_.isRunning()) watcher_.cancel();  // its result will be dropped (stale request)
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  const GraphInput input = pending_.input;
+  QFuture<GraphLayout> future = QtConcurrent::run([input](QPromise<GraphLayout>& promise) {
+    promise.setProgressRange(0, 100);
+    GraphLayout l = layoutGraph(
+        input, [&](int p) { promise.setProgressValue(p); }, [&] { return promise.isCanceled(); });
+    if (!l.canceled && !promise.isCanceled()) promise.addResult(std::move(l));
+  });
+  watcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  progress_->setValue(0);
+  setOverlay(tr("Laying out %1 with Graphviz…").arg(pending_.title), true);
+  watcher_.setFuture(future);
+}
+
+void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
+  if (request != request_) return;  // stale
+  setOverlay(QString(), false);
+  if (!layout.error.isEmpty()) {
+    scene_->clearGraph();
+    setOverlay(layout.error, false);
+    emit layoutFinished(false);
+    return;
+  }
+  animator_->cancel();
+  scene_->setGraph(std::move(pending_), layout, std::move(pendingDoc_));
+  // Built before steps that may have come since: the shardings of now.
+  if (state_->timeline()) scene_->refreshAllShardings();
+  startPendingAxisAnimation();
+  pending_ = GraphModel();
+  pendingDoc_.reset();
+  updateHighlight();
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  if (searchBar_->isVisible()) runSearch(false);
+  placeOverview();
+  emit layoutFinished(true);
+}
+
+void GraphView::cancelLayout() {
+  if (watcher_.isRunning()) watcher_.cancel();
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  ++request_;
+  if (scene_->hasGraph())
+    setOverlay(QString(), false);  // an expansion was cancelled: the graph stays
+  else
+    setOverlay(tr("Layout cancelled. Select a function to lay it out again."), false);
+}
+
+void GraphView::updateHighlight() {
+  scene_->setHighlight(state_->selectedOp(), state_->selectedValue());
+  if (navigating_) return;
+  const int node = scene_->nodeOf(state_->selectedOp());
+  if (node >= 0) current_ = node;
+  if (node >= 0 && isVisible()) view_->ensureVisible(scene_->nodeRect(node), 40, 40);
+}
+
+void GraphView::zoomIn() { static_cast<Canvas*>(view_)->zoomBy(1.25); }
+void GraphView::zoomOut() { static_cast<Canvas*>(view_)->zoomBy(0.8); }
+
+void GraphView::zoomFit() {
+  if (!scene_->hasGraph()) return;
+  // Fit the graph into the viewport next to (or below) the legend overlay
+  // in the top-right corner, whichever leaves the graph larger. The view's
+  // scene rect is widened (or heightened) by the legend's share so that
+  // centring keeps the graph clear of it.
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QRectF r = scene_->sceneRect();
+  const QSizeF legend = canvas->legendSize();
+  const qreal vw = std::max(50, view_->viewport()->width());
+  const qreal vh = std::max(50, view_->viewport()->height());
+  const qreal sRight = std::min(std::max(20.0, vw - legend.width()) / r.width(), vh / r.height());
+  const qreal sBelow = std::min(vw / r.width(), std::max(20.0, vh - legend.height()) / r.height());
+  const qreal s = std::min(std::max(sRight, sBelow), 1.5);  // never magnify beyond 1.5x
+  const QRectF padded = sRight >= sBelow ? r.adjusted(0, 0, legend.width() / s, 0)
+                                         : r.adjusted(0, -legend.height() / s, 0, 0);
+  view_->setSceneRect(padded);
+  view_->setTransform(QTransform::fromScale(s, s));
+  canvas->userZoomed = false;
+  view_->centerOn(padded.center());
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  placeOverview();
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  if (overlay_->isVisible())
+    overlay_->move((view_->width() - overlay_->width()) / 2,
+                   (view_->height() - overlay_->height()) / 3);
+}
+
+void GraphView::showSearch() {
+  searchBar_->show();
+  searchEdit_->setFocus();
+  searchEdit_->selectAll();
+}
+
+void GraphView::runSearch(bool next) {
+  const QString text = searchEdit_->text().trimmed();
+  if (!next) {
+    matches_ = scene_->search(text);
+    matchPos_ = -1;
+  }
+  if (text.isEmpty()) {
+    searchInfo_->clear();
+    return;
+  }
+  if (matches_.empty()) {
+    searchInfo_->setText(tr("no match"));
+    return;
+  }
+  matchPos_ = (matchPos_ + 1) % static_cast<int>(matches_.size());
+  const int node = matches_[static_cast<size_t>(matchPos_)];
+  view_->centerOn(scene_->nodeRect(node).center());
+  searchInfo_->setText(tr("%1 of %2").arg(matchPos_ + 1).arg(matches_.size()));
+}
+
+// --- Large functions: groups -------------------------------------------------
+
+void GraphView::resetGrouping() {
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  grouping_.reset();
+  groupingDoc_.reset();
+  groupingFunc_ = nullptr;
+  expanded_.clear();
+  innerModels_.clear();
+  innerLayouts_.clear();
+  levelLayouts_.clear();
+}
+
+void GraphView::startGroupJob(int group, std::set<int> expanded) {
+  const quint64 req = ++request_;
+  if (watcher_.isRunning()) watcher_.cancel();
+  if (groupWatcher_.isRunning()) groupWatcher_.cancel();
+  std::optional<GraphInput> innerInput;
+  if (group >= 0 && grouping_ && !innerLayouts_.count(group)) {
+    // The group's own graph: built here (it measures text), laid out below.
+    auto it = innerModels_.find(group);
+    if (it == innerModels_.end()) {
+      const OpGroup& g = grouping_->groups[static_cast<size_t>(group)];
+      GraphBuildOptions options;
+      options.timeline = state_->timeline();
+      it = innerModels_.emplace(group, buildGroupGraph(*state_->module(), g.ops, g.label, options))
+               .first;
+    }
+    innerInput = it->second.input;
+  }
+  std::map<int, QSizeF> sizes;
+  for (int g : expanded)
+    if (auto it = innerLayouts_.find(g); it != innerLayouts_.end())
+      sizes[g] = it->second.bounds.size();
+  const bool needLevel = !levelLayouts_.count(expanded);
+  if (grouping_ && !innerInput && !needLevel) {
+    ++cacheStats_.hits;
+    GroupJob cached;
+    cached.group = group;
+    applyGroupJob(req, cached, std::move(expanded));
+    return;
+  }
+  ++cacheStats_.misses;
+  const ir::Module* module = state_->module();
+  const ir::Op* func = groupingFunc_;
+  auto doc = groupingDoc_;
+  auto grouping = grouping_;
+  const GroupingOptions options = groupingOptions_;
+  auto work = [=](const std::function<void(int)>& progress,
+                  const std::function<bool()>& canceled) -> std::optional<GroupJob> {
+    (void)doc;  // keeps the module alive while this runs
+    GroupJob job;
+    job.group = group;
+    job.grouping = grouping;
+    if (!job.grouping) {
+      progress(2);
+      job.grouping = groupFunction(*module, *func, options, canceled);
+      if (!job.grouping || canceled()) return std::nullopt;
+    }
+    progress(30);
+    std::map<int, QSizeF> sz = sizes;
+    if (innerInput) {
+      job.inner = layoutGraph(
+          *innerInput, [&](int p) { progress(30 + p * 3 / 10); }, canceled);
+      if (job.inner->canceled || canceled()) return std::nullopt;
+      sz[group] = job.inner->bounds.size();
+    }
+    if (needLevel) {
+      job.level = layoutGraph(
+          levelInput(*job.grouping, sz), [&](int p) { progress(60 + p * 4 / 10); }, canceled);
+      if (job.level->canceled || canceled()) return std::nullopt;
+    }
+    progress(100);
+    return job;
+  };
+  if (sync_) {
+    if (auto job = work([](int) {}, [] { return false; }))
+      applyGroupJob(req, *job, std::move(expanded));
+    return;
+  }
+  QFuture<GroupJob> future = QtConcurrent::run([work](QPromise<GroupJob>& promise) {
+    promise.setProgressRange(0, 100);
+    auto job = work([&](int p) { promise.setProgressValue(p); },
+                    [&] { return promise.isCanceled(); });
+    if (job && !promise.isCanceled()) promise.addResult(std::move(*job));
+  });
+  groupWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  groupWatcher_.setProperty("expanded",
+                            QVariant::fromValue(QList<int>(expanded.begin(), expanded.end())));
+  progress_->setValue(0);
+  if (!grouping_)
+    setOverlay(tr("Grouping %1 and laying out the groups…")
+                   .arg(func ? u'@' + toQString(api::symbolName(*func)) : QString()),
+               true);
+  else if (group >= 0)
+    setOverlay(tr("Laying out %1 (%2 ops)…")
+                   .arg(grouping_->groups[static_cast<size_t>(group)].label)
+                   .arg(grouping_->groups[static_cast<size_t>(group)].opCount),
+               true);
+  else
+    setOverlay(tr("Laying out the groups…"), true);
+  groupWatcher_.setFuture(future);
+}
+
+void GraphView::applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded) {
+  if (request != request_) return;  // stale
+  setOverlay(QString(), false);
+  if (job.grouping) grouping_ = job.grouping;
+  if (!grouping_) return;
+  if (job.inner) innerLayouts_[job.group] = *job.inner;
+  if (job.level) levelLayouts_[expanded] = *job.level;
+  const GraphLayout& level = levelLayouts_[expanded];
+  if (!level.error.isEmpty()) {
+    scene_->clearGraph();
+    setOverlay(level.error, false);
+    emit layoutFinished(false);
+    return;
+  }
+  expanded_ = std::move(expanded);
+  const Grouping& G = *grouping_;
+  title_->setText(tr("<b>%1</b> — %2 ops in %3 groups%4 · double-click or Enter expands a group")
+                      .arg(G.title.toHtmlEscaped())
+                      .arg(G.totalOps)
+                      .arg(G.groups.size())
+                      .arg(G.period ? tr(" (repeating every %1 ops)").arg(G.period) : QString()));
+  showGrouped(level, job.group);
+  emit layoutFinished(true);
+}
+
+void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
+  const Grouping& G = *grouping_;
+  GraphModel m = G.level;
+  m.grouping = grouping_;
+  std::map<int, QSizeF> sizes;
+  for (int g : expanded_) sizes[g] = innerLayouts_[g].bounds.size();
+  m.input = levelInput(G, sizes);
+  GraphLayout l = level;
+  for (int g : expanded_) {
+    const GraphModel& im = innerModels_[g];
+    const GraphLayout& il = innerLayouts_[g];
+    m.nodes[static_cast<size_t>(g)].expanded = true;
+    const QPointF off = l.nodes[static_cast<size_t>(g)].rect.topLeft() +
+                        QPointF(kGroupMargin, kGroupHeader) - il.bounds.topLeft();
+    const int base = static_cast<int>(m.nodes.size());
+    const int cbase = static_cast<int>(m.input.clusters.size());
+    for (size_t i = 0; i < im.nodes.size() && i < il.nodes.size(); ++i) {
+      m.nodes.push_back(im.nodes[i]);
+      GraphInput::Node n = im.input.nodes[i];
+      if (n.cluster >= 0) n.cluster += cbase;
+      m.input.nodes.push_back(n);
+      l.nodes.push_back({il.nodes[i].rect.translated(off)});
+    }
+    for (size_t i = 0; i < im.edges.size() && i < il.edges.size(); ++i) {
+      m.edges.push_back(im.edges[i]);
+      GraphInput::Edge e = im.input.edges[i];
+      e.from += base;
+      e.to += base;
+      m.input.edges.push_back(e);
+      GraphLayout::Edge le = il.edges[i];
+      for (QPointF& p : le.bezier) p += off;
+      le.arrowTip += off;
+      l.edges.push_back(std::move(le));
+    }
+    for (size_t i = 0; i < im.input.clusters.size() && i < il.clusters.size(); ++i) {
+      GraphInput::Cluster c = im.input.clusters[i];
+      if (c.parent >= 0) c.parent += cbase;
+      m.input.clusters.push_back(c);
+      m.clusterOps.push_back(i < im.clusterOps.size() ? im.clusterOps[i] : nullptr);
+      GraphLayout::Cluster lc = il.clusters[i];
+      lc.rect.translate(off);
+      lc.labelRect.translate(off);
+      l.clusters.push_back(lc);
+    }
+  }
+  animator_->cancel();
+  scene_->setGraph(std::move(m), l, groupingDoc_);
+  // The groups' own graphs are cached from earlier steps: the shardings of now.
+  if (state_->timeline()) scene_->refreshAllShardings();
+  startPendingAxisAnimation();
+  updateHighlight();
+  if (searchBar_->isVisible()) runSearch(false);
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QRectF r = scene_->sceneRect();
+  view_->setSceneRect(r);  // the graph may have grown (zoomFit pads it again)
+  const qreal vw = std::max(50, view_->viewport()->width());
+  const qreal vh = std::max(50, view_->viewport()->height());
+  if (focusGroup >= 0) {
+    // Show the top of the group just expanded (or collapsed).
+    const int node = scene_->nodeOfGroup(focusGroup);
+    const QRectF gr = scene_->nodeRect(node);
+    const qreal s = canvas->transform().m11();
+    view_->centerOn(gr.center().x(), gr.top() + vh / (2 * s) - 30 / s);
+    if (node >= 0) {
+      current_ = node;
+      scene_->highlightNode(node);
+    }
+  } else if (!canvas->userZoomed) {
+    // A long chain of groups: start readable at the top rather than fitting
+    // thousands of boxes into the window.
+    const qreal fit = std::min(vw / r.width(), vh / r.height());
+    if (fit >= 0.35) {
+      zoomFit();
+    } else {
+      const qreal s = std::clamp((vw - 24) / r.width(), 0.35, 1.0);
+      view_->setSceneRect(r);
+      view_->setTransform(QTransform::fromScale(s, s));
+      view_->centerOn(r.center().x(), r.top() + vh / (2 * s));
+      canvas->userZoomed = true;  // keep this on resize
+    }
+  }
+  placeOverview();
+}
+
+void GraphView::expandGroup(int group) {
+  if (!grouping_ || group < 0 || static_cast<size_t>(group) >= grouping_->groups.size() ||
+      expanded_.count(group))
+    return;
+  auto e = expanded_;
+  e.insert(group);
+  startGroupJob(group, std::move(e));
+}
+
+void GraphView::collapseGroup(int group) {
+  if (!grouping_ || !expanded_.count(group)) return;
+  auto e = expanded_;
+  e.erase(group);
+  startGroupJob(group < 0 ? -1 : group, std::move(e));
+}
+
+void GraphView::toggleRegions(const ir::Op* op) {
+  if (!op || isGrouped()) return;
+  if (op->is("func.call")) {
+    // A call expands into its callee's body (graph_builder.h).
+    if (!state_->module() || !calledFunction(*state_->module(), *op)) return;
+    if (!expandedCalls_.erase(op)) expandedCalls_.insert(op);
+  } else {
+    if (op->numRegions() == 0) return;
+    if (!collapsedRegions_.erase(op)) collapsedRegions_.insert(op);
+  }
+  relayout();
+}
+
+void GraphView::onNodeDoubleClicked(int node) {
+  current_ = node;
+  activateCurrent();
+}
+
+void GraphView::activateCurrent() {
+  const auto& nodes = scene_->model().nodes;
+  if (current_ < 0 || static_cast<size_t>(current_) >= nodes.size()) return;
+  const GraphNodeInfo& n = nodes[static_cast<size_t>(current_)];
+  if (n.kind == GraphNodeInfo::GroupNode) {
+    if (n.expanded)
+      collapseGroup(n.group);
+    else
+      expandGroup(n.group);
+  } else if (n.op && (n.op->numRegions() > 0 || n.op->is("func.call")) &&
+             n.kind == GraphNodeInfo::OpNode) {
+    toggleRegions(n.op);
+  }
+}
+
+void GraphView::placeOverview() {
+  if (!mapButton_->isChecked() || !scene_->hasGraph()) {
+    overview_->hide();
+    return;
+  }
+  const QRectF r = scene_->sceneRect();
+  const qreal a = r.width() / std::max<qreal>(1, r.height());
+  constexpr qreal kW = 200, kH = 150;
+  qreal w = kW, h = kH;
+  if (a > kW / kH)
+    h = std::max<qreal>(40, kW / a);
+  else
+    w = std::max<qreal>(48, kH * a);
+  const QRect vp = view_->viewport()->geometry();
+  if (vp.width() < 3 * w || vp.height() < 2 * h) {
+    overview_->hide();  // no room
+    return;
+  }
+  overview_->setGeometry(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));
+  overview_->show();
+  overview_->raise();
+  overview_->refit();
+}
+
+// --- Keyboard navigation -----------------------------------------------------
+
+void GraphView::setCurrentNode(int node) {
+  const auto& nodes = scene_->model().nodes;
+  if (node < 0 || static_cast<size_t>(node) >= nodes.size()) return;
+  current_ = node;
+  const GraphNodeInfo& n = nodes[static_cast<size_t>(node)];
+  navigating_ = true;
+  if (n.kind == GraphNodeInfo::ValueNode || n.kind == GraphNodeInfo::ArgumentNode)
+    state_->selectValue(n.value);
+  else if (n.op)
+    state_->selectOp(n.op);
+  navigating_ = false;
+  if (n.kind == GraphNodeInfo::GroupNode) {
+    scene_->setHighlight(nullptr, nullptr);
+    scene_->highlightNode(node);
+  }
+  current_ = node;
+  const QRectF r = scene_->nodeRect(node);
+  if (!view_->mapToScene(view_->viewport()->rect()).boundingRect().contains(r))
+    view_->centerOn(r.center());
+}
+
+void GraphView::navigateTo(std::vector<int> candidates) {
+  if (candidates.empty()) return;
+  navList_ = std::move(candidates);
+  navPos_ = 0;
+  setCurrentNode(navList_.front());
+}
+
+void GraphView::goToProducer() {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  std::vector<int> c = scene_->producers(current_);
+  const GraphNodeInfo& n = scene_->model().nodes[static_cast<size_t>(current_)];
+  if (c.empty() && n.value && n.value->definingOp) {
+    // An input of an expanded group: go to where it comes from.
+    const int p = scene_->nodeOf(n.value->definingOp);
+    if (p >= 0 && p != current_) c.push_back(p);
+  }
+  navigateTo(std::move(c));
+}
+
+void GraphView::goToConsumer() {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  navigateTo(scene_->consumers(current_));
+}
+
+void GraphView::goToSibling(bool backwards) {
+  if (current_ < 0) current_ = scene_->nodeOf(state_->selectedOp());
+  if (current_ < 0) return;
+  if (navList_.empty()) {
+    navigateTo(scene_->consumers(current_));  // Tab: through the users
+    return;
+  }
+  const int n = static_cast<int>(navList_.size());
+  navPos_ = ((backwards ? navPos_ - 1 : navPos_ + 1) % n + n) % n;
+  setCurrentNode(navList_[static_cast<size_t>(navPos_)]);
+}
+
+bool GraphView::eventFilter(QObject* o, QEvent* e) {
+  if (o == view_ && e->type() == QEvent::Resize) placeOverview();
+  if (o != view_ || e->type() != QEvent::KeyPress || !scene_->hasGraph())
+    return QWidget::eventFilter(o, e);
+  auto* k = static_cast<QKeyEvent*>(e);
+  const bool alt = k->modifiers() & Qt::AltModifier;
+  switch (k->key()) {
+    case Qt::Key_Up:
+      if (!alt) break;
+      goToProducer();
+      return true;
+    case Qt::Key_Down:
+      if (!alt) break;
+      goToConsumer();
+      return true;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+      if (!alt) break;
+      goToSibling(k->key() == Qt::Key_Left);
+      return true;
+    case Qt::Key_Tab:
+    case Qt::Key_Backtab:
+      if (current_ < 0 && !state_->selectedOp()) break;
+      goToSibling(k->key() == Qt::Key_Backtab || (k->modifiers() & Qt::ShiftModifier));
+      return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      activateCurrent();
+      return true;
+    default:
+      break;
+  }
+  return QWidget::eventFilter(o, e);
+}
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,184 @@
+// The dataflow graph of the current function: a view of a GraphScene
+// (graph_scene.h) with zoom/pan/fit, Ctrl+F search, a legend overlay, an
+// async layout with progress and Cancel, grouping of large functions and
+// the axis-move animation of propagation steps (graph_axis_animation.h).
+#pragma once
+#include <QFutureWatcher>
+#include <QGraphicsView>
+#include <QPointer>
+#include <QWidget>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "graph/graph_grouping.h"
+#include "graph/graph_layout.h"
+#include "graph/graph_scene.h"
+#include "propagation/propagation_trace.h"
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QToolButton;
+
+namespace shardscope::widgets {
+
+class AxisMoveAnimator;
+class DocumentState;
+class OverviewMap;
+
+class GraphView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit GraphView(DocumentState* state, QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  GraphScene* scene() const { return scene_; }
+  QGraphicsView* view() const { return view_; }
+  // Lay out on the calling thread (headless export, tests).
+  void setSynchronous(bool sync) { sync_ = sync; }
+  bool isLayoutRunning() const;
+  // Picture for export (title added by the caller).
+  Picture picture() const { return scene_->picture(); }
+
+  // Large functions (more ops than options.threshold) open collapsed.
+  void setGroupingOptions(const GroupingOptions& o) { groupingOptions_ = o; }
+  bool isGrouped() const { return grouping_ != nullptr; }
+  const Grouping* grouping() const { return grouping_.get(); }
+  bool isExpanded(int group) const { return expanded_.count(group) > 0; }
+  // Layout cache use: level layouts keyed by the set of expanded groups,
+  // inner layouts by group id.
+  struct CacheStats {
+    int hits = 0;
+    int misses = 0;
+  };
+  CacheStats cacheStats() const { return cacheStats_; }
+  OverviewMap* overview() const { return overview_; }
+  // The node keyboard navigation starts from (-1: none).
+  int currentNode() const { return current_; }
+  void setCurrentNode(int node);
+
+  // --- Axis movement (graph_axis_animation.h) -------------------------------
+  // Show step `step` of `trace` (-1: the input) in the graph, as the trace
+  // players do: when it directly follows the step shown before (stepping
+  // forward, playing), the axes that moved travel as chips through the
+  // step's op over `durationMs`; stepping back, jumping or scrubbing cancels
+  // running chips and shows no movement. Op indices are resolved in the
+  // module the graph shows; when a layout for it is still running the chips
+  // start once it is shown. `trace` is only compared, not kept.
+  void showTraceStep(const propagation::PropagationTrace* trace, int step, int durationMs);
+  // Reduced motion: off, no chips are created (kept in QSettings as
+  // graph/animateAxisMoves; the toolbar's "Animate" button).
+  void setAxisAnimationEnabled(bool on);
+  bool axisAnimationEnabled() const { return animateAxes_; }
+  AxisMoveAnimator* axisAnimator() const { return animator_; }
+
+ public slots:
+  void relayout();
+  void cancelLayout();
+  void zoomIn();
+  void zoomOut();
+  void zoomFit();
+  void showSearch();
+  // Expand / collapse a group of a large function (layout off the UI thread
+  // unless cached); toggle the regions of a region op (small functions).
+  void expandGroup(int group);
+  void collapseGroup(int group);
+  void toggleRegions(const ir::Op* op);
+  // Keyboard navigation (Alt+Up, Alt+Down, Tab / Shift+Tab, Enter).
+  void goToProducer();
+  void goToConsumer();
+  void goToSibling(bool backwards = false);
+  void activateCurrent();
+
+ signals:
+  void layoutFinished(bool ok);
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
+  bool eventFilter(QObject* o, QEvent* e) override;
+
+ private:
+  // Async work on a large function: group it, lay out a group, lay out the
+  // collapsed graph; any of them may be skipped.
+  struct GroupJob {
+    std::shared_ptr<const Grouping> grouping;
+    int group = -1;
+    std::optional<GraphLayout> inner;
+    std::optional<GraphLayout> level;
+    QString error;
+  };
+  void startGroupJob(int group, std::set<int> expanded);
+  void applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded);
+  void showGrouped(const GraphLayout& level, int focusGroup);
+  void resetGrouping();
+  void onNodeDoubleClicked(int node);
+  void placeOverview();
+  void navigateTo(std::vector<int> candidates);
+  void applyLayout(quint64 request, const GraphLayout& layout);
+  void updateHighlight();
+  void runSearch(bool next);
+  void setOverlay(const QString& text, bool busy);
+  void startPendingAxisAnimation();
+  // A propagation step is about to change / changed the module's shardings.
+  void beforeShardingsChange();
+  void afterShardingsChange(const api::TimelineChanges& changes);
+
+  DocumentState* state_;
+  GraphScene* scene_;
+  QGraphicsView* view_;
+  QLabel* title_;
+  QWidget* searchBar_;
+  QLineEdit* searchEdit_;
+  QLabel* searchInfo_;
+  QWidget* overlay_;
+  QLabel* overlayText_;
+  QProgressBar* progress_;
+  QPushButton* cancelButton_;
+  QFutureWatcher<GraphLayout> watcher_;
+  quint64 request_ = 0;
+  GraphModel pending_;
+  std::shared_ptr<const void> pendingDoc_;
+  bool sync_ = false;
+  std::vector<int> matches_;
+  int matchPos_ = -1;
+
+  OverviewMap* overview_;
+  QToolButton* mapButton_;
+  // Small functions: region ops drawn collapsed.
+  std::set<const ir::Op*> collapsedRegions_;
+  std::set<const ir::Op*> expandedCalls_;  // calls drawn with their callee inside
+  const void* collapsedFor_ = nullptr;  // the module collapsedRegions_ points into
+  // Large functions.
+  GroupingOptions groupingOptions_;
+  std::shared_ptr<const Grouping> grouping_;
+  std::shared_ptr<const void> groupingDoc_;
+  const ir::Op* groupingFunc_ = nullptr;
+  std::set<int> expanded_;
+  std::map<int, GraphModel> innerModels_;
+  std::map<int, GraphLayout> innerLayouts_;
+  std::map<std::set<int>, GraphLayout> levelLayouts_;
+  CacheStats cacheStats_;
+  QFutureWatcher<GroupJob> groupWatcher_;
+  bool regroupAfterStep_ = false;  // a grouping was stopped for a step
+  // Keyboard navigation.
+  int current_ = -1;
+  bool navigating_ = false;
+  std::vector<int> navList_;
+  int navPos_ = -1;
+  // Axis movement.
+  AxisMoveAnimator* animator_ = nullptr;
+  QToolButton* animateButton_ = nullptr;
+  bool animateAxes_ = true;
+  const void* axisTrace_ = nullptr;  // the trace and step shown last
+  int axisStep_ = -2;
+  struct PendingAxisStep {
+    propagation::TraceStep step;
+    int durationMs = 0;
+    const void* doc = nullptr;  // the document it must be shown on
+  };
+  std::optional<PendingAxisStep> pendingAxis_;
+};
+
+}  // namespace shardscope::widgets

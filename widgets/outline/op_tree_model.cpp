@@ -1,0 +1,310 @@
+#include "outline/op_tree_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QStringList>
+#include <algorithm>
+#include <functional>
+#include <mutex>
+
+#include "core/axis_style.h"
+#include "core/document_state.h"
+#include "core/region_label.h"
+
+namespace shardscope::widgets {
+
+struct OpTreeModel::Node {
+  Node* parent = nullptr;
+  int row = 0;
+  NodeKind kind = OpNode;
+  const ir::Op* op = nullptr;
+  unsigned region = 0;
+  std::vector<std::unique_ptr<Node>> children;
+
+  Node* add(NodeKind k, const ir::Op* o, unsigned r = 0) {
+    auto n = std::make_unique<Node>();
+    n->parent = this;
+    n->row = static_cast<int>(children.size());
+    n->kind = k;
+    n->op = o;
+    n->region = r;
+    children.push_back(std::move(n));
+    return children.back().get();
+  }
+};
+
+OpTreeModel::OpTreeModel(QObject* parent)
+    : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
+OpTreeModel::~OpTreeModel() = default;
+
+struct OpTreeModel::Tree {
+  std::weak_ptr<const api::Document> doc;
+  std::unique_ptr<Node> root = std::make_unique<Node>();
+  std::vector<std::pair<const ir::Op*, Node*>> opIndex;
+};
+
+namespace {
+std::mutex preparedMutex;
+}  // namespace
+
+std::unique_ptr<OpTreeModel::Tree> OpTreeModel::buildTree(
+    const std::shared_ptr<const api::Document>& doc) {
+  auto tree = std::make_unique<Tree>();
+  tree->doc = doc;
+  if (!doc || !doc->module) return tree;
+  auto& opIndex = tree->opIndex;
+  std::function<void(Node*, const ir::Op&)> addOp = [&](Node* parent, const ir::Op& op) {
+    NodeKind kind = op.is("func.func") ? FunctionNode : op.is("sdy.mesh") ? MeshNode : OpNode;
+    Node* n = parent->add(kind, &op);
+    opIndex.emplace_back(&op, n);
+    for (unsigned r = 0; r < op.numRegions(); ++r) {
+      Node* regionParent = n;
+      // A function's single body region is shown inline.
+      if (kind != FunctionNode) regionParent = n->add(RegionNode, &op, r);
+      for (const auto& block : op.region(r).blocks())
+        for (const auto& child : block->ops()) addOp(regionParent, *child);
+    }
+  };
+  for (const auto& op : doc->module->body().ops()) addOp(tree->root.get(), *op);
+  std::sort(opIndex.begin(), opIndex.end(), [](const auto& a, const auto& b) {
+    return std::less<const ir::Op*>()(a.first, b.first);
+  });
+  return tree;
+}
+
+void OpTreeModel::prepare(const std::shared_ptr<const api::Document>& doc) {
+  auto tree = buildTree(doc);
+  std::unique_ptr<Tree> old;
+  {
+    std::lock_guard lock(preparedMutex);
+    old = std::exchange(preparedSlot(), std::move(tree));
+  }
+  // `old` (an unused tree) is freed here, outside the lock.
+}
+
+std::unique_ptr<OpTreeModel::Tree> OpTreeModel::takePrepared(const api::Document* doc) {
+  std::lock_guard lock(preparedMutex);
+  auto& slot = preparedSlot();
+  if (!slot || !doc || slot->doc.lock().get() != doc) return nullptr;
+  return std::move(slot);
+}
+
+void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
+  std::unique_ptr<Tree> tree = takePrepared(doc.get());
+  if (!tree) tree = buildTree(doc);
+  beginResetModel();
+  doc_ = std::move(doc);
+  root_ = std::move(tree->root);
+  opIndex_ = std::move(tree->opIndex);
+  endResetModel();
+}
+
+// The one prepared tree (guarded by preparedMutex).
+std::unique_ptr<OpTreeModel::Tree>& OpTreeModel::preparedSlot() {
+  static std::unique_ptr<OpTreeModel::Tree> slot;
+  return slot;
+}
+
+OpTreeModel::Node* OpTreeModel::nodeAt(const QModelIndex& index) const {
+  return index.isValid() ? static_cast<Node*>(index.internalPointer()) : root_.get();
+}
+
+QModelIndex OpTreeModel::indexOfNode(const Node* node, int column) const {
+  if (!node || node == root_.get()) return {};
+  return createIndex(node->row, column, const_cast<Node*>(node));
+}
+
+QModelIndex OpTreeModel::indexOfOp(const ir::Op* op) const {
+  auto it = std::lower_bound(
+      opIndex_.begin(), opIndex_.end(), op,
+      [](const auto& e, const ir::Op* o) { return std::less<const ir::Op*>()(e.first, o); });
+  if (it == opIndex_.end() || it->first != op) return {};
+  return indexOfNode(it->second, 0);
+}
+
+const ir::Op* OpTreeModel::opAt(const QModelIndex& index) {
+  return reinterpret_cast<const ir::Op*>(index.data(OpRole).value<quintptr>());
+}
+
+void OpTreeModel::setChangedValues(const QSet<QString>& keys) {
+  if (keys == changed_) return;
+  changed_ = keys;
+  emitAllDataChanged({});
+}
+
+void OpTreeModel::emitAllDataChanged(const QModelIndex& parent) {
+  const int rows = rowCount(parent);
+  if (rows == 0) return;
+  emit dataChanged(index(0, 0, parent), index(rows - 1, NumColumns - 1, parent),
+                   {ChangedRole, Qt::BackgroundRole});
+  for (int r = 0; r < rows; ++r) emitAllDataChanged(index(r, 0, parent));
+}
+
+bool OpTreeModel::isOpChanged(const ir::Op* op) const {
+  if (!op || changed_.isEmpty()) return false;
+  if (op->is("func.func")) {
+    if (op->numRegions() == 0 || op->region(0).empty()) return false;
+    for (ir::Value* a : op->region(0).front().arguments())
+      if (changed_.contains(DocumentState::valueKey(*a))) return true;
+    return false;
+  }
+  for (ir::Value* r : op->results())
+    if (changed_.contains(DocumentState::valueKey(*r))) return true;
+  return false;
+}
+
+QModelIndex OpTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  if (column < 0 || column >= NumColumns || row < 0) return {};
+  if (parent.isValid() && parent.column() != 0) return {};
+  Node* p = nodeAt(parent);
+  if (row >= static_cast<int>(p->children.size())) return {};
+  return createIndex(row, column, p->children[static_cast<size_t>(row)].get());
+}
+
+QModelIndex OpTreeModel::parent(const QModelIndex& child) const {
+  if (!child.isValid()) return {};
+  return indexOfNode(nodeAt(child)->parent, 0);
+}
+
+int OpTreeModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() && parent.column() != 0) return 0;
+  return static_cast<int>(nodeAt(parent)->children.size());
+}
+
+int OpTreeModel::columnCount(const QModelIndex&) const { return NumColumns; }
+
+namespace {
+
+QString resultsText(const ir::Op& op) {
+  QStringList parts;
+  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
+    for (ir::Value* a : op.region(0).front().arguments())
+      parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
+                   toQString(api::shortType(a->type));
+    return u'(' + parts.join(QStringLiteral(", ")) + u')';
+  }
+  for (ir::Value* r : op.results())
+    parts << toQString(api::valueName(*r)) + QStringLiteral(": ") +
+                 toQString(api::shortType(r->type));
+  return parts.join(QStringLiteral(", "));
+}
+
+QString shardingColumnText(const ir::Op& op) {
+  if (op.is("sdy.mesh")) {
+    const ir::Attribute* m = op.attr("mesh");
+    if (const Mesh* mesh = m ? m->as<Mesh>() : nullptr) return toQString(mesh->str());
+    return {};
+  }
+  QStringList parts;
+  if (op.is("func.func")) {
+    if (op.numRegions() > 0 && !op.region(0).empty()) {
+      for (ir::Value* a : op.region(0).front().arguments())
+        if (auto s = api::valueSharding(*a))
+          parts << toQString(api::valueName(*a)) + QStringLiteral(" ") + shardingText(*s);
+    }
+    return parts.join(QStringLiteral("; "));
+  }
+  bool any = false;
+  for (ir::Value* r : op.results()) {
+    auto s = api::valueSharding(*r);
+    any = any || s.has_value();
+    parts << (s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) +
+                   u' ' + shardingText(*s))
+                : QStringLiteral("—"));
+  }
+  return any ? parts.join(QStringLiteral("; ")) : QString();
+}
+
+}  // namespace
+
+QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid()) return {};
+  if (role == Qt::DisplayRole) {
+    // A function of thousands of arguments has a results/sharding text of
+    // hundreds of kilobytes: measuring and eliding it at every paint blocks the
+    // UI thread. Shown cut; the tooltip has all of it.
+    constexpr qsizetype kMaxShown = 400;
+    QVariant v = data(index, Qt::ToolTipRole);
+    if (v.typeId() == QMetaType::QString) {
+      const QString text = v.toString();
+      if (text.size() > kMaxShown) return QString(text.left(kMaxShown) + QChar(0x2026));
+    }
+    return v;
+  }
+  const Node* n = nodeAt(index);
+  switch (role) {
+    case OpRole:
+      return QVariant::fromValue<quintptr>(
+          n->kind == RegionNode ? 0 : reinterpret_cast<quintptr>(n->op));
+    case LineRole:
+      return n->op ? static_cast<int>(n->op->loc().line) : 0;
+    case KindRole:
+      return static_cast<int>(n->kind);
+    case ChangedRole:
+      return n->kind != RegionNode && isOpChanged(n->op);
+    case Qt::BackgroundRole:
+      // Translucent amber: readable on light and dark palettes.
+      if (n->kind != RegionNode && isOpChanged(n->op)) return QBrush(QColor(0xff, 0xb3, 0x00, 90));
+      return {};
+    case Qt::FontRole:
+      if (n->kind == FunctionNode && index.column() == OpColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+      }
+      if (index.column() != OpColumn) {
+        QFont f(QStringLiteral("monospace"));
+        f.setStyleHint(QFont::Monospace);
+        return f;
+      }
+      return {};
+    case Qt::ForegroundRole:
+      if (n->kind == RegionNode) return QBrush(QColor(0x66, 0x66, 0x66));
+      return {};
+    case Qt::ToolTipRole:
+    case Qt::DisplayRole:
+      break;
+    default:
+      return {};
+  }
+  const ir::Op& op = *n->op;
+  switch (index.column()) {
+    case OpColumn:
+      if (n->kind == RegionNode) return regionLabel(op, n->region);
+      if (n->kind == FunctionNode || n->kind == MeshNode)
+        return QString(toQString(op.name()) + QStringLiteral(" @") +
+                       toQString(api::symbolName(op)));
+      return toQString(op.name());
+    case ResultsColumn:
+      if (n->kind == RegionNode) {
+        QStringList parts;
+        if (!op.region(n->region).empty())
+          for (ir::Value* a : op.region(n->region).front().arguments())
+            parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
+                         toQString(api::shortType(a->type));
+        return parts.join(QStringLiteral(", "));
+      }
+      if (n->kind == MeshNode) return {};
+      return resultsText(op);
+    case ShardingColumn:
+      if (n->kind == RegionNode) return {};
+      return shardingColumnText(op);
+  }
+  return {};
+}
+
+QVariant OpTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case OpColumn:
+      return tr("Op");
+    case ResultsColumn:
+      return tr("Results");
+    case ShardingColumn:
+      return tr("Sharding");
+  }
+  return {};
+}
+
+}  // namespace shardscope::widgets

@@ -1,0 +1,71 @@
+// Tree of the module: top-level meshes and functions -> ops -> regions ->
+// nested ops. Columns: op, results (names and short types), sharding.
+#pragma once
+#include <QAbstractItemModel>
+#include <QSet>
+#include <QString>
+#include <memory>
+#include <vector>
+
+#include "api/document.h"
+
+namespace shardscope::widgets {
+
+class OpTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+ public:
+  enum Columns { OpColumn, ResultsColumn, ShardingColumn, NumColumns };
+  enum Roles {
+    OpRole = Qt::UserRole,  // const ir::Op* as quintptr (0 for region rows)
+    LineRole,               // 1-based source line (0 unknown)
+    KindRole,               // NodeKind
+    ChangedRole,            // bool: a result (a function: an argument) changed sharding
+                            // in the last what-if re-run (also a background colour)
+  };
+  enum NodeKind { MeshNode, FunctionNode, OpNode, RegionNode };
+
+  explicit OpTreeModel(QObject* parent = nullptr);
+  ~OpTreeModel() override;
+
+  // Model reset with a new document (nullptr clears). Uses the rows built by
+  // prepare() for this document when there are some (no walk of the module on
+  // the calling thread).
+  void setDocument(std::shared_ptr<const api::Document> doc);
+  // Builds the rows of `doc` (any thread; only reads the document) for the
+  // next setDocument(doc). One document is kept; a newer prepare() replaces it.
+  static void prepare(const std::shared_ptr<const api::Document>& doc);
+  // The index of `op` in column 0 (invalid if not in the tree).
+  QModelIndex indexOfOp(const ir::Op* op) const;
+  static const ir::Op* opAt(const QModelIndex& index);
+  // Ops (meshes and functions included) in the tree.
+  size_t opCount() const { return opIndex_.size(); }
+  // What-if: keys of values whose sharding changed (DocumentState::valueKey);
+  // rows of their ops get ChangedRole and a background. Emits dataChanged.
+  void setChangedValues(const QSet<QString>& keys);
+  bool isOpChanged(const ir::Op* op) const;
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  struct Node;
+  struct Tree;
+  static std::unique_ptr<Tree> buildTree(const std::shared_ptr<const api::Document>& doc);
+  static std::unique_ptr<Tree> takePrepared(const api::Document* doc);
+  static std::unique_ptr<Tree>& preparedSlot();  // guarded by a mutex
+  Node* nodeAt(const QModelIndex& index) const;
+  QModelIndex indexOfNode(const Node* node, int column) const;
+  void emitAllDataChanged(const QModelIndex& parent);
+
+  std::shared_ptr<const api::Document> doc_;
+  std::unique_ptr<Node> root_;
+  std::vector<std::pair<const ir::Op*, Node*>> opIndex_;  // sorted by op pointer
+  QSet<QString> changed_;
+};
+
+}  // namespace shardscope::widgets
