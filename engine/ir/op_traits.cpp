@@ -1,6 +1,8 @@
 #include "ir/op_traits.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 namespace shardscope::ir {
@@ -117,16 +119,24 @@ constexpr InherentEntry kInherent[] = {
 bool isInherentAttr(std::string_view opName, std::string_view attr) {
   // Every CHLO broadcasting op (`chlo.broadcast_add`, ...) has them.
   if (attr == "broadcast_dimensions" && opName.substr(0, 15) == "chlo.broadcast_") return true;
-  // Keyed by "op attr"; built once.
-  static const std::unordered_set<std::string> table = [] {
-    std::unordered_set<std::string> t;
-    for (const InherentEntry& e : kInherent) t.insert(std::string(e.op) + ' ' + std::string(e.attr));
+  // Keyed by (op, attribute), both views of the table's literals: asked for
+  // every attribute the reader sees, so a lookup builds no string.
+  struct Key {
+    std::string_view op, attr;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      std::hash<std::string_view> h;
+      return h(k.op) * 31 + h(k.attr);
+    }
+  };
+  static const std::unordered_set<Key, KeyHash> table = [] {
+    std::unordered_set<Key, KeyHash> t;
+    for (const InherentEntry& e : kInherent) t.insert({e.op, e.attr});
     return t;
   }();
-  std::string key;
-  key.reserve(opName.size() + attr.size() + 1);
-  key.append(opName).append(1, ' ').append(attr);
-  return table.count(key) != 0;
+  return table.count({opName, attr}) != 0;
 }
 
 bool isIsolatedFromAbove(std::string_view opName) {

@@ -234,15 +234,13 @@ bool Parser::parseType(Type& out) {
   skipWs();
   const char* start = p_;
   if (peekStr("tensor<")) {
+    if (const Type* known = knownTensorType()) {
+      out = *known;
+      return true;
+    }
     const char* end = scanBalanced(p_ + 6);
     if (end) {
       std::string_view key(p_, static_cast<size_t>(end - p_));
-      auto it = typeCache_.find(key);
-      if (it != typeCache_.end()) {
-        out = it->second;
-        p_ = end;
-        return true;
-      }
       Type parsed;
       const char* save = p_;
       p_ += 7;
@@ -384,6 +382,59 @@ bool Parser::parseResultTypes(std::vector<Type>& outs) {
   return true;
 }
 
+const Type* Parser::knownTensorType() {
+  // The type read last first: the text starting with its spelling (which
+  // closes its own brackets) is that type, no scan or hash needed. Operand
+  // and result types of an op are most often one type.
+  size_t n = lastTensorSpelling_.size();
+  if (lastTensorType_ && static_cast<size_t>(end_ - p_) >= n &&
+      std::memcmp(p_, lastTensorSpelling_.data(), n) == 0) {
+    p_ += n;
+    return lastTensorType_;
+  }
+  const char* end = scanBalanced(p_ + 6);
+  if (!end) return nullptr;
+  std::string_view key(p_, static_cast<size_t>(end - p_));
+  auto it = typeCache_.find(key);
+  if (it == typeCache_.end()) return nullptr;
+  lastTensorSpelling_ = key;
+  lastTensorType_ = &it->second;
+  p_ = end;
+  return lastTensorType_;
+}
+
+bool Parser::parseTypeRef(const Type*& out) {
+  skipWs();
+  // parseType's depth check first: at the limit it reports the error.
+  if (depth_ < kMaxDepth && peekStr("tensor<")) {
+    if (const Type* known = knownTensorType()) {
+      out = known;
+      return true;
+    }
+  }
+  const char* start = p_;
+  Type t;
+  if (!parseType(t)) return false;
+  auto it = typeCache_.find(std::string_view(start, static_cast<size_t>(p_ - start)));
+  out = it != typeCache_.end() ? &it->second : &typeStore_.emplace_back(std::move(t));
+  return true;
+}
+
+bool Parser::parseFunctionTypeRefs(std::vector<const Type*>& ins, std::vector<Type>& outs) {
+  // As parseFunctionType.
+  if (!expect('(')) return false;
+  if (!consume(')')) {
+    do {
+      const Type* t = nullptr;
+      if (!parseTypeRef(t)) return false;
+      ins.push_back(t);
+    } while (consume(','));
+    if (!expect(')')) return false;
+  }
+  if (!consumeStr("->")) return error("expected '->' in function type");
+  return parseResultTypes(outs);
+}
+
 bool Parser::parseFunctionType(std::vector<Type>& ins, std::vector<Type>& outs) {
   if (!expect('(')) return false;
   if (!consume(')')) {
@@ -473,6 +524,20 @@ bool startsTypeKeyword(std::string_view id) {
   return id.substr(0, 2) == "f8" || id == "tf32";
 }
 }  // namespace
+
+template <typename Parse>
+bool Parser::parseCached(Attribute& out, const char* from, const char* end, const Parse& parse) {
+  std::string_view key(from, static_cast<size_t>(end - from));
+  auto it = attrCache_.find(key);
+  if (it != attrCache_.end()) {
+    out = it->second;
+    p_ = end;
+    return true;
+  }
+  if (!parse()) return false;
+  if (p_ == end) attrCache_.emplace(key, out);
+  return true;
+}
 
 bool Parser::parseAttribute(Attribute& out) {
   DepthGuard guard(*this);
@@ -604,50 +669,22 @@ bool Parser::parseAttribute(Attribute& out) {
   if (id == "array" && p_ < end_ && *p_ == '<') {
     // Dense arrays repeat as much as shardings (`dims = [0, 1]` on every
     // broadcast): share them by spelling too.
-    if (const char* end = scanBalanced(p_)) {
-      std::string_view key(kwStart, static_cast<size_t>(end - kwStart));
-      auto it = attrCache_.find(key);
-      if (it != attrCache_.end()) {
-        out = it->second;
-        p_ = end;
-        return true;
-      }
-      if (!parseDenseArray(out, kwStart)) return false;
-      if (p_ == end) attrCache_.emplace(key, out);
-      return true;
-    }
+    if (const char* end = scanBalanced(p_))
+      return parseCached(out, kwStart, end, [&] { return parseDenseArray(out, kwStart); });
     return parseDenseArray(out, kwStart);
+  }
+  if (id == "dense" && p_ < end_ && *p_ == '<') {
+    // A constant's literal and tensor type repeat as much as shardings
+    // (`dense<0.000000e+00> : tensor<f32>` in every layer of a model), and
+    // making its canonical text is the costly part: share it by spelling.
+    if (const char* end = denseLiteralEnd(p_))
+      return parseCached(out, kwStart, end, [&] { return parseElementsLiteral(out, id, kwStart); });
   }
   if ((id == "dense" || id == "sparse" || id == "dense_resource" || id == "opaque" ||
        id == "affine_map" || id == "affine_set" || id == "strided" || id == "loc" ||
        id == "distinct") &&
       p_ < end_ && (*p_ == '<' || *p_ == '(' || *p_ == '[')) {
-    std::string text(id);
-    std::string body;
-    if (!captureBalanced(body)) return false;
-    if (id == "dense" && !checkDenseNumbers(body)) return false;
-    text += body;
-    if (id == "distinct" && p_ < end_ && *p_ == '<') {
-      if (!captureBalanced(body)) return false;
-      text += body;
-    }
-    if (id != "loc" && id != "affine_map" && id != "affine_set" && peek() == ':' &&
-        !(p_ + 1 < end_ && p_[1] == ':')) {
-      ++p_;
-      const char* typePos = pos();
-      Type t;
-      if (!parseType(t)) return false;
-      if ((id == "dense" || id == "sparse") && t.isTensor() && !t.hasStaticShape())
-        return error(typePos, "elements literal type must have static shape");
-      if (id == "dense" && t.isTensor()) {
-        if (std::string problem = denseLiteralProblem(body, t.shape, t.elementType); !problem.empty())
-          return error(kwStart, problem);
-        text = "dense" + canonicalDenseBody(body, t.elementType);
-      }
-      text += " : " + t.str();
-    }
-    out = OpaqueAttr{std::move(text)};
-    return true;
+    return parseElementsLiteral(out, id, kwStart);
   }
   if (startsTypeKeyword(id)) {
     p_ = kwStart;
@@ -657,6 +694,52 @@ bool Parser::parseAttribute(Attribute& out) {
     return true;
   }
   return error(start, "expected attribute value");
+}
+
+const char* Parser::denseLiteralEnd(const char* from) const {
+  const char* bodyEnd = scanBalanced(from);
+  if (!bodyEnd) return nullptr;
+  // ` : tensor<...>`, on one line as writers put it.
+  const char* q = bodyEnd;
+  while (q < end_ && *q == ' ') ++q;
+  if (q + 1 >= end_ || *q != ':' || q[1] == ':') return nullptr;
+  ++q;
+  while (q < end_ && *q == ' ') ++q;
+  constexpr std::string_view kTensor = "tensor<";
+  if (static_cast<size_t>(end_ - q) < kTensor.size() || std::string_view(q, kTensor.size()) != kTensor)
+    return nullptr;
+  return scanBalanced(q + kTensor.size() - 1);
+}
+
+// `dense<...>`, `sparse<...>`, ... from the bracket after the keyword `id`
+// (at `kwStart`), kept as canonical text.
+bool Parser::parseElementsLiteral(Attribute& out, std::string_view id, const char* kwStart) {
+  std::string text(id);
+  std::string body;
+  if (!captureBalanced(body)) return false;
+  if (id == "dense" && !checkDenseNumbers(body)) return false;
+  text += body;
+  if (id == "distinct" && p_ < end_ && *p_ == '<') {
+    if (!captureBalanced(body)) return false;
+    text += body;
+  }
+  if (id != "loc" && id != "affine_map" && id != "affine_set" && peek() == ':' &&
+      !(p_ + 1 < end_ && p_[1] == ':')) {
+    ++p_;
+    const char* typePos = pos();
+    Type t;
+    if (!parseType(t)) return false;
+    if ((id == "dense" || id == "sparse") && t.isTensor() && !t.hasStaticShape())
+      return error(typePos, "elements literal type must have static shape");
+    if (id == "dense" && t.isTensor()) {
+      if (std::string problem = denseLiteralProblem(body, t.shape, t.elementType); !problem.empty())
+        return error(kwStart, problem);
+      text = "dense" + canonicalDenseBody(body, t.elementType);
+    }
+    text += " : " + t.str();
+  }
+  out = OpaqueAttr{std::move(text)};
+  return true;
 }
 
 // `array<T: v, ...>` from `<`, with `kwStart` at the keyword.
@@ -700,18 +783,7 @@ bool Parser::parseDialectAttribute(Attribute& out) {
   if (id.empty()) return error(start, "expected attribute alias or dialect attribute name after '#'");
   // Seen before with the same spelling: share it.
   const char* end = (p_ < end_ && *p_ == '<') ? scanBalanced(p_) : nullptr;
-  if (end) {
-    std::string_view key(start, static_cast<size_t>(end - start));
-    auto it = attrCache_.find(key);
-    if (it != attrCache_.end()) {
-      out = it->second;
-      p_ = end;
-      return true;
-    }
-    if (!parseDialectAttributeBody(out, start, id)) return false;
-    if (p_ == end) attrCache_.emplace(key, out);
-    return true;
-  }
+  if (end) return parseCached(out, start, end, [&] { return parseDialectAttributeBody(out, start, id); });
   return parseDialectAttributeBody(out, start, id);
 }
 
@@ -1431,14 +1503,16 @@ bool Parser::popScope() {
   return true;
 }
 
-bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op) {
-  if (types && types->size() != uses.size()) {
+template <typename TypeAt>
+bool Parser::resolveUses(const std::vector<ValueUse>& uses, bool typed, size_t numTypes, const TypeAt& typeAt,
+                         Op& op) {
+  if (typed && numTypes != uses.size()) {
     return error(uses.empty() ? pos() : uses.front().pos,
-                 std::to_string(uses.size()) + " operands present, but expected " + std::to_string(types->size()));
+                 std::to_string(uses.size()) + " operands present, but expected " + std::to_string(numTypes));
   }
   op.reserveOperands(op.numOperands() + static_cast<unsigned>(uses.size()));
   for (size_t i = 0; i < uses.size(); ++i) {
-    const Type* t = types ? &(*types)[i] : nullptr;
+    const Type* t = typed ? typeAt(i) : nullptr;
     Value* v = resolve(uses[i], t);
     if (!v) return false;
     bool placeholder = v->definingOp && v->definingOp->name() == "builtin.unrealized_forward_ref";
@@ -1449,6 +1523,15 @@ bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Typ
     op.addOperand(v);
   }
   return true;
+}
+
+bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op) {
+  return resolveUses(uses, types != nullptr, types ? types->size() : 0,
+                     [types](size_t i) { return &(*types)[i]; }, op);
+}
+
+bool Parser::resolveAll(const std::vector<ValueUse>& uses, const std::vector<const Type*>& types, Op& op) {
+  return resolveUses(uses, true, types.size(), [&types](size_t i) { return types[i]; }, op);
 }
 
 bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
@@ -1675,9 +1758,10 @@ std::unique_ptr<Op> Parser::parseGenericOp(const char* start) {
     setAttrs(*op, attrs.v);
   }
   if (!expect(':')) return nullptr;
-  Scratch<Type> ins(typePool_), outs(typePool_);
-  if (!parseFunctionType(ins.v, outs.v)) return nullptr;
-  if (!resolveAll(uses.v, &ins.v, *op)) return nullptr;
+  Scratch<const Type*> ins(typeRefPool_);
+  Scratch<Type> outs(typePool_);
+  if (!parseFunctionTypeRefs(ins.v, outs.v)) return nullptr;
+  if (!resolveAll(uses.v, ins.v, *op)) return nullptr;
   for (auto& t : outs.v) op->addResult(std::move(t));
   return op;
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -104,6 +105,12 @@ class Parser {
   bool parseFunctionType(std::vector<Type>& ins, std::vector<Type>& outs);
   // `(T, ...)` or a single type: the results of a function type.
   bool parseResultTypes(std::vector<Type>& outs);
+  // A type as a pointer to one the reader keeps (tensor types in the
+  // spelling cache, others in typeStore_), and a function type with its
+  // inputs so: a generic op's operand types are only compared with its
+  // operands' types, and a copy of each cost an allocation.
+  bool parseTypeRef(const Type*& out);
+  bool parseFunctionTypeRefs(std::vector<const Type*>& ins, std::vector<Type>& outs);
 
   // ---- attributes -------------------------------------------------------
   bool parseAttribute(Attribute& out);
@@ -116,6 +123,10 @@ class Parser {
   bool checkDenseNumbers(const std::string& body);
   bool parseDialectAttribute(Attribute& out);
   bool parseDenseArray(Attribute& out, const char* kwStart);
+  bool parseElementsLiteral(Attribute& out, std::string_view id, const char* kwStart);
+  // The end of `<...> : tensor<...>` from `from` ('<'), or nullptr when the
+  // literal is not followed by a tensor type on its line.
+  const char* denseLiteralEnd(const char* from) const;
   bool parseDialectAttributeBody(Attribute& out, const char* start, std::string_view id);
 
   // sdy attributes (bodies start at '<' unless noted).
@@ -157,6 +168,10 @@ class Parser {
   // Resolve a use; `type` (if given) fixes the type of a forward reference.
   Value* resolve(const ValueUse& use, const Type* type = nullptr);
   bool resolveAll(const std::vector<ValueUse>& uses, const std::vector<Type>* types, Op& op);
+  bool resolveAll(const std::vector<ValueUse>& uses, const std::vector<const Type*>& types, Op& op);
+  // Both: `numTypes` types (when `typed`), type i being `typeAt(i)`.
+  template <typename TypeAt>
+  bool resolveUses(const std::vector<ValueUse>& uses, bool typed, size_t numTypes, const TypeAt& typeAt, Op& op);
   // Bind `name` (a view of the source text) to one block argument, or to
   // results [first, first + count) of `op`.
   void define(std::string_view name, Value* arg);
@@ -201,7 +216,20 @@ class Parser {
   // object, as MLIR's context uniques them (a large module repeats the same
   // shardings and tensor types thousands of times).
   std::unordered_map<std::string_view, Attribute> attrCache_;
+  // `out` for the source text [from, end): the attribute read from that
+  // spelling before, else what `parse` (which reads into `out`) reads, kept
+  // when it read exactly that text.
+  template <typename Parse>
+  bool parseCached(Attribute& out, const char* from, const char* end, const Parse& parse);
   std::unordered_map<std::string_view, Type> typeCache_;
+  // Types parseTypeRef hands out that typeCache_ does not hold.
+  std::deque<Type> typeStore_;
+  // The tensor type at p_ (which starts `tensor<`) when typeCache_ holds its
+  // spelling, with p_ moved past it; else nullptr, p_ unmoved.
+  const Type* knownTensorType();
+  // The last tensor type knownTensorType found, and its spelling.
+  std::string_view lastTensorSpelling_;
+  const Type* lastTensorType_ = nullptr;
   // End of the bracketed text starting at `from` ('<'), or nullptr.
   const char* scanBalanced(const char* from) const;
 
@@ -315,6 +343,7 @@ class Parser {
   ScratchPool<ResultName> resultNamePool_;
   ScratchPool<ValueUse> usePool_;
   ScratchPool<Type> typePool_;
+  ScratchPool<const Type*> typeRefPool_;
   ScratchPool<NamedAttribute> attrPool_;
 
  public:

@@ -265,49 +265,71 @@ Value* shardableValue(Value* v) {
   return nullptr;
 }
 
-static std::optional<TensorSharding> shardingAttr(const Op& op, const char* name) {
-  const Attribute* a = op.attr(name);
-  if (a) {
-    if (auto* s = a->as<TensorSharding>()) return *s;
-  }
-  return std::nullopt;
-}
+namespace {
 
-std::optional<TensorSharding> getSharding(Value* v) {
+// Calls `fn` with the sharding of `v` and returns true, or returns false when
+// `v` has none. Shardings stored as they are (an op's own, an edge's, a
+// collective's) are passed without a copy; computed ones (a manual
+// computation's body argument) as a temporary.
+template <typename Fn>
+bool visitSharding(Value* v, const Fn& fn) {
+  auto pass = [&](const std::optional<TensorSharding>& s) {
+    if (s) fn(*s);
+    return s.has_value();
+  };
+  auto stored = [&](const Op& op, const char* name) {
+    const Attribute* a = op.attr(name);
+    const auto* s = a ? a->as<TensorSharding>() : nullptr;
+    if (s) fn(*s);
+    return s != nullptr;
+  };
   v = shardableValue(v);
-  if (!v) return std::nullopt;
+  if (!v) return false;
   Op* op = owningOp(v);
-  if (!op) return std::nullopt;
+  if (!op) return false;
   if (v->isBlockArgument()) {
-    if (isFuncOp(*op)) return funcArgSharding(*op, v->index);
+    if (isFuncOp(*op)) return pass(funcArgSharding(*op, v->index));
     if (op->is("sdy.manual_computation")) {
       auto in = inShardingsOf(*op);
-      if (v->index < in.size()) return eraseManualAxes(in[v->index], manualAxesOf(*op));
-      return std::nullopt;
+      return v->index < in.size() && pass(eraseManualAxes(in[v->index], manualAxesOf(*op)));
     }
     if (op->is("sdy.named_computation")) {
       auto in = inShardingsOf(*op);
-      if (v->index < in.size()) return in[v->index];
-      return std::nullopt;
+      return v->index < in.size() && pass(in[v->index]);
     }
-    return std::nullopt;
+    return false;
   }
   if (op->is("sdy.data_flow_edge") || op->is("sdy.sharding_constraint") || op->is("sdy.reshard"))
-    return shardingAttr(*op, "sharding");
+    return stored(*op, "sharding");
   // Collectives (sdy.all_gather, sdy.all_reduce, ...) carry their result's sharding.
-  if (ir::isCollective(*op)) return shardingAttr(*op, ir::kOutShardingAttr);
+  if (ir::isCollective(*op)) return stored(*op, ir::kOutShardingAttr);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation")) {
     auto out = outShardingsOf(*op);
-    if (v->index < out.size()) return out[v->index];
-    return std::nullopt;
+    return v->index < out.size() && pass(out[v->index]);
   }
   // The one sharding asked for, not a copy of the op's whole list. (The
   // name is interned once: this is asked for every value in several passes.)
   static const ir::AttrName kSharding(kShardingAttr);
   if (const Attribute* a = op->attr(kSharding))
-    if (const auto* p = a->as<TensorShardingPerValue>(); p && v->index < p->shardings.size())
-      return p->shardings[v->index];
-  return std::nullopt;
+    if (const auto* p = a->as<TensorShardingPerValue>(); p && v->index < p->shardings.size()) {
+      fn(p->shardings[v->index]);
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::optional<TensorSharding> getSharding(Value* v) {
+  std::optional<TensorSharding> out;
+  visitSharding(v, [&](const TensorSharding& s) { out = s; });
+  return out;
+}
+
+bool hasUnreducedAxes(Value* v) {
+  bool any = false;
+  visitSharding(v, [&](const TensorSharding& s) { any = !s.unreduced.empty(); });
+  return any;
 }
 
 // Shardings for every value in `values`, open where missing, with `s` at `index`.

@@ -104,6 +104,9 @@ ir::Op* lookupDataFlowEdge(ir::Value* v);
 // nullptr when `v` cannot carry a sharding (e.g. a reduce body argument).
 ir::Value* shardableValue(ir::Value* v);
 std::optional<TensorSharding> getSharding(ir::Value* v);
+// Whether the sharding of `v` has unreduced axes (none: false), without
+// copying it.
+bool hasUnreducedAxes(ir::Value* v);
 // Shardings of the data-flow edges of `owners`, open on the common mesh
 // where an edge has none; empty when no edge has a sharding.
 std::vector<TensorSharding> shardingsFromEdges(const std::vector<ir::Value*>& owners);

@@ -448,10 +448,17 @@ class Verifier {
                                       "TensorShardingPerValueAttr"));
           return false;
         }
-        if (VerifyResult r = verifyShardingsPerValue(perValue->shardings, resultTypes(op), meshes_,
-                                                     boundManualAxesAround(op))) {
+        BoundManualAxes bound = boundManualAxesAround(op);
+        if (bound.empty() && foundValidBefore(*perValue, op)) continue;
+        std::vector<Type> types = resultTypes(op);
+        if (VerifyResult r = verifyShardingsPerValue(perValue->shardings, types, meshes_, bound)) {
           emitOpError(op, "result ", *r);
           return false;
+        }
+        if (bound.empty()) {
+          // A few type lists per sharding list: the search stays short.
+          auto& known = validShardings_[perValue];
+          if (known.size() < 8) known.push_back(std::move(types));
         }
       } else if (a->name == "sdy.sharding_rule") {
         const auto* rule = a->value.as<OpShardingRule>();
@@ -980,6 +987,25 @@ class Verifier {
   const ir::Module& module_;
   ir::DiagnosticSink& diags_;
   MeshTable meshes_;
+  // Sharding lists found valid on ops with these result types and no bound
+  // manual axes. The reader keeps one attribute object per spelling, so ops
+  // share a few hundred lists: checking each op's again cost as much as all
+  // its other checks together.
+  std::unordered_map<const TensorShardingPerValue*, std::vector<std::vector<Type>>> validShardings_;
+
+  // Whether `shardings` was found valid before for results of `op`'s types
+  // (then it is again: the check depends on nothing else).
+  bool foundValidBefore(const TensorShardingPerValue& shardings, const Op& op) const {
+    auto it = validShardings_.find(&shardings);
+    if (it == validShardings_.end()) return false;
+    for (const std::vector<Type>& types : it->second) {
+      if (types.size() != op.numResults()) continue;
+      bool same = true;
+      for (unsigned i = 0; i < op.numResults() && same; ++i) same = op.result(i)->type == types[i];
+      if (same) return true;
+    }
+    return false;
+  }
   std::unordered_map<std::string, const Op*> functionsByName_;  // for calls, built on first use
 };
 

@@ -1,70 +1,83 @@
 #!/usr/bin/env bash
 # Propagation benchmark: `shardscope-opt -sdy-propagation-pipeline` on
-# generated transformer-like modules (tests/bench/gen_transformer.py) of
-# about 10,000 and 100,000 ops, beside mlir-opt-16 merely parsing and
-# printing the same generic-form file, in the same run.
+# generated transformer-like modules (tests/bench/gen_transformer.py), beside
+# shardscope-opt and mlir-opt-16 merely reading and printing the same
+# generic-form file, in the same run.
 #
-#   bash tests/bench/bench_propagation.sh [SMALL_OPS] [LARGE_OPS]   # 10000 100000
+#   bash tests/bench/bench_propagation.sh [OPS...]   # default 10000 100000
+#   bash tests/bench/bench_propagation.sh 100000 1000000
 #
 # Environment: SHARDSCOPE_OPT (default build/bin/shardscope-opt), MLIR_OPT
-# (default mlir-opt-16), REPEAT (runs per measurement, best kept; default 1).
-# Targets (issue 3): the large module in under 2 s and under 1 GB, and the
-# large/small time ratio under 12 (near-linear scaling).
+# (default mlir-opt-16), REPEAT (runs per measurement, medians; default 3).
+# Each size gets a row: read+print and pipeline (median wall s, CPU s = user
+# + system, peak MB), mlir-opt-16's read+print, and the ratios to it. Then the
+# growth of each time from one size to the next.
+# Targets checked:
+#   issue 3:  100,000 ops through the pipeline in under 2 s and 1 GB;
+#   issue 17: about 1,000,000 ops read+print in under 2.5 s, the pipeline in
+#             under 5 s, peak memory under 1.5 GB, and from 100,000 to
+#             1,000,000 ops the pipeline's time grows under 11x.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-SMALL="${1:-10000}"
-LARGE="${2:-100000}"
 SS_OPT="${SHARDSCOPE_OPT:-$ROOT/build/bin/shardscope-opt}"
 MLIR_OPT="${MLIR_OPT:-mlir-opt-16}"
-REPEAT="${REPEAT:-1}"
+# shellcheck source=bench_lib.sh
+source "$ROOT/tests/bench/bench_lib.sh"
+SIZES=("$@")
+((${#SIZES[@]})) || SIZES=(10000 100000)
 
-[[ -x /usr/bin/time ]] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 [[ -x "$SS_OPT" ]] || { echo "bench: $SS_OPT not built" >&2; exit 2; }
 have_mlir=1
 command -v "$MLIR_OPT" >/dev/null || have_mlir=0
+bench_init
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# check COND MESSAGE: records a missed target.
+ok=1
+check() { awk "BEGIN { exit !($1) }" || { echo "bench: missed: $2"; ok=0; }; }
 
-# measure CMD...: best wall seconds and peak RSS (kB) into $best_s / $best_kb.
-# Wall time comes from bash's microsecond clock: /usr/bin/time's %e has 10 ms
-# steps, a tenth of the small module's whole run, too coarse for a ratio.
-measure() {
-  best_s="" best_kb=""
-  for ((r = 1; r <= REPEAT; r++)); do
-    local t0=$EPOCHREALTIME
-    if ! /usr/bin/time -f '%M' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err.txt"; then
-      echo "bench: failed: $*" >&2
-      tail -5 "$tmp/err.txt" >&2
-      return 1
-    fi
-    local t1=$EPOCHREALTIME
-    wall=$(awk "BEGIN { printf \"%.3f\", ${t1/,/.} - ${t0/,/.} }")
-    read -r kb <"$tmp/time.txt"
-    if [[ -z "$best_s" ]] || awk "BEGIN { exit !($wall < $best_s) }"; then best_s=$wall; fi
-    if [[ -z "$best_kb" ]] || (( kb < best_kb )); then best_kb=$kb; fi
-  done
-}
-
-declare -A prop_s
-printf '%-8s %8s %12s %12s %14s %12s %12s\n' ops MB "parse s" "pipeline s" "pipeline MB" "mlir-opt s" "pipe/mlir"
-for n in "$SMALL" "$LARGE"; do
-  f="$tmp/t_$n.mlir"
-  python3 "$ROOT/tests/bench/gen_transformer.py" --ops "$n" -o "$f" 2>"$tmp/gen.txt"
-  real_ops=$(sed -nE 's/.* ([0-9]+) ops/\1/p' "$tmp/gen.txt")
+echo "start: $(load_note); REPEAT=$REPEAT, medians"
+printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %9s %9s\n' ops MB \
+  "read s" cpu MB "pipe s" cpu MB "mlir s" cpu MB "read/mlir" "pipe/mlir"
+declare -A read_s pipe_s
+prev=""
+for n in "${SIZES[@]}"; do
+  f="$bench_tmp/t_$n.mlir"
+  python3 "$ROOT/tests/bench/gen_transformer.py" --ops "$n" -o "$f" 2>"$bench_tmp/gen.txt"
+  real_ops=$(sed -nE 's/.* ([0-9]+) ops/\1/p' "$bench_tmp/gen.txt")
   mb=$(awk "BEGIN { printf \"%.1f\", $(stat -c %s "$f") / 1e6 }")
-  measure "$SS_OPT" "$f" -o /dev/null
-  parse_s=$best_s
-  measure "$SS_OPT" "$f" -sdy-propagation-pipeline -o /dev/null
-  pipe_s=$best_s pipe_mb=$(awk "BEGIN { printf \"%.0f\", $best_kb / 1024 }")
-  prop_s[$n]=$pipe_s
-  ml_s="n/a" ratio="n/a"
-  if (( have_mlir )); then
-    measure "$MLIR_OPT" --allow-unregistered-dialect "$f" -o /dev/null
-    ml_s=$best_s
-    ratio=$(awk "BEGIN { printf \"%.2f\", $pipe_s / ($ml_s > 0 ? $ml_s : 0.001) }")
+  measure "$SS_OPT" "$f" -o /dev/null || exit 1
+  r_s=$med_s r_cpu=$med_cpu r_mb=$med_mb
+  measure "$SS_OPT" "$f" -sdy-propagation-pipeline -o /dev/null || exit 1
+  p_s=$med_s p_cpu=$med_cpu p_mb=$med_mb
+  m_s="n/a" m_cpu="n/a" m_mb="n/a"
+  if ((have_mlir)); then
+    measure "$MLIR_OPT" --allow-unregistered-dialect "$f" -o /dev/null || exit 1
+    m_s=$med_s m_cpu=$med_cpu m_mb=$med_mb
   fi
-  printf '%-8s %8s %12s %12s %14s %12s %12s\n' "$real_ops" "$mb" "$parse_s" "$pipe_s" "$pipe_mb" "$ml_s" "$ratio"
+  rm -f "$f"
+  read_s[$n]=$r_s pipe_s[$n]=$p_s
+  printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %8sx %8sx\n' "$real_ops" "$mb" \
+    "$r_s" "$r_cpu" "$r_mb" "$p_s" "$p_cpu" "$p_mb" "$m_s" "$m_cpu" "$m_mb" \
+    "$(ratio "$r_s" "$m_s")" "$(ratio "$p_s" "$m_s")"
+  if ((n >= 90000 && n <= 110000)); then
+    check "$p_s < 2 && $p_mb < 1024" "100k pipeline ${p_s} s, ${p_mb} MB (target < 2 s, < 1 GB)"
+  fi
+  if ((n >= 900000)); then
+    check "$r_s < 2.5" "1M read+print ${r_s} s (target < 2.5 s)"
+    check "$p_s < 5" "1M pipeline ${p_s} s (target < 5 s)"
+    check "$p_mb < 1536 && $r_mb < 1536" "1M peak ${p_mb} MB (target < 1.5 GB)"
+  fi
+  if [[ -n "$prev" ]]; then
+    g=$(ratio "$p_s" "${pipe_s[$prev]}")
+    echo "  growth $prev -> $n ops: pipeline ${g}x, read+print $(ratio "$r_s" "${read_s[$prev]}")x"
+    if ((n >= 900000 && prev >= 90000 && prev <= 110000)); then
+      check "$g < 11" "pipeline growth 100k -> 1M ${g}x (target < 11x)"
+    elif ((prev * 10 == n)); then
+      check "$g < 12" "pipeline growth ${g}x for 10x the ops (target < 12x)"
+    fi
+  fi
+  prev=$n
 done
-scale=$(awk "BEGIN { printf \"%.2f\", ${prop_s[$LARGE]} / (${prop_s[$SMALL]} > 0 ? ${prop_s[$SMALL]} : 0.001) }")
-echo "pipeline time ratio large/small: $scale (target < 12)"
+echo "end: $(load_note)"
+((ok)) && echo "bench: targets met"
+((ok))

@@ -53,5 +53,34 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   EXPECT_EQ(&ops[2]->attr("sdy.sharding")->value(), sineBefore);
 }
 
+// hasUnreducedAxes reads the sharding where getSharding would copy it from:
+// an op's own list, a function argument, a reshard's attribute; a value
+// without a sharding has none.
+TEST(HasUnreducedAxesTest, FollowsWhereTheShardingIsStored) {
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"b"}>},
+                %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}], unreduced={"b"}>]>} : tensor<8x8xf32>
+  %1 = stablehlo.abs %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+  %2 = sdy.reshard %1 <@mesh, [{}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  %3 = stablehlo.add %2, %arg0 : tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ir::Block& body = m->functions().front()->region(0).front();
+  std::vector<ir::Op*> ops;
+  for (auto& op : body.ops()) ops.push_back(op.get());
+  EXPECT_TRUE(hasUnreducedAxes(body.argument(0)));
+  EXPECT_FALSE(hasUnreducedAxes(body.argument(1)));
+  EXPECT_TRUE(hasUnreducedAxes(ops[0]->result(0)));
+  EXPECT_FALSE(hasUnreducedAxes(ops[1]->result(0)));
+  EXPECT_TRUE(hasUnreducedAxes(ops[2]->result(0)));
+  EXPECT_FALSE(hasUnreducedAxes(ops[3]->result(0)));
+  for (ir::Value* v : {body.argument(0), body.argument(1), ops[0]->result(0), ops[2]->result(0)})
+    EXPECT_EQ(hasUnreducedAxes(v), getSharding(v) && !getSharding(v)->unreduced.empty());
+}
+
 }  // namespace
 }  // namespace shardscope::passes::util
