@@ -39,6 +39,7 @@ class OpTreeModel;
 class SourceView;
 class PropagationPanel;
 class WhatIfPanel;
+class DumpFolderView;
 }  // namespace shardscope::widgets
 namespace shardscope::widgets::trace {
 struct TraceRun;
@@ -92,6 +93,13 @@ class MainWindow : public QMainWindow {
   void setTheme(widgets::Theme theme);
   widgets::Theme theme() const { return theme_; }
 
+  // File > Open Dump Folder (main_window_dumps.cpp): the folder's module
+  // dumps as a timeline in the "Dump folder" tab, with the diff between
+  // neighbours; "Open this dump" opens one here. False with `error` (shown
+  // in the status bar too) when the folder holds no dumps.
+  bool openDumpFolder(const QString& folder, QString* error = nullptr);
+  widgets::DumpFolderView* dumpFolderView() const { return dumpView_; }
+
  signals:
   void loaded(bool ok);
   // A what-if re-run finished: false when the edited text has errors.
@@ -124,6 +132,7 @@ class MainWindow : public QMainWindow {
   void fitTreeColumns();
   void syncTreeToSelection();
   void openDialog();
+  void openDumpFolderDialog();
   // Export `view` (an ExportView), or the current one for -1.
   void exportDialog(int view);
   void saveSource();
@@ -171,6 +180,7 @@ class MainWindow : public QMainWindow {
   void showValueInCombo(const ir::Value* value);
 
   QString sampleDir_;
+  widgets::DumpFolderView* dumpView_ = nullptr;
   widgets::DocumentState* state_;
   widgets::OpTreeModel* treeModel_;
   QSortFilterProxyModel* treeProxy_;

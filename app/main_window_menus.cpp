@@ -34,6 +34,8 @@ void MainWindow::createActions() {
   open->setShortcut(QKeySequence::Open);
   sampleMenu_ = file->addMenu(tr("Open &Sample"));
   recentMenu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("Open &Dump Folder…"), this, &MainWindow::openDumpFolderDialog)
+      ->setToolTip(tr("A folder of module dumps (Shardy's module-dump-directory) as a timeline"));
   recentMenu_->setObjectName(QStringLiteral("recentMenu"));
   QAction* reloadAct = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   reloadAct->setShortcut(QKeySequence::Refresh);

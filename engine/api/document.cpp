@@ -85,11 +85,15 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   ir::DiagnosticSink sink;
   ir::ParseOptions opts;
   opts.fileName = doc->name;
+  // Verifier errors in an attribute are underlined at the attribute (an
+  // unknown axis at the axis), not at the start of its op.
+  ir::AttributeSites sites;
+  opts.attributeSites = &sites;
   doc->module = ir::parseModule(doc->text, opts, sink);
   if (sink.hasErrors()) doc->failedStage = LoadStage::Parse;
 #ifdef SHARDSCOPE_HAVE_VERIFIER
   if (doc->module && !sink.hasErrors()) {
-    verifyModule(*doc->module, sink);
+    verifyModule(*doc->module, sink, &sites, SitePlacement::Error);
     if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
   }
 #endif

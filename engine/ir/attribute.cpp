@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "ir/float_format.h"
 #include "sharding/string_literal.h"
 
 namespace shardscope::ir {
@@ -275,6 +276,7 @@ std::string denseLiteralProblem(const std::string& body, const std::vector<int64
 std::string canonicalDenseBody(const std::string& body, const std::string& elementType) {
   if (keptAsWritten(body)) return body;
   bool isFloat = !elementType.empty() && (elementType[0] == 'f' || elementType == "bf16" || elementType == "tf32");
+  const std::optional<FloatFormat> format = floatFormatOf(elementType);
   std::string out;
   std::vector<std::string> scalars;
   size_t i = 0, n = body.size();
@@ -284,7 +286,11 @@ std::string canonicalDenseBody(const std::string& body, const std::string& eleme
     if (startsNumber || std::isalpha(static_cast<unsigned char>(c))) {
       size_t j = denseTokenEnd(body, i);
       std::string tok = body.substr(i, j - i);
-      if (isFloat && startsNumber) tok = formatMlirFloat(std::strtod(tok.c_str(), nullptr));
+      if (isFloat && startsNumber) {
+        // f32 values in f32's digits (`3.14159274`), as MLIR prints them.
+        if (format) tok = formatMlirFloatLiteral(tok, *format);
+        else tok = formatMlirFloat(std::strtod(tok.c_str(), nullptr));
+      }
       scalars.push_back(tok);
       out += tok;
       i = j;
@@ -350,7 +356,10 @@ struct Printer {
     out += i.type;
   }
   void operator()(const FloatAttr& f) const {
-    out += formatMlirFloat(f.value);
+    if (std::optional<FloatFormat> format = floatFormatOf(f.type))
+      out += formatMlirFloat(f.value, *format);
+    else
+      out += formatMlirFloat(f.value);
     if (bare || f.type.empty()) return;
     out += " : ";
     out += f.type;

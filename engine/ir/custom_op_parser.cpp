@@ -204,7 +204,9 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
   };
   auto parseShardingBodyAttr = [&](const char* attrName) {
     TensorSharding s;
+    const char* valueBegin = pos();
     if (!parseTensorShardingBody(s)) return false;
+    noteAttributeSite(attrName, valueBegin);
     op->setAttr(attrName, std::move(s), true);
     return true;
   };
@@ -246,11 +248,13 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     // The mesh may also be written as the full attribute, `#sdy.mesh<[...]>`.
     consumeKeyword("#sdy.mesh");
     Mesh m;
+    const char* meshBegin = pos();
     if (!parseMeshBody(m)) {
       error(start, "custom op 'sdy.mesh' failed to parse Sdy_Mesh parameter 'axes' which is to be a "
                    "`::llvm::ArrayRef<MeshAxisAttr>`");
       return nullptr;
     }
+    noteAttributeSite("mesh", meshBegin);
     op->setAttr("mesh", std::move(m), true);
     std::vector<NamedAttribute> attrs;
     if (!parseOptionalAttrDict(attrs)) return nullptr;
@@ -283,7 +287,10 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
         Type t;
         if (!parseType(t)) return nullptr;
         std::vector<NamedAttribute> attrs;
-        if (!parseOptionalAttrDict(attrs)) return nullptr;
+        sitePrefix_ = argAttrKey("arg_attrs", argAttrs.size(), "");
+        const bool dictOk = parseOptionalAttrDict(attrs);
+        sitePrefix_.clear();
+        if (!dictOk) return nullptr;
         if (!parseTrailingLocation()) return nullptr;
         anyArgAttr |= !attrs.empty();
         argAttrs.push_back(Attribute::makeDict(std::move(attrs)));
@@ -300,7 +307,10 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
             Type t;
             if (!parseType(t)) return nullptr;
             std::vector<NamedAttribute> attrs;
-            if (!parseOptionalAttrDict(attrs)) return nullptr;
+            sitePrefix_ = argAttrKey("res_attrs", resAttrs.size(), "");
+            const bool dictOk = parseOptionalAttrDict(attrs);
+            sitePrefix_.clear();
+            if (!dictOk) return nullptr;
             anyResAttr |= !attrs.empty();
             resAttrs.push_back(Attribute::makeDict(std::move(attrs)));
             resTypes.push_back(t);
@@ -550,7 +560,10 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     for (const char* key : {"in_shardings", "out_shardings"}) {
       if (consumeKeyword(key)) {
         TensorShardingPerValue s;
-        if (!expect('=') || !parseShardingList(s)) return nullptr;
+        if (!expect('=')) return nullptr;
+        const char* valueBegin = pos();
+        if (!parseShardingList(s)) return nullptr;
+        noteAttributeSite(key, valueBegin);
         op->setAttr(key, std::move(s), true);
       }
     }

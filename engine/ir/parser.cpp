@@ -503,7 +503,9 @@ bool Parser::parseAttrDict(std::vector<NamedAttribute>& out) {
       if (e.first == name) return error(npos, "duplicate key '" + name + "' in dictionary attribute");
     Attribute value;  // unit
     if (consume('=')) {
+      const char* valueBegin = pos();
       if (!parseAttribute(value)) return false;
+      noteAttributeSite(name, valueBegin);
     }
     out.emplace_back(std::move(name), std::move(value));
   } while (consume(','));
@@ -525,6 +527,15 @@ bool startsTypeKeyword(std::string_view id) {
 }
 }  // namespace
 
+void Parser::noteAttributeSite(std::string_view name, const char* valueBegin) {
+  if (!opts_.attributeSites || opStarts_.empty() || attrDepth_ != 0) return;
+  std::string key = sitePrefix_;
+  key += name;
+  opts_.attributeSites->add(locOf(opStarts_.back()), std::move(key),
+                            static_cast<size_t>(valueBegin - begin_),
+                            static_cast<size_t>(p_ - begin_), locOf(valueBegin));
+}
+
 template <typename Parse>
 bool Parser::parseCached(Attribute& out, const char* from, const char* end, const Parse& parse) {
   std::string_view key(from, static_cast<size_t>(end - from));
@@ -541,6 +552,11 @@ bool Parser::parseCached(Attribute& out, const char* from, const char* end, cons
 
 bool Parser::parseAttribute(Attribute& out) {
   DepthGuard guard(*this);
+  struct Nesting {
+    int& depth;
+    explicit Nesting(int& d) : depth(++d) {}
+    ~Nesting() { --depth; }
+  } nesting(attrDepth_);
   if (!guard.ok) return false;
   skipWs();
   const char* start = p_;
@@ -1689,14 +1705,19 @@ bool Parser::parseOperation(Block& block) {
   }
   skipWs();
   std::unique_ptr<Op> op;
+  opStarts_.push_back(start);
   if (p_ < end_ && *p_ == '"') {
     op = parseGenericOp(start);
   } else {
     const char* np = p_;
     std::string_view name = parseBareId();
-    if (name.empty()) return error(np, "expected operation name");
+    if (name.empty()) {
+      opStarts_.pop_back();
+      return error(np, "expected operation name");
+    }
     op = parseCustomOp(name, start);
   }
+  opStarts_.pop_back();
   if (!op) return false;
   if (!parseTrailingLocation()) return false;
   int64_t total = 0;
@@ -1861,6 +1882,7 @@ bool Parser::parseStandaloneType(Type& out) {
 }  // namespace detail
 
 std::unique_ptr<Module> parseModule(std::string_view text, const ParseOptions& opts, DiagnosticSink& diags) {
+  if (opts.attributeSites) opts.attributeSites->setText(text);
   detail::Parser parser(text, opts, diags);
   auto m = parser.parseModule();
   if (!m && !diags.hasErrors()) diags.error({opts.firstLine, 1}, "failed to parse the module");

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attribute_sites.h"
 #include "diagnostics.h"
 #include "operation.h"
 
@@ -14,6 +15,9 @@ struct ParseOptions {
   std::string fileName = "<stdin>";
   // Line number of the first line of `text` in the file (for `-split-input-file` chunks).
   uint32_t firstLine = 1;
+  // When set, receives where each op's attributes were written (the text is
+  // the one given to parseModule), so that diagnostics can point into them.
+  AttributeSites* attributeSites = nullptr;
 };
 
 // Parse one module. On error, returns nullptr with diagnostics in `diags`
@@ -25,6 +29,9 @@ std::unique_ptr<Module> parseModule(std::string_view text, const ParseOptions& o
 struct SourceChunk {
   std::string_view text;
   uint32_t firstLine = 1;
+  // When set, receives where each op's attributes were written (the text is
+  // the one given to parseModule), so that diagnostics can point into them.
+  AttributeSites* attributeSites = nullptr;
 };
 std::vector<SourceChunk> splitInputFile(std::string_view text);
 

@@ -114,6 +114,11 @@ class Parser {
 
   // ---- attributes -------------------------------------------------------
   bool parseAttribute(Attribute& out);
+  // Record where the value of the current op's attribute `name` (prefixed
+  // by sitePrefix_) was written: from `valueBegin` to here. Only with
+  // ParseOptions::attributeSites, and only for attributes of an op (not the
+  // entries of a dictionary nested in an attribute).
+  void noteAttributeSite(std::string_view name, const char* valueBegin);
   bool parseAttrDict(std::vector<NamedAttribute>& out);
   bool parseOptionalAttrDict(std::vector<NamedAttribute>& out);
   // Raw text from an opening bracket at p_ to its match (inclusive).
@@ -211,6 +216,13 @@ class Parser {
   bool failed_ = false;
   bool errorEmitted_ = false;
   int depth_ = 0;  // nesting guard against stack exhaustion
+  // Attribute sites (ParseOptions::attributeSites): the start of each op
+  // being read, innermost last; the key prefix while a function argument's
+  // or result's dictionary is read (`arg_attrs/0/`); attributes being read
+  // (a dictionary inside one is no op's attribute).
+  std::vector<const char*> opStarts_;
+  std::string sitePrefix_;
+  int attrDepth_ = 0;
 
   // Attributes and types are immutable values: identical spellings share one
   // object, as MLIR's context uniques them (a large module repeats the same

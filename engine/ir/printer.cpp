@@ -158,6 +158,8 @@ class NameState {
     static const std::vector<const char*> rngBitGenerator = {"output_state", "output"};
     if (op.name() == "stablehlo.rng_bit_generator" && op.numResults() == rngBitGenerator.size())
       return &rngBitGenerator;
+    static const std::vector<const char*> topK = {"values", "indices"};
+    if (op.name() == "chlo.top_k" && op.numResults() == topK.size()) return &topK;
     return nullptr;
   }
 
@@ -816,7 +818,7 @@ class Writer {
       if (const Attribute* ct = op.attr("compare_type"); ct && ct->as<EnumAttr>())
         os_ << ",  " << ct->as<EnumAttr>()->value;
       printOptionalAttrDict(op, {"comparison_direction", "compare_type"});
-      printTypes(op, TypeStyle::SameOrFunctional);
+      printTypes(op, TypeStyle::Functional);  // always `(T, T) -> R`, also for i1 operands
       return true;
     }
     if (n == "stablehlo.select") {
@@ -1068,11 +1070,10 @@ class Writer {
       }
       parts.push_back(std::string(k.key) + " = " + val);
     }
-    if (!parts.empty()) {
-      os_ << ", window = {";
-      for (size_t i = 0; i < parts.size(); ++i) os_ << (i ? ", " : "") << parts[i];
-      os_ << '}';
-    }
+    // The format always has the window, `window = {}` when it sets nothing.
+    os_ << ", window = {";
+    for (size_t i = 0; i < parts.size(); ++i) os_ << (i ? ", " : "") << parts[i];
+    os_ << '}';
     printOptionalAttrDict(op, {"dimension_numbers", "window_strides", "padding", "lhs_dilation", "rhs_dilation",
                                "window_reversal"});
     printTypes(op, TypeStyle::Functional);

@@ -873,9 +873,9 @@ void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
     Value* owner = *it;
     if (!isStaticShaped(owner->type)) continue;
     Op* ownerOp = owningOp(owner);
-    // The sharding is read before the edge uses the owner: an owner without
-    // other uses would otherwise look like it already had this edge.
-    std::optional<TensorSharding> sharding = getSharding(owner);
+    // The owner's sharding, asked before the edge uses it: an owner used
+    // only by the new edge would otherwise be answered from the edge (none).
+    const std::optional<TensorSharding> sharding = getSharding(owner);
     auto edge = std::make_unique<Op>("sdy.data_flow_edge", ownerOp ? ownerOp->loc() : ir::SourceLoc{});
     edge->addOperand(owner);
     edge->addResult(owner->type);

@@ -16,6 +16,8 @@
 // (and erased once unused); a reshard of the result to the replicated
 // sharding the all-reduce produces is folded into it. The device id comes
 // from stablehlo.replica_id when replica-count > 1, else partition_id.
+#include <algorithm>
+
 #include "ir/attribute.h"
 #include "passes/export_passes.h"
 #include "passes/pass_utils.h"
@@ -141,7 +143,10 @@ class Resolver {
       if (def && def->is("sdy.reshard") &&
           isSingleDeviceSharding(module_, util::getSharding(def->result(0)))) {
         clone->setOperand(i, def->operand(0));
-        operandReshards.push_back(def);
+        // Once per reshard: an op may read one twice (`select %p, %0, %0`),
+        // and erasing it twice below frees it twice.
+        if (std::find(operandReshards.begin(), operandReshards.end(), def) == operandReshards.end())
+          operandReshards.push_back(def);
       }
     }
     ir::Op* inner = thenBlock.append(std::move(clone));

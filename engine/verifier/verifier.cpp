@@ -29,7 +29,8 @@ using verifier_support::sameMesh;
 using verifier_support::sortedInMesh;
 using verifier_support::verifyAxisList;
 
-VerifyProblem problem(std::string message) { return VerifyProblem{std::move(message), {}}; }
+using verifier_support::problem;
+using verifier_support::problemAt;
 
 // `'tensor<4x8xf32>'`: MLIR quotes types inside diagnostics.
 std::string quoted(const Type& type) { return "'" + type.str() + "'"; }
@@ -67,19 +68,20 @@ VerifyResult verifySubAxesOf(const std::string& name, std::vector<AxisRef> subAx
   const AxisRef* previous = nullptr;
   for (const AxisRef& axis : subAxes) {
     const SubAxisInfo& info = *axis.subAxis;
-    if (info.preSize < 1) return problem("sub-axis pre-size must be at least 1: " + axis.str());
-    if (info.size <= 1) return problem("sub-axis sizes must be greater than 1: " + axis.str());
+    if (info.preSize < 1) return problemAt("sub-axis pre-size must be at least 1: " + axis.str(), axis.str());
+    if (info.size <= 1) return problemAt("sub-axis sizes must be greater than 1: " + axis.str(), axis.str());
     // Both factors are at least 1 here, so the exact product fits in 128
     // bits; one beyond int64 divides no axis size.
     const unsigned __int128 next = static_cast<unsigned __int128>(info.preSize) * info.size;
     if (next > static_cast<unsigned __int128>(axisSize) || axisSize % static_cast<int64_t>(next) != 0)
-      return problem("sub-axis next pre-size " + decimal(next) +
-                     " doesn't divide the size of the full axis " + std::to_string(axisSize) +
-                     ": " + axis.str());
+      return problemAt("sub-axis next pre-size " + decimal(next) +
+                           " doesn't divide the size of the full axis " + std::to_string(axisSize) +
+                           ": " + axis.str(),
+                       axis.str());
     if (info.size == axisSize)
-      return problem("sub-axis size is equal to the full axis size: " + axis.str());
+      return problemAt("sub-axis size is equal to the full axis size: " + axis.str(), axis.str());
     if (previous && coveredUpTo > info.preSize)
-      return problem("overlapping sub-axes: " + previous->str() + ", " + axis.str());
+      return problemAt("overlapping sub-axes: " + previous->str() + ", " + axis.str(), axis.str());
     coveredUpTo = info.nextPreSize();
     previous = &axis;
   }
@@ -112,6 +114,7 @@ VerifyResult verifyShardingsPerValue(const std::vector<TensorSharding>& sharding
                                      const BoundManualAxes& bound) {
   auto prefixed = [&](VerifyProblem p, size_t index) {
     p.message = (types.size() == 1 ? std::string("- ") : std::to_string(index) + " - ") + p.message;
+    p.at.element = index;
     return p;
   };
   if (types.empty() && shardings.size() == 1) {
@@ -319,8 +322,9 @@ std::optional<TensorSharding> shardingForEdges(const ir::Value* value) {
 
 class Verifier {
  public:
-  Verifier(const ir::Module& module, ir::DiagnosticSink& diags)
-      : module_(module), diags_(diags), meshes_(module) {}
+  Verifier(const ir::Module& module, ir::DiagnosticSink& diags, const ir::AttributeSites* sites,
+           SitePlacement placement)
+      : module_(module), diags_(diags), meshes_(module), sites_(sites), placement_(placement) {}
 
   bool run() {
     const int before = diags_.errorCount();
@@ -337,13 +341,39 @@ class Verifier {
   }
 
  private:
-  void emit(const Op& op, const std::string& message, const std::vector<VerifyNote>& notes = {}) {
-    diags_.error(op.loc(), message);
+  // The error at `op` (or, placed there, at `site`: where in one of its
+  // attributes the problem is), its notes, and a note at `site` otherwise.
+  void emit(const Op& op, const std::string& message, const std::vector<VerifyNote>& notes = {},
+            const ir::SourceLoc& site = {}, const std::string& siteNote = {}) {
+    const bool atSite = site.known() && placement_ == SitePlacement::Error;
+    diags_.error(atSite ? site : op.loc(), message);
+    if (site.known() && !atSite) diags_.note(site, siteNote);
     for (const VerifyNote& note : notes) diags_.note(note.loc, note.message);
   }
-  // `'op.name' op <message>`.
-  void emitOpError(const Op& op, const std::string& prefix, const VerifyProblem& p) {
-    emit(op, "'" + op.name() + "' op " + prefix + p.message, p.notes);
+  // `'op.name' op <message>`; with `attr`, the attribute of `op` the problem
+  // is in (pointed at when the reader's sites are known).
+  void emitOpError(const Op& op, const std::string& prefix, const VerifyProblem& p,
+                   const std::string& attr = {}) {
+    emit(op, "'" + op.name() + "' op " + prefix + p.message, p.notes, siteOf(op, attr, p),
+         siteNote(attr, p));
+  }
+  ir::SourceLoc siteOf(const Op& op, const std::string& attr, const VerifyProblem& p) const {
+    if (!sites_ || attr.empty()) return {};
+    return sites_->locate(op.loc(), attr, p.at);
+  }
+  // `at "c" in 'sdy.sharding' of argument 0`.
+  static std::string siteNote(const std::string& attr, const VerifyProblem& p) {
+    std::string where = "'" + attr + "'";
+    for (const auto& [kind, word] : {std::pair<std::string, std::string>{"arg_attrs/", "argument"},
+                                     {"res_attrs/", "result"}}) {
+      if (attr.rfind(kind, 0) != 0) continue;
+      const size_t slash = attr.find('/', kind.size());
+      if (slash != std::string::npos)
+        where = "'" + attr.substr(slash + 1) + "' of " + word + " " +
+                attr.substr(kind.size(), slash - kind.size());
+    }
+    if (p.at.element) where = "sharding " + std::to_string(*p.at.element) + " of " + where;
+    return p.at.token.empty() ? "in " + where : "at " + p.at.token + " in " + where;
   }
 
   // --- 1. parse-time checks ------------------------------------------------
@@ -378,7 +408,8 @@ class Verifier {
       const Mesh* mesh = attr ? attr->as<Mesh>() : nullptr;
       if (mesh) {
         if (VerifyResult r = verifyMesh(*mesh)) {
-          emit(op, "custom op 'sdy.mesh' " + r->message);
+          emit(op, "custom op 'sdy.mesh' " + r->message, {}, siteOf(op, "mesh", *r),
+               siteNote("mesh", *r));
           if (r->message.rfind("axis size must be at least 1", 0) == 0)
             emit(op,
                  "custom op 'sdy.mesh' failed to parse Sdy_Mesh parameter 'axes' which is to be a "
@@ -452,7 +483,7 @@ class Verifier {
         if (bound.empty() && foundValidBefore(*perValue, op)) continue;
         std::vector<Type> types = resultTypes(op);
         if (VerifyResult r = verifyShardingsPerValue(perValue->shardings, types, meshes_, bound)) {
-          emitOpError(op, "result ", *r);
+          emitOpError(op, "result ", *r, "sdy.sharding");
           return false;
         }
         if (bound.empty()) {
@@ -468,7 +499,7 @@ class Verifier {
           return false;
         }
         if (VerifyResult r = verifyOpShardingRule(*rule, operandTypes(op), resultTypes(op))) {
-          emitOpError(op, "", *r);
+          emitOpError(op, "", *r, "sdy.sharding_rule");
           return false;
         }
       } else if (a->name == "sdy.propagation_edges") {
@@ -562,7 +593,7 @@ class Verifier {
         }
         if (i >= types.size()) continue;  // type unknown (no body)
         if (VerifyResult r = verifyTensorSharding(*sharding, &types[i], meshes_.of(*sharding))) {
-          emitOpError(func, prefix, *r);
+          emitOpError(func, prefix, *r, ir::argAttrKey(attrName, i, "sdy.sharding"));
           return false;
         }
       }
@@ -724,7 +755,7 @@ class Verifier {
     if (!sharding || op.numResults() == 0) return true;
     if (VerifyResult r = verifyTensorSharding(*sharding, &op.result(0)->type, meshes_.of(*sharding),
                                               boundManualAxesAround(op))) {
-      emitOpError(op, "", *r);
+      emitOpError(op, "", *r, "sharding");
       return false;
     }
     if (op.numOperands() == 0) return true;
@@ -789,7 +820,7 @@ class Verifier {
     if (const TensorSharding* sharding = inherentSharding(op)) {
       if (VerifyResult r = verifyTensorSharding(*sharding, &type, meshes_.of(*sharding),
                                                 boundManualAxesAround(op))) {
-        emitOpError(op, "", *r);
+        emitOpError(op, "", *r, "sharding");
         return false;
       }
     }
@@ -839,7 +870,7 @@ class Verifier {
     if (globalTypes.empty() && localTypes.empty() && shardings.empty()) return true;
     if (VerifyResult r =
             verifyShardingsPerValue(shardings, globalTypes, meshes_, boundManualAxesAround(op))) {
-      emitOpError(op, kind + " ", *r);
+      emitOpError(op, kind + " ", *r, kind == "operand" ? "in_shardings" : "out_shardings");
       return false;
     }
     if (globalTypes.size() != localTypes.size()) {
@@ -971,13 +1002,13 @@ class Verifier {
     const BoundManualAxes bound = boundManualAxesAround(op);
     if (in) {
       if (VerifyResult r = verifyShardingsPerValue(in->shardings, operands, meshes_, bound)) {
-        emitOpError(op, "in_shardings ", *r);
+        emitOpError(op, "in_shardings ", *r, "in_shardings");
         return false;
       }
     }
     if (out) {
       if (VerifyResult r = verifyShardingsPerValue(out->shardings, resultTypes(op), meshes_, bound)) {
-        emitOpError(op, "out_shardings ", *r);
+        emitOpError(op, "out_shardings ", *r, "out_shardings");
         return false;
       }
     }
@@ -987,6 +1018,8 @@ class Verifier {
   const ir::Module& module_;
   ir::DiagnosticSink& diags_;
   MeshTable meshes_;
+  const ir::AttributeSites* sites_;
+  SitePlacement placement_;
   // Sharding lists found valid on ops with these result types and no bound
   // manual axes. The reader keeps one attribute object per spelling, so ops
   // share a few hundred lists: checking each op's again cost as much as all
@@ -1073,7 +1106,7 @@ BoundManualAxes boundManualAxesAround(const ir::Op& op) {
 
 VerifyResult verifyTensorSharding(const TensorSharding& sharding, const ir::Type* type,
                                   const Mesh* mesh, const BoundManualAxes& bound) {
-  if (!mesh) return problem("unknown mesh: @" + sharding.mesh.name);
+  if (!mesh) return problemAt("unknown mesh: @" + sharding.mesh.name, "@" + sharding.mesh.name);
   if (mesh->isMaximal() || (!type && allDimsEmpty(sharding))) {
     if (!rankZeroWithoutAxes(sharding))
       return problem("a maximal sharding can only have a sharding with rank 0 and no replicated or "
@@ -1176,9 +1209,10 @@ VerifyResult verifyOpShardingRule(const OpShardingRule& rule, const std::vector<
   return std::nullopt;
 }
 
-bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags) {
+bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags,
+                  const ir::AttributeSites* sites, SitePlacement placement) {
   if (!module.op || module.op->numRegions() == 0 || module.op->region(0).empty()) return true;
-  return Verifier(module, diags).run();
+  return Verifier(module, diags, sites, placement).run();
 }
 
 }  // namespace shardscope

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/attribute_sites.h"
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
 #include "sharding/sharding.h"
@@ -19,7 +20,19 @@ namespace shardscope {
 // then each op on entry (discardable `sdy.*` attributes, then the op's own
 // invariants), then symbol-using ops (sharding constraints, data-flow edges,
 // manual and named computations) once everything else passed.
-bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags);
+//
+// Errors are at their op, as sdy_opt reports them (and as the conformance
+// cases check them, with or without `-verify-diagnostics`). With `sites`
+// (where the reader found each attribute, ir::ParseOptions::attributeSites)
+// an error in an attribute also points into the attribute, at the axis,
+// mesh or sharding that is wrong when it can be found: by a note after the
+// error (`note: at "c" in 'sdy.sharding' of argument 0`), or, with
+// `errorsAtSites` (the GUI, which underlines where the error is), by the
+// error's own location.
+enum class SitePlacement { Note, Error };
+bool verifyModule(const ir::Module& module, ir::DiagnosticSink& diags,
+                  const ir::AttributeSites* sites = nullptr,
+                  SitePlacement placement = SitePlacement::Note);
 
 // A problem found by one of the checks below: the message (without the
 // `'op' op` prefix) and notes pointing at related ops.
@@ -30,6 +43,8 @@ struct VerifyNote {
 struct VerifyProblem {
   std::string message;
   std::vector<VerifyNote> notes;
+  // What in the attribute's text is wrong (an axis, a sharding of a list).
+  ir::SiteTarget at = {};
 };
 using VerifyResult = std::optional<VerifyProblem>;
 

@@ -45,15 +45,17 @@ VerifyResult verifyAxisList(const AxisRefList& axes, const Mesh& mesh, std::vect
                             std::vector<AxisRef>& subAxes) {
   const AxisRef* previous = nullptr;
   for (const AxisRef& axis : axes) {
-    if (!mesh.hasAxis(axis.name)) return problem("unknown axis name: \"" + axis.name + "\"");
+    if (!mesh.hasAxis(axis.name))
+      return problemAt("unknown axis name: \"" + axis.name + "\"", axis.str());
     if (std::find(seen.begin(), seen.end(), axis) != seen.end())
-      return problem("duplicate axis ref: " + axis.str());
+      return problemAt("duplicate axis ref: " + axis.str(), axis.str(), 2);
     seen.push_back(axis);
     if (axis.isSubAxis()) {
       subAxes.push_back(axis);
       if (previous && previous->canMerge(axis))
-        return problem("two consecutive sub-axes can be merged: " + previous->str() + ", " +
-                       axis.str());
+        return problemAt("two consecutive sub-axes can be merged: " + previous->str() + ", " +
+                             axis.str(),
+                         axis.str());
     }
     previous = &axis;
   }

@@ -15,6 +15,14 @@
 namespace shardscope::verifier_support {
 
 inline VerifyProblem problem(std::string message) { return VerifyProblem{std::move(message), {}}; }
+// A problem with `token` (`"a":(1)2`, as written in the source) to point at;
+// `occurrence` 2 for the second spelling of a duplicate.
+inline VerifyProblem problemAt(std::string message, std::string token, int occurrence = 1) {
+  VerifyProblem p{std::move(message), {}};
+  p.at.token = std::move(token);
+  p.at.occurrence = occurrence;
+  return p;
+}
 
 // Mesh symbols of the module by name.
 class MeshTable {

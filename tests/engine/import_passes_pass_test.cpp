@@ -63,6 +63,27 @@ func.func @f(%arg0: tensor<8x2xi32>, %arg1: tensor<8xi32>) -> tensor<8x2xi32> {
       << out;
 }
 
+// An owner nothing uses: its sharding is read before the new edge becomes
+// its only user (found by the propagation fuzzer: the pipeline was not
+// idempotent on an unused while result).
+TEST(ImportPassesTest, AddDataFlowEdgesCopiesTheShardingOfAnUnusedOwner) {
+  const char* input = R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.optimization_barrier %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : tensor<8xf32>
+  return %arg0 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(input, {addDataFlowEdges}), R"(module {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} %arg0 : tensor<8xf32>
+    %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{"a"}]> : tensor<8xf32>
+    return %arg0 : tensor<8xf32>
+  }
+}
+)");
+}
+
 // Callers move before their callees; functions that do not call each other
 // keep their order, so a second run changes nothing.
 TEST(ImportPassesTest, PreOrderFuncsKeepsUnrelatedFunctionsInPlace) {

@@ -3,6 +3,8 @@
 // each inserted op.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "passes/explicit_reshards/explicit_reshards_pass.h"
@@ -12,6 +14,8 @@ using namespace shardscope;
 namespace {
 
 struct PassRun {
+  // The module the causes' op pointers point into: it lives as long as they.
+  std::unique_ptr<ir::Module> module;
   std::string text;
   passes::ReshardCauses causes;
   bool ok = false;
@@ -27,6 +31,7 @@ PassRun run(const std::string& source, bool full) {
   r.ok = passes::insertExplicitReshards(*m, diags, passes::InsertExplicitReshardsOptions{full}, &r.causes);
   r.diagnostics = diags.formatAll("t");
   r.text = ir::printModule(*m);
+  r.module = std::move(m);
   return r;
 }
 

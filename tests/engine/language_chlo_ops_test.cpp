@@ -59,13 +59,14 @@ TEST(LanguageChloOpsTest, BinaryForms) {
   EXPECT_EQ(ruleOfFirst(m, "chlo.next_after"), "<none>");
 }
 
-// Two results, `k` and the optional `is_stable` inside the parentheses.
+// Two results, named as MLIR names them, `k` and the optional `is_stable`
+// inside the parentheses.
 TEST(LanguageChloOpsTest, TopK) {
   const std::string m = R"(module {
   func.func @main(%arg0: tensor<5x3xbf16>) -> (tensor<5x2xbf16>, tensor<5x2xi32>) {
-    %0:2 = chlo.top_k(%arg0, k = 2) : tensor<5x3xbf16> -> (tensor<5x2xbf16>, tensor<5x2xi32>)
-    %1:2 = chlo.top_k(%arg0, k = 2, is_stable = true) : tensor<5x3xbf16> -> (tensor<5x2xbf16>, tensor<5x2xi32>)
-    return %0#0, %1#1 : tensor<5x2xbf16>, tensor<5x2xi32>
+    %values, %indices = chlo.top_k(%arg0, k = 2) : tensor<5x3xbf16> -> (tensor<5x2xbf16>, tensor<5x2xi32>)
+    %values_0, %indices_1 = chlo.top_k(%arg0, k = 2, is_stable = true) : tensor<5x3xbf16> -> (tensor<5x2xbf16>, tensor<5x2xi32>)
+    return %values, %indices_1 : tensor<5x2xbf16>, tensor<5x2xi32>
   }
 }
 )";

@@ -114,6 +114,30 @@ TEST(LanguageStablehloOpsTest, BroadcastAndSetDimensionSize) {
   EXPECT_EQ(printedAgain(m), m);
 }
 
+// The convolution format always spells the window, empty or not.
+TEST(LanguageStablehloOpsTest, ConvolutionWithEmptyWindow) {
+  const std::string m = R"(module {
+  func.func @main(%arg0: tensor<2x3x10xf32>, %arg1: tensor<3x3x5xf32>) -> tensor<2x3x6xf32> {
+    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x10xf32>, tensor<3x3x5xf32>) -> tensor<2x3x6xf32>
+    return %0 : tensor<2x3x6xf32>
+  }
+}
+)";
+  EXPECT_EQ(printedAgain(m), m);
+}
+
+// compare's format is functional-type: i1 operands and an i1 result keep it.
+TEST(LanguageStablehloOpsTest, CompareIsAlwaysFunctional) {
+  const std::string m = R"(module {
+  func.func @main(%arg0: tensor<4xi1>) -> tensor<4xi1> {
+    %0 = stablehlo.compare  GT, %arg0, %arg0,  UNSIGNED : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    return %0 : tensor<4xi1>
+  }
+}
+)";
+  EXPECT_EQ(printedAgain(m), m);
+}
+
 TEST(LanguageStablehloOpsTest, IsFiniteIsFunctional) {
   const std::string m = R"(module {
   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xi1> {

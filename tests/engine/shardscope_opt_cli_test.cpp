@@ -254,3 +254,20 @@ TEST_F(ShardscopeOptCli, BadCollectivesAndReshardsAreReportedWhereSdyOptReportsT
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(contains(r.err, cut + ":")) << r.err;
 }
+
+// Issue 12 item 10: an error in an attribute stays at its op (3:1, where
+// sdy_opt reports it and the conformance cases check it), and a note points
+// at the duplicated axis; -verify-diagnostics gets no such note (the test
+// above passes with only the error expected).
+TEST_F(ShardscopeOptCli, AnAttributeErrorHasANoteAtTheAxis) {
+  const std::string text = withExpectation("duplicate axis");
+  const std::string file = write("axis_at.mlir", text);
+  ToolRun r = run(file);
+  EXPECT_EQ(r.status, 1);
+  const std::string line3 = text.substr(text.find("func.func"));
+  const size_t col = line3.find("\"a\"", line3.find("\"a\"") + 1) + 1;
+  EXPECT_TRUE(contains(r.err, file + ":3:1: error: 'func.func' op arg 0 - duplicate axis ref: \"a\"\n" +
+                                  file + ":3:" + std::to_string(col) +
+                                  ": note: at \"a\" in 'sdy.sharding' of argument 0\n"))
+      << r.err;
+}

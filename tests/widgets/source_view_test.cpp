@@ -1,6 +1,7 @@
 // The source view: text, highlighting, error underlines at diagnostics.
 #include "source/source_view.h"
 
+#include <QLocale>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -133,6 +134,56 @@ class SourceViewTest : public QObject {
     QCOMPARE(view.text(), edited);
     QVERIFY(view.hasUnappliedEdits());
     QVERIFY(view.isReadOnly());
+  }
+
+  // Issue 12 item 11: a line of megabytes (a dense literal written on one
+  // line) shows its first kElideLine characters and a note; the editor's
+  // document stays small whatever the line's length, and text() is whole.
+  void veryLongLineElided_data() {
+    QTest::addColumn<int>("megabytes");
+    QTest::newRow("1 MB line") << 1;
+    QTest::newRow("8 MB line") << 8;
+  }
+  void veryLongLineElided() {
+    QFETCH(int, megabytes);
+    const qsizetype lineSize = qsizetype(megabytes) * 1024 * 1024;
+    QString longLine = QStringLiteral("// ");
+    longLine += QString(lineSize - longLine.size(), u'x');
+    QString text = QStringLiteral("sdy.mesh @mesh = <[\"a\"=2]>\n") + longLine +
+                   QStringLiteral("\nfunc.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n"
+                                  "  %0 = stablehlo.negate %x : tensor<8xf32>\n"
+                                  "  return %0 : tensor<8xf32>\n}\n");
+    DocumentState state;
+    SourceView view(&state);
+    state.setDocument(api::parseDocument(text.toStdString(), "huge.mlir"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
+    QVERIFY(view.hasSplitLines());
+    QVERIFY(view.hasElidedLines());
+    QVERIFY(view.isReadOnly());
+    QCOMPARE(view.text(), text);  // what Save writes
+    // The long line: its first kElideLine characters in pieces, then the note.
+    const qsizetype kMax = view.maxShownLine();
+    const int pieces = int((SourceView::kElideLine + kMax - 1) / kMax);
+    QCOMPARE(view.document()->blockCount(), text.count(u'\n') + 1 + pieces);
+    const QTextBlock note = view.document()->findBlockByNumber(1 + pieces);
+    QCOMPARE(note.text(), SourceView::elisionNote(longLine.size() - SourceView::kElideLine));
+    QVERIFY(note.text().contains(QLocale(QLocale::English).toString(longLine.size() - SourceView::kElideLine)));
+    QVERIFY(view.document()->characterCount() < 2 * SourceView::kElideLine);
+    // Positions after the long line still map to their lines; a column in
+    // the elided part goes to the note.
+    const ir::Op* negate = state.findOp(QStringLiteral("stablehlo.negate"));
+    QVERIFY(negate);
+    state.selectOp(negate);
+    QCOMPARE(view.textCursor().block().text().trimmed().left(22), QStringLiteral("%0 = stablehlo.negate "));
+    view.goToLine(2, int(longLine.size() - 5));
+    QCOMPARE(view.textCursor().blockNumber(), 1 + pieces);
+    view.goToLine(2, 5);
+    QCOMPARE(view.textCursor().blockNumber(), 1);
+    // A picture of the source shows the long line's first kPictureLine
+    // characters and the note: an image a viewer can open.
+    const Picture pic = view.picture();
+    QVERIFY(!pic.isNull());
+    QVERIFY2(pic.size.width() < 16000, qPrintable(QString::number(pic.size.width())));
   }
 };
 

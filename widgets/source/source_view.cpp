@@ -2,6 +2,7 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -165,6 +166,7 @@ void SourceView::onDocumentChanged() {
     movingCursor_ = true;
     // Long lines: shown in pieces, the editor read-only (see the header).
     split_ = false;
+    elided_ = false;
     maxShownLine_ = text.size() > kFillLimit ? kMaxShownLineLarge : kMaxShownLine;
     for (qsizetype pos = 0; pos < text.size() && !split_;) {
       qsizetype nl = text.indexOf(u'\n', pos);
@@ -273,6 +275,7 @@ void SourceView::replaceText(const QString& text) {
     splitSource_ = text;
     lineStart_.clear();
     shownBlocks_ = 0;
+    elided_ = false;
     movingCursor_ = true;
     setPlainText(shownText(text));
     movingCursor_ = false;
@@ -483,14 +486,22 @@ QString SourceView::shownText(QStringView text) {
     if (!newline) nl = text.size();
     lineStart_.push_back(shownBlocks_);
     const qsizetype len = nl - pos;
-    const qsizetype pieces = std::max<qsizetype>(1, (len + maxShownLine_ - 1) / maxShownLine_);
+    const qsizetype shown = std::min(len, kElideLine);
+    const qsizetype pieces = std::max<qsizetype>(1, (shown + maxShownLine_ - 1) / maxShownLine_);
     for (qsizetype k = 0; k < pieces; ++k) {
       if (k) out += u'\n';
-      out += text.mid(pos + k * maxShownLine_, std::min(maxShownLine_, len - k * maxShownLine_));
+      out += text.mid(pos + k * maxShownLine_, std::min(maxShownLine_, shown - k * maxShownLine_));
+    }
+    // A line too long to lay out: a note block instead of the rest.
+    const bool elide = len > shown;
+    if (elide) {
+      out += u'\n';
+      out += elisionNote(len - shown);
+      elided_ = true;
     }
     if (newline) out += u'\n';
     // Where the next line starts (past the text's end when it has no newline).
-    shownBlocks_ += static_cast<int>(pieces);
+    shownBlocks_ += static_cast<int>(pieces) + (elide ? 1 : 0);
     pos = nl + 1;
   }
   return out;
@@ -503,6 +514,18 @@ int SourceView::blockOfLine(int line) const {
   return shownBlocks_ + static_cast<int>(i - lineStart_.size());  // the empty line after a final newline
 }
 
+int SourceView::lastBlockOfLine(int line) const {
+  const size_t next = static_cast<size_t>(std::max(line, 1));  // 0-based index of the next line
+  if (next < lineStart_.size()) return lineStart_[next] - 1;
+  return next == lineStart_.size() ? shownBlocks_ - 1 : blockOfLine(line);
+}
+
+QString SourceView::elisionNote(qsizetype hidden) {
+  return QStringLiteral("\u22EF %1 more characters of this line are not shown "
+                        "(the file is kept whole: Save writes them)")
+      .arg(QLocale(QLocale::English).toString(hidden));
+}
+
 int SourceView::lineOfBlock(int block) const {
   if (!split_) return block + 1;
   if (block >= shownBlocks_) return static_cast<int>(lineStart_.size()) + 1 + (block - shownBlocks_);
@@ -513,8 +536,16 @@ QTextCursor SourceView::cursorAt(int line, int col) const {
   int block = blockOfLine(line);
   int inBlock = col > 0 ? col - 1 : 0;
   if (split_) {
-    block += inBlock / static_cast<int>(maxShownLine_);
-    inBlock %= static_cast<int>(maxShownLine_);
+    // A column in the elided end of a line: the note after its last piece.
+    const int last = lastBlockOfLine(line);
+    const qsizetype piece = inBlock / maxShownLine_;
+    if (inBlock >= kElideLine || block + piece > last) {
+      block = last;
+      inBlock = 0;
+    } else {
+      block += static_cast<int>(piece);
+      inBlock %= static_cast<int>(maxShownLine_);
+    }
   }
   const QTextBlock b = document()->findBlockByNumber(block);
   if (!b.isValid()) return {};
@@ -537,7 +568,14 @@ Picture sourcePicture(const QString& sourceText, const std::vector<ir::Diagnosti
   const int first = firstLine > 0 ? std::min<int>(firstLine, static_cast<int>(all.size())) : 1;
   const int last = lastLine > 0 ? std::min<int>(lastLine, static_cast<int>(all.size()))
                                 : static_cast<int>(all.size());
-  text = all.mid(first - 1, last - first + 1).join(u'\n');
+  QStringList shown = all.mid(first - 1, last - first + 1);
+  // A picture is one image: a line of megabytes would make it minutes to lay
+  // out and too wide to draw, so long lines end with the elision note.
+  for (QString& line : shown)
+    if (line.size() > SourceView::kPictureLine)
+      line = line.left(SourceView::kPictureLine) + QStringLiteral("  ") +
+             SourceView::elisionNote(line.size() - SourceView::kPictureLine);
+  text = shown.join(u'\n');
   doc->setPlainText(text);
   QTextOption opt;
   opt.setWrapMode(QTextOption::NoWrap);

@@ -12,7 +12,10 @@
 // per repaint. A continuation piece has "↪" instead of a line number, line
 // and column positions (diagnostics, op lines, goToLine) are mapped onto the
 // pieces, and the editor is read-only (edit shardings in the what-if panel;
-// `text()` is the source as it really is).
+// `text()` is the source as it really is). A line longer than kElideLine (a
+// 50 MB dense literal on one line) shows its first kElideLine characters and
+// then a note saying how many more there are: laying out the rest would take
+// minutes and gigabytes for text nobody reads; Save and Apply still use all of it.
 #pragma once
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -72,6 +75,12 @@ class SourceView : public QPlainTextEdit {
   // 10,000 characters (an exported signature) cost ~35 ms per frame.
   static constexpr qsizetype kMaxShownLine = 10000;
   static constexpr qsizetype kMaxShownLineLarge = 1000;
+  // Characters of one line shown at most; the rest is elided with a note.
+  static constexpr qsizetype kElideLine = 100000;
+  // Characters of one line in a picture of the source (sourcePicture).
+  static constexpr qsizetype kPictureLine = 1000;
+  // The note shown after a line's first kElideLine characters.
+  static QString elisionNote(qsizetype hidden);
   // The limit for the source shown now.
   qsizetype maxShownLine() const { return maxShownLine_; }
 
@@ -80,6 +89,8 @@ class SourceView : public QPlainTextEdit {
   QString text() const;
   // Some line was longer than kMaxShownLine: shown in pieces, read-only.
   bool hasSplitLines() const { return split_; }
+  // Some line was longer than kElideLine: its end is not shown.
+  bool hasElidedLines() const { return elided_; }
 
   // A large text is put into the editor in chunks (the UI stays responsive);
   // true until the last chunk is in.
@@ -126,6 +137,8 @@ class SourceView : public QPlainTextEdit {
   // Editor block (0-based) of source line `line` (1-based), and back.
   int blockOfLine(int line) const;
   int lineOfBlock(int block) const;
+  // The last editor block of source line `line` (split_ only).
+  int lastBlockOfLine(int line) const;
   // Cursor at source `line`, `col` (1-based; 0: line start).
   QTextCursor cursorAt(int line, int col) const;
 
@@ -144,6 +157,7 @@ class SourceView : public QPlainTextEdit {
   // Long lines shown in pieces: the source text (edited through replaceText)
   // and the first editor block of every source line.
   bool split_ = false;
+  bool elided_ = false;
   qsizetype maxShownLine_ = kMaxShownLine;
   QString splitSource_;
   std::vector<int> lineStart_;

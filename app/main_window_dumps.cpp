@@ -1,0 +1,49 @@
+// File > Open Dump Folder: a folder of module dumps (Shardy's
+// module-dump-directory, XLA's shardy/ dumps) in a "Dump folder" tab of the
+// centre (a diff wants the width a dock does not have), as a timeline with
+// the diff between neighbours (widgets/dumps).
+#include <QTabWidget>
+#include <QFileDialog>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "dumps/dump_folder_view.h"
+#include "graph/graph_view.h"
+#include "main_window.h"
+
+namespace shardscope::app {
+
+void MainWindow::openDumpFolderDialog() {
+  QSettings settings;
+  const QString start = settings.value(QStringLiteral("dumps/lastFolder"), sampleDir_).toString();
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Dump Folder"), start);
+  if (folder.isEmpty()) return;
+  settings.setValue(QStringLiteral("dumps/lastFolder"), folder);
+  openDumpFolder(folder);
+}
+
+bool MainWindow::openDumpFolder(const QString& folder, QString* error) {
+  if (!dumpView_) {
+    dumpView_ = new widgets::DumpFolderView(tabs_);
+    connect(dumpView_, &widgets::DumpFolderView::openDumpRequested, this,
+            [this](const QString& path) {
+              if (!maybeDiscardEdits()) return;
+              openFile(path);
+              tabs_->setCurrentWidget(graph_);
+            });
+  }
+  QString why;
+  if (!dumpView_->setFolder(folder, &why)) {
+    statusBar()->showMessage(tr("Cannot open the dump folder: %1").arg(why), 8000);
+    if (error) *error = why;
+    return false;
+  }
+  if (tabs_->indexOf(dumpView_) < 0) tabs_->addTab(dumpView_, tr("Dump folder"));
+  tabs_->setTabToolTip(tabs_->indexOf(dumpView_), folder);
+  tabs_->setCurrentWidget(dumpView_);
+  statusBar()->showMessage(
+      tr("Dump folder %1: %n dump(s)", nullptr, dumpView_->dumpCount()).arg(folder), 5000);
+  return true;
+}
+
+}  // namespace shardscope::app
