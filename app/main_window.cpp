@@ -35,6 +35,7 @@
 #include "propagation/propagation_panel.h"
 #include "source/source_view.h"
 #include "whatif/what_if_panel.h"
+#include "window_layout.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_panel.h"
 #endif
@@ -66,22 +67,35 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
     : QMainWindow(parent), sampleDir_(std::move(sampleDir)), state_(new DocumentState(this)) {
   setWindowTitle(tr("Shardscope[*]"));
   setAcceptDrops(true);
-  resize(1400, 860);
+  // The bottom docks (the explanation: narration, factor table, Why) take
+  // the window's whole width; the op tree and the source stand above them.
+  setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
 
   // The views and docks (main_window_docks.cpp), in this order: the centre
   // tabs, the op tree (left), the source (right), the bottom docks.
   createCentre();
-  QDockWidget* treeDock = createOpTreeDock();
-  QDockWidget* sourceDock = createSourceDock();
-  QDockWidget* diagDock = createBottomDocks();
-  resizeDocks({treeDock, sourceDock}, {340, 400}, Qt::Horizontal);
-  resizeDocks({diagDock}, {170}, Qt::Vertical);
+  createOpTreeDock();
+  createSourceDock();
+  createBottomDocks();
 
+  // One text in the status bar: the file's status, or for a while a message
+  // in its place (showStatusMessage), never both drawn on top of each other.
   statusLabel_ = new QLabel(this);
+  statusLabel_->setObjectName(QStringLiteral("statusLabel"));
   statusBar()->addWidget(statusLabel_, 1);
+  statusMessageTimer_.setSingleShot(true);
+  connect(&statusMessageTimer_, &QTimer::timeout, this, &MainWindow::updateStatus);
 
+  // Sizes and the saved layout (window_layout.h): the default is the layout
+  // as built, with sizes for the window once it is shown.
+  layout_ = new WindowLayout(this, tabs_);
   createActions();
+  layout_->captureDefault();
   restoreSettings();
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+  layout_->setFullWindowPage(scPage_);
+#endif
 
   connect(state_, &DocumentState::selectionChanged, this, [this] {
     showValueInCombo(state_->selectedValue());
@@ -139,6 +153,7 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
                              "what changes."));
   trace_->setRun(nullptr);
+  updatePropagationActions();
   updateTitle();
   if (doc->hasErrors()) {
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
@@ -187,12 +202,19 @@ void MainWindow::runOpenStage() {
   qCDebug(lcOpen) << stage.name << clock.elapsed() << "ms";
   if (!openStages_.empty()) openStageTimer_.start();  // the next one in the next turn
 }
+void MainWindow::showStatusMessage(const QString& message, int ms) {
+  statusLabel_->setText(message.toHtmlEscaped());
+  statusMessageTimer_.start(ms);
+}
+
 void MainWindow::updateStatus() {
+  if (statusMessageTimer_.isActive()) return;  // back when the message expires
+  statusLabel_->setText(statusText());
+}
+
+QString MainWindow::statusText() const {
   const auto& doc = state_->document();
-  if (!doc) {
-    statusLabel_->clear();
-    return;
-  }
+  if (!doc) return statusLabel_->text();
   int ops = 0;
   if (doc->module)
     for (ir::Op* f : doc->module->functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
@@ -201,11 +223,15 @@ void MainWindow::updateStatus() {
                      .arg(toQString(doc->name))
                      .arg(state_->functions().size())
                      .arg(ops);
+  // Which kind of error (api::LoadStage): a file that cannot be read, text
+  // that does not parse, a module that does not verify.
+  const QString kind = doc->failedStage ? QString::fromLatin1(api::loadStageName(*doc->failedStage))
+                                        : tr("error");
   if (errors)
-    text += tr(" — <span style='color:#c01c28'><b>%1 error(s)</b></span>").arg(errors);
+    text += tr(" — <span style='color:#c01c28'><b>%1 %2(s)</b></span>").arg(errors).arg(kind);
   else if (!doc->diagnostics.empty())
     text += tr(" — %1 diagnostic(s)").arg(doc->diagnostics.size());
-  statusLabel_->setText(text);
+  return text;
 }
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
   if (e->mimeData()->hasUrls()) e->acceptProposedAction();
@@ -227,9 +253,11 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     return;
   }
   QSettings settings;
-  // In presentation mode, keep the normal layout.
-  settings.setValue(QStringLiteral("windowState"), presentation_ ? normalState_ : saveState());
-  if (!presentation_) settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  // In presentation mode, keep the normal layout (and geometry).
+  if (presentation_)
+    settings.setValue(QStringLiteral("windowState"), normalState_);
+  else
+    layout_->save(settings);
   QMainWindow::closeEvent(e);
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "api/communication_diff.h"
 #include "api/document.h"
 #include "api/propagate.h"
 #include "api/sharding_timeline.h"
@@ -49,6 +50,9 @@ class SparseCoreWorkspace;
 }  // namespace shardscope::scw
 
 namespace shardscope::app {
+
+class PresentationCaption;
+class WindowLayout;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -85,10 +89,19 @@ class MainWindow : public QMainWindow {
   // The source view holds text not yet saved.
   bool isSourceModified() const;
 
-  // Presentation mode (View > Presentation Mode, F11): docks hidden, large
-  // fonts, full screen; leaving restores the layout.
+  // Presentation mode (View > Presentation Mode, F11): docks hidden, fonts
+  // 1.6x (never smaller), full screen, the step's caption and narration
+  // large under the graph; leaving restores the layout.
   void setPresentationMode(bool on);
   bool isPresentationMode() const { return presentation_; }
+  // View > Reset Layout: every dock where it starts, default sizes for the
+  // window's size (the bottom docks ~40% of the height).
+  void resetLayout();
+  // The status bar's text (the file, its ops, its errors).
+  QString statusText() const;
+  // Show `message` in the status bar for `ms` milliseconds, in place of
+  // the file's status (never on top of it).
+  void showStatusMessage(const QString& message, int ms);
   // Light or dark palette for the application (View > Theme), kept in QSettings.
   void setTheme(widgets::Theme theme);
   widgets::Theme theme() const { return theme_; }
@@ -155,6 +168,7 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<api::Document> doc;                      // the edited text, parsed
     std::shared_ptr<const api::PropagationRun> baseline, run;  // previous run, re-run
     PreparedRun prepared;                                     // the re-run, to show
+    std::optional<api::CommunicationDiff> comm;               // collectives, previous -> re-run
   };
   void showWhatIf(const WhatIfResult& result);
   void selectValueByKey(const QString& key);
@@ -164,6 +178,8 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void rebuildSampleMenu();
+  // Help > Guided Tour (help_dialogs.h): a short walk that can act.
+  void showGuidedTour();
   void updateStatus();
   void onTreeActivated(const QModelIndex& index);
   void onDiagnosticActivated(const QModelIndex& index);
@@ -173,6 +189,12 @@ class MainWindow : public QMainWindow {
   // sent through the graph, the title.
   void onStepChanged(int stepsApplied, int previous);
   void updateStepTitle();
+  // The presentation caption: the timeline's place and the step's narration.
+  void updatePresentationCaption();
+  // The document can be propagated (a module without errors); the
+  // Propagation menu's actions and the hints follow it.
+  bool canPropagate() const;
+  void updatePropagationActions();
   // Combo entries of values whose sharding changed.
   void updateComboTexts(const api::TimelineChanges& changes);
   // The combo shows `value`: its entry, or a transient one when the list
@@ -192,6 +214,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_;
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
   scw::SparseCoreWorkspace* scWorkspace_ = nullptr;
+  QWidget* scPage_ = nullptr;  // its tab: the workspace in a scroll area
 #endif
   widgets::GraphView* graph_;
   widgets::MeshView* mesh_;
@@ -205,8 +228,13 @@ class MainWindow : public QMainWindow {
   Qt::WindowStates normalWindowState_;
   widgets::Theme theme_ = widgets::Theme::Light;
   QAction* presentationAction_ = nullptr;
+  QAction* propagateAction_ = nullptr;
+  QList<QAction*> stepActions_;  // need a run: step, replay
+  WindowLayout* layout_ = nullptr;
+  PresentationCaption* caption_ = nullptr;
   QWidget* explorer_ = nullptr;  // widgets/trace TracePanel when built with it
   QLabel* statusLabel_;
+  QTimer statusMessageTimer_;  // while running, statusLabel_ shows a message
   QComboBox* valueCombo_;
   QHash<const ir::Value*, int> comboRows_;  // the values listed, by row
   int comboTransientRow_ = -1;             // a selected value past the list's end

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include "comm_dock_setup.h"
+#include "presentation_caption.h"
 #include "core/document_state.h"
 #include "diagnostics/diagnostics_model.h"
 #include "graph/graph_change_marks.h"
@@ -48,8 +49,14 @@ namespace shardscope::app {
 using namespace shardscope::widgets;
 
 void MainWindow::createCentre() {
-  // Centre: graph and mesh.
-  tabs_ = new QTabWidget(this);
+  // Centre: graph and mesh (and in presentation mode the step's caption
+  // under them).
+  auto* centre = new QWidget(this);
+  auto* cl = new QVBoxLayout(centre);
+  cl->setContentsMargins(0, 0, 0, 0);
+  cl->setSpacing(0);
+  tabs_ = new QTabWidget(centre);
+  tabs_->setObjectName(QStringLiteral("centreTabs"));
   graph_ = new GraphView(state_, tabs_);
   mesh_ = new MeshView(state_, tabs_);
   auto* meshPane = new QWidget(tabs_);
@@ -83,16 +90,28 @@ void MainWindow::createCentre() {
   tabs_->addTab(meshPane, tr("Mesh"));
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
   // SparseCore jobs (JSON) open here; they are independent of the MLIR module.
-  scWorkspace_ = new scw::SparseCoreWorkspace(tabs_);
+  // In a scroll area: its minimum size (settings, plots) must not limit the
+  // docks while another tab is current; while it is current the MLIR docks
+  // are hidden (WindowLayout), so it has the whole window.
+  auto* scScroll = new QScrollArea(tabs_);
+  scScroll->setFrameShape(QFrame::NoFrame);
+  scScroll->setWidgetResizable(true);
+  scWorkspace_ = new scw::SparseCoreWorkspace(scScroll);
   scWorkspace_->setObjectName(QStringLiteral("sparseCoreWorkspace"));
-  tabs_->addTab(scWorkspace_, tr("SparseCore"));
+  scScroll->setWidget(scWorkspace_);
+  scPage_ = scScroll;
+  tabs_->addTab(scPage_, tr("SparseCore"));
 #endif
   connect(valueCombo_, &QComboBox::activated, this, [this](int i) {
     state_->selectValue(
         reinterpret_cast<const ir::Value*>(valueCombo_->itemData(i).value<quintptr>()));
   });
   connect(state_, &DocumentState::functionChanged, this, &MainWindow::fillValueCombo);
-  setCentralWidget(tabs_);
+  caption_ = new PresentationCaption(centre);
+  caption_->hide();
+  cl->addWidget(tabs_, 1);
+  cl->addWidget(caption_);
+  setCentralWidget(centre);
 }
 
 QDockWidget* MainWindow::createOpTreeDock() {
@@ -219,7 +238,7 @@ QDockWidget* MainWindow::createBottomDocks() {
       d->show();
       d->raise();
     }
-    statusBar()->showMessage(run_->ok
+    showStatusMessage(run_->ok
                                  ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
                                  : tr("Propagation failed"),
                              5000);

@@ -59,7 +59,7 @@ void MainWindow::exportDialog(int view) {
     QMessageBox::warning(this, tr("Export failed"), error);
     return;
   }
-  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  showStatusMessage(tr("Exported %1").arg(path), 5000);
 }
 void MainWindow::screenshotAndQuit(const QString& path, const QString& tab) {
   screenshotPath_ = path;

@@ -61,7 +61,8 @@ void MainWindow::openFile(const QString& path) {
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
   if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
     scWorkspace_->openJob(path);
-    tabs_->setCurrentWidget(scWorkspace_);
+    tabs_->setCurrentWidget(scPage_);
+    statusMessageTimer_.stop();
     statusLabel_->setText(tr("SparseCore job %1").arg(path));
     return;
   }
@@ -71,7 +72,8 @@ void MainWindow::openFile(const QString& path) {
       (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) && info.fileName().startsWith(QLatin1String("fdo_stats"))) ||
       info.isDir()) {
     scWorkspace_->openStats({path});
-    tabs_->setCurrentWidget(scWorkspace_);
+    tabs_->setCurrentWidget(scPage_);
+    statusMessageTimer_.stop();
     statusLabel_->setText(tr("FDO statistics %1").arg(path));
     return;
   }
@@ -79,6 +81,7 @@ void MainWindow::openFile(const QString& path) {
   if (!maybeDiscardEdits()) return;
   const quint64 req = ++loadRequest_;
   loadingPath_ = path;
+  statusMessageTimer_.stop();
   statusLabel_->setText(tr("Loading %1…").arg(path));
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
   loader_.setFuture(QtConcurrent::run([p = path.toStdString()] {
@@ -113,7 +116,7 @@ bool MainWindow::saveSourceTo(const QString& path, QString* error) {
     return false;  // the buffer (and its modified flag) stays as it is
   }
   source_->document()->setModified(false);
-  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  showStatusMessage(tr("Saved %1").arg(path), 5000);
   return true;
 }
 

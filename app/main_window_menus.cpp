@@ -10,9 +10,12 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QTabWidget>
 
 #include "core/document_state.h"
+#include "help_dialogs.h"
+#include "sample_catalog.h"
 #include "export/view_export.h"
 #include "graph/graph_view.h"
 #include "propagation/propagation_panel.h"
@@ -33,6 +36,8 @@ void MainWindow::createActions() {
   QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
   sampleMenu_ = file->addMenu(tr("Open &Sample"));
+  sampleMenu_->setObjectName(QStringLiteral("sampleMenu"));
+  sampleMenu_->setToolTipsVisible(true);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("Open &Dump Folder…"), this, &MainWindow::openDumpFolderDialog)
       ->setToolTip(tr("A folder of module dumps (Shardy's module-dump-directory) as a timeline"));
@@ -101,21 +106,28 @@ void MainWindow::createActions() {
   }
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+  view->addSeparator();
+  QAction* resetLayoutAct = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  resetLayoutAct->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayoutAct->setToolTip(tr("Every dock back where it starts, sized for this window"));
 
   QMenu* prop = menuBar()->addMenu(tr("&Propagation"));
-  QAction* propagateAct = prop->addAction(tr("&Propagate"), this, [this] {
+  propagateAction_ = prop->addAction(tr("&Propagate"), this, [this] {
+    if (!canPropagate()) return;
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("traceDock"))) d->raise();
     startPropagation(trace_->options());
   });
-  propagateAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-  prop->addAction(tr("Step &Forward"), this,
-                  [this] { state_->setStepsApplied(state_->stepsApplied() + 1); })
-      ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
-  prop->addAction(tr("Step &Back"), this,
-                  [this] { state_->setStepsApplied(state_->stepsApplied() - 1); })
-      ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+  propagateAction_->setObjectName(QStringLiteral("propagateAction"));
+  propagateAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+  QAction* forward = prop->addAction(tr("Step &Forward"), this,
+                                     [this] { state_->setStepsApplied(state_->stepsApplied() + 1); });
+  forward->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+  QAction* back = prop->addAction(tr("Step &Back"), this,
+                                  [this] { state_->setStepsApplied(state_->stepsApplied() - 1); });
+  back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+  stepActions_ = {forward, back};
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
-  prop->addAction(tr("&Replay"), this, [this] {
+  stepActions_ << prop->addAction(tr("&Replay"), this, [this] {
     static_cast<trace::TracePanel*>(explorer_)->player()->scrubTo(-1);
     static_cast<trace::TracePanel*>(explorer_)->player()->play();
   });
@@ -134,6 +146,12 @@ void MainWindow::createActions() {
         tabs->setCurrentWidget(cw);
         break;
       }
+    // Scrolled into view when the dock is too small for the whole explorer.
+    for (QWidget* w = cw->parentWidget(); w; w = w->parentWidget())
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+        scroll->ensureWidgetVisible(cw);
+        break;
+      }
     cw->compare();
   });
   compare->setObjectName(QStringLiteral("compareStrategiesAction"));
@@ -142,6 +160,12 @@ void MainWindow::createActions() {
 #endif
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Guided Tour"), this, &MainWindow::showGuidedTour)
+      ->setObjectName(QStringLiteral("guidedTourAction"));
+  help->addAction(tr("&Keyboard Shortcuts"), this,
+                  [this] { showKeyboardShortcuts(this, menuBar()); })
+      ->setObjectName(QStringLiteral("shortcutsAction"));
+  help->addSeparator();
   help->addAction(tr("&About Shardscope"), this, [this] {
     QMessageBox::about(
         this, tr("About Shardscope"),
@@ -155,13 +179,83 @@ void MainWindow::createActions() {
 
 void MainWindow::rebuildSampleMenu() {
   sampleMenu_->clear();
-  const QDir dir(sampleDir_);
-  const QStringList files =
-      sampleDir_.isEmpty() ? QStringList()
-                           : dir.entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name);
-  for (const QString& f : files)
-    sampleMenu_->addAction(f, this, [this, path = dir.filePath(f)] { openFile(path); });
-  sampleMenu_->setEnabled(!files.isEmpty());
+  // Each entry says what the sample shows (sample_catalog.h); SparseCore
+  // jobs after the MLIR samples.
+  const QList<SampleEntry> samples = sampleCatalog(sampleDir_);
+  bool jobs = false;
+  for (const SampleEntry& e : samples) {
+    const bool job = e.path.endsWith(QLatin1String(".json"));
+    if (job && !jobs) {
+      sampleMenu_->addSection(tr("SparseCore jobs"));
+      jobs = true;
+    }
+    QAction* a = sampleMenu_->addAction(e.menuText, this, [this, path = e.path] { openFile(path); });
+    a->setToolTip(e.description);
+    a->setStatusTip(e.description);
+  }
+  sampleMenu_->setEnabled(!samples.isEmpty());
+}
+
+void MainWindow::showGuidedTour() {
+  if (auto* open = findChild<GuidedTour*>()) {
+    open->show();
+    open->raise();
+    return;
+  }
+  auto raiseDock = [this](const char* name) {
+    if (auto* d = findChild<QDockWidget*>(QLatin1String(name))) {
+      d->show();
+      d->raise();
+    }
+  };
+  const QString megatron = QDir(sampleDir_).filePath(QStringLiteral("mlp_megatron.mlir"));
+  QList<TourStep> steps = {
+      {tr("A sharded module"),
+       tr("<p>Shardscope opens StableHLO modules with <b>sdy</b> shardings. The "
+          "<b>dataflow graph</b> (centre) shows each op and, between them, each value's "
+          "sharding: one colour per mesh axis, open dimensions dashed.</p>"
+          "<p>Try it on a Megatron-style MLP: its inputs are sharded on the "
+          "<i>data</i> and <i>model</i> axes.</p>"),
+       tr("Open the sample"), [this, megatron] { openFile(megatron); }},
+      {tr("Which device holds what"),
+       tr("<p>Click a value in the graph (or pick one in the <b>Mesh</b> tab's "
+          "<i>Tensor</i> list): the mesh view shows which shard each device holds, its "
+          "offset and local shape; replicated copies are hatched.</p>"),
+       tr("Show the mesh"), [this] { tabs_->setCurrentIndex(1); }},
+      {tr("Propagate"),
+       tr("<p><b>Propagation &gt; Propagate</b> (Ctrl+P) runs what "
+          "<tt>shardscope-opt -sdy-propagation-pipeline</tt> runs and records every step. "
+          "The window then shows the result; the <b>Trace explorer</b> below tells the "
+          "current step in words, shows the op's <b>factor table</b> and, in the <b>Why</b> "
+          "tab, where each axis of a dimension came from.</p>"),
+       tr("Propagate"),
+       [this] {
+         tabs_->setCurrentIndex(0);
+         if (canPropagate()) startPropagation(trace_->options());
+       }},
+      {tr("Step through it"),
+       tr("<p>Alt+Left and Alt+Right move one step; the player plays, scrubs and jumps by "
+          "round or stage. Every view (graph, op tree, mesh, factor table, Why) shows the "
+          "module as it was after the current step, and the axes a step moves travel "
+          "along the graph's edges.</p>"),
+       tr("Go to the start"), [this] { state_->setStepsApplied(0); }},
+      {tr("What if?"),
+       tr("<p>Select a value and edit its sharding in the <b>What-if</b> panel (or edit the "
+          "source), then press Return: propagation runs again and every value whose "
+          "sharding changed is listed and marked in the graph.</p>"
+          "<p><b>Propagation &gt; Compare Strategies</b> runs two strategies side by "
+          "side.</p>"),
+       tr("Open What-if"), [raiseDock] { raiseDock("whatIfDock"); }},
+      {tr("Show it to others"),
+       tr("<p><b>View &gt; Presentation Mode</b> (F11) hides the docks, enlarges the text and "
+          "shows the current step and its narration under the graph. <b>File &gt; Export "
+          "Picture</b> (Ctrl+E) writes the current view as PNG, SVG or PDF. "
+          "<b>Help &gt; Keyboard Shortcuts</b> lists every key.</p>"),
+       tr("Keyboard shortcuts"), [this] { showKeyboardShortcuts(this, menuBar()); }},
+  };
+  auto* tour = new GuidedTour(std::move(steps), this);
+  tour->setAttribute(Qt::WA_DeleteOnClose);
+  tour->show();
 }
 
 }  // namespace shardscope::app

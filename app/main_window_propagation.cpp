@@ -5,7 +5,11 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <QAction>
+
 #include "core/document_state.h"
+#include "core/step_words.h"
+#include "presentation_caption.h"
 #include "graph/graph_axis_animation.h"
 #include "graph/graph_view.h"
 #include "outline/op_tree_model.h"
@@ -21,8 +25,28 @@ namespace shardscope::app {
 
 using namespace shardscope::widgets;
 
+bool MainWindow::canPropagate() const {
+  return original_ && original_->module && !original_->hasErrors();
+}
+
+void MainWindow::updatePropagationActions() {
+  // Nothing offers what cannot run: Propagate needs a module without
+  // errors, stepping needs a run (the panels' hints say the same).
+  const bool can = canPropagate();
+  if (propagateAction_) {
+    propagateAction_->setEnabled(can);
+    propagateAction_->setToolTip(
+        can ? tr("Propagate the module and record every step")
+            : tr("Cannot propagate: the module has errors (see Diagnostics)"));
+  }
+  for (QAction* a : stepActions_) a->setEnabled(state_->stepCount() > 0);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  static_cast<trace::TracePanel*>(explorer_)->setCanRun(can);
+#endif
+}
+
 void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
-  if (!original_ || !original_->module || original_->hasErrors()) return;
+  if (!canPropagate()) return;
   const quint64 req = ++propagateRequest_;
   trace_->setBusy(tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level))));
   propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
@@ -59,6 +83,7 @@ void MainWindow::showRun(const PreparedRun& r, bool selectLastStep) {
     state_->setSteppedRun(nullptr);
   }
   trace_->setRun(run_);
+  updatePropagationActions();
   const int n = state_->stepCount();
   if (selectLastStep && n > 0) onStepChanged(n, n);
   else updateStepTitle();
@@ -91,14 +116,38 @@ void MainWindow::onStepChanged(int steps, int previous) {
 void MainWindow::updateStepTitle() {
   if (!run_) {
     updateTitle();
+    updatePresentationCaption();
     return;
   }
   const int n = static_cast<int>(run_->trace.steps.size());
   const int steps = state_->steppedRun() ? state_->stepsApplied() : n;
   const QString level = QString::fromLatin1(api::levelName(run_->options.level));
-  const QString start =
-      run_->importPasses.empty() ? tr("input") : tr("after the import passes");
-  updateTitle(steps == 0 ? start : tr("after step %1/%2 (%3)").arg(steps - 1).arg(n).arg(level));
+  // The same words as the trace dock and the explorer (core/step_words.h).
+  QString place = stepPlace(steps, n);
+  if (steps == 0 && !run_->importPasses.empty()) place += tr(", after the import passes");
+  updateTitle(tr("%1, %2").arg(place, level));
+  updatePresentationCaption();
+}
+
+void MainWindow::updatePresentationCaption() {
+  if (!caption_ || !presentation_) return;
+  QString caption, narration;
+  const int n = state_->stepCount();
+  if (!run_ || n == 0) {
+    caption = original_ ? toQString(original_->name) : QString();
+    narration = canPropagate()
+                    ? tr("<p>Propagate (Ctrl+P), then step with Alt+Left / Alt+Right.</p>")
+                    : QString();
+  } else {
+    const int steps = state_->stepsApplied();
+    caption = stepPlace(steps, n);
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+    auto* explorer = static_cast<trace::TracePanel*>(explorer_);
+    if (steps > 0) caption += QStringLiteral(" · ") + explorer->stepHeadline();
+    narration = explorer->narrationHtml();
+#endif
+  }
+  caption_->setStep(caption, narration);
 }
 
 }  // namespace shardscope::app

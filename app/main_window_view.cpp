@@ -11,6 +11,7 @@
 
 #include "graph/graph_view.h"
 #include "source/source_view.h"
+#include "window_layout.h"
 
 namespace shardscope::app {
 
@@ -23,8 +24,7 @@ const char* const kThemeKey = "theme";
 void MainWindow::restoreSettings() {
   // Window geometry and dock layout, theme (recent files: addRecent).
   QSettings settings;
-  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  layout_->restore(settings);
   if (themeFromName(settings.value(QLatin1String(kThemeKey)).toString()) == Theme::Dark)
     setTheme(Theme::Dark);
 }
@@ -63,6 +63,15 @@ void MainWindow::setTheme(Theme theme) {
   QSettings().setValue(QLatin1String(kThemeKey), themeName(theme));
   if (auto* a = findChild<QAction*>(QString(QStringLiteral("theme_") + themeName(theme))))
     a->setChecked(true);
+}
+
+}  // namespace shardscope::app
+
+namespace shardscope::app {
+
+void MainWindow::resetLayout() {
+  if (presentation_) setPresentationMode(false);
+  layout_->reset();
 }
 
 }  // namespace shardscope::app

@@ -15,6 +15,7 @@
 #include "source/source_view.h"
 #include "whatif/what_if_diff.h"
 #include "whatif/what_if_panel.h"
+#include "what_if_communication.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 #include "trace/trace_panel.h"
 #endif
@@ -26,7 +27,7 @@ using namespace shardscope::widgets;
 void MainWindow::applySourceEdits() {
   if (!original_) return;
   if (source_->isFilling()) {  // nothing edited yet, and the editor text is partial
-    statusBar()->showMessage(tr("The source is still loading; nothing to apply yet."), 5000);
+    showStatusMessage(tr("The source is still loading; nothing to apply yet."), 5000);
     return;
   }
   const quint64 req = ++whatIfRequest_;
@@ -50,6 +51,7 @@ void MainWindow::applySourceEdits() {
           r.baseline = api::propagateDocument(*base, options);
         r.run = api::propagateDocument(*r.doc, options);
         r.prepared = prepareRun(r.doc, r.run);
+        r.comm = whatIfCommunicationChange(r.baseline.get(), *r.run);
         return r;
       }));
 }
@@ -69,7 +71,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
         tr("The edited source has %n error(s); nothing was re-run and your edits are kept.", "",
            errors);
     whatIf_->setStatus(msg, true);
-    statusBar()->showMessage(msg, 8000);
+    showStatusMessage(msg, 8000);
     // Show the first error (the user's text is not touched).
     for (const auto& d : r.doc->diagnostics)
       if (d.severity == ir::Severity::Error && d.loc.known()) {
@@ -107,6 +109,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
                        "", static_cast<int>(changes.size()))
                         .arg(level);
   }
+  showWhatIfCommunication(whatIf_->communicationView(), r.comm);
   // Publish first, so views rebuilding on documentChanged see the set.
   state_->setChangedValues(changedKeys(changes));
   // The result with the user's selection kept (not the op of the last step),
@@ -127,7 +130,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
     d->raise();
   }
   updateStatus();
-  statusBar()->showMessage(summary, 8000);
+  showStatusMessage(summary, 8000);
   emit whatIfFinished(true);
 }
 

@@ -159,43 +159,6 @@ const ir::Op* opAtLocation(const ir::Module& module, uint32_t line, uint32_t col
   return exact ? exact : onLine;
 }
 
-std::string describeCommunicationChange(const CommunicationReport& before,
-                                        const CommunicationReport& after) {
-  // Count per kind, in the order kinds first appear (before, then after).
-  std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> counts;
-  auto count = [&](const std::string& kind) -> std::pair<int64_t, int64_t>& {
-    for (auto& [k, c] : counts)
-      if (k == kind) return c;
-    counts.push_back({kind, {0, 0}});
-    return counts.back().second;
-  };
-  for (const CollectiveEntry& e : before.collectives) ++count(e.kind).first;
-  for (const CollectiveEntry& e : after.collectives) ++count(e.kind).second;
-  auto phrase = [](int64_t n, const std::string& kind) {
-    return std::to_string(n) + " " + kind + (n == 1 ? "" : "s");
-  };
-  std::string removed, added;
-  for (const auto& [kind, c] : counts) {
-    if (c.first > c.second)
-      removed += (removed.empty() ? "" : ", ") + phrase(c.first - c.second, kind);
-    if (c.second > c.first) added += (added.empty() ? "" : ", ") + phrase(c.second - c.first, kind);
-  }
-  const double bytes = after.total.bytesPerDevice - before.total.bytesPerDevice;
-  const double seconds = after.total.seconds - before.total.seconds;
-  if (removed.empty() && added.empty() && bytes == 0 && seconds == 0)
-    return "no change in collectives";
-  std::string text;
-  if (!removed.empty()) text += "removes " + removed;
-  if (!added.empty()) text += (text.empty() ? "adds " : ", adds ") + added;
-  if (text.empty()) text = "the same collectives";
-  auto signedText = [](double v, const std::string& magnitude) {
-    return (v < 0 ? "-" : "+") + magnitude;
-  };
-  text += "; " + signedText(bytes, bytesText(std::fabs(bytes))) + ", " +
-          signedText(seconds, secondsText(std::fabs(seconds))) + " per device";
-  return text;
-}
-
 std::string bytesText(double bytes) {
   static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;

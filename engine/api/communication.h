@@ -76,13 +76,7 @@ CommunicationReport analyzeCommunication(const Document& doc,
 // starts at that column; nullptr when none.
 const ir::Op* opAtLocation(const ir::Module& module, uint32_t line, uint32_t column);
 
-// What changed in the communication from `before` to `after` (two runs of
-// the same module, e.g. before and after a what-if edit), in words: the
-// collectives removed and added per kind, then the change of the totals.
-// Example: "removes 2 all-gathers, adds 1 all-to-all; -48.00 MiB, -80 us
-// per device"; "no change in collectives" when kinds and totals agree.
-std::string describeCommunicationChange(const CommunicationReport& before,
-                                        const CommunicationReport& after);
+// What changed between two reports: api/communication_diff.h.
 
 // "3.00 KiB", "48.0 MiB"; "5.12 ns", "1.30 ms".
 std::string bytesText(double bytes);

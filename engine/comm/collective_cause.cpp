@@ -58,8 +58,15 @@ std::string originText(const ShardingSide& s) { return s.value + ": " + s.origin
 
 // Looks for a factor of `consumer`'s rule explaining the collective; fills
 // `cause` and returns true when found.
+// Where the side lacking an axis is: the tensor and its dimension.
+struct Lacking {
+  explain::TensorRef tensor;
+  int64_t dim = -1;
+};
+
 bool explainByFactor(CollectiveKind kind, const AxisRefList& axes, const ir::Op& consumer, unsigned operand,
-                     const ir::Value* result, const std::string& head, CollectiveCause& cause, ValueNames& names) {
+                     const ir::Value* result, const std::string& head, CollectiveCause& cause, ValueNames& names,
+                     const ir::Value* collected, Lacking& lacking) {
   std::optional<OpShardingRule> rule = rules::createOpShardingRule(consumer);
   if (!rule || operand >= rule->operands.size()) return false;
   const TensorFactorMapping& own = rule->operands[operand];
@@ -96,6 +103,10 @@ bool explainByFactor(CollectiveKind kind, const AxisRefList& axes, const ir::Op&
         const ShardingSide& without = removesAxes(kind) ? cause.other : cause.source;
         cause.text = head + ": factor " + cause.factor + " is sharded on " + axis.str() + " in " + with.value +
                      " but not in " + without.value + " (" + originText(with) + "; " + originText(without) + ")";
+        if (removesAxes(kind))
+          lacking = {explain::TensorRef::of(c.value), otherDim};
+        else
+          lacking = {explain::TensorRef::of(collected), dimOfFactor(own, factor)};
         return true;
       }
     }
@@ -103,7 +114,25 @@ bool explainByFactor(CollectiveKind kind, const AxisRefList& axes, const ir::Op&
   return false;
 }
 
+// Why `lacking` holds none of `axes`, one note per axis it could not take.
+void addBlocked(const ir::Module& module, const Lacking& lacking, const AxisRefList& axes, CollectiveCause& cause,
+                ValueNames& names) {
+  if (!lacking.tensor.valid() || lacking.dim < 0) return;
+  explain::ShardingState state = explain::moduleShardingState(module);
+  // Values are named as the report names them (as the module prints).
+  state.name = [&names, plain = state.name](const explain::TensorRef& t) {
+    return t.value ? names.name(t.value) : plain(t);
+  };
+  for (const AxisRef& axis : axes)
+    if (std::optional<explain::AxisBlock> b = explain::explainBlockedAxis(state, lacking.tensor, lacking.dim, axis))
+      cause.blocked.push_back({state.name(lacking.tensor), lacking.dim, std::move(*b)});
+}
+
 }  // namespace
+
+std::string BlockedAxisNote::text() const {
+  return "why not " + block.axis.str() + " on " + value + " dimension " + std::to_string(dim) + ": " + block.text;
+}
 
 ShardingSide describeSharding(const ir::Value* v, ValueNames& names) {
   ShardingSide side;
@@ -136,7 +165,8 @@ ShardingSide describeSharding(const ir::Value* v, ValueNames& names) {
 }
 
 CollectiveCause explainCollective(CollectiveKind kind, const AxisRefList& axes, const ir::Value* collected,
-                                  const ir::Value* result, ValueNames& names, const passes::ReshardCause* recorded) {
+                                  const ir::Value* result, ValueNames& names, const passes::ReshardCause* recorded,
+                                  const ir::Module* module) {
   CollectiveCause cause;
   cause.source = describeSharding(collected, names);
   const ir::Op* consumer = nullptr;
@@ -158,7 +188,18 @@ CollectiveCause explainCollective(CollectiveKind kind, const AxisRefList& axes, 
     cause.text = head + ": " + recorded->reason + " (" + originText(cause.source) + ")";
     return cause;
   }
-  if (consumer && explainByFactor(kind, axes, *consumer, operand, result, head, cause, names)) return cause;
+  Lacking lacking;
+  if (consumer && explainByFactor(kind, axes, *consumer, operand, result, head, cause, names, collected, lacking)) {
+    if (module) addBlocked(*module, lacking, axes, cause, names);
+    return cause;
+  }
+  // A function result the consumer returns into: its written sharding is
+  // the one lacking the gathered axes (same shape, same dimensions).
+  if (module && consumer && consumer->is("func.return") && removesAxes(kind))
+    if (const ir::Op* func = consumer->parentOp(); func && func->is("func.func"))
+      for (const AxisRef& axis : axes)
+        if (int64_t dim = dimHolding(cause.source.sharding, axis); dim >= 0)
+          addBlocked(*module, {explain::TensorRef::funcResult(func, operand), dim}, {axis}, cause, names);
   std::string sourceText = cause.source.sharding ? cause.source.sharding->strBody() : std::string("replicated");
   std::string neededText = cause.needed ? cause.needed->strBody() : std::string("replicated");
   cause.text = head + ": " + cause.source.value + " is sharded " + sourceText + " (" + cause.source.origin + ")" +

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "comm/value_names.h"
+#include "explain/blocked_axes.h"
 #include "ir/operation.h"
 #include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/reshard_to_collectives.h"
@@ -38,6 +39,18 @@ struct ShardingSide {
   uint32_t line = 0;
 };
 
+// Why a tensor's dimension does not hold an axis the collective moves: the
+// side of the disagreement that lacks it (or the sharding the consumer
+// reads), e.g. %arg1 dimension 0 and "x": "used: "x" already shards
+// dimension 1 of %arg1 {"x"}; ...".
+struct BlockedAxisNote {
+  std::string value;  // "%arg1", "@main result 0"
+  int64_t dim = 0;
+  explain::AxisBlock block;
+  // `why not "x" on %arg1 dimension 0: used: ...`.
+  std::string text() const;
+};
+
 struct CollectiveCause {
   std::string consumer;  // "%5 = stablehlo.dot_general", "func.return", "" when unused
   uint32_t consumerLine = 0;
@@ -46,6 +59,8 @@ struct CollectiveCause {
   ShardingSide other;    // the tensor that shards the factor differently (factor causes)
   std::optional<TensorSharding> needed;  // the sharding the consumer reads
   std::string text;      // the sentence
+  // For each axis, why the tensor lacking it did not get it (with a module).
+  std::vector<BlockedAxisNote> blocked;
 };
 
 // Where `v`'s sharding comes from in the module as it is now.
@@ -56,9 +71,11 @@ ShardingSide describeSharding(const ir::Value* v, ValueNames& names);
 // `result` (the value at the end of the chain, read by the consumer).
 // `recorded`, when given, is what -sdy-insert-explicit-reshards said when it
 // inserted the reshard or all-reduce the collective comes from: its reason
-// and factor are used instead of guessing them.
+// and factor are used instead of guessing them. With `module` (the one the
+// values live in), `blocked` says why the side without the axis lacks it.
 CollectiveCause explainCollective(passes::CollectiveKind kind, const AxisRefList& axes,
                                   const ir::Value* collected, const ir::Value* result, ValueNames& names,
-                                  const passes::ReshardCause* recorded = nullptr);
+                                  const passes::ReshardCause* recorded = nullptr,
+                                  const ir::Module* module = nullptr);
 
 }  // namespace shardscope::comm

@@ -150,7 +150,7 @@ class ReportBuilder {
     r.seconds = estimateSeconds(kind, r.groupSize, r.bytesPerDevice, report_.chip);
     const ir::Value* start = chainStart(op.operand(0));
     const ir::Value* end = chainEnd(op.result(0));
-    r.cause = explainCollective(kind, r.axes, start, end, names_, recordedCause(kind, op, start, end));
+    r.cause = explainCollective(kind, r.axes, start, end, names_, recordedCause(kind, op, start, end), &module_);
     report_.collectives.push_back(std::move(r));
   }
 

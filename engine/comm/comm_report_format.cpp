@@ -80,6 +80,16 @@ std::string commReportJson(const CommReport& report) {
     if (r.cause.consumerLine) cause["consumer_line"] = r.cause.consumerLine;
     if (!r.cause.factor.empty()) cause["other"] = sideJson(r.cause.other);
     cause["needed"] = r.cause.needed ? nlohmann::json(r.cause.needed->strBody()) : nlohmann::json(nullptr);
+    if (!r.cause.blocked.empty()) {
+      nlohmann::json blocked = nlohmann::json::array();
+      for (const BlockedAxisNote& b : r.cause.blocked)
+        blocked.push_back({{"value", b.value},
+                           {"dimension", b.dim},
+                           {"axis", b.block.axis.str()},
+                           {"reason", explain::blockReasonName(b.block.reason)},
+                           {"text", b.block.text}});
+      cause["blocked"] = std::move(blocked);
+    }
     list.push_back({{"kind", passes::collectiveKindName(r.kind)},
                     {"op", r.op},
                     {"planned", r.planned},
@@ -130,6 +140,7 @@ void printCommTable(const CommReport& report, std::ostream& os) {
                   op.c_str(), r.line, axesText(r.axes).c_str(), bytesText(r.bytesPerDevice).c_str(),
                   secondsText(r.seconds).c_str());
     os << line << r.cause.text << '\n';
+    for (const BlockedAxisNote& b : r.cause.blocked) os << "    " << b.text() << '\n';
   }
   os << '\n';
   for (const auto& [name, t] : report.perFunction) {

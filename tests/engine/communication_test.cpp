@@ -89,52 +89,6 @@ TEST(Communication, BadInputGivesAnErrorNotACrash) {
   EXPECT_NE(report.error.find("no-such-chip"), std::string::npos);
 }
 
-CollectiveEntry entry(const std::string& kind, double bytes, double seconds) {
-  CollectiveEntry e;
-  e.kind = kind;
-  e.bytesPerDevice = bytes;
-  e.seconds = seconds;
-  return e;
-}
-
-CommunicationReport reportOf(std::vector<CollectiveEntry> entries) {
-  CommunicationReport r;
-  r.ok = true;
-  for (const CollectiveEntry& e : entries) {
-    ++r.total.count;
-    r.total.bytesPerDevice += e.bytesPerDevice;
-    r.total.seconds += e.seconds;
-  }
-  r.collectives = std::move(entries);
-  return r;
-}
-
-TEST(Communication, ChangeInWords) {
-  const double MiB = 1024.0 * 1024.0;
-  CommunicationReport before =
-      reportOf({entry("all-gather", 24 * MiB, 40e-6), entry("all-gather", 24 * MiB, 40e-6),
-                entry("all-reduce", 1 * MiB, 2e-6)});
-  CommunicationReport after = reportOf({entry("all-reduce", 1 * MiB, 2e-6)});
-  EXPECT_EQ(describeCommunicationChange(before, after),
-            "removes 2 all-gathers; -48.00 MiB, -80 us per device");
-  EXPECT_EQ(describeCommunicationChange(after, before),
-            "adds 2 all-gathers; +48.00 MiB, +80 us per device");
-  CommunicationReport swapped = reportOf({entry("all-to-all", 2 * MiB, 4e-6)});
-  EXPECT_EQ(describeCommunicationChange(after, swapped),
-            "removes 1 all-reduce, adds 1 all-to-all; +1.00 MiB, +2 us per device");
-  EXPECT_EQ(describeCommunicationChange(after, after), "no change in collectives");
-  // The Megatron MLP: propagation removes the reshards the unpropagated
-  // module needs, keeping the all-reduce.
-  auto doc = sample("mlp_megatron.mlir");
-  auto run = propagateDocument(*doc, {});
-  ASSERT_TRUE(run->ok);
-  const std::string change =
-      describeCommunicationChange(analyzeCommunication(*doc), analyzeCommunication(*run->result));
-  EXPECT_EQ(change.rfind("removes ", 0), 0u) << change;
-  EXPECT_EQ(change.find("all-reduce"), std::string::npos) << change;
-  EXPECT_NE(change.find("; -"), std::string::npos) << change;
-}
-
 TEST(Communication, TextOfBytesAndSeconds) {
   EXPECT_EQ(bytesText(192), "192 B");
   EXPECT_EQ(bytesText(3072), "3.00 KiB");

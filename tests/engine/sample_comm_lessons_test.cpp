@@ -3,11 +3,11 @@
 // explicit collectives, `--comm-report`), the report holds that collective
 // with its kind, axes and hand-computed bytes per device.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tool_run.h"
@@ -38,7 +38,8 @@ TEST_P(SampleCommLesson, CommReportHoldsTheLessonsCollective) {
                    "'" + sample +
                        "' -sdy-propagation-pipeline "
                        "'-sdy-export-pipeline=enable-insert-explicit-collectives=true' "
-                       "--comm-report='" + json.string() + "'");
+                       "--comm-report='" +
+                       json.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   std::ifstream in(json);
   const nlohmann::json report = nlohmann::json::parse(in);
@@ -56,24 +57,24 @@ TEST_P(SampleCommLesson, CommReportHoldsTheLessonsCollective) {
   EXPECT_DOUBLE_EQ(report["totals"]["bytes_per_device"].get<double>(), l.bytesPerDevice);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Samples, SampleCommLesson,
-    ::testing::Values(
-        // Per device 4x128x512 bf16 = 512 KiB; ring all-reduce over "model"=4:
-        // 2 * 3/4 * 524288 = 786432 bytes.
-        Lesson{"megatron_allreduce.mlir", "all-reduce", "sdy.all_reduce", "\"model\"", 786432,
-               "%5 = stablehlo.add"},
-        // Per device 256x32 f32 = 32768 bytes in; all-to-all over "x"=4:
-        // 3/4 * 32768 = 24576 bytes.
-        Lesson{"alltoall_conflict.mlir", "all-to-all", "sdy.all_to_all", "\"x\"", 24576,
-               "%1 = stablehlo.add"},
-        // Per device 1x32x32 f32 = 4096 bytes out; all-gather over the 2
-        // devices of "x":(2)2: 1/2 * 4096 = 2048 bytes.
-        Lesson{"reshape_subaxis_gather.mlir", "all-gather", "sdy.all_gather", "\"x\":(2)2", 2048,
-               "func.return"}),
-    [](const auto& info) {
-      std::string name = std::filesystem::path(info.param.sample).stem().string();
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Samples, SampleCommLesson,
+                         ::testing::Values(
+                             // Per device 4x128x512 bf16 = 512 KiB; ring all-reduce over "model"=4:
+                             // 2 * 3/4 * 524288 = 786432 bytes.
+                             Lesson{"megatron_allreduce.mlir", "all-reduce", "sdy.all_reduce",
+                                    "\"model\"", 786432, "%5 = stablehlo.add"},
+                             // Per device 256x32 f32 = 32768 bytes in; all-to-all over "x"=4:
+                             // 3/4 * 32768 = 24576 bytes.
+                             Lesson{"alltoall_conflict.mlir", "all-to-all", "sdy.all_to_all",
+                                    "\"x\"", 24576, "%1 = stablehlo.add"},
+                             // Per device 1x32x32 f32 = 4096 bytes out; all-gather over the 2
+                             // devices of "x":(2)2: 1/2 * 4096 = 2048 bytes.
+                             Lesson{"reshape_subaxis_gather.mlir", "all-gather", "sdy.all_gather",
+                                    "\"x\":(2)2", 2048, "func.return"}),
+                         [](const auto& info) {
+                           std::string name =
+                               std::filesystem::path(info.param.sample).stem().string();
+                           return name;
+                         });
 
 }  // namespace

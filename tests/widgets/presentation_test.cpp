@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -136,7 +137,9 @@ class PresentationTest : public QObject {
     {
       app::MainWindow w(test::sampleDir());
       w.show();
-      w.resize(1234, 950);
+      // Within the screen (a saved geometry is fitted to it, see layout_test).
+      const QSize available = w.screen()->availableGeometry().size();
+      w.resize(std::min(1234, available.width() - 10), std::min(950, available.height() - 10));
       saved = w.size();  // (the docks' minimum sizes may make it taller)
       if (auto* d = w.findChild<QDockWidget*>(QStringLiteral("sourceDock"))) d->hide();
       w.close();

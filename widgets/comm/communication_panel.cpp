@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "api/communication_diff.h"
 #include "communication_model.h"
 #include "core/document_state.h"
 

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "core/document_state.h"
+#include "core/step_words.h"
 #include "propagation/propagation_step_model.h"
 
 namespace shardscope::widgets {
@@ -115,12 +116,20 @@ void PropagationPanel::setRun(std::shared_ptr<const api::PropagationRun> run) {
        {static_cast<QWidget*>(slider_), static_cast<QWidget*>(first_), static_cast<QWidget*>(prev_),
         static_cast<QWidget*>(next_), static_cast<QWidget*>(last_), static_cast<QWidget*>(play_)})
     w->setEnabled(n > 0);
-  propagate_->setEnabled(state_->module() && state_->document() &&
-                         !state_->document()->hasErrors());
+  const auto& doc = state_->document();
+  const bool canPropagate = state_->module() && doc && !doc->hasErrors();
+  propagate_->setEnabled(canPropagate);
   level_->setEnabled(true);
   if (run) level_->setCurrentIndex(level_->findData(int(run->options.level)));
   if (!run) {
-    status_->setText(tr("Propagate to record a trace, then step through it."));
+    // The hint never offers what the disabled button cannot do.
+    if (canPropagate)
+      status_->setText(tr("Propagate to record a trace, then step through it."));
+    else if (doc && doc->hasErrors())
+      status_->setText(tr("Cannot propagate: fix the %n error(s) listed under Diagnostics first.",
+                          "", doc->errorCount()));
+    else
+      status_->setText(tr("Open a module to propagate it."));
   } else if (!run->ok) {
     QStringList msgs;
     for (const auto& d : run->diagnostics) msgs << QString::fromStdString(d.message);
@@ -178,14 +187,10 @@ void PropagationPanel::updateLabel() {
   const int v = slider_->value();
   if (!model_->run())
     stepLabel_->clear();
-  else if (v == 0)
-    stepLabel_->setText(model_->run()->importPasses.empty()
-                            ? tr("input (before step 0)")
-                            : tr("after the import passes (before step 0)"));
-  else if (v == n && !model_->run()->exportPasses.empty())
-    stepLabel_->setText(tr("after step %1 of %2 and the export passes").arg(v - 1).arg(n));
+  else if (v == 0 && !model_->run()->importPasses.empty())
+    stepLabel_->setText(tr("%1, after the import passes").arg(stepPlace(v, n)));
   else
-    stepLabel_->setText(tr("after step %1 of %2").arg(v - 1).arg(n));
+    stepLabel_->setText(stepPlace(v, n));
 }
 
 }  // namespace shardscope::widgets

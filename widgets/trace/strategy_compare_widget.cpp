@@ -7,7 +7,10 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
+#include "api/document.h"
+#include "comm/communication_change_view.h"
 #include "sharding_diff_model.h"
 
 namespace shardscope::widgets::trace {
@@ -49,6 +52,8 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   layout->addWidget(table_, 1);
+  comm_ = new comm::CommunicationChangeView(this);
+  layout->addWidget(comm_);
 
   connect(run_, &QPushButton::clicked, this, &StrategyCompareWidget::compare);
   connect(runnerA_, &PropagationRunner::finished, this, [this](std::shared_ptr<const TraceRun> r) {
@@ -62,6 +67,16 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   connect(table_, &QTableView::activated, this, [this](const QModelIndex& i) {
     emit valueActivated(i.data(ShardingDiffModel::OpIndexRole).toInt(), i.data(ShardingDiffModel::LineRole).toInt());
   });
+  connect(&commWatcher_, &QFutureWatcher<api::CommunicationDiff>::finished, this, [this] {
+    if (commWatcher_.property("request").toULongLong() != commRequest_ || commWatcher_.future().resultCount() == 0)
+      return;  // a newer comparison is on its way
+    const api::CommunicationDiff diff = commWatcher_.result();
+    if (diff.summary.empty())
+      comm_->setMessage(tr("Collectives: no report (a result could not be analysed)"));
+    else
+      comm_->setDiff(diff, a_->currentText(), b_->currentText());
+    emit communicationCompared();
+  });
   run_->setEnabled(false);
 }
 
@@ -71,6 +86,8 @@ void StrategyCompareWidget::setModuleText(const QString& text, const QString& fi
   run_->setEnabled(!text_.isEmpty());
   model_->setRuns(nullptr, nullptr);
   status_->clear();
+  ++commRequest_;
+  comm_->clear();
 }
 
 void StrategyCompareWidget::setStrategies(Strategy a, Strategy b) {
@@ -83,6 +100,8 @@ void StrategyCompareWidget::compare() {
   resultA_.reset();
   resultB_.reset();
   status_->setText(tr("running…"));
+  ++commRequest_;
+  comm_->clear();
   runnerA_->start(text_, fileName_, static_cast<Strategy>(a_->currentData().toInt()));
   runnerB_->start(text_, fileName_, static_cast<Strategy>(b_->currentData().toInt()));
 }
@@ -103,6 +122,24 @@ void StrategyCompareWidget::maybeFinish() {
                                 .arg(resultB_->trace.steps.size())
                           : tr("%n value(s) differ", nullptr, n));
   emit compared(n);
+  compareCommunication();
+}
+
+void StrategyCompareWidget::compareCommunication() {
+  const quint64 request = ++commRequest_;
+  comm_->setMessage(tr("Collectives: computing…"));
+  commWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(request));
+  // Both propagated modules, read back from their printed text, as the
+  // Communication dock reads a document.
+  commWatcher_.setFuture(QtConcurrent::run([a = resultA_, b = resultB_]() {
+    auto report = [](const TraceRun& run) {
+      auto doc = api::parseDocument(run.outputText, run.fileName);
+      return api::analyzeCommunication(*doc);
+    };
+    const api::CommunicationReport ra = report(*a), rb = report(*b);
+    if (!ra.ok || !rb.ok) return api::CommunicationDiff{};
+    return api::diffCommunication(ra, rb);
+  }));
 }
 
 }  // namespace shardscope::widgets::trace

@@ -2,8 +2,11 @@
 // strategies (off the UI thread) and list the values whose final sharding
 // differs.
 #pragma once
+#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
+
+#include "api/communication_diff.h"
 
 #include "propagation_runner.h"
 
@@ -11,6 +14,10 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableView;
+
+namespace shardscope::widgets::comm {
+class CommunicationChangeView;
+}
 
 namespace shardscope::widgets::trace {
 
@@ -25,6 +32,9 @@ class StrategyCompareWidget : public QWidget {
   ShardingDiffModel* model() const { return model_; }
   PropagationRunner* runnerA() const { return runnerA_; }
   PropagationRunner* runnerB() const { return runnerB_; }
+  // The change in collectives from strategy A to B (filled after `compared`,
+  // when `communicationCompared` is emitted).
+  comm::CommunicationChangeView* communicationView() const { return comm_; }
 
  public slots:
   void compare();
@@ -32,11 +42,15 @@ class StrategyCompareWidget : public QWidget {
  signals:
   // Both runs arrived and the model was updated.
   void compared(int changes);
+  // The communication of both results was analysed and shown.
+  void communicationCompared();
   // A row was activated: the value's op pre-order index and line.
   void valueActivated(int opIndex, int line);
 
  private:
   void maybeFinish();
+  // Analyse the collectives both results need (off the UI thread).
+  void compareCommunication();
 
   QString text_, fileName_;
   QComboBox* a_;
@@ -48,6 +62,9 @@ class StrategyCompareWidget : public QWidget {
   PropagationRunner* runnerA_;
   PropagationRunner* runnerB_;
   std::shared_ptr<const TraceRun> resultA_, resultB_;
+  comm::CommunicationChangeView* comm_;
+  QFutureWatcher<api::CommunicationDiff> commWatcher_;
+  quint64 commRequest_ = 0;
 };
 
 }  // namespace shardscope::widgets::trace

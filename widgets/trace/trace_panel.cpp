@@ -1,6 +1,7 @@
 #include "trace_panel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include "trace_state.h"
 #include "trace_step_model.h"
 #include "why_panel.h"
+#include "core/step_words.h"
 
 namespace shardscope::widgets::trace {
 
@@ -43,8 +45,10 @@ TracePanel::TracePanel(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
 
-  // Run controls.
+  // One row of controls: run (strategy, Run, Cancel), then the player; the
+  // run's status stands above the steps it lists.
   auto* top = new QHBoxLayout;
+  auto* bar = top;
   top->addWidget(new QLabel(tr("Strategy:"), this));
   strategy_ = new QComboBox(this);
   for (Strategy s : {Strategy::Basic, Strategy::Aggressive, Strategy::OpPriority, Strategy::UserPriority})
@@ -58,12 +62,10 @@ TracePanel::TracePanel(QWidget* parent)
   cancel_ = new QPushButton(tr("Cancel"), this);
   top->addWidget(cancel_);
   status_ = new QLabel(this);
+  status_->setObjectName(QStringLiteral("traceStatus"));
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  top->addWidget(status_, 1);
-  layout->addLayout(top);
-
-  // Player controls.
-  auto* bar = new QHBoxLayout;
+  status_->setWordWrap(true);
+  top->addSpacing(8);
   auto button = [&](QStyle::StandardPixmap icon, const QString& text, const QString& tip) {
     auto* b = new QToolButton(this);
     if (icon != QStyle::SP_CustomBase) b->setIcon(style()->standardIcon(icon));
@@ -93,25 +95,42 @@ TracePanel::TracePanel(QWidget* parent)
   speed_->setToolTip(tr("Playback speed"));
   bar->addWidget(speed_);
   stepLabel_ = new QLabel(this);
+  stepLabel_->setObjectName(QStringLiteral("traceStepLabel"));
   stepLabel_->setMinimumWidth(120);
   bar->addWidget(stepLabel_);
-  layout->addLayout(bar);
+  layout->addLayout(top);
 
-  // Steps | (narration, factor table, why/compare).
+  // Steps | narration over the factor table | Why / Compare: side by side,
+  // so that a bottom dock of a third of the window shows each of them
+  // readable at once (issue 13: nothing to drag at 1280x800).
   auto* split = new QSplitter(Qt::Horizontal, this);
-  steps_ = new QTableView(split);
+  split->setObjectName(QStringLiteral("explorerSplit"));
+  split->setChildrenCollapsible(false);
+  auto* left = new QWidget(split);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->setSpacing(2);
+  status_->setParent(left);
+  leftLayout->addWidget(status_);
+  steps_ = new QTableView(left);
+  leftLayout->addWidget(steps_, 1);
+  steps_->setObjectName(QStringLiteral("traceSteps"));
   steps_->setModel(stepModel_);
   steps_->setSelectionBehavior(QAbstractItemView::SelectRows);
   steps_->setSelectionMode(QAbstractItemView::SingleSelection);
   steps_->verticalHeader()->hide();
   steps_->horizontalHeader()->setStretchLastSection(true);
   steps_->setWordWrap(false);
-  auto* right = new QSplitter(Qt::Vertical, split);
-  narration_ = new QTextBrowser(right);
+  auto* middle = new QSplitter(Qt::Vertical, split);
+  middle->setChildrenCollapsible(false);
+  narration_ = new QTextBrowser(middle);
+  narration_->setObjectName(QStringLiteral("narration"));
   narration_->setOpenLinks(false);
-  auto* tableBox = new QWidget(right);
+  narration_->setMinimumHeight(48);
+  auto* tableBox = new QWidget(middle);
   auto* tableLayout = new QVBoxLayout(tableBox);
   tableLayout->setContentsMargins(0, 0, 0, 0);
+  tableLayout->setSpacing(2);
   auto* tableBar = new QHBoxLayout;
   tableTitle_ = new QLabel(tableBox);
   tableTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -128,18 +147,21 @@ TracePanel::TracePanel(QWidget* parent)
   tableBar->addWidget(dims_);
   tableLayout->addLayout(tableBar);
   table_ = new FactorTableView(tableBox);
+  table_->setObjectName(QStringLiteral("factorTable"));
   table_->setModel(factorModel_);
+  table_->setMinimumHeight(60);
   tableLayout->addWidget(table_, 1);
-  tabs_ = new QTabWidget(right);
+  tabs_ = new QTabWidget(split);
+  tabs_->setObjectName(QStringLiteral("whyCompareTabs"));
   why_ = new WhyPanel(state_, tabs_);
   compare_ = new StrategyCompareWidget(tabs_);
   tabs_->addTab(why_, tr("Why"));
   tabs_->addTab(compare_, tr("Compare strategies"));
-  right->setStretchFactor(0, 1);
-  right->setStretchFactor(1, 2);
-  right->setStretchFactor(2, 2);
+  middle->setStretchFactor(0, 2);
+  middle->setStretchFactor(1, 3);
   split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
+  split->setStretchFactor(1, 4);
+  split->setStretchFactor(2, 3);
   layout->addWidget(split, 1);
 
   // Wiring: controls -> runner / player / state; state -> views.
@@ -221,6 +243,7 @@ void TracePanel::setModuleText(const QString& text, const QString& fileName) {
   compare_->setModuleText(text, fileName);
   state_->setRun(nullptr);
   status_->setText(text.isEmpty()      ? tr("No module.")
+                   : !canRun_         ? tr("Cannot propagate: the module has errors (see Diagnostics).")
                    : runsElsewhere_ ? tr("Propagate (Ctrl+P or Run) to record a trace.")
                                     : tr("Run propagation to record a trace."));
   updateControls();
@@ -231,13 +254,13 @@ void TracePanel::setRunsElsewhere(bool on) {
   run_->setToolTip(on ? tr("Propagate the module with this strategy (as Ctrl+P does) and record "
                            "every step")
                       : tr("Propagate a copy of the module and record every step"));
-  if (!state_->run() && !text_.isEmpty())
+  if (!state_->run() && !text_.isEmpty() && canRun_)
     status_->setText(on ? tr("Propagate (Ctrl+P or Run) to record a trace.")
                         : tr("Run propagation to record a trace."));
 }
 
 void TracePanel::runPropagation() {
-  if (text_.isEmpty()) return;
+  if (text_.isEmpty() || !canRun_) return;
   player_->pause();
   if (runsElsewhere_) {
     status_->setText(tr("propagating (%1)…").arg(strategyName(strategy())));
@@ -268,7 +291,6 @@ void TracePanel::updateControls() {
   const int n = state_->stepCount();
   const int cur = state_->currentStep();
   const bool busy = runner_->isRunning();
-  run_->setEnabled(!text_.isEmpty() && !busy);
   cancel_->setEnabled(busy);
   strategy_->setEnabled(!busy);
   for (QWidget* w : {static_cast<QWidget*>(first_), static_cast<QWidget*>(back_), static_cast<QWidget*>(prevRound_),
@@ -284,41 +306,81 @@ void TracePanel::updateControls() {
     slider_->setRange(0, n);
     slider_->setValue(cur + 1);
   }
+  // The same words as the trace dock and the window title (core/step_words.h).
   if (!state_->run()) stepLabel_->clear();
-  else if (cur < 0) stepLabel_->setText(tr("input (0 / %1)").arg(n));
-  else stepLabel_->setText(tr("step %1 (%2 / %3)").arg(cur).arg(cur + 1).arg(n));
+  else stepLabel_->setText(stepPlace(cur + 1, n));
+  run_->setEnabled(canRun_ && !text_.isEmpty() && !busy);
 }
 
 QString TracePanel::narrationText() const { return narration_->toPlainText(); }
 
+QString TracePanel::stepHeadline() const {
+  const propagation::TraceStep* s = state_->currentTraceStep();
+  return s ? qs(explain::stepHeadline(*s)) : QString();
+}
+
+void TracePanel::setCanRun(bool can) {
+  canRun_ = can;
+  if (!state_->run() && !text_.isEmpty())
+    status_->setText(!can             ? tr("Cannot propagate: the module has errors (see Diagnostics).")
+                     : runsElsewhere_ ? tr("Propagate (Ctrl+P or Run) to record a trace.")
+                                      : tr("Run propagation to record a trace."));
+  updateControls();
+}
+
+void TracePanel::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  // The narration's colours are the palette's: told again in the new theme.
+  if (e->type() == QEvent::PaletteChange) updateNarration();
+}
+
+void TracePanel::setNarration(const QString& html) {
+  narrationHtml_ = html;
+  narration_->setHtml(html);
+}
+
 void TracePanel::updateNarration() {
   const auto& run = state_->run();
   const propagation::TraceStep* s = state_->currentTraceStep();
+  // Colours from the palette, so that the text reads in the dark theme too.
+  const QPalette pal = palette();
+  const bool dark = pal.color(QPalette::Base).lightness() < 128;
+  const QColor text = pal.color(QPalette::Text);
+  const QColor base = pal.color(QPalette::Base);
+  const QString dim = QColor::fromRgbF((text.redF() * 3 + base.redF() * 2) / 5,
+                                       (text.greenF() * 3 + base.greenF() * 2) / 5,
+                                       (text.blueF() * 3 + base.blueF() * 2) / 5)
+                          .name();
+  const QString warn = dark ? QStringLiteral("#f0a860") : QStringLiteral("#a05000");
+  const QString conflict = dark ? QStringLiteral("#ff8a7a") : QStringLiteral("#a0281e");
   if (!run) {
-    narration_->setHtml(tr("<p style='color:#666'>Pick a strategy and press <b>Run</b>: every op-level step that "
-                           "changes a sharding is recorded, told in plain words here, and shown as a factor table "
-                           "below.</p>"));
+    setNarration(tr("<p style='color:%1'>Pick a strategy and press <b>Run</b>: every op-level step that "
+                    "changes a sharding is recorded, told in plain words here, and shown as a factor table "
+                    "below.</p>").arg(dim));
     return;
   }
   if (!s) {
-    QString html = tr("<p><b>The input</b>, before propagation.</p><p style='color:#555'>%1</p>")
-                       .arg(run->summary().toHtmlEscaped());
-    for (const auto& note : run->trace.notes) html += QStringLiteral("<p style='color:#a05000'>%1</p>").arg(qs(note).toHtmlEscaped());
-    narration_->setHtml(html);
+    QString html = tr("<p><b>The input</b>, before propagation.</p><p style='color:%1'>%2</p>")
+                       .arg(dim, run->summary().toHtmlEscaped());
+    for (const auto& note : run->trace.notes)
+      html += QStringLiteral("<p style='color:%1'>%2</p>").arg(warn, qs(note).toHtmlEscaped());
+    setNarration(html);
     return;
   }
   const explain::StepNarration n = explain::narrateStep(*s, run->index.get());
-  QString html = QStringLiteral("<p><b>%1</b><br><span style='color:#666'>%2</span></p><ul>")
-                     .arg(qs(n.headline).toHtmlEscaped(), qs(n.context).toHtmlEscaped());
+  QString html = QStringLiteral("<p><b>%1</b><br><span style='color:%2'>%3</span></p><ul>")
+                     .arg(qs(n.headline).toHtmlEscaped(), dim, qs(n.context).toHtmlEscaped());
   for (const auto& f : n.factors) {
-    const QString color = f.conflict && !f.moved ? QStringLiteral("#a0281e") : QStringLiteral("#202020");
-    html += QStringLiteral("<li style='color:%1'>%2</li>").arg(color, qs(f.sentence).toHtmlEscaped());
+    if (f.conflict && !f.moved)
+      html += QStringLiteral("<li style='color:%1'>%2</li>").arg(conflict, qs(f.sentence).toHtmlEscaped());
+    else
+      html += QStringLiteral("<li>%1</li>").arg(qs(f.sentence).toHtmlEscaped());
   }
   if (n.factors.empty()) html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.noFactorNote).toHtmlEscaped());
   html += QStringLiteral("</ul><p>");
   for (const auto& u : n.updates) html += qs(u).toHtmlEscaped() + QStringLiteral("<br>");
-  html += QStringLiteral("</p><p style='color:#777'>rule %1</p>").arg(qs(s->rule).toHtmlEscaped());
-  narration_->setHtml(html);
+  html += QStringLiteral("</p><p style='color:%1'>rule %2</p>").arg(dim, qs(s->rule).toHtmlEscaped());
+  setNarration(html);
 }
 
 void TracePanel::updateFactorTable() {

@@ -50,8 +50,14 @@ class TracePanel : public QWidget {
   void setModuleText(const QString& text, const QString& fileName);
   Strategy strategy() const;
   void setStrategy(Strategy s);
-  // The narration shown for the current step (plain text).
+  // The narration shown for the current step (plain text; as HTML, with
+  // the theme's colours and no font of its own).
   QString narrationText() const;
+  QString narrationHtml() const { return narrationHtml_; }
+  // The current step in a few words ("tanh %3 (line 25)"), "" at the input.
+  QString stepHeadline() const;
+  // Whether the module can be propagated (no errors): Run and the hint follow.
+  void setCanRun(bool can);
   // Runs are made elsewhere (the main window's one Propagate): Run asks for
   // one with runRequested instead of starting the panel's own runner.
   void setRunsElsewhere(bool on);
@@ -72,12 +78,18 @@ class TracePanel : public QWidget {
   // Run pressed with setRunsElsewhere(true).
   void runRequested(const shardscope::propagation::PropagationOptions& options);
 
+ protected:
+  void changeEvent(QEvent* e) override;
+
  private:
+  void setNarration(const QString& html);
   void updateControls();
   void updateNarration();
   void updateFactorTable();
 
   QString text_, fileName_;
+  QString narrationHtml_;
+  bool canRun_ = true;
   bool runsElsewhere_ = false;
   TraceState* state_;
   TracePlayer* player_;

@@ -15,6 +15,7 @@
 #include "explain/sharding_origin.h"
 #include "explain/trace_index.h"
 #include "trace_state.h"
+#include "why_not_html.h"
 
 namespace shardscope::widgets::trace {
 
@@ -29,6 +30,14 @@ std::optional<propagation::TraceValueRef> refFromVariant(const QVariant& v) {
   if (l.size() != 4) return std::nullopt;
   return propagation::TraceValueRef{l[0].toString().toStdString(), l[1].toLongLong(), l[2].toLongLong(),
                                     l[3].toLongLong()};
+}
+// The mesh of the first sharded value of the run (for the colours of a
+// value that has no sharding yet).
+const Mesh* meshOfRun(const explain::TraceIndex& index) {
+  for (const auto& r : index.shardedValues())
+    if (auto s = index.shardingAfter(r, 0))
+      if (const Mesh* m = index.module().meshOf(*s)) return m;
+  return nullptr;
 }
 }  // namespace
 
@@ -52,6 +61,7 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
   top->addWidget(follow_);
   layout->addLayout(top);
   text_ = new QTextBrowser(this);
+  text_->setObjectName(QStringLiteral("whyText"));
   text_->setOpenLinks(false);
   layout->addWidget(text_, 1);
 
@@ -127,7 +137,10 @@ QString WhyPanel::explanationHtml() const {
   QString html = QStringLiteral("<p><b>%1</b> dimension %2 after step %3: ")
                      .arg(qs(o.valueName).toHtmlEscaped(), QString::number(o.dim),
                           QString::number(state_->currentStep()));
-  if (!o.sharding) return html + tr("no sharding yet.</p>");
+  // After the axes it holds: what kept every other axis of the mesh away.
+  const QString whyNot = whyNotHtml(api::blockedAxes(*run->index, *v, o.dim, steps),
+                                    mesh ? mesh : meshOfRun(*run->index));
+  if (!o.sharding) return html + tr("no sharding yet.</p>") + whyNot;
   QStringList axes;
   for (const AxisRef& a : o.sharding->axes) axes << axis(a);
   if (!o.sharding->closed) axes << QStringLiteral("<i>?</i>");
@@ -157,7 +170,7 @@ QString WhyPanel::explanationHtml() const {
       html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg(qs(a.note).toHtmlEscaped());
     html += QStringLiteral("</p>");
   }
-  return html;
+  return html + whyNot;
 }
 
 void WhyPanel::refresh() {

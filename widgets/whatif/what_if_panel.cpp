@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "comm/communication_change_view.h"
 #include "core/axis_style.h"
 #include "core/document_state.h"
 #include "whatif/what_if_edit.h"
@@ -70,6 +71,9 @@ WhatIfPanel::WhatIfPanel(DocumentState* state, QWidget* parent)
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setWordWrap(false);
   layout->addWidget(table_, 1);
+  comm_ = new comm::CommunicationChangeView(this);
+  comm_->setObjectName(QStringLiteral("whatIfCommunication"));
+  layout->addWidget(comm_);
 
   connect(edit_, &QLineEdit::returnPressed, this, &WhatIfPanel::apply);
   connect(applyButton_, &QPushButton::clicked, this, &WhatIfPanel::apply);

@@ -23,6 +23,10 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 
+namespace shardscope::widgets::comm {
+class CommunicationChangeView;
+}
+
 namespace shardscope::widgets {
 
 class DocumentState;
@@ -41,6 +45,8 @@ class WhatIfPanel : public QWidget {
   QString errorText() const;
   // Show the diff of the last re-run; `summary` goes above the table.
   void setChanges(std::vector<WhatIfChange> changes, const QString& summary);
+  // The change in collectives of the last re-run (below the table).
+  comm::CommunicationChangeView* communicationView() const { return comm_; }
   // A status line (busy, failed re-run) above the table.
   void setStatus(const QString& text, bool error = false);
 
@@ -78,6 +84,7 @@ class WhatIfPanel : public QWidget {
   QPushButton* applyButton_;
   QLabel* error_;
   QLabel* summary_;
+  comm::CommunicationChangeView* comm_;
   QTableView* table_;
   WhatIfDiffModel* model_;
 };

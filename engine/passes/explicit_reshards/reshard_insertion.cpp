@@ -1,6 +1,7 @@
 // Explicit reshards of one op with a sharding rule (see reshard_insertion.h).
 #include "passes/explicit_reshards/reshard_insertion.h"
 
+#include <optional>
 #include <algorithm>
 #include <set>
 
@@ -59,6 +60,18 @@ void setFactorAxes(prop::ShardingProjection& projection, int64_t factor, const A
     if (update(projection.operands[i])) changed.operands[i] = true;
   for (size_t i = 0; i < projection.results.size(); ++i)
     if (update(projection.results[i])) changed.results[i] = true;
+}
+
+// Whether setFactorAxes(projection, f, common[f], ...) for every factor f
+// would change some tensor's row.
+bool commonAxesChange(const prop::ShardingProjection& projection, const AxesPerFactor& common) {
+  for (const std::vector<prop::TensorFactorShardings>* rows : {&projection.operands, &projection.results})
+    for (const prop::TensorFactorShardings& row : *rows)
+      for (const auto& [factor, fs] : row.factors)
+        if (factor >= 0 && factor < static_cast<int64_t>(common.size()) &&
+            !(fs.axes == common[static_cast<size_t>(factor)] && fs.overflowAxes.empty()))
+          return true;
+  return false;
 }
 
 // The first factor whose axes differ between two rows of one tensor.
@@ -263,15 +276,20 @@ void insertReshardsForOp(ir::Op* op, const OpShardingRule& rule, const OpMesh& m
   prop::ShardingProjection projection = projectForReshards(operands, results, rule, *mesh.mesh);
   AxesPerFactor common;
   if (fullVersion) {
-    prop::ShardingProjection original = projection;
     if (op->is("stablehlo.reshape") && hasOverflowAxes(projection)) {
       common = reshardReshapeWithOverflow(op, rule, mesh, operands, results, projection, ctx);
     } else {
       common = chooseCommonFactorAxes(projection, rule, tensorSizes(*op), *mesh.mesh);
+      // The projection before the common axes, for the reshards' causes. On
+      // most ops every tensor agrees already and the projection stays as it
+      // is: it is copied only when setFactorAxes will change it.
+      std::optional<prop::ShardingProjection> original;
+      if (commonAxesChange(projection, common)) original = projection;
       prop::UpdateTensorShardings changed(projection.numOperands(), projection.numResults());
       for (int64_t factor = 0; factor < static_cast<int64_t>(common.size()); ++factor)
         setFactorAxes(projection, factor, common[factor], changed);
-      reshardToProjection(op, rule, mesh, operands, results, original, projection, changed, ctx);
+      reshardToProjection(op, rule, mesh, operands, results, original ? *original : projection, projection,
+                          changed, ctx);
     }
   } else if (op->is("stablehlo.dot") || op->is("stablehlo.dot_general")) {
     reshardDotResult(op, rule, mesh, results, projection, ctx);

@@ -1,0 +1,236 @@
+// The window's layout as a user meets it (issue 13 item 5): the explanation
+// (narration, factor table, Why panel) readable without dragging at
+// 1280x800 and 1600x1000, Compare Strategies in view, the window within the
+// screen, the dock layout saved, restored and reset, kept when a file opens,
+// the SparseCore tab on the whole window.
+#include <QAction>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "core/document_state.h"
+#include "main_window.h"
+#include "main_window_test_util.h"
+#include "trace/strategy_compare_widget.h"
+#include "trace/trace_panel.h"
+#include "window_layout.h"
+
+using namespace shardscope;
+
+namespace {
+
+using test::openSample;
+
+void clearKeys() {
+  QSettings s;
+  for (const char* key : {"geometry", "windowState"}) s.remove(QLatin1String(key));
+}
+
+QDockWidget* dock(const QMainWindow& w, const char* name) {
+  return w.findChild<QDockWidget*>(QLatin1String(name));
+}
+
+bool propagate(app::MainWindow& w) {
+  w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+  return QTest::qWaitFor([&] { return w.state()->stepCount() > 0; }, 30000);
+}
+
+// Rows of `text` lines of `w`'s font fit in `w`'s viewport.
+int visibleLines(const QAbstractScrollArea* w) {
+  return w->viewport()->height() / std::max(1, w->fontMetrics().lineSpacing());
+}
+
+QMap<QString, QRect> dockGeometries(const QMainWindow& w) {
+  QMap<QString, QRect> out;
+  for (const QDockWidget* d : w.findChildren<QDockWidget*>())
+    if (d->isVisible() && !d->visibleRegion().isEmpty()) out.insert(d->objectName(), d->geometry());
+  return out;
+}
+
+}  // namespace
+
+class LayoutTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    clearKeys();
+  }
+  void cleanup() { clearKeys(); }
+
+  void explanationReadableWithoutDragging_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
+  void explanationReadableWithoutDragging() {
+    QFETCH(QSize, size);
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(size);
+    w.resetLayout();
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    QVERIFY(propagate(w));
+    QDockWidget* explorer = dock(w, "traceExplorerDock");
+    QTRY_VERIFY(explorer->isVisible());
+    QTest::qWait(50);
+    // The bottom docks have a good share of the height.
+    QVERIFY2(explorer->height() >= size.height() * 35 / 100,
+             qPrintable(QString::number(explorer->height())));
+    // No scrolling inside the dock: the explorer fits its viewport.
+    auto* scroll = explorer->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    QVERIFY2(scroll->widget()->height() <= scroll->viewport()->height() + 1,
+             qPrintable(QStringLiteral("%1 > %2")
+                            .arg(scroll->widget()->height())
+                            .arg(scroll->viewport()->height())));
+    // Narration: the headline, the context and two factor lines at least.
+    auto* narration = explorer->findChild<QTextBrowser*>(QStringLiteral("narration"));
+    QVERIFY(narration);
+    QVERIFY2(visibleLines(narration) >= 5, qPrintable(QString::number(visibleLines(narration))));
+    // The factor table: its header and three tensors.
+    auto* table = explorer->findChild<QTableView*>(QStringLiteral("factorTable"));
+    QVERIFY(table);
+    QVERIFY2(table->viewport()->height() >= 3 * table->verticalHeader()->defaultSectionSize(),
+             qPrintable(QString::number(table->viewport()->height())));
+    // The Why panel: several lines of its chain.
+    auto* why = explorer->findChild<QTextBrowser*>(QStringLiteral("whyText"));
+    QVERIFY(why);
+    QVERIFY(why->isVisible());
+    QVERIFY2(visibleLines(why) >= 6, qPrintable(QString::number(visibleLines(why))));
+    // Each is wide enough for a sentence.
+    QVERIFY(narration->viewport()->width() >= 360);
+    QVERIFY(why->viewport()->width() >= 300);
+    w.grab().save(QStringLiteral("/tmp/layout_%1x%2.png").arg(size.width()).arg(size.height()));
+  }
+
+  void compareStrategiesComesIntoView() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(1280, 800);
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    dock(w, "diagnosticsDock")->raise();
+    auto* compare = w.findChild<widgets::trace::StrategyCompareWidget*>();
+    QVERIFY(compare);
+    QVERIFY(!compare->isVisible());
+    w.findChild<QAction*>(QStringLiteral("compareStrategiesAction"))->trigger();
+    QTRY_VERIFY(compare->isVisible());
+    QVERIFY(compare->visibleRegion().boundingRect().height() >= 120);
+  }
+
+  void windowFitsTheScreen() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    // Within the screen's available area, unless the docks' minimum sizes
+    // need more (the offscreen test screen is smaller than any real one).
+    const QRect available = w.screen()->availableGeometry();
+    const QSize minimum = w.minimumSizeHint();
+    QVERIFY2(w.width() <= std::max(available.width(), minimum.width()) &&
+                 w.height() <= std::max(available.height(), minimum.height()),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(available.width())
+                            .arg(available.height())));
+    QVERIFY(w.x() >= available.x() && w.y() >= available.y());
+  }
+
+  void fittedGeometry_data() {
+    QTest::addColumn<QRect>("wanted");
+    QTest::addColumn<QRect>("available");
+    QTest::addColumn<QRect>("expected");
+    QTest::newRow("default on 1280x800")
+        << QRect() << QRect(0, 0, 1280, 800) << QRect(0, 0, 1280, 800);
+    QTest::newRow("default on 1920x1200")
+        << QRect() << QRect(0, 0, 1920, 1200) << QRect(160, 100, 1600, 1000);
+    QTest::newRow("saved on a larger screen")
+        << QRect(100, 50, 1800, 1100) << QRect(0, 0, 1280, 800) << QRect(0, 0, 1280, 800);
+    QTest::newRow("saved off screen")
+        << QRect(2000, 900, 800, 600) << QRect(0, 24, 1600, 976) << QRect(800, 400, 800, 600);
+    QTest::newRow("saved fits") << QRect(40, 60, 900, 700) << QRect(0, 0, 1600, 1000)
+                                << QRect(40, 60, 900, 700);
+  }
+  void fittedGeometry() {
+    QFETCH(QRect, wanted);
+    QFETCH(QRect, available);
+    QFETCH(QRect, expected);
+    QCOMPARE(app::WindowLayout::fittedGeometry(wanted, available), expected);
+  }
+
+  void layoutSavedRestoredAndReset() {
+    int bottom = 0;
+    {
+      app::MainWindow w(test::sampleDir());
+      w.show();
+      w.resize(780, 580);
+      w.resetLayout();
+      QDockWidget* diag = dock(w, "diagnosticsDock");
+      QTest::qWait(20);
+      const int start = diag->height();
+      w.resizeDocks({diag}, {start - 60}, Qt::Vertical);
+      QTRY_VERIFY(diag->height() < start - 30);
+      bottom = diag->height();
+      dock(w, "opsDock")->hide();
+      w.close();
+    }
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    QVERIFY(!dock(w, "opsDock")->isVisible());
+    QTRY_COMPARE(dock(w, "diagnosticsDock")->height(), bottom);
+    // View > Reset Layout: every dock back, the default sizes.
+    auto* reset = w.findChild<QAction*>(QStringLiteral("resetLayoutAction"));
+    QVERIFY(reset);
+    reset->trigger();
+    QTRY_VERIFY(dock(w, "opsDock")->isVisible());
+    QVERIFY(dock(w, "diagnosticsDock")->height() > bottom);
+  }
+
+  void openingAFileKeepsTheLayout() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(1280, 800);
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    QTest::qWait(50);
+    const auto before = dockGeometries(w);
+    QVERIFY(openSample(w, QStringLiteral("attention_block.mlir")));
+    QTest::qWait(50);
+    QCOMPARE(dockGeometries(w), before);
+    QVERIFY(openSample(w, QStringLiteral("while_loop.mlir")));
+    QTest::qWait(50);
+    QCOMPARE(dockGeometries(w), before);
+  }
+
+  void sparseCoreTabGetsTheWholeWindow() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(1280, 800);
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    QTest::qWait(20);
+    const auto before = dockGeometries(w);
+    QVERIFY(!before.isEmpty());
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
+    QVERIFY(tabs);
+    QWidget* sc = w.findChild<QWidget*>(QStringLiteral("sparseCoreWorkspace"));
+    QVERIFY(sc);
+    int scTab = -1;
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i) == QLatin1String("SparseCore")) scTab = i;
+    QVERIFY(scTab >= 0);
+    tabs->setCurrentIndex(scTab);
+    QTRY_VERIFY(dockGeometries(w).isEmpty());
+    QTRY_VERIFY2(sc->width() >= w.width() - 30,
+                 qPrintable(QStringLiteral("%1 of %2").arg(sc->width()).arg(w.width())));
+    tabs->setCurrentIndex(0);
+    QTRY_COMPARE(dockGeometries(w), before);
+  }
+};
+
+QTEST_MAIN(LayoutTest)
+#include "layout_test.moc"

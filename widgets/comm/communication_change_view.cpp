@@ -1,0 +1,125 @@
+#include "communication_change_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace shardscope::widgets::comm {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString signedBytes(double v) {
+  if (v == 0) return QStringLiteral("0");
+  return (v < 0 ? QStringLiteral("−") : QStringLiteral("+")) + qs(api::bytesText(std::abs(v)));
+}
+QString signedSeconds(double v) {
+  if (v == 0) return QStringLiteral("0");
+  return (v < 0 ? QStringLiteral("−") : QStringLiteral("+")) + qs(api::secondsText(std::abs(v)));
+}
+QString arrow(const QString& a, const QString& b) { return a + QStringLiteral(" → ") + b; }
+
+// Red when it costs more, green when it saves (readable on light and dark).
+void tint(QTableWidgetItem* item, double delta) {
+  if (delta == 0) return;
+  item->setForeground(delta > 0 ? QColor(0xd3, 0x3a, 0x2c) : QColor(0x2e, 0x9d, 0x4f));
+}
+
+}  // namespace
+
+CommunicationChangeView::CommunicationChangeView(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(3);
+  summary_ = new QLabel(this);
+  summary_->setObjectName(QStringLiteral("commChangeSummary"));
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
+  table_ = new QTableWidget(0, ColumnCount, this);
+  table_->setObjectName(QStringLiteral("commChangeTable"));
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->setFocusPolicy(Qt::NoFocus);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  table_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  layout->addWidget(table_);
+  clear();
+}
+
+void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const QString& before,
+                                      const QString& after) {
+  summary_->setText(
+      tr("<b>Collectives</b> (%1 → %2): %3")
+          .arg(before.toHtmlEscaped(), after.toHtmlEscaped(), qs(diff.summary).toHtmlEscaped()));
+  summary_->setToolTip(
+      tr("Bytes each device receives and the estimated time on %1; a run without "
+         "reshards is counted with the explicit reshards the partitioner would insert")
+          .arg(qs(diff.chip)));
+  table_->setHorizontalHeaderLabels({tr("kind"), arrow(before, after), tr("bytes / device"),
+                                     tr("Δ bytes"), tr("time"), tr("Δ time")});
+  table_->setRowCount(static_cast<int>(diff.kinds.size()) + 1);
+  auto put = [this](int row, int column, const QString& text, double delta = 0, bool bold = false) {
+    auto* item = new QTableWidgetItem(text);
+    if (column != KindColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tint(item, delta);
+    if (bold) {
+      QFont f = item->font();
+      f.setBold(true);
+      item->setFont(f);
+    }
+    table_->setItem(row, column, item);
+  };
+  int row = 0;
+  for (const api::CollectiveKindChange& k : diff.kinds) {
+    put(row, KindColumn, qs(k.kind));
+    put(row, CountColumn, arrow(QString::number(k.countBefore), QString::number(k.countAfter)),
+        k.countDelta());
+    put(row, BytesColumn,
+        arrow(qs(api::bytesText(k.bytesBefore)), qs(api::bytesText(k.bytesAfter))));
+    put(row, BytesDeltaColumn, signedBytes(k.bytesDelta()), k.bytesDelta());
+    put(row, TimeColumn,
+        arrow(qs(api::secondsText(k.secondsBefore)), qs(api::secondsText(k.secondsAfter))));
+    put(row, TimeDeltaColumn, signedSeconds(k.secondsDelta()), k.secondsDelta());
+    ++row;
+  }
+  const double bytes = diff.after.bytesPerDevice - diff.before.bytesPerDevice;
+  const double seconds = diff.after.seconds - diff.before.seconds;
+  put(row, KindColumn, tr("total"), 0, true);
+  put(row, CountColumn,
+      arrow(QString::number(diff.before.count), QString::number(diff.after.count)),
+      static_cast<double>(diff.after.count - diff.before.count), true);
+  put(row, BytesColumn,
+      arrow(qs(api::bytesText(diff.before.bytesPerDevice)),
+            qs(api::bytesText(diff.after.bytesPerDevice))),
+      0, true);
+  put(row, BytesDeltaColumn, signedBytes(bytes), bytes, true);
+  put(row, TimeColumn,
+      arrow(qs(api::secondsText(diff.before.seconds)), qs(api::secondsText(diff.after.seconds))), 0,
+      true);
+  put(row, TimeDeltaColumn, signedSeconds(seconds), seconds, true);
+  table_->resizeColumnsToContents();
+  table_->resizeRowsToContents();
+  // Tall enough for every row (a handful of kinds), no taller.
+  int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth();
+  for (int r = 0; r < table_->rowCount(); ++r) height += table_->rowHeight(r);
+  table_->setFixedHeight(height);
+  table_->show();
+}
+
+void CommunicationChangeView::setMessage(const QString& text) {
+  summary_->setText(text);
+  summary_->setToolTip({});
+  table_->setRowCount(0);
+  table_->hide();
+}
+
+void CommunicationChangeView::clear() { setMessage({}); }
+
+QString CommunicationChangeView::summaryText() const { return summary_->text(); }
+
+}  // namespace shardscope::widgets::comm
