@@ -201,6 +201,8 @@ class MainWindow : public QMainWindow {
   // Help > Guided Tour (help_dialogs.h): a short walk that can act.
   void showGuidedTour();
   void updateStatus();
+  // What `doc`'s errors are called ("parse error", ...: api::loadStageName).
+  static QString errorName(const api::Document& doc);
   void onTreeActivated(const QModelIndex& index);
   void onDiagnosticActivated(const QModelIndex& index);
   void fillValueCombo();
