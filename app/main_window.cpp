@@ -143,7 +143,7 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   ++propagateRequest_;
   ++whatIfRequest_;  // a re-run of the previous file is stale
   treeModel_->setDocument(nullptr);  // filled in a later turn (rows prepared off the UI thread)
-  diagModel_->setDiagnostics(doc->diagnostics);
+  diagModel_->setDiagnostics(doc->diagnostics, errorName(*doc));
   diagView_->resizeColumnsToContents();
   source_->discardEdits();
   qCDebug(lcOpen) << "tree cleared, diagnostics:" << clock.restart() << "ms";
@@ -212,6 +212,10 @@ void MainWindow::updateStatus() {
   statusLabel_->setText(statusText());
 }
 
+QString MainWindow::errorName(const api::Document& doc) {
+  return doc.failedStage ? QString::fromLatin1(api::loadStageName(*doc.failedStage)) : QString();
+}
+
 QString MainWindow::statusText() const {
   const auto& doc = state_->document();
   if (!doc) return statusLabel_->text();
@@ -225,8 +229,7 @@ QString MainWindow::statusText() const {
                      .arg(ops);
   // Which kind of error (api::LoadStage): a file that cannot be read, text
   // that does not parse, a module that does not verify.
-  const QString kind = doc->failedStage ? QString::fromLatin1(api::loadStageName(*doc->failedStage))
-                                        : tr("error");
+  const QString kind = doc->failedStage ? errorName(*doc) : tr("error");
   if (errors)
     text += tr(" — <span style='color:#c01c28'><b>%1 %2(s)</b></span>").arg(errors).arg(kind);
   else if (!doc->diagnostics.empty())

@@ -106,6 +106,21 @@ class MainWindow : public QMainWindow {
   void setTheme(widgets::Theme theme);
   widgets::Theme theme() const { return theme_; }
 
+  // --- Export (main_window_export.cpp) ------------------------------------
+  // Views by their `shardscope --export --view` names: graph, mesh, source,
+  // factors, trace, why, sc-load, sc-spmem, sc-hbm, sc-pipeline, sc-ids,
+  // sc-stats. The one Ctrl+E exports: the centre tab shown, or the source or
+  // the trace explorer's factor table / Why tab / trace when the keyboard
+  // focus went there since.
+  QString currentExportView() const;
+  // Write `view` as shown now to `path` (.png/.svg/.pdf). False with `error`.
+  bool exportViewTo(const QString& view, const QString& path, QString* error,
+                    QString* title = nullptr);
+  // Asks where to save (caption, suggested path; "" cancels). Default: a
+  // file dialog; tests answer without one.
+  using SavePathChooser = std::function<QString(const QString&, const QString&)>;
+  void setSavePathChooser(SavePathChooser chooser);
+
   // File > Open Dump Folder (main_window_dumps.cpp): the folder's module
   // dumps as a timeline in the "Dump folder" tab, with the diff between
   // neighbours; "Open this dump" opens one here. False with `error` (shown
@@ -117,6 +132,9 @@ class MainWindow : public QMainWindow {
   void loaded(bool ok);
   // A what-if re-run finished: false when the edited text has errors.
   void whatIfFinished(bool ok);
+  // A view was exported from the GUI to `path`, with this title.
+  void viewExported(const QString& view, const QString& path, const QString& title);
+  void exportFailed(const QString& view, const QString& error);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -146,8 +164,10 @@ class MainWindow : public QMainWindow {
   void syncTreeToSelection();
   void openDialog();
   void openDumpFolderDialog();
-  // Export `view` (an ExportView), or the current one for -1.
-  void exportDialog(int view);
+  // File > Export Picture and Export View.
+  void createExportActions(QMenu* file);
+  // Ask where, then export `view` ("" : currentExportView()).
+  void exportDialog(const QString& view);
   void saveSource();
   bool saveSourceAs();
   // Ask about unsaved edits: false when the user cancels.
@@ -181,6 +201,8 @@ class MainWindow : public QMainWindow {
   // Help > Guided Tour (help_dialogs.h): a short walk that can act.
   void showGuidedTour();
   void updateStatus();
+  // What `doc`'s errors are called ("parse error", ...: api::loadStageName).
+  static QString errorName(const api::Document& doc);
   void onTreeActivated(const QModelIndex& index);
   void onDiagnosticActivated(const QModelIndex& index);
   void fillValueCombo();
@@ -256,6 +278,10 @@ class MainWindow : public QMainWindow {
   QTimer openStageTimer_;
   QString loadingPath_;
   std::optional<propagation::PropagationOptions> autoPropagate_;
+  // Where the keyboard focus went last, for Ctrl+E.
+  enum class ExportFocus { Centre, Source, Explorer };
+  ExportFocus exportFocus_ = ExportFocus::Centre;
+  SavePathChooser savePathChooser_;
   QString screenshotPath_;
   QString screenshotTab_;
 };

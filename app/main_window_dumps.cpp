@@ -34,14 +34,14 @@ bool MainWindow::openDumpFolder(const QString& folder, QString* error) {
   }
   QString why;
   if (!dumpView_->setFolder(folder, &why)) {
-    statusBar()->showMessage(tr("Cannot open the dump folder: %1").arg(why), 8000);
+    showStatusMessage(tr("Cannot open the dump folder: %1").arg(why), 8000);
     if (error) *error = why;
     return false;
   }
   if (tabs_->indexOf(dumpView_) < 0) tabs_->addTab(dumpView_, tr("Dump folder"));
   tabs_->setTabToolTip(tabs_->indexOf(dumpView_), folder);
   tabs_->setCurrentWidget(dumpView_);
-  statusBar()->showMessage(
+  showStatusMessage(
       tr("Dump folder %1: %n dump(s)", nullptr, dumpView_->dumpCount()).arg(folder), 5000);
   return true;
 }

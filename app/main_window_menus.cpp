@@ -45,13 +45,7 @@ void MainWindow::createActions() {
   QAction* reloadAct = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   reloadAct->setShortcut(QKeySequence::Refresh);
   file->addSeparator();
-  QAction* exp = file->addAction(tr("&Export Picture…"), this, [this] { exportDialog(-1); });
-  QMenu* exportMenu = file->addMenu(tr("Export &View"));
-  exportMenu->addAction(tr("Dataflow &Graph…"), this,
-                        [this] { exportDialog(int(ExportView::Graph)); });
-  exportMenu->addAction(tr("&Mesh View…"), this, [this] { exportDialog(int(ExportView::Mesh)); });
-  exportMenu->addAction(tr("&Source…"), this, [this] { exportDialog(int(ExportView::Source)); });
-  exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  createExportActions(file);
   QAction* save = file->addAction(tr("&Save Source"), this, &MainWindow::saveSource);
   save->setShortcut(QKeySequence::Save);
   QAction* saveAs = file->addAction(tr("Save Source &As…"), this, [this] { saveSourceAs(); });

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "graph/graph_view.h"
+#include "presentation_caption.h"
 #include "source/source_view.h"
 #include "window_layout.h"
 
@@ -47,10 +48,16 @@ void MainWindow::setPresentationMode(bool on) {
       f.setPixelSize(qRound(f.pixelSize() * 1.6));
     setFont(f);
     source_->setFontScale(1.6);
+    graph_->setTextScale(1.6);  // the legend, and Fit's smallest and largest zoom
+    // The step and its narration, large, under the graph.
+    caption_->show();
+    updatePresentationCaption();
     setWindowState(normalWindowState_ | Qt::WindowFullScreen);
   } else {
+    caption_->hide();
     setFont(QFont());  // inherit the application font again
     source_->setFontScale(1.0);
+    graph_->setTextScale(1.0);
     setWindowState(normalWindowState_);
     restoreState(normalState_);
   }

@@ -59,7 +59,7 @@ void MainWindow::applySourceEdits() {
 void MainWindow::showWhatIf(const WhatIfResult& r) {
   if (!r.doc->module || r.doc->hasErrors()) {
     // Keep everything (the editor's text, the shown document); show why.
-    diagModel_->setDiagnostics(r.doc->diagnostics);
+    diagModel_->setDiagnostics(r.doc->diagnostics, errorName(*r.doc));
     diagView_->resizeColumnsToContents();
     source_->setDiagnostics(r.doc->diagnostics);
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) {
@@ -87,7 +87,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
   static_cast<trace::TracePanel*>(explorer_)->setModuleText(toQString(r.doc->text),
                                                             toQString(r.doc->name));
 #endif
-  diagModel_->setDiagnostics(r.doc->diagnostics);
+  diagModel_->setDiagnostics(r.doc->diagnostics, errorName(*r.doc));
   std::vector<WhatIfChange> changes;
   QString summary;
   const QString level = QString::fromLatin1(api::levelName(run_->options.level));

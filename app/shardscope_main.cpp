@@ -23,6 +23,7 @@
 #include "ir/printer.h"
 #include "main_window.h"
 #include "core/picture_export.h"
+#include "core/timeline_caption.h"
 #include "export/view_export.h"
 #include "comm/communication_export.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
@@ -210,6 +211,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   // moves drawn on the edges of its op.
   std::shared_ptr<const api::PropagationRun> stepRun;
   int graphStep = -1;
+  // The state the picture shows, for its title (as the GUI's exports say it).
+  QString stateCaption = timelineCaption(QString(), 0, 0);
   if (!commView && view == ExportView::Graph && args.isSet(QStringLiteral("step"))) {
     bool ok = false;
     graphStep = args.value(QStringLiteral("step")).toInt(&ok);
@@ -237,6 +240,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     auto after = api::documentAtStep(*doc, *stepRun, static_cast<size_t>(graphStep) + 1, &err);
     if (!after) return fail(QStringLiteral("cannot replay the trace: %1").arg(toQString(err)));
     doc = after;
+    stateCaption = timelineCaption(QLatin1String(api::levelName(opts.level)), graphStep + 1,
+                                   static_cast<int>(n));
   } else if (args.isSet(QStringLiteral("propagate"))) {
     const QString level = args.value(QStringLiteral("propagate"));
     propagation::PropagationOptions opts;
@@ -248,6 +253,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
       std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
     if (!run->ok || !run->result) return fail(QStringLiteral("propagation failed on %1").arg(file));
     doc = run->result;
+    const int steps = static_cast<int>(run->trace.steps.size());
+    stateCaption = timelineCaption(QLatin1String(api::levelName(opts.level)), steps, steps);
     std::fprintf(stderr, "propagated (%s): %zu step(s)\n", api::levelName(opts.level),
                  run->trace.steps.size());
   }
@@ -265,6 +272,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   state.setDocument(doc);
   ExportRequest req;
   req.view = view;
+  req.state = view == ExportView::Source ? QStringLiteral("as written") : stateCaption;
   if (args.isSet(QStringLiteral("op"))) {
     const QString name = args.value(QStringLiteral("op"));
     req.op = state.findOp(name);

@@ -449,6 +449,7 @@ struct Printer {
     printAxisRefLists(l, out);
     out += '>';
   }
+  void operator()(const PropagationEdgesAttr& p) const { p.print(out); }
   void operator()(const AllToAllParamsAttr& p) const {
     out += "#sdy<all_to_all_param_list";
     printAllToAllParams(p, out);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "node_pool.h"
+#include "propagation_edges.h"
 #include "sharding/sharding.h"
 #include "type.h"
 
@@ -99,7 +100,7 @@ class Attribute {
                              DenseArrayAttr, TypeAttr, EnumAttr, std::shared_ptr<const StructAttr>,
                              OpaqueAttr, TensorSharding, TensorShardingPerValue, Mesh, OpShardingRule,
                              ManualAxesAttr, AxisRefListAttr, AxisRefListsAttr,
-                             AllToAllParamsAttr>;
+                             AllToAllParamsAttr, PropagationEdgesAttr>;
 
   // The shared values come from the node pools (node_pool.h): an op's
   // attributes then lie near its neighbours' rather than anywhere in the heap.

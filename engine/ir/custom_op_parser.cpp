@@ -431,6 +431,37 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
     return finish();
   }
 
+  if (name == "arith.constant") {
+    // `arith.constant {attrs} VALUE`: a typed value whose type is the result's.
+    std::vector<NamedAttribute> attrs;
+    if (!parseOptionalAttrDict(attrs)) return nullptr;
+    setAttrs(*op, attrs);
+    const char* vs = pos();
+    Attribute value;
+    if (!parseAttribute(value)) return nullptr;
+    Type t;
+    if (const auto* i = value.as<IntegerAttr>()) {
+      t = Type::other(i->type);
+    } else if (const auto* f = value.as<FloatAttr>()) {
+      t = Type::other(f->type);
+    } else if (value.is<BoolAttr>()) {
+      t = Type::other("i1");
+    } else if (const auto* o = value.as<OpaqueAttr>(); o && o->text.rfind(" : ") != std::string::npos) {
+      DiagnosticSink scratch;
+      std::optional<Type> parsed = ir::parseType(o->text.substr(o->text.rfind(" : ") + 3), scratch);
+      if (!parsed) {
+        error(vs, "expected a typed attribute value");
+        return nullptr;
+      }
+      t = *parsed;
+    } else {
+      error(vs, "expected a typed attribute value");
+      return nullptr;
+    }
+    op->setAttr("value", value, true);
+    resultTypes.push_back(t);
+    return finish();
+  }
   if (name == "sdy.sharding_constraint" || name == "sdy.reshard") {
     ValueUse u;
     if (!parseValueUse(u)) return nullptr;

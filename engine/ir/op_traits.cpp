@@ -22,7 +22,7 @@ constexpr InherentEntry kInherent[] = {
     {"sdy.manual_computation", "in_shardings"}, {"sdy.manual_computation", "out_shardings"},
     {"sdy.manual_computation", "manual_axes"}, {"sdy.named_computation", "name"},
     {"sdy.named_computation", "in_shardings"}, {"sdy.named_computation", "out_shardings"},
-    {"sdy.constant", "value"}, {"stablehlo.constant", "value"},
+    {"sdy.constant", "value"}, {"stablehlo.constant", "value"}, {"arith.constant", "value"},
     {"sdy.all_reduce", "reduction_axes"}, {"sdy.all_reduce", "out_sharding"},
     {"sdy.all_reduce", "reduction_op"}, {"sdy.all_gather", "gathering_axes"},
     {"sdy.all_gather", "out_sharding"}, {"sdy.all_slice", "slicing_axes"},

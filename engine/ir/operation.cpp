@@ -330,6 +330,11 @@ std::unique_ptr<Op> Block::take(Op* op) {
 
 void Block::erase(Op* op) { take(op).reset(); }
 
+Op* Block::opBefore(const Op* op) const {
+  assert(op->parent_ == this);
+  return op->self_ == ops_.begin() ? nullptr : std::prev(op->self_)->get();
+}
+
 Block& Region::addBlock() {
   blocks_.push_back(std::make_unique<Block>(this));
   return *blocks_.back();

@@ -48,6 +48,9 @@ class Value {
   unsigned index = 0;
   // The name written in the source (`%arg0`, `%iterArg_2`), kept for display.
   std::string sourceName;
+  // Where a block argument is declared (`%arg0` in a function's signature),
+  // which MLIR's notes point at; unknown for results (their op's is used).
+  SourceLoc loc;
   // Scratch for the writer: the slot of this value's printed name in the
   // writer run numbered `printGeneration` (a hash map per print is slower).
   mutable uint32_t printGeneration = 0;
@@ -298,6 +301,8 @@ class Block {
   void erase(Op* op);
   // Unlink `op` and hand it back.
   std::unique_ptr<Op> take(Op* op);
+  // The op right before `op` in this block, or nullptr when `op` is first.
+  Op* opBefore(const Op* op) const;
 
  private:
   Region* parent_;

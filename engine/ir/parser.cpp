@@ -835,6 +835,12 @@ bool Parser::parseDialectAttributeBody(Attribute& out, const char* start, std::s
     out = std::move(r);
     return true;
   }
+  if (name == "sdy.propagation_edges") {
+    PropagationEdgesAttr edges;
+    if (!parsePropagationEdgesBody(edges)) return false;
+    out = std::move(edges);
+    return true;
+  }
   if (name == "sdy.manual_axes") {
     ++p_;
     ManualAxesAttr m;
@@ -999,6 +1005,78 @@ bool Parser::parseAxisList(AxisRefList& out) {
     out.push_back(std::move(a));
   } while (consume(','));
   return expect('}');
+}
+
+// `word` as MLIR's lexer reads it before a `-` (`step-2`, `operand-1`):
+// an identifier does not run on into the minus.
+bool Parser::consumeWordBeforeMinus(std::string_view word) {
+  if (!peekStr(word)) return false;
+  const char* after = p_ + word.size();
+  if (after < end_ && isIdChar(*after)) return false;
+  p_ = after;
+  return true;
+}
+
+// `operand-1` / `result-0` (the index may be written negative; the op's
+// verifier rejects it then).
+bool Parser::parseEdgeValueRef(EdgeValueRef& out) {
+  skipWs();
+  const char* start = p_;
+  if (consumeWordBeforeMinus("operand")) {
+    out.kind = EdgeValueRef::Kind::Operand;
+  } else if (consumeWordBeforeMinus("result")) {
+    out.kind = EdgeValueRef::Kind::Result;
+  } else {
+    error(start, "expected one of [operand, result] for edge node type enum");
+    return error(start, "failed to parse Sdy_EdgeValueRef parameter 'type' which is to be a "
+                        "`::mlir::sdy::EdgeNodeType`");
+  }
+  return expect('-') && parseInt(out.index);
+}
+
+// `<[{step-N = [{AXIS = SOURCE -> [TARGET, ...]}, ...]}, ...]>`, checked
+// as MLIR checks the attribute when it builds it (the error at the `<`).
+bool Parser::parsePropagationEdgesBody(PropagationEdgesAttr& out) {
+  const char* start = pos();
+  if (!expect('<') || !expect('[')) return false;
+  if (!consume(']')) {
+    do {
+      PropagationStepEdges step;
+      if (!expect('{')) return false;
+      if (!consumeWordBeforeMinus("step")) return error("expected 'step'");
+      if (!expect('-') || !parseInt(step.stepIndex) ||
+          !expect('=') || !expect('['))
+        return false;
+      if (!consume(']')) {
+        do {
+          AxisPropagationEdges entry;
+          if (!expect('{') || !parseAxisRef(entry.axis) || !expect('=') ||
+              !parseEdgeValueRef(entry.source))
+            return false;
+          skipWs();
+          if (!consumeStr("->")) return error("expected '->'");
+          if (!expect('[')) return false;
+          if (!consume(']')) {
+            do {
+              EdgeValueRef target;
+              if (!parseEdgeValueRef(target)) return false;
+              entry.targets.push_back(target);
+            } while (consume(','));
+            if (!expect(']')) return false;
+          }
+          if (!expect('}')) return false;
+          step.axisEntries.push_back(std::move(entry));
+        } while (consume(','));
+        if (!expect(']')) return false;
+      }
+      if (!expect('}')) return false;
+      out.steps.push_back(std::move(step));
+    } while (consume(','));
+    if (!expect(']')) return false;
+  }
+  if (!expect('>')) return false;
+  if (std::string problem = out.problem(); !problem.empty()) return error(start, problem);
+  return true;
 }
 
 bool Parser::parseAllToAllParams(AllToAllParamsAttr& out) {
@@ -1551,7 +1629,11 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
   Block* block = &region.addBlock();
   if (entryArgs) {
     for (const auto& [name, type] : *entryArgs) {
-      define(name, block->addArgument(type));
+      Value* arg = block->addArgument(type);
+      // Declared names are views of the source, right after their '%'.
+      if (name.data() > begin_ && name.data() <= end_ && name.data()[-1] == '%')
+        arg->loc = locOf(name.data() - 1);
+      define(name, arg);
     }
   }
   bool first = true;
@@ -1576,7 +1658,11 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
       if (peek() == '(') {
         std::vector<ArgDecl> args;
         if (!parseArgList(args, false)) return false;
-        for (auto& a : args) define(a.name, block->addArgument(a.type));
+        for (auto& a : args) {
+          Value* arg = block->addArgument(a.type);
+          arg->loc = locOf(a.pos);
+          define(a.name, arg);
+        }
       }
       if (!expect(':')) return false;
       first = false;

@@ -140,6 +140,9 @@ class Parser {
   bool parseAxisRef(AxisRef& out);
   bool parseAxisList(AxisRefList& out);  // `{"a", "b":(1)2}`
   bool parseAllToAllParams(AllToAllParamsAttr& out);  // `[{"x"}: 0->1, ...]`
+  bool consumeWordBeforeMinus(std::string_view word);
+  bool parseEdgeValueRef(EdgeValueRef& out);  // `operand-1`
+  bool parsePropagationEdgesBody(PropagationEdgesAttr& out);
   bool parseDimSharding(DimensionSharding& out);
   bool parseTensorShardingBody(TensorSharding& out);  // `<@mesh, [...], ...>`
   bool parseShardingPerValueBody(TensorShardingPerValue& out);  // `<[<..>, ..]>`

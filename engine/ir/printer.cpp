@@ -110,13 +110,25 @@ class NameState {
     return n;
   }
 
-  static const char* resultHint(const Op& op) {
+  // The name an op gives its result (MLIR's getAsmResultNames), or "".
+  static std::string resultHint(const Op& op) {
     if (op.name() == "stablehlo.constant" && op.numResults() == 1) {
       const std::string& et = op.result(0)->type.elementType;
       bool integer = !et.empty() && (et[0] == 'i' || et.rfind("ui", 0) == 0 || et.rfind("si", 0) == 0);
       return integer ? "c" : "cst";
     }
-    return nullptr;
+    if (op.name() == "arith.constant" && op.numResults() == 1) {
+      // `%true`, `%c5_i32`, `%c5` (index), `%cst` (anything else).
+      const Attribute* value = op.attr("value");
+      if (value && value->is<BoolAttr>()) return value->as<BoolAttr>()->value ? "true" : "false";
+      if (const IntegerAttr* i = value ? value->as<IntegerAttr>() : nullptr) {
+        std::string name = "c" + std::to_string(i->value);
+        if (i->type != "index") name += "_" + i->type;
+        return name;
+      }
+      return "cst";
+    }
+    return "";
   }
 
   void numberRegion(const Region& region, int scope) {
@@ -158,7 +170,7 @@ class NameState {
       setFlags(op, kPerResultNamed);
       return;
     }
-    if (const char* hint = resultHint(op)) {
+    if (std::string hint = resultHint(op); !hint.empty()) {
       std::string base = unique(hint, scope);
       if (op.numResults() == 1) {
         setName(op.result(0), base);
@@ -645,7 +657,7 @@ class Writer {
                  n == "stablehlo.custom_call" || n == "stablehlo.while" || n == "stablehlo.reduce" ||
                  n == "stablehlo.optimization_barrier" || n == "stablehlo.get_tuple_element" ||
                  n == "stablehlo.tuple" || n == "stablehlo.convolution" || n == "stablehlo.composite" ||
-                 n == "chlo.top_k" || n == "chlo.constant";
+                 n == "chlo.top_k" || n == "chlo.constant" || n == "arith.constant";
     cache.emplace(&n, known);
     return known;
   }
@@ -747,6 +759,16 @@ class Writer {
       os_ << n;
       printOptionalAttrDict(op, {"value"});
       os_ << ' ' << value->as<OpaqueAttr>()->text;
+      return true;
+    }
+    if (n == "arith.constant") {
+      // `arith.constant dense<0.0> : tensor<8xf32>`, `arith.constant 5 : i32`,
+      // `arith.constant true`: the value carries the result type.
+      const Attribute* value = op.attr("value");
+      if (!value || op.numResults() != 1) return false;
+      os_ << n;
+      printOptionalAttrDict(op, {"value"});
+      os_ << ' ' << value->str();
       return true;
     }
     if (n == "sdy.sharding_constraint" || n == "sdy.reshard") {

@@ -12,6 +12,7 @@ void registerExportPasses(std::vector<PassInfo>& out);
 void registerPipelinePasses(std::vector<PassInfo>& out);
 void registerReshardToCollectivesPass(std::vector<PassInfo>& out);
 void registerCanonicalizePass(std::vector<PassInfo>& out);
+void registerExplicitGatherScatterBatchingPass(std::vector<PassInfo>& out);
 void registerGspmdImportPass(std::vector<PassInfo>& out);
 
 const std::vector<PassInfo>& allPasses() {
@@ -19,6 +20,7 @@ const std::vector<PassInfo>& allPasses() {
     std::vector<PassInfo> out;
     registerRulePasses(out);
     registerImportPasses(out);
+    registerExplicitGatherScatterBatchingPass(out);
     registerPropagationPasses(out);
     registerExportPasses(out);
     registerPipelinePasses(out);

@@ -2,8 +2,10 @@
 #include "passes/canonicalize.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
+#include "passes/constant_uniquing.h"
 #include "passes/dead_ops.h"
 #include "passes/pass.h"
 
@@ -33,15 +35,11 @@ void collectPostOrder(ir::Op& op, std::vector<ir::Op*>& out) {
 
 class Driver {
  public:
-  Driver(ir::Module& module, const std::vector<std::string>& enabledLabels)
-      : module_(module), rewriter_(*this) {
-    for (const Pattern& p : allPatterns()) {
-      bool enabled = enabledLabels.empty() ||
-                     std::find(enabledLabels.begin(), enabledLabels.end(), p.label) !=
-                         enabledLabels.end();
-      if (enabled) patterns_.push_back(&p);
-    }
-  }
+  Driver(ir::Module& module, std::vector<const Pattern*> patterns, const GreedyConfig& config)
+      : module_(module),
+        rewriter_(*this),
+        patterns_(std::move(patterns)),
+        config_(config) {}
 
   // One sweep over the module; true when something changed.
   bool sweep() {
@@ -49,8 +47,21 @@ class Driver {
     // Nested ops first, then in program order: the list is popped from the back.
     std::vector<ir::Op*> order;
     collectPostOrder(*module_.op, order);
-    worklist_.assign(order.rbegin(), order.rend());
     bool changed = false;
+    if (config_.cseConstants) {
+      // Constants are gathered as the ops are listed, by a uniquer that
+      // lives for one sweep (as MLIR's folder); a merged one is erased
+      // right away and not visited. Like MLIR, moving or merging constants
+      // alone does not call for another sweep.
+      constants_.emplace([this](ir::Op* op) { rewriter_.eraseOp(op); });
+      std::vector<ir::Op*> kept;
+      for (ir::Op* op : order) {
+        constants_->insertKnownConstant(*op);
+        if (!erased_.count(op)) kept.push_back(op);
+      }
+      order = std::move(kept);
+    }
+    worklist_.assign(order.rbegin(), order.rend());
     while (!worklist_.empty()) {
       ir::Op* op = worklist_.back();
       worklist_.pop_back();
@@ -84,6 +95,7 @@ class Driver {
     op->walk([&](ir::Op& nested) {
       nested.dropAllReferences();
       erased_.insert(&nested);
+      if (constants_) constants_->forget(&nested);
     });
     graveyard_.push_back(op->parentBlock()->take(op));
   }
@@ -92,6 +104,8 @@ class Driver {
   ir::Module& module_;
   Rewriter rewriter_;
   std::vector<const Pattern*> patterns_;
+  GreedyConfig config_;
+  std::optional<ConstantUniquer> constants_;  // while a sweep gathers constants
   std::vector<ir::Op*> worklist_;
   std::unordered_set<const ir::Op*> erased_;
   std::vector<std::unique_ptr<ir::Op>> graveyard_;
@@ -122,17 +136,48 @@ ir::Op* Rewriter::insertAfter(ir::Op* after, std::unique_ptr<ir::Op> op) {
 
 void Rewriter::revisit(ir::Op* op) { driver_.push(op); }
 
+void Rewriter::setOperand(ir::Op* op, unsigned index, ir::Value* value) {
+  ir::Value* old = op->operand(index);
+  op->setOperand(index, value);
+  if (old && old->definingOp) driver_.push(old->definingOp);
+  driver_.push(op);
+}
+
 const Mesh* Rewriter::meshOf(const TensorSharding& sharding) const {
   return driver_.module().meshOf(sharding);
+}
+
+namespace {
+
+void runToFixedPoint(Driver& driver) {
+  // As MLIR's default: at most ten sweeps, each run because the last changed something.
+  for (int i = 0; i < 10 && driver.sweep(); ++i) {
+  }
+}
+
+}  // namespace
+
+bool applyPatternsGreedily(ir::Module& module, const std::vector<Pattern>& patterns,
+                           const GreedyConfig& config) {
+  std::vector<const Pattern*> selected;
+  for (const Pattern& p : patterns) selected.push_back(&p);
+  Driver driver(module, std::move(selected), config);
+  runToFixedPoint(driver);
+  return true;
 }
 
 bool canonicalize(ir::Module& module, ir::DiagnosticSink& diags,
                   const std::vector<std::string>& enabledLabels) {
   (void)diags;
-  Driver driver(module, enabledLabels);
-  // As MLIR's default: at most ten sweeps, each run because the last changed something.
-  for (int i = 0; i < 10 && driver.sweep(); ++i) {
+  std::vector<const Pattern*> selected;
+  for (const Pattern& p : allPatterns()) {
+    bool enabled = enabledLabels.empty() ||
+                   std::find(enabledLabels.begin(), enabledLabels.end(), p.label) !=
+                       enabledLabels.end();
+    if (enabled) selected.push_back(&p);
   }
+  Driver driver(module, std::move(selected), GreedyConfig{});
+  runToFixedPoint(driver);
   return true;
 }
 

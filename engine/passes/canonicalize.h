@@ -38,6 +38,9 @@ class Rewriter {
   ir::Op* insertAfter(ir::Op* after, std::unique_ptr<ir::Op> op);
   // Visit `op` again (after changing it in place).
   void revisit(ir::Op* op);
+  // Make operand `index` of `op` `value`; the op and the old operand's
+  // producer (which may now be dead) are visited again.
+  void setOperand(ir::Op* op, unsigned index, ir::Value* value);
   // The mesh a sharding names (inline or by symbol), or nullptr.
   const Mesh* meshOf(const TensorSharding& sharding) const;
 
@@ -59,6 +62,17 @@ inline constexpr std::string_view kReshardLabel = "sdy-reshard";
 void addCollectivePatterns(std::vector<Pattern>& out);
 void addReshardPatterns(std::vector<Pattern>& out);
 void addManualComputationPatterns(std::vector<Pattern>& out);
+
+// What the driver does besides the patterns. MLIR's greedy driver also
+// gathers and merges constants (constant_uniquing.h) unless told not to.
+struct GreedyConfig {
+  bool cseConstants = false;
+};
+
+// Runs `patterns` over the module as MLIR's applyPatternsGreedily does (see
+// above), at most ten sweeps.
+bool applyPatternsGreedily(ir::Module& module, const std::vector<Pattern>& patterns,
+                           const GreedyConfig& config = {});
 
 // Runs the canonicalizer on the whole module. With `enabledLabels`, only the
 // patterns of those labels run (dead ops are still erased), as MLIR's

@@ -8,10 +8,12 @@
 //
 // In shardings come from the callee's arguments, out shardings from the
 // call's `sdy.sharding`; other discardable attributes of the call are kept.
-// The first call of a function takes its body; later calls copy it (with a
-// warning). Imported functions are erased, and data-flow edges are added for
+// The first call of a function takes its body; later calls copy it. The
+// copy is warned about once per process, as sdy_opt does (over all the
+// modules of a `-split-input-file` run, not once per module). Imported functions are erased, and data-flow edges are added for
 // the new named computations. A recursive call is an error, and so is a
 // call graph too large to copy (see ir::checkFlattenable).
+#include <atomic>
 #include <map>
 
 #include "ir/call_graph.h"
@@ -19,6 +21,11 @@
 #include "passes/pass_utils.h"
 
 namespace shardscope::passes {
+
+namespace {
+// Whether this process has warned about a body copied for a second call.
+std::atomic<bool> warnedAboutCopiedBody{false};
+}  // namespace
 
 bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
                               bool addDataFlowEdgesOnNamedComputations) {
@@ -28,7 +35,6 @@ bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
   util::SymbolTable symbols(module);
   std::map<std::string, ir::Op*> movedInto;  // callee -> named computation holding its body
   std::vector<std::string> order;
-  bool warned = false;
   util::walkCalls(module, [&](ir::Op& call) {
     std::string calleeName = util::calleeOf(call);
     ir::Op* func = symbols.lookupFunc(calleeName);
@@ -48,11 +54,9 @@ bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
     ir::Region& region = nc->addRegion();
     auto it = movedInto.find(calleeName);
     if (it != movedInto.end()) {
-      if (!warned) {
+      if (!warnedAboutCopiedBody.exchange(true))
         diags.warning(call.loc(), "function @" + calleeName +
                                       " has multiple call ops, we need to clone the function body for each call");
-        warned = true;
-      }
       util::ValueMap map;
       const ir::Block& src = it->second->region(0).front();
       ir::Block& dst = region.addBlock();

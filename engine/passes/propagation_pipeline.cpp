@@ -7,13 +7,14 @@
 // propagation and turned back into functions afterwards. With
 // `dedup-functions-fully=true` (aggressive) functions stay as they are:
 // func data-flow edges carry shardings across calls during propagation and
-// are sunk afterwards.
+// are sunk afterwards. Both start with the import pipeline (import_pipeline.h).
 #include "passes/propagation_pipeline.h"
 
 #include <string>
 #include <vector>
 
 #include "passes/export_passes.h"
+#include "passes/import_pipeline.h"
 #include "passes/module_dump.h"
 
 namespace shardscope::passes {
@@ -34,17 +35,10 @@ struct Step {
   CallMode mode = CallMode::Both;
 };
 
-// The steps up to (and without) the export pipeline.
+// The steps after the import pipeline (import_pipeline.h) and before the
+// export pipeline.
 const std::vector<Step>& pipelineSteps() {
   static const std::vector<Step> steps = {
-      {"symbol-dce", {}},
-      {"sdy-lift-inlined-meshes", {}},
-      {"sdy-remove-size-one-axes", {}},
-      {"sdy-propagate-sharding-from-func-to-call", {}},
-      {"sdy-constant-or-scalar-splitter", {}},
-      {"symbol-dce", {}},
-      {"sdy-manual-axes-cleanup", {}},
-      {"sdy-add-data-flow-edges", {}},
       {"sdy-add-func-data-flow-edges", {}, CallMode::Aggressive},
       {"sdy-flatten-call-graph", {}, CallMode::Conservative},
       {"symbol-dce", {}, CallMode::Conservative},
@@ -106,6 +100,19 @@ std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
   const CallMode mode = options.getBool("dedup-functions-fully", false) ? CallMode::Aggressive
                                                                         : CallMode::Conservative;
   std::vector<PipelineStep> out;
+  ImportPipelineOptions importOptions;
+  importOptions.dedupFunctionsFully = mode == CallMode::Aggressive;
+  importOptions.debugShardingOrigins = options.getBool("debug-sharding-origins", false);
+  importOptions.debugPropagationEdgeSharding =
+      options.getBool("debug-propagation-edge-sharding", false);
+  for (auto& [name, passOptions] : importPipelinePasses(importOptions)) {
+    const PassInfo* info = lookupPass(name);
+    if (!info) continue;  // a step this build does not provide yet
+    PipelineStep s;
+    s.pass = info;
+    s.options = std::move(passOptions);
+    out.push_back(std::move(s));
+  }
   for (const Step& step : pipelineSteps()) {
     if (step.mode != CallMode::Both && step.mode != mode) continue;
     const std::string name = step.pass;
@@ -141,7 +148,10 @@ std::vector<PipelineStep> propagationPipelineSteps(const PassOptions& options) {
   return out;
 }
 
+void registerImportPipeline(std::vector<PassInfo>& out);  // import_pipeline.cpp
+
 void registerPipelinePasses(std::vector<PassInfo>& out) {
+  registerImportPipeline(out);
   out.push_back(
       PassInfo{"sdy-propagation-pipeline",
                "Import, propagate (user priority > op priority > aggressive) and export",

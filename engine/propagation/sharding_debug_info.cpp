@@ -2,6 +2,9 @@
 #include "propagation/sharding_debug_info.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <regex>
 #include <set>
 
@@ -20,10 +23,6 @@ std::string unquoted(const AxisRef& a) {
   std::string s = a.str();
   s.erase(std::remove(s.begin(), s.end(), '"'), s.end());
   return s;
-}
-
-std::string nodeStr(const ShardingDebugInfo::Node& n) {
-  return std::string(n.result ? "result-" : "operand-") + std::to_string(n.index);
 }
 
 // Set `key` in the dictionary at position `i` of array attribute `listName`.
@@ -65,7 +64,14 @@ ir::Attribute selfify(const ir::Attribute& dict, const std::string& name) {
   return ir::Attribute::makeDict(std::move(entries));
 }
 
-std::string edgesText(const std::vector<std::pair<AxisRef, ShardingDebugInfo::Edge>>& edges) {
+ir::EdgeValueRef edgeRef(const ShardingDebugInfo::Node& n) {
+  return {n.result ? ir::EdgeValueRef::Kind::Result : ir::EdgeValueRef::Kind::Operand, n.index};
+}
+
+// The edges of one value as `sdy.propagation_edges`: each (axis, source,
+// target) at its earliest step, steps in order, entries by axis name.
+std::optional<ir::PropagationEdgesAttr> edgesAttr(
+    const std::vector<std::pair<AxisRef, ShardingDebugInfo::Edge>>& edges) {
   using Node = ShardingDebugInfo::Node;
   // (axis, source, target) -> the earliest step.
   std::map<std::string, AxisRef> axisByKey;
@@ -81,33 +87,24 @@ std::string edgesText(const std::vector<std::pair<AxisRef, ShardingDebugInfo::Ed
   std::map<int64_t, std::map<std::string, std::map<Node, std::set<Node>>>> perStep;
   for (const auto& [k, step] : minStep)
     perStep[step][std::get<0>(k)][std::get<1>(k)].insert(std::get<2>(k));
-  if (perStep.empty()) return {};
-  std::string out = "#sdy.propagation_edges<[";
-  bool firstStep = true;
+  if (perStep.empty()) return std::nullopt;
+  ir::PropagationEdgesAttr out;
   for (const auto& [step, axes] : perStep) {
-    if (!firstStep) out += ", ";
-    firstStep = false;
-    out += "{step-" + std::to_string(step) + " = [";
-    // Entries sorted by axis name (stable).
-    std::vector<std::pair<std::string, std::string>> entries;
+    ir::PropagationStepEdges stepEdges;
+    stepEdges.stepIndex = step;
     for (const auto& [axisKey, sources] : axes)
       for (const auto& [source, targets] : sources) {
-        std::string e = "{" + axisByKey.at(axisKey).str() + " = " + nodeStr(source) + " -> [";
-        bool first = true;
-        for (const Node& t : targets) {  // operands before results, by index
-          if (!first) e += ", ";
-          first = false;
-          e += nodeStr(t);
-        }
-        e += "]}";
-        entries.emplace_back(axisByKey.at(axisKey).name, e);
+        ir::AxisPropagationEdges entry;
+        entry.axis = axisByKey.at(axisKey);
+        entry.source = edgeRef(source);
+        for (const Node& t : targets) entry.targets.push_back(edgeRef(t));  // operands first, by index
+        stepEdges.axisEntries.push_back(std::move(entry));
       }
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (size_t i = 0; i < entries.size(); ++i) out += (i ? ", " : "") + entries[i].second;
-    out += "]}";
+    // Entries sorted by axis name (stable).
+    std::stable_sort(stepEdges.axisEntries.begin(), stepEdges.axisEntries.end(),
+                     [](const auto& a, const auto& b) { return a.axis.name < b.axis.name; });
+    out.steps.push_back(std::move(stepEdges));
   }
-  out += "]>";
   return out;
 }
 
@@ -363,15 +360,13 @@ void ShardingDebugInfo::save() {
   if (edges_) {
     for (ir::Op* op : edgeOpOrder_) {
       if (op->is("func.func")) continue;
-      std::string text = edgesText(opEdges_[op]);
-      if (!text.empty()) op->setAttr(kEdgesAttr, ir::Attribute(ir::OpaqueAttr{text}));
+      if (auto attr = edgesAttr(opEdges_[op])) op->setAttr(kEdgesAttr, ir::Attribute(std::move(*attr)));
     }
     for (auto& [func, perResult] : funcResultEdges_)
       for (auto& [index, edges] : perResult) {
-        std::string text = edgesText(edges);
-        if (!text.empty())
+        if (auto attr = edgesAttr(edges))
           setListDictEntry(*func, "res_attrs", static_cast<unsigned>(index), funcNumResults(*func), kEdgesAttr,
-                           ir::Attribute(ir::OpaqueAttr{text}));
+                           ir::Attribute(std::move(*attr)));
       }
   }
 }

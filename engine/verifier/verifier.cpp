@@ -15,6 +15,7 @@
 #include "ir/collective_ops.h"
 #include "sharding/unreduced_axes_transition.h"
 #include "verifier/collective_verifier.h"
+#include "verifier/propagation_edges_verifier.h"
 #include "verifier/verifier_support.h"
 
 namespace shardscope {
@@ -298,6 +299,27 @@ std::optional<TensorSharding> shardingOfValue(const ir::Value* value, bool bypas
   return std::nullopt;
 }
 
+// The sharding of `value` as the propagation edges checks read it (sdy's
+// getSharding): the sharding of the data-flow edge that is the single user
+// of an edge owner, else the value's own, not looking through barriers.
+std::optional<TensorSharding> shardingForEdges(const ir::Value* value) {
+  if (value && value->hasOneUse()) {
+    const Op* user = value->uses().front().user;
+    const Op* owner = value->ownerOp();
+    const bool edgeOwner =
+        owner && (owner->is("stablehlo.while") || owner->is("stablehlo.case") ||
+                  owner->is("stablehlo.optimization_barrier") ||
+                  owner->is("sdy.manual_computation") || owner->is("sdy.named_computation"));
+    if (edgeOwner && user && user->is("sdy.data_flow_edge") &&
+        (value->definingOp || !owner->is("stablehlo.while"))) {
+      const ir::Attribute* s = user->attr("sharding");
+      if (s && s->as<TensorSharding>()) return *s->as<TensorSharding>();
+      return std::nullopt;
+    }
+  }
+  return shardingOfValue(value, /*bypassBarriers=*/false);
+}
+
 class Verifier {
  public:
   Verifier(const ir::Module& module, ir::DiagnosticSink& diags, const ir::AttributeSites* sites,
@@ -478,6 +500,31 @@ class Verifier {
         }
         if (VerifyResult r = verifyOpShardingRule(*rule, operandTypes(op), resultTypes(op))) {
           emitOpError(op, "", *r, "sdy.sharding_rule");
+          return false;
+        }
+      } else if (a->name == "sdy.propagation_edges") {
+        const auto* edges = a->value.as<ir::PropagationEdgesAttr>();
+        if (!edges) {
+          emitOpError(op, "", problem("should have a propagation edges attribute of type "
+                                      "PropagationEdgesAttr for attr named 'sdy.propagation_edges'"));
+          return false;
+        }
+        if (VerifyResult r = verifyPropagationEdges(*edges, op, shardingForEdges, meshes_)) {
+          emitOpError(op, "", *r);
+          return false;
+        }
+      } else if (a->name == "sdy.result_propagation_edges" ||
+                 a->name == "sdy.block_arg_propagation_edges") {
+        const ir::ArrayAttr* list = a->value.array();
+        const bool wellTyped =
+            list && std::all_of(list->elems.begin(), list->elems.end(), [](const ir::Attribute& e) {
+              return e.is<ir::PropagationEdgesAttr>();
+            });
+        if (!wellTyped) {
+          emitOpError(op, "",
+                      problem("should have a propagation edges attribute of type "
+                              "ArrayAttr<PropagationEdgesAttr> for attr named "
+                              "'sdy.result_propagation_edges' or 'sdy.block_arg_propagation_edges'"));
           return false;
         }
       }
@@ -732,7 +779,12 @@ class Verifier {
     if (op.numOperands() == 0 || !op.operand(0)) return {};
     const ir::Value* v = op.operand(0);
     const Op* owner = v->ownerOp();
-    return {shardingOfValue(v, /*bypassBarriers=*/false), owner ? owner->loc() : op.loc()};
+    // A note points where the operand is defined: its op, or where a block
+    // argument is declared.
+    ir::SourceLoc defined = v->isBlockArgument() && v->loc.known() ? v->loc
+                            : owner                                ? owner->loc()
+                                                                   : op.loc();
+    return {shardingOfValue(v, /*bypassBarriers=*/false), defined};
   }
 
   bool verifyCollective(const Op& op) {

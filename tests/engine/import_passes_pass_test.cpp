@@ -45,6 +45,24 @@ func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 )");
 }
 
+// A block argument nothing uses still gets its owner's sharding: the edge
+// being built is not yet the owner's data-flow edge.
+TEST(ImportPassesTest, AddDataFlowEdgesShardsAnUnusedBlockArgument) {
+  const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x2xi32>, %arg1: tensor<8xi32>) -> tensor<8x2xi32> {
+  %0 = sdy.named_computation<"foo">(%arg0, %arg1) in_shardings=[<@mesh, [{?}, {?}]>, <@mesh, [{"y"}]>] (%arg2: tensor<8x2xi32>, %arg3: tensor<8xi32>) {
+    sdy.return %arg2 : tensor<8x2xi32>
+  } : (tensor<8x2xi32>, tensor<8xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+)";
+  const std::string out = run(input, {addDataFlowEdges});
+  EXPECT_NE(out.find("sdy.data_flow_edge %arg2 sharding=<@mesh, [{?}, {?}]> : tensor<8x2xi32>\n"
+                     "      %3 = sdy.data_flow_edge %arg3 sharding=<@mesh, [{\"y\"}]> : tensor<8xi32>"),
+            std::string::npos)
+      << out;
+}
+
 // An owner nothing uses: its sharding is read before the new edge becomes
 // its only user (found by the propagation fuzzer: the pipeline was not
 // idempotent on an unused while result).

@@ -127,6 +127,17 @@ const RoundTripCase kRoundTrips[] = {
     {"generic_name_without_dialect",
      "func.func @f() {\n  \"NO2E\"() : () -> ()\n  \"return\"() : () -> ()\n}\n",
      "func.func @f() {\n  \"NO2E\"() : () -> ()\n  \"return\"() : () -> ()\n}\n"},
+    // arith.constant's custom form: the value carries the result type, and
+    // the result is named after it.
+    {"arith_constant",
+     "func.func @f() {\n  %a = arith.constant dense<0.0> : tensor<8xf32>\n"
+     "  %b = arith.constant 5 : i32\n  %c = arith.constant true\n"
+     "  %d = arith.constant 7 : index\n  %e = \"arith.constant\"() <{value = 1.5 : f32}> : () -> f32\n"
+     "  return\n}\n",
+     "func.func @f() {\n  %cst = arith.constant dense<0.000000e+00> : tensor<8xf32>\n"
+     "  %c5_i32 = arith.constant 5 : i32\n  %true = arith.constant true\n"
+     "  %c7 = arith.constant 7 : index\n  %cst_0 = arith.constant 1.500000e+00 : f32\n"
+     "  return\n}\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Reader, RoundTrip, ::testing::ValuesIn(kRoundTrips),

@@ -172,6 +172,91 @@ TEST_F(ShardscopeOptCli, BadPassOptionValuesFailAsMlirReportsThem) {
   EXPECT_EQ(r.out, "");
 }
 
+// sdy_opt warns about a function body copied for a second call once per
+// process: with -split-input-file, only the first module that copies one.
+TEST_F(ShardscopeOptCli, CopiedFunctionBodyIsWarnedAboutOncePerProcess) {
+  const std::string module =
+      "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %0 = call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  %1 = call @foo(%0) : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n"
+      "}\n"
+      "func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  return %arg0 : tensor<8xf32>\n"
+      "}\n";
+  const std::string file = write("copied_body.mlir", module + "// -----\n" + module);
+  ToolRun r = run(file + " -split-input-file -sdy-import-func-calls");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string warning = file + ":3:3: warning: function @foo has multiple call ops";
+  ASSERT_TRUE(contains(r.err, warning)) << r.err;
+  EXPECT_EQ(r.err.find("has multiple call ops", r.err.find(warning) + warning.size()),
+            std::string::npos)
+      << r.err;
+}
+
+// Bad collectives and reshards: sdy_opt's message, at the line and column
+// MLIR reports (the op's first token; notes at where the operand is
+// declared), exit status 1 and no crash.
+TEST_F(ShardscopeOptCli, BadCollectivesAndReshardsAreReportedWhereSdyOptReportsThem) {
+  const std::string prefix =
+      "sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2, \"w\"=4]>\n"
+      "sdy.mesh @other = <[\"a\"=4]>\n"
+      "func.func @f(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\", \"y\"}, "
+      "{\"z\"}]>}) -> tensor<16x8xf32> {\n";
+  const std::string suffix = "  return %0 : tensor<16x8xf32>\n}\n";
+  auto check = [&](const std::string& name, const std::string& line, const std::string& expected) {
+    const std::string file = write(name + ".mlir", prefix + line + "\n" + suffix);
+    ToolRun r = run(file);
+    EXPECT_EQ(r.status, 1) << name;
+    std::string want = expected;
+    for (size_t at = want.find("FILE"); at != std::string::npos; at = want.find("FILE"))
+      want.replace(at, 4, file);
+    // sdy_opt's diagnostics first; our own notes pointing into the
+    // attribute may follow.
+    EXPECT_EQ(r.err.substr(0, want.size()), want) << name << "\n" << r.err;
+  };
+  // A collective naming an axis its mesh does not have.
+  check("unknown_axis",
+        "  %0 = sdy.all_gather [{\"y\"}, {\"q\"}] %arg0 out_sharding=<@mesh, [{\"x\"}, {}]> : "
+        "tensor<16x8xf32>",
+        "FILE:4:3: error: 'sdy.all_gather' op unknown axis name: \"q\"\n");
+  // Shapes that disagree: an operand used with another type, a permute
+  // whose result is cut into other sizes.
+  check("operand_type",
+        "  %0 = sdy.all_gather [{\"y\"}, {}] %arg0 out_sharding=<@mesh, [{\"x\"}, {\"z\"}]> : "
+        "tensor<16x4xf32>",
+        "FILE:4:35: error: use of value '%arg0' expects different type than prior uses: "
+        "'tensor<16x4xf32>' vs 'tensor<16x8xf32>'\n");
+  check("permute_sizes",
+        "  %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{\"y\", \"x\"}, {\"w\"}]> : "
+        "tensor<16x8xf32>",
+        "FILE:4:3: error: 'sdy.collective_permute' op sharded size of result doesn't match "
+        "operand on dimension 1: 4 != 2\n");
+  // A collective onto another mesh: the note is at %arg0 in the signature.
+  check("other_mesh",
+        "  %0 = sdy.all_slice [{}, {\"a\"}] %arg0 out_sharding=<@other, [{}, {\"a\"}]> : "
+        "tensor<16x8xf32>",
+        "FILE:4:3: error: 'sdy.all_slice' op result mesh does not match operand mesh\n"
+        "FILE:3:14: note: operand mesh: #sdy.mesh<[\"x\"=2, \"y\"=2, \"z\"=2, \"w\"=4]>\n");
+  // A reshard to another mesh is checked against that mesh.
+  check("reshard_axis",
+        "  %0 = sdy.reshard %arg0 <@other, [{\"x\"}, {}]> : tensor<16x8xf32>",
+        "FILE:4:3: error: 'sdy.reshard' op unknown axis name: \"x\"\n");
+  check("reshard_mesh", "  %0 = sdy.reshard %arg0 <@nowhere, [{}, {}]> : tensor<16x8xf32>",
+        "FILE:4:3: error: 'sdy.reshard' op unknown mesh: @nowhere\n");
+  // ... and is fine when the mesh has the axes.
+  const std::string fine =
+      write("reshard_fine.mlir",
+            prefix + "  %0 = sdy.reshard %arg0 <@other, [{\"a\"}, {}]> : tensor<16x8xf32>\n" + suffix);
+  ToolRun ok = run(fine);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  // Cut short: an error, not a crash.
+  const std::string cut = write("cut.mlir", prefix + "  %0 = sdy.all_gather [{\"y\"}, {}] %arg0");
+  ToolRun r = run(cut);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, cut + ":")) << r.err;
+}
+
 // Issue 12 item 10: an error in an attribute stays at its op (3:1, where
 // sdy_opt reports it and the conformance cases check it), and a note points
 // at the duplicated axis; -verify-diagnostics gets no such note (the test

@@ -16,6 +16,7 @@
 #include <QTextBrowser>
 
 #include "core/document_state.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
 #include "main_window_test_util.h"
 #include "trace/strategy_compare_widget.h"
@@ -205,6 +206,22 @@ class LayoutTest : public QObject {
     QVERIFY(openSample(w, QStringLiteral("while_loop.mlir")));
     QTest::qWait(50);
     QCOMPARE(dockGeometries(w), before);
+  }
+
+  // Fit keeps labels readable; the overview map shows only while part of
+  // the graph is out of view (then it covers no node of a fitted graph).
+  void fitStaysReadableAndTheMapOnlyWhenNeeded() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(1280, 800);
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    widgets::GraphView* g = w.graphView();
+    g->zoomFit();
+    QTRY_VERIFY(!g->isOverviewShown());  // all of it in view
+    QVERIFY(openSample(w, QStringLiteral("while_loop.mlir")));
+    g->zoomFit();
+    QVERIFY(g->view()->transform().m11() >= widgets::GraphView::kMinReadableScale - 1e-6);
+    QTRY_VERIFY(g->isOverviewShown());  // part of it out of view
   }
 
   void sparseCoreTabGetsTheWholeWindow() {

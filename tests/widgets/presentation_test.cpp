@@ -2,6 +2,10 @@
 // the layout restored after), light/dark themes (palette; exports stay
 // light), settings kept.
 #include <QAction>
+#include <QTextBrowser>
+#include <QStatusBar>
+#include <QMenuBar>
+#include <QLabel>
 #include <QApplication>
 #include <QDockWidget>
 #include <QScreen>
@@ -11,6 +15,7 @@
 #include <QTest>
 
 #include "core/document_state.h"
+#include "core/step_words.h"
 #include "graph/graph_view.h"
 #include "main_window.h"
 #include "core/picture_export.h"
@@ -90,6 +95,62 @@ class PresentationTest : public QObject {
     QTRY_COMPARE(visibleDocks(w), before);
     QCOMPARE(QFontInfo(w.font()).pixelSize(), fontBefore);
     QCOMPARE(QFontInfo(w.sourceView()->font()).pixelSize(), sourceBefore);
+  }
+
+  // Presentation mode tells the step large: its place on the timeline and
+  // its narration under the graph; no text gets smaller; the status bar
+  // holds one text.
+  void presentationShowsTheStepLarge() {
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(1280, 800);
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.state()->stepCount() > 1, 30000);
+    auto* caption = w.findChild<QWidget*>(QStringLiteral("presentationCaption"));
+    QVERIFY(caption);
+    QVERIFY(!caption->isVisible());
+    auto* step = w.findChild<QLabel*>(QStringLiteral("presentationStep"));
+    auto* narration = w.findChild<QTextBrowser*>(QStringLiteral("presentationNarration"));
+    QVERIFY(step && narration);
+    auto* status = w.findChild<QLabel*>(QStringLiteral("statusLabel"));
+    QVERIFY(status);
+    const int statusBefore = QFontInfo(status->font()).pixelSize();
+    const int menuBefore = QFontInfo(w.menuBar()->font()).pixelSize();
+    w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
+    QTRY_VERIFY(caption->isVisible());
+    const int n = w.state()->stepCount();
+    w.state()->setStepsApplied(2);
+    QCoreApplication::processEvents();
+    QCOMPARE(step->text().left(widgets::stepPlace(2, n).size()), widgets::stepPlace(2, n));
+    QVERIFY2(step->text().contains(QLatin1String("line")), qPrintable(step->text()));
+    QVERIFY2(narration->toPlainText().contains(QLatin1String("factor")),
+             qPrintable(narration->toPlainText()));
+    // Large: the caption above the window's (already larger) font.
+    QVERIFY(QFontInfo(step->font()).pixelSize() > QFontInfo(w.font()).pixelSize());
+    QVERIFY(QFontInfo(narration->font()).pixelSize() >= QFontInfo(w.font()).pixelSize());
+    QVERIFY(narration->height() >= 3 * QFontMetrics(narration->font()).lineSpacing());
+    // Nothing shrinks.
+    QVERIFY(QFontInfo(status->font()).pixelSize() >= statusBefore);
+    QVERIFY(QFontInfo(w.menuBar()->font()).pixelSize() >= menuBefore);
+    QVERIFY(w.graphView()->textScale() > 1.0);
+    QVERIFY(w.graphView()->view()->transform().m11() >=
+            GraphView::kMinReadableScale * w.graphView()->textScale() - 1e-6);
+    // Stepping moves the caption.
+    w.state()->setStepsApplied(n);
+    QCoreApplication::processEvents();
+    QVERIFY(step->text().startsWith(widgets::stepPlace(n, n)));
+    QTest::qWait(300);
+    w.grab().save(QStringLiteral("/tmp/presentation_caption.png"));
+    // One text in the status bar: a message replaces the file's status and
+    // the Qt message area stays empty.
+    w.showStatusMessage(QStringLiteral("Saved x"), 200);
+    QCOMPARE(status->text(), QStringLiteral("Saved x"));
+    QVERIFY(w.statusBar()->currentMessage().isEmpty());
+    QTRY_VERIFY(status->text() != QLatin1String("Saved x"));
+    w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
+    QTRY_VERIFY(!caption->isVisible());
+    QCOMPARE(w.graphView()->textScale(), 1.0);
   }
 
   void themeChangesPalette() {

@@ -1,5 +1,6 @@
 #include "core/picture_export.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFont>
 #include <QFontMetricsF>
@@ -10,6 +11,8 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+
+#include "core/svg_fonts.h"
 
 namespace shardscope::widgets {
 
@@ -35,6 +38,7 @@ Picture withTitle(const Picture& content, const QString& title, const QString& s
   const qreal h = content.size.height() + titleH + 3 * pad;
   Picture out;
   out.size = QSizeF(w, h);
+  out.title = title;
   out.paint = [content, title, subtitle, tf, sf, pad, titleH, w](QPainter& p) {
     p.save();
     p.setPen(QColor(0x20, 0x20, 0x20));
@@ -91,8 +95,10 @@ bool writePicture(const Picture& picture, const QString& path, QString* error, d
       break;
     }
     case PictureFormat::Svg: {
+      QBuffer svg;
+      svg.open(QIODevice::WriteOnly);
       QSvgGenerator gen;
-      gen.setOutputDevice(&file);
+      gen.setOutputDevice(&svg);
       gen.setSize(size.toSize());
       gen.setViewBox(QRectF(QPointF(0, 0), size));
       gen.setTitle(QFileInfo(path).completeBaseName());
@@ -103,6 +109,9 @@ bool writePicture(const Picture& picture, const QString& path, QString* error, d
       p.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
       picture.paint(p);
       p.end();
+      const QByteArray bytes = addGenericFontFamilies(svg.data());
+      if (file.write(bytes) != bytes.size())
+        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
       break;
     }
     case PictureFormat::Pdf: {

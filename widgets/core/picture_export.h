@@ -1,6 +1,7 @@
 // Pictures for export: a size and a paint function; written as PNG (QImage),
-// SVG (QSvgGenerator) or PDF (QPdfWriter) by the file suffix, atomically
-// through QSaveFile.
+// SVG (QSvgGenerator; text names a generic font family after its own, see
+// svg_fonts.h) or PDF (QPdfWriter) by the file suffix, atomically through
+// QSaveFile.
 #pragma once
 #include <QSizeF>
 #include <QString>
@@ -13,6 +14,7 @@ namespace shardscope::widgets {
 struct Picture {
   QSizeF size;  // logical units (1 unit = 1 px at 96 dpi, 1 pt in PDF)
   std::function<void(QPainter&)> paint;
+  QString title;  // the title withTitle() drew above it ("" without one)
   bool isNull() const { return !paint || size.isEmpty(); }
 };
 

@@ -10,9 +10,11 @@ namespace shardscope::widgets {
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DiagnosticsModel::setDiagnostics(std::vector<ir::Diagnostic> diagnostics) {
+void DiagnosticsModel::setDiagnostics(std::vector<ir::Diagnostic> diagnostics,
+                                      QString errorName) {
   beginResetModel();
   diags_ = std::move(diagnostics);
+  errorName_ = std::move(errorName);
   endResetModel();
 }
 
@@ -86,7 +88,9 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       switch (index.column()) {
         case SeverityColumn:
-          return severityName(d.severity);
+          return d.severity == ir::Severity::Error && !errorName_.isEmpty()
+                     ? errorName_
+                     : severityName(d.severity);
         case LineColumn:
           return d.loc.known() ? QVariant(static_cast<int>(d.loc.line))
                                : QVariant(QStringLiteral("—"));

@@ -20,7 +20,9 @@ class DiagnosticsModel : public QAbstractTableModel {
 
   explicit DiagnosticsModel(QObject* parent = nullptr);
   // Model reset.
-  void setDiagnostics(std::vector<ir::Diagnostic> diagnostics);
+  // `errorName`: what the Severity column calls an error ("parse error",
+  // "verifier error", "file error": api::loadStageName); empty: "error".
+  void setDiagnostics(std::vector<ir::Diagnostic> diagnostics, QString errorName = {});
   const std::vector<ir::Diagnostic>& diagnostics() const { return diags_; }
   int errorCount() const;
 
@@ -34,6 +36,7 @@ class DiagnosticsModel : public QAbstractTableModel {
 
  private:
   std::vector<ir::Diagnostic> diags_;
+  QString errorName_;
 };
 
 }  // namespace shardscope::widgets

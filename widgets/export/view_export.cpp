@@ -66,6 +66,8 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
     if (!func && !funcs.empty()) func = funcs.front();
   }
   const QString funcName = func ? u'@' + toQString(api::symbolName(*func)) : QString();
+  // " — after step 3 of 12 (user-priority)": the state, at the end of the title.
+  const QString state = req.state.isEmpty() ? QString() : QStringLiteral(" — ") + req.state;
   QString errorsNote;
   if (doc.errorCount() > 0) errorsNote = QStringLiteral(" · %1 error(s)").arg(doc.errorCount());
 
@@ -96,9 +98,8 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       auto scene = std::make_shared<GraphScene>();
       // Exported pictures are light in either theme (documents, slides, print).
       scene->setPalette(themePalette(Theme::Light));
+      // No highlight: a picture shows the graph, not what was selected.
       scene->setGraph(std::move(model), layout);
-      const ir::Op* op = req.op && req.op != func ? req.op : nullptr;
-      scene->setHighlight(op, req.value);
       std::vector<GraphAxisMove> moves;
       if (req.step) {
         moves = resolveAxisMoves(*module, *req.step);
@@ -118,13 +119,16 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
         return withTitle(
             stackPictures(caption, keep),
             file + QStringLiteral(" — ") + funcName +
-                QStringLiteral(" — dataflow graph after step %1").arg(req.step->step),
+                (req.state.isEmpty()
+                     ? QStringLiteral(" — dataflow graph after step %1").arg(req.step->step)
+                     : QStringLiteral(" — dataflow graph") + state),
             QStringLiteral("arrows + axis chips on the edges: the mesh axes the step moved "
-                           "through its op (highlighted); edge colours = shardings after the step") +
+                           "through its op; edge colours = shardings after the step") +
                 groupsNote + errorsNote);
       }
       return withTitle(
-          keep, file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph"),
+          keep,
+          file + QStringLiteral(" — ") + funcName + QStringLiteral(" — dataflow graph") + state,
           QStringLiteral(
               "ops as boxes, sharded values as chips; edge colours = sharding axes (see legend)") +
               groupsNote + errorsNote);
@@ -148,7 +152,7 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       const MeshTensor t = describeValue(doc, *value);
       return withTitle(
           meshPicture(t),
-          file + QStringLiteral(" — ") + t.valueName + QStringLiteral(" — mesh view"),
+          file + QStringLiteral(" — ") + t.valueName + QStringLiteral(" — mesh view") + state,
           QStringLiteral("what each device holds; same colour = same shard") + errorsNote);
     }
     case ExportView::Source: {
@@ -160,7 +164,8 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
               : QStringLiteral("%1 diagnostic(s), underlined").arg(doc.diagnostics.size());
       return withTitle(
           sourcePicture(toQString(doc.text), doc.diagnostics, first, last),
-          file + (req.op ? QStringLiteral(" — ") + toQString(req.op->name()) : QString()), sub);
+          file + (req.op ? QStringLiteral(" — ") + toQString(req.op->name()) : QString()) + state,
+          sub);
     }
   }
   return fail(QStringLiteral("unknown view"));

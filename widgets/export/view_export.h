@@ -26,10 +26,14 @@ struct ExportRequest {
   // Graph: the communication report of `doc` to draw as the communication
   // layer (graph_comm_layer.h); null or without collectives: no layer.
   std::shared_ptr<const api::CommunicationReport> comm;
+  // The state `doc` is in, for the title ("after step 3 of 12
+  // (user-priority)", core/timeline_caption.h); empty: not said.
+  QString state;
 };
 
-// The titled picture of `request` for `doc`. Lays the graph out on the
-// calling thread. Returns a null picture and sets `error` when the view
+// The titled picture of `request` for `doc`: light whatever the theme, with
+// no selection halo (`op` only chooses what is drawn). Lays the graph out on
+// the calling thread. Returns a null picture and sets `error` when the view
 // cannot be drawn (e.g. the graph of a module that failed to parse).
 Picture exportPicture(const api::Document& doc, const ExportRequest& request, QString* error);
 

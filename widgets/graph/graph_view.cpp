@@ -43,12 +43,13 @@ class Canvas : public QGraphicsView {
   }
   bool fullLegend = false;
   bool userZoomed = false;  // the user zoomed: do not refit on resize
+  qreal textScale = 1.0;    // the legend's size factor (presentation mode)
   // Size of the legend overlay with its margins in viewport pixels (empty without one).
   QSizeF legendSize() const {
     if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return {0, 0};
     Legend legend = scene_->model().legend;
     legend.showNotation = fullLegend;
-    return legend.size() + QSizeF(24, 24);
+    return legend.size() * textScale + QSizeF(24, 24);
   }
   void zoomBy(qreal f) {
     const qreal current = transform().m11();
@@ -77,8 +78,10 @@ class Canvas : public QGraphicsView {
     legend.dark = isDark(scene_);
     p->save();
     p->resetTransform();
-    const QSizeF s = legend.size();
-    legend.paint(*p, QPointF(viewport()->width() - s.width() - 12, 12));
+    const QSizeF s = legend.size() * textScale;
+    p->translate(viewport()->width() - s.width() - 12, 12);
+    p->scale(textScale, textScale);
+    legend.paint(*p, QPointF(0, 0));
     p->restore();
   }
 
@@ -127,7 +130,8 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   }
   mapButton_ = new QToolButton(bar);
   mapButton_->setText(tr("Map"));
-  mapButton_->setToolTip(tr("Show the overview map"));
+  mapButton_->setToolTip(tr("Show or hide the overview map (shown while part of the graph is "
+                            "out of view)"));
   mapButton_->setAutoRaise(true);
   mapButton_->setCheckable(true);
   mapButton_->setChecked(true);
@@ -180,6 +184,10 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   overview_ = new OverviewMap(view_, view_);
   overview_->hide();
   connect(mapButton_, &QToolButton::toggled, this, [this] { placeOverview(); });
+  // Zooming changes what is in view: the map shows itself when part of the
+  // graph is out of view.
+  connect(view_->horizontalScrollBar(), &QScrollBar::rangeChanged, this, [this] { placeOverview(); });
+  connect(view_->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] { placeOverview(); });
 
   // Progress overlay over the canvas.
   overlay_ = new QWidget(view_);
@@ -364,8 +372,16 @@ void GraphView::relayout() {
   if (!module || !func) {
     scene_->clearGraph();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
-    if (state_->document() && !module)
-      setOverlay(tr("%1 could not be parsed.\nThe errors are listed under Diagnostics and "
+    const auto& doc = state_->document();
+    if (doc && !module && doc->failedStage == api::LoadStage::Read)
+      setOverlay(tr("%1 cannot be opened:\n%2")
+                     .arg(state_->fileName(),
+                          doc->diagnostics.empty()
+                              ? QString()
+                              : QString::fromStdString(doc->diagnostics.front().message)),
+                 false);
+    else if (doc && !module)
+      setOverlay(tr("%1 could not be parsed.\nThe parse errors are listed under Diagnostics and "
                     "underlined in the source.")
                      .arg(state_->fileName()),
                  false);
@@ -486,14 +502,38 @@ void GraphView::zoomFit() {
   const qreal vh = std::max(50, view_->viewport()->height());
   const qreal sRight = std::min(std::max(20.0, vw - legend.width()) / r.width(), vh / r.height());
   const qreal sBelow = std::min(vw / r.width(), std::max(20.0, vh - legend.height()) / r.height());
-  const qreal s = std::min(std::max(sRight, sBelow), 1.5);  // never magnify beyond 1.5x
+  // Never magnified beyond 1.5x, never smaller than readable.
+  const qreal s = std::min(std::max(sRight, sBelow), 1.5 * textScale_);
+  const qreal readable = kMinReadableScale * textScale_;
+  if (s < readable) {
+    view_->setSceneRect(r);
+    view_->setTransform(QTransform::fromScale(readable, readable));
+    canvas->userZoomed = false;
+    // From the top (where the arguments are), or around the selection.
+    QPointF focus(r.center().x(), r.top() + vh / (2 * readable));
+    const QList<QGraphicsItem*> selected = scene_->selectedItems();
+    if (!selected.isEmpty()) focus = selected.front()->sceneBoundingRect().center();
+    view_->centerOn(focus);
+    placeOverview();
+    return;
+  }
   const QRectF padded = sRight >= sBelow ? r.adjusted(0, 0, legend.width() / s, 0)
                                          : r.adjusted(0, -legend.height() / s, 0, 0);
   view_->setSceneRect(padded);
   view_->setTransform(QTransform::fromScale(s, s));
   canvas->userZoomed = false;
   view_->centerOn(padded.center());
+  placeOverview();
 }
+
+void GraphView::setTextScale(qreal scale) {
+  textScale_ = std::max<qreal>(1.0, scale);  // text grows, never shrinks
+  static_cast<Canvas*>(view_)->textScale = textScale_;
+  view_->viewport()->update();
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+}
+
+bool GraphView::isOverviewShown() const { return !overview_->isHidden(); }
 
 void GraphView::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
@@ -808,6 +848,13 @@ void GraphView::placeOverview() {
   const QRect vp = view_->viewport()->geometry();
   if (vp.width() < 3 * w || vp.height() < 2 * h) {
     overview_->hide();  // no room
+    return;
+  }
+  // All of the graph in view: the map would show nothing new and only
+  // cover nodes.
+  const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+  if (visible.adjusted(-2, -2, 2, 2).contains(r)) {
+    overview_->hide();
     return;
   }
   overview_->setGeometry(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));

@@ -71,6 +71,18 @@ class GraphView : public QWidget {
   // Reduced motion: off, no chips are created (kept in QSettings as
   // graph/animateAxisMoves; the toolbar's "Animate" button).
   void setAxisAnimationEnabled(bool on);
+  // How large text is drawn (presentation mode: 1.6): Fit magnifies up to
+  // 1.5x this, never shows labels below kMinReadableScale x this, and the
+  // legend is drawn this much larger.
+  void setTextScale(qreal scale);
+  qreal textScale() const { return textScale_; }
+  // Fit never draws the graph smaller than this: its 11-12 px labels stay
+  // at 9 px or more. A graph that does not fit so is shown from its top (or
+  // around the selection) and the overview map finds the rest.
+  static constexpr qreal kMinReadableScale = 0.8;
+  // The overview map is shown (the Map button, and part of the graph is
+  // out of view: when all of it is visible the map would only cover nodes).
+  bool isOverviewShown() const;
   bool axisAnimationEnabled() const { return animateAxes_; }
   AxisMoveAnimator* axisAnimator() const { return animator_; }
 
@@ -127,6 +139,7 @@ class GraphView : public QWidget {
 
   DocumentState* state_;
   GraphScene* scene_;
+  qreal textScale_ = 1.0;
   QGraphicsView* view_;
   QLabel* title_;
   QWidget* searchBar_;

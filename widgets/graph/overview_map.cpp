@@ -5,6 +5,8 @@
 #include <QPainterPath>
 #include <QScrollBar>
 
+#include "core/theme_palette.h"
+
 namespace shardscope::widgets {
 
 OverviewMap::OverviewMap(QGraphicsView* main, QWidget* parent)
@@ -14,7 +16,6 @@ OverviewMap::OverviewMap(QGraphicsView* main, QWidget* parent)
   setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setRenderHints(QPainter::Antialiasing);
   setFrameShape(QFrame::Box);
-  setBackgroundBrush(QColor(0xfb, 0xfb, 0xfd));
   setCursor(Qt::PointingHandCursor);
   setToolTip(tr("Overview: click or drag to move the view"));
   setFocusPolicy(Qt::NoFocus);
@@ -41,6 +42,11 @@ void OverviewMap::refit() {
   viewport()->update();
 }
 
+void OverviewMap::drawBackground(QPainter* p, const QRectF& rect) {
+  // The canvas's colours: dark in the dark theme.
+  p->fillRect(rect, canvasColors(isDark(scene())).background);
+}
+
 void OverviewMap::drawForeground(QPainter* p, const QRectF&) {
   const QRectF r = viewportRect();
   if (r.isEmpty()) return;
@@ -53,7 +59,8 @@ void OverviewMap::drawForeground(QPainter* p, const QRectF&) {
   QPainterPath inside;
   inside.addRect(r);
   p->setPen(Qt::NoPen);
-  p->setBrush(QColor(0x30, 0x30, 0x50, 40));
+  const bool dark = isDark(scene());
+  p->setBrush(dark ? QColor(0, 0, 0, 90) : QColor(0x30, 0x30, 0x50, 40));
   p->drawPath(outside.subtracted(inside));
   const qreal px = 1.0 / std::max<qreal>(transform().m11(), 1e-6);
   QRectF shown = r;

@@ -17,6 +17,7 @@ class OverviewMap : public QGraphicsView {
   void refit();
 
  protected:
+  void drawBackground(QPainter* p, const QRectF& rect) override;
   void drawForeground(QPainter* p, const QRectF& rect) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;

@@ -3,8 +3,12 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QBuffer>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
+
+#include "core/svg_fonts.h"
 
 namespace shardscope::plots {
 
@@ -53,6 +57,8 @@ void SparseCorePlot::clearPlot(const QString& title) {
   finish(false);
 }
 
+QString SparseCorePlot::title() const { return title_ ? title_->text() : QString(); }
+
 int SparseCorePlot::elementCount() const { return plot_->plottableCount() + plot_->itemCount(); }
 
 bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) const {
@@ -69,8 +75,10 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
   } else if (suffix == QLatin1String("pdf")) {
     ok = plot_->savePdf(path, size.width(), size.height());
   } else if (suffix == QLatin1String("svg")) {
+    QBuffer svg;
+    svg.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&svg);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(QStringLiteral("Shardscope SparseCore plot"));
@@ -79,6 +87,11 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
     if (ok) {
       plot_->toPainter(&painter, size.width(), size.height());
       ok = painter.end();
+    }
+    if (ok) {
+      QSaveFile file(path);
+      const QByteArray bytes = widgets::addGenericFontFamilies(svg.data());
+      ok = file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit();
     }
   } else {
     return fail(QStringLiteral("unknown picture format '%1' (use .png, .svg or .pdf)").arg(suffix));

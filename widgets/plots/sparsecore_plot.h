@@ -19,8 +19,12 @@ class SparseCorePlot : public QWidget {
 
   // Writes the plot to `path`; the format follows the suffix (.png, .svg,
   // .pdf). `size` empty: the widget's size, or 900 x 500 when not shown.
+  // SVG text names a generic font family after its own (svg_fonts.h).
   // On failure returns false and sets `error`.
   bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) const;
+
+  // The title drawn above the plot.
+  QString title() const;
 
   // True when the last set...() call had something to draw.
   bool hasData() const { return hasData_; }

@@ -497,15 +497,34 @@ QString SparseCoreWorkspace::errorText() const {
 
 QString SparseCoreWorkspace::summaryText() const { return summary_->toPlainText(); }
 
+const plots::SparseCorePlot* SparseCoreWorkspace::plotFor(const QString& view) const {
+  if (view == QLatin1String("sc-load")) return loadPlot_;
+  if (view == QLatin1String("sc-spmem")) return spmemPlot_;
+  if (view == QLatin1String("sc-hbm")) return hbmPlot_;
+  if (view == QLatin1String("sc-pipeline")) return pipelinePlot_;
+  if (view == QLatin1String("sc-ids")) return idsPlot_;
+  if (view == QLatin1String("sc-stats")) return statsView_->historyPlot();
+  return nullptr;
+}
+
+QString SparseCoreWorkspace::currentViewName() const {
+  const QWidget* w = tabs_->currentWidget();
+  if (w == spmemPlot_) return QStringLiteral("sc-spmem");
+  if (w == hbmPlot_) return QStringLiteral("sc-hbm");
+  if (w == pipelinePlot_) return QStringLiteral("sc-pipeline");
+  if (w == idsPlot_) return QStringLiteral("sc-ids");
+  if (w == statsView_) return QStringLiteral("sc-stats");
+  return QStringLiteral("sc-load");  // the partition load page (plot and stack chooser)
+}
+
+QString SparseCoreWorkspace::viewTitle(const QString& view) const {
+  const plots::SparseCorePlot* plot = plotFor(view);
+  return plot ? plot->title() : QString();
+}
+
 bool SparseCoreWorkspace::exportView(const QString& view, const QString& path, QSize size,
                                      QString* error) const {
-  const plots::SparseCorePlot* plot = nullptr;
-  if (view == QLatin1String("sc-load")) plot = loadPlot_;
-  else if (view == QLatin1String("sc-spmem")) plot = spmemPlot_;
-  else if (view == QLatin1String("sc-hbm")) plot = hbmPlot_;
-  else if (view == QLatin1String("sc-pipeline")) plot = pipelinePlot_;
-  else if (view == QLatin1String("sc-ids")) plot = idsPlot_;
-  else if (view == QLatin1String("sc-stats")) plot = statsView_->historyPlot();
+  const plots::SparseCorePlot* plot = plotFor(view);
   if (!plot) {
     if (error) *error = QStringLiteral("unknown SparseCore view '%1'").arg(view);
     return false;

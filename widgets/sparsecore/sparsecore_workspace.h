@@ -32,6 +32,7 @@ class QTableView;
 class QTimer;
 
 namespace shardscope::plots {
+class SparseCorePlot;
 class HbmUsagePlot;
 class IdDistributionPlot;
 class PartitionLoadPlot;
@@ -89,6 +90,11 @@ class SparseCoreWorkspace : public QWidget {
 
   // Writes the workspace's current picture of `view` (sc-load, ...).
   bool exportView(const QString& view, const QString& path, QSize size, QString* error) const;
+  // The view on screen by its export name: sc-load, sc-spmem, sc-hbm,
+  // sc-pipeline, sc-ids or sc-stats.
+  QString currentViewName() const;
+  // The title `view`'s picture carries ("" for an unknown view).
+  QString viewTitle(const QString& view) const;
 
  signals:
   // A result (or a load error) was applied to every view.
@@ -104,6 +110,7 @@ class SparseCoreWorkspace : public QWidget {
   void applyAnalysis(const ScAnalysis& analysis);
   void showLoadError(const QString& error);
   void updateLoadPlot();
+  const plots::SparseCorePlot* plotFor(const QString& view) const;
 
   QString path_;
   std::shared_ptr<const ScDocument> doc_;

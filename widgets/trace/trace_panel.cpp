@@ -412,4 +412,6 @@ void TracePanel::updateFactorTable() {
   tableTitle_->setText(tr("<span style='color:#666'>Select a step to see its factor table.</span>"));
 }
 
+QWidget* TracePanel::factorTableWidget() const { return table_; }
+
 }  // namespace shardscope::widgets::trace

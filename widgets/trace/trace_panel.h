@@ -43,6 +43,8 @@ class TracePanel : public QWidget {
   TraceStepModel* stepModel() const { return stepModel_; }
   FactorTableModel* factorModel() const { return factorModel_; }
   WhyPanel* whyPanel() const { return why_; }
+  // The factor table's view (export names it "factors" when it has the focus).
+  QWidget* factorTableWidget() const;
   StrategyCompareWidget* compareWidget() const { return compare_; }
 
   // The module to propagate (its text; a fresh parse is propagated).
