@@ -11,9 +11,9 @@
 #include <set>
 
 #include "test_util.h"
+#include "core/svg_fonts.h"
 #include "api/communication.h"
 #include "api/propagate.h"
-#include "core/svg_fonts.h"
 #include "export/view_export.h"
 
 using namespace shardscope;
@@ -111,6 +111,50 @@ class PictureExportTest : public QObject {
     checkFile(out);
   }
 
+  // SVG text names a generic family after its own (svg_fonts.h).
+  void genericFontFamilies_data() {
+    QTest::addColumn<QByteArray>("in");
+    QTest::addColumn<QByteArray>("out");
+    QTest::newRow("sans") << QByteArray(R"(<text font-family="DejaVu Sans" x="1">a</text>)")
+                          << QByteArray(R"(<text font-family="'DejaVu Sans', sans-serif" x="1">a</text>)");
+    QTest::newRow("mono") << QByteArray(R"(<g font-family="DejaVu Sans Mono">)")
+                          << QByteArray(R"(<g font-family="'DejaVu Sans Mono', monospace">)");
+    QTest::newRow("serif") << QByteArray(R"(<g font-family="Noto Serif">)")
+                           << QByteArray(R"(<g font-family="'Noto Serif', serif">)");
+    QTest::newRow("qt's sans alias") << QByteArray(R"(<g font-family="Sans Serif">)")
+                                     << QByteArray(R"(<g font-family="'Sans Serif', sans-serif">)");
+    QTest::newRow("already generic") << QByteArray(R"(<g font-family="'A', monospace">)")
+                                     << QByteArray(R"(<g font-family="'A', monospace">)");
+    QTest::newRow("a list") << QByteArray(R"(<g font-family="'A', 'B'">)")
+                            << QByteArray(R"(<g font-family="'A', 'B', sans-serif">)");
+    QTest::newRow("two runs") << QByteArray(R"(<g font-family="X"/><g font-family="Y Mono"/>)")
+                              << QByteArray(R"(<g font-family="'X', sans-serif"/><g font-family="'Y Mono', monospace"/>)");
+    QTest::newRow("no text") << QByteArray("<svg><rect/></svg>") << QByteArray("<svg><rect/></svg>");
+  }
+  void genericFontFamilies() {
+    QFETCH(QByteArray, in);
+    QFETCH(QByteArray, out);
+    QCOMPARE(addGenericFontFamilies(in), out);
+  }
+
+  // A written SVG picture: every text run has its generic family.
+  void svgFilesNameGenericFamilies() {
+    const auto doc = test::loadSample(QStringLiteral("mlp_megatron.mlir"));
+    QString error;
+    for (ExportView v : {ExportView::Graph, ExportView::Mesh, ExportView::Source}) {
+      ExportRequest req;
+      req.view = v;
+      const Picture pic = exportPicture(*doc, req, &error);
+      const QString path = dir_.filePath(QStringLiteral("fonts_%1.svg").arg(int(v)));
+      QVERIFY2(writePicture(pic, path, &error), qPrintable(error));
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QByteArray svg = f.readAll();
+      QVERIFY(svg.contains("font-family="));
+      QCOMPARE(addGenericFontFamilies(svg), svg);  // nothing left to add
+    }
+  }
+
   // The graph with its communication layer (graph_comm_layer.h): the glyphs'
   // texts and the legend are in the SVG, and only when a report is given.
   void graphExportShowsTheCommunicationLayer_data() {
@@ -155,47 +199,6 @@ class PictureExportTest : public QObject {
     for (const QString& w : words) {
       QVERIFY2(withText.contains(w), qPrintable(w));
       if (w.contains(QLatin1String("collective"))) QVERIFY(!withoutText.contains(w));
-  // SVG text names a generic family after its own (svg_fonts.h).
-  void genericFontFamilies_data() {
-    QTest::addColumn<QByteArray>("in");
-    QTest::addColumn<QByteArray>("out");
-    QTest::newRow("sans") << QByteArray(R"(<text font-family="DejaVu Sans" x="1">a</text>)")
-                          << QByteArray(R"(<text font-family="'DejaVu Sans', sans-serif" x="1">a</text>)");
-    QTest::newRow("mono") << QByteArray(R"(<g font-family="DejaVu Sans Mono">)")
-                          << QByteArray(R"(<g font-family="'DejaVu Sans Mono', monospace">)");
-    QTest::newRow("serif") << QByteArray(R"(<g font-family="Noto Serif">)")
-                           << QByteArray(R"(<g font-family="'Noto Serif', serif">)");
-    QTest::newRow("qt's sans alias") << QByteArray(R"(<g font-family="Sans Serif">)")
-                                     << QByteArray(R"(<g font-family="'Sans Serif', sans-serif">)");
-    QTest::newRow("already generic") << QByteArray(R"(<g font-family="'A', monospace">)")
-                                     << QByteArray(R"(<g font-family="'A', monospace">)");
-    QTest::newRow("a list") << QByteArray(R"(<g font-family="'A', 'B'">)")
-                            << QByteArray(R"(<g font-family="'A', 'B', sans-serif">)");
-    QTest::newRow("two runs") << QByteArray(R"(<g font-family="X"/><g font-family="Y Mono"/>)")
-                              << QByteArray(R"(<g font-family="'X', sans-serif"/><g font-family="'Y Mono', monospace"/>)");
-    QTest::newRow("no text") << QByteArray("<svg><rect/></svg>") << QByteArray("<svg><rect/></svg>");
-  }
-  void genericFontFamilies() {
-    QFETCH(QByteArray, in);
-    QFETCH(QByteArray, out);
-    QCOMPARE(addGenericFontFamilies(in), out);
-  }
-
-  // A written SVG picture: every text run has its generic family.
-  void svgFilesNameGenericFamilies() {
-    const auto doc = test::loadSample(QStringLiteral("mlp_megatron.mlir"));
-    QString error;
-    for (ExportView v : {ExportView::Graph, ExportView::Mesh, ExportView::Source}) {
-      ExportRequest req;
-      req.view = v;
-      const Picture pic = exportPicture(*doc, req, &error);
-      const QString path = dir_.filePath(QStringLiteral("fonts_%1.svg").arg(int(v)));
-      QVERIFY2(writePicture(pic, path, &error), qPrintable(error));
-      QFile f(path);
-      QVERIFY(f.open(QIODevice::ReadOnly));
-      const QByteArray svg = f.readAll();
-      QVERIFY(svg.contains("font-family="));
-      QCOMPARE(addGenericFontFamilies(svg), svg);  // nothing left to add
     }
   }
 
