@@ -88,13 +88,6 @@ struct Builder {
   }
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Bytes the sample table needs per sample while a feature is built (row
 // starts, their counts and fill cursors: three 8-byte entries).
 constexpr uint64_t kBytesPerSample = 24;
@@ -126,12 +119,9 @@ void loadIdsCsv(Job& job, std::istream& in, const std::string& source) {
   auto handleLine = [&](std::string_view line) {
     ++lineNo;
     try {
-      if (parseCsvIdLine(line, first, row) == CsvLineKind::Skip) {
-        // A header may follow comments and blank lines, not rows.
-        const std::string_view t = trim(line);
-        if (first && !t.empty() && t.front() != '#') first = false;
-        return;
-      }
+      const CsvLineKind kind = parseCsvIdLine(line, first, row);
+      if (kind == CsvLineKind::Header) first = false;
+      if (kind != CsvLineKind::Row) return;
     } catch (const CsvRowError& e) {
       fail(e.cause);
     }

@@ -49,7 +49,7 @@ CsvLineKind parseGeneral(std::string_view line, bool firstLine, CsvIdRow& row) {
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (firstLine && fields[0] == "sample") return CsvLineKind::Skip;  // header
+  if (firstLine && fields[0] == "sample") return CsvLineKind::Header;
   if (nf < 3 || nf > 4)
     fail("expected 3 or 4 comma-separated fields (sample,feature,id[,weight]), got " +
          std::to_string(nf));

@@ -26,7 +26,10 @@ struct CsvIdRow {
   bool hasWeight = false;
 };
 
-enum class CsvLineKind { Row, Skip };
+// Header: the first line named its columns ("sample,..."); Skip: a blank
+// line or a comment. Only a Row or a Header ends the lines where a header may
+// stand.
+enum class CsvLineKind { Row, Skip, Header };
 
 // Parses one line (without its '\n'). `firstLine` allows the header.
 // Throws CsvRowError with the cause (the caller adds file and line).

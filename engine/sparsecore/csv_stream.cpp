@@ -89,10 +89,9 @@ class CsvStreamer {
   void line(std::string_view text) {
     ++lineNo_;
     try {
-      if (parseCsvIdLine(text, first_, row_) == CsvLineKind::Skip) {
-        if (first_ && isHeaderOrRow(text)) first_ = false;
-        return;
-      }
+      const CsvLineKind kind = parseCsvIdLine(text, first_, row_);
+      if (kind == CsvLineKind::Header) first_ = false;
+      if (kind != CsvLineKind::Row) return;
     } catch (const CsvRowError& e) {
       fail(e.cause);
     }
@@ -163,11 +162,6 @@ class CsvStreamer {
     for (size_t i = 0; i < a.size(); ++i)
       if (a[i] != b[i]) return false;
     return true;
-  }
-
-  static bool isHeaderOrRow(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    return !text.empty() && text.front() != '#' && text.front() != '\r';
   }
 
   // Ends source SparseCore `st.source` of stack s: its counts are final.
