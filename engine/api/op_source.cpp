@@ -154,18 +154,19 @@ bool frameMatches(const SourceFrame& frame, const SourceLineQuery& query) {
   return before == 0 || frame.file[before - 1] == '/' || query.file.front() == '/';
 }
 
+bool opFromSourceLine(const ir::Op& op, const SourceLineQuery& query) {
+  for (const SourceFrame& f : opSource(op).stack)
+    if (frameMatches(f, query)) return true;
+  return false;
+}
+
 std::vector<const ir::Op*> opsAtSourceLine(const ir::Op& root, const SourceLineQuery& query) {
   std::vector<const ir::Op*> found;
   std::unordered_map<const Location*, bool> matches;  // ops share locations
   const_cast<ir::Op&>(root).walkPreOrder([&](ir::Op& op) {
     if (!op.location()) return true;
     auto [it, added] = matches.try_emplace(op.location(), false);
-    if (added)
-      for (const SourceFrame& f : opSource(op).stack)
-        if (frameMatches(f, query)) {
-          it->second = true;
-          break;
-        }
+    if (added) it->second = opFromSourceLine(op, query);
     if (it->second) found.push_back(&op);
     return true;
   });

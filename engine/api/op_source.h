@@ -103,8 +103,10 @@ struct SourceLineQuery {
 // not taken for one.
 std::optional<SourceLineQuery> parseSourceLineQuery(std::string_view text);
 bool frameMatches(const SourceFrame& frame, const SourceLineQuery& query);
-// Every op under `root` (pre-order, `root` included) with a frame of its
-// stack on the query's line: the ops that line made, also through calls.
+// Whether a frame of `op`'s stack is on the query's line: the line made
+// the op, directly or through calls.
+bool opFromSourceLine(const ir::Op& op, const SourceLineQuery& query);
+// Every op under `root` (pre-order, `root` included) from the query's line.
 std::vector<const ir::Op*> opsAtSourceLine(const ir::Op& root, const SourceLineQuery& query);
 
 }  // namespace shardscope::api
