@@ -32,6 +32,16 @@
 // back (main's copy renamed, as the other came first), and
 // -sdy-unflatten-call-graph keeps the copy of the first call in module
 // order, main's: each run adds a `_0` to its name.
+// And function results whose sharding is closed and names no axis compare
+// equal to results without one, which mean the same: after propagation
+// -sdy-insert-func-call-reshards gives each call its callee's result
+// shardings, an unsharded result as such a sharding, and when a function
+// returns that call result directly the next run's
+// -sdy-propagate-to-func-results copies it onto the function.
+// And reshards compare with their open dimensions closed: the export's
+// -sdy-insert-explicit-reshards runs after -sdy-close-shardings and reshards
+// a call's operand to its callee's argument sharding, an unsharded argument
+// as fully open (`[{?}, {?}]`), which the next run closes.
 //
 //   propagation_fuzzer --seed 1 --count 30          # what CTest runs
 //   propagation_fuzzer --seconds 600 --seed $RANDOM  # scripts/fuzz-propagation.sh
@@ -137,13 +147,14 @@ std::string lineDiff(const std::string& a, const std::string& b) {
   return out;
 }
 
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+}
+
 // `text` with its private functions renamed @fn0, @fn1, ... in the order
 // their names first appear (see the header: sdy renames a function that a
 // run cloned and merged back).
 std::string withCanonicalFunctionNames(const std::string& text) {
-  auto isNameChar = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-  };
   std::set<std::string> privateFunctions;
   const std::string marker = "func.func private @";
   for (size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + 1)) {
@@ -171,6 +182,71 @@ std::string withCanonicalFunctionNames(const std::string& text) {
     i = end;
   }
   return out;
+}
+
+// `text` without the shardings of function results that are closed and
+// name no axis (`{sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}`): those
+// mean what no sharding means (see the header).
+std::string withoutEmptyResultShardings(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  for (size_t nl; start < text.size(); start = nl + 1) {
+    nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(start, nl - start);
+    const size_t results = line.find("func.func ") != std::string::npos ? line.find(") -> (")
+                                                                        : std::string::npos;
+    for (size_t at = results; at != std::string::npos;) {
+      const std::string open = " {sdy.sharding = #sdy.sharding<@";
+      at = line.find(open, at);
+      if (at == std::string::npos) break;
+      size_t k = at + open.size();
+      while (k < line.size() && isNameChar(line[k])) ++k;
+      std::string rest = ", [";
+      if (line.compare(k, rest.size(), rest) != 0) {
+        ++at;
+        continue;
+      }
+      k += rest.size();
+      while (line.compare(k, 2, "{}") == 0) {
+        k += 2;
+        if (line.compare(k, 2, ", ") == 0 && line.compare(k + 2, 2, "{}") == 0) k += 2;
+      }
+      const std::string close = "]>}";
+      if (line.compare(k, close.size(), close) == 0) {
+        line.erase(at, k + close.size() - at);
+      } else {
+        ++at;
+      }
+    }
+    out += line;
+    if (nl < text.size()) out += '\n';
+  }
+  return out;
+}
+
+// `text` with the reshards' open dimensions closed (see the header).
+std::string withClosedReshards(std::string text) {
+  size_t start = 0;
+  for (size_t nl; start < text.size(); start = nl + 1) {
+    nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    const size_t op = text.find("= sdy.reshard ", start);
+    if (op == std::string::npos || op > nl) continue;
+    for (size_t at = op; (at = text.find("?}", at)) != std::string::npos && at < nl;) {
+      const size_t from = text.compare(at - 2, 2, ", ") == 0 ? at - 2 : at;
+      text.erase(from, at + 1 - from);
+      nl -= at + 1 - from;
+      at = from;
+    }
+  }
+  return text;
+}
+
+// What two pipeline outputs are compared as.
+std::string comparable(const std::string& text) {
+  return withCanonicalFunctionNames(withoutEmptyResultShardings(withClosedReshards(text)));
 }
 
 struct Finding {
@@ -250,9 +326,9 @@ bool checkIdempotence(const std::string& text, const Strategy& s, const std::str
       f.what += " (on the output of run " + std::to_string(run) + ")";
       return false;
     }
-    if (withCanonicalFunctionNames(raw) == withCanonicalFunctionNames(out)) {
+    if (comparable(raw) == comparable(out)) {
       ++(run == 1 ? g_idempotentFirst : g_idempotentLater);
-      if (withCanonicalFunctionNames(next) == withCanonicalFunctionNames(out)) return true;
+      if (comparable(next) == comparable(out)) return true;
       f = {s.label() + " is not idempotent on the output of run " + std::to_string(run),
            "--- run " + std::to_string(run) + ":\n" + out +
                "--- lines that differ once run again on that:\n" + lineDiff(out, next)};
