@@ -7,7 +7,8 @@
 // -sdy-insert-explicit-reshards (full version) has run, so the report says
 // what the partitioner would need. Example: sample_models/mlp_megatron.mlir
 // after propagation gives one entry
-//   {kind "all-reduce", op "sdy.all_reduce", value "%5", function "@main",
+//   {kind "all-reduce", op "sdy.all_reduce", value "%4" (the dot result it
+//    reduces: the inserted op takes no number), function "@main",
 //    line 26 (the second dot_general, which the all-reduce follows),
 //    axes "\"model\"", 3072 bytes per device, cause "all-reduce on "model"
 //    before func.return ...: reduction factor k is sharded on {"model"} ..."}
