@@ -62,6 +62,34 @@ TEST(LocationAliasesTest, WithoutTheOptionNoLocations) {
   EXPECT_EQ(printModule(*m).find("loc("), std::string::npos);
 }
 
+TEST(LocationAliasesTest, WindowsLineEndsAndByteOrderMark) {
+  // Saved on Windows: CRLF line ends and a byte order mark change nothing.
+  std::string windows = "\xEF\xBB\xBF";
+  for (const char* c = kExported; *c; ++c) {
+    if (*c == '\n') windows += '\r';
+    windows += *c;
+  }
+  auto m = parseTestModule(windows);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(printedWithLocations(*m), kExported);
+}
+
+TEST(LocationAliasesTest, UnknownDialectOpsKeepTheirLocations) {
+  auto m = parseTestModule(
+      "func.func @main() {\n"
+      "  %0 = \"mydialect.thing\"() {a = 1 : i32} : () -> tensor<2xf32> loc(\"m.py\":3:1)\n"
+      "  \"mydialect.sink\"(%0) : (tensor<2xf32>) -> () loc(#loc1)\n"
+      "  return loc(#loc)\n"
+      "} loc(#loc)\n"
+      "#loc = loc(unknown)\n"
+      "#loc1 = loc(callsite(\"f\"(\"m.py\":4:2) at \"main.py\":1:1))\n");
+  ASSERT_TRUE(m);
+  const std::string printed = printedWithLocations(*m);
+  EXPECT_NE(printed.find("\"mydialect.sink\"(%0) : (tensor<2xf32>) -> () loc(#loc6)\n"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("#loc6 = loc(callsite(#loc5 at #loc4))\n"), std::string::npos) << printed;
+}
+
 TEST(LocationAliasesTest, UnwrittenLocationsAreTheirPlaceInTheFile) {
   ParseOptions options;
   options.fileName = "in.mlir";
