@@ -11,6 +11,7 @@
 #include "io/input_file.h"
 #include "sharding/checked_size.h"
 #include "ir/parser.h"
+#include "ir/sharding_attr_access.h"
 #include "passes/import_passes.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
@@ -160,18 +161,6 @@ std::optional<TensorSharding> shardingInAttrList(const ir::Op& op, const char* l
   return std::nullopt;
 }
 
-std::optional<TensorSharding> perValueEntry(const ir::Attribute* a, unsigned index) {
-  if (!a) return std::nullopt;
-  if (const auto* pv = a->as<TensorShardingPerValue>()) {
-    if (index < pv->shardings.size()) return pv->shardings[index];
-    return std::nullopt;
-  }
-  if (const auto* ts = a->as<TensorSharding>()) {
-    if (index == 0) return *ts;
-  }
-  return std::nullopt;
-}
-
 // Between the import and the export passes of the propagation pipeline, a
 // data-flow edge owner's value (a while or case result, a named
 // computation's block argument) carries its sharding on the
@@ -179,7 +168,7 @@ std::optional<TensorSharding> perValueEntry(const ir::Attribute* a, unsigned ind
 std::optional<TensorSharding> dataFlowEdgeSharding(const ir::Value& value) {
   for (const ir::Use& use : value.uses())
     if (use.user && use.user->is("sdy.data_flow_edge"))
-      return perValueEntry(use.user->attr("sharding"), 0);
+      return ir::valueShardingIn(use.user->attr("sharding"), 0);
   return std::nullopt;
 }
 
@@ -191,7 +180,7 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
     if (!owner) return std::nullopt;
     if (owner->is("func.func")) return shardingInAttrList(*owner, "arg_attrs", value.index);
     if (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation"))
-      if (auto s = perValueEntry(owner->attr("in_shardings"), value.index)) return s;
+      if (auto s = ir::valueShardingIn(owner->attr("in_shardings"), value.index)) return s;
     // A loop-carried value is sharded as the while's result it becomes.
     if (owner->is("stablehlo.while") && value.index < owner->numResults())
       return valueSharding(*owner->result(value.index));
@@ -199,11 +188,11 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
   }
   const ir::Op* op = value.definingOp;
   if (!op) return std::nullopt;
-  if (auto s = perValueEntry(op->attr("sdy.sharding"), value.index)) return s;
+  if (auto s = ir::valueShardingIn(op->attr("sdy.sharding"), value.index)) return s;
   if (op->is("sdy.sharding_constraint") || op->is("sdy.data_flow_edge") || op->is("sdy.reshard"))
-    return perValueEntry(op->attr("sharding"), 0);
+    return ir::valueShardingIn(op->attr("sharding"), 0);
   if (op->is("sdy.manual_computation") || op->is("sdy.named_computation"))
-    if (auto s = perValueEntry(op->attr("out_shardings"), value.index)) return s;
+    if (auto s = ir::valueShardingIn(op->attr("out_shardings"), value.index)) return s;
   return dataFlowEdgeSharding(value);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cctype>
 #include <cstdlib>
+#include <string_view>
 
 #include "ir/float_format.h"
 #include "sharding/string_literal.h"
@@ -125,45 +126,80 @@ std::string formatMlirFloat(double v);
 
 namespace {
 // The tokens of a `dense<...>` body, shared by the check and the
-// canonical form so that both see the same numbers.
-bool keptAsWritten(const std::string& body) {
+// canonical form so that both see the same numbers. Character tests are
+// plain ASCII ones: a literal can hold millions of numbers.
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
+bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool keptAsWritten(std::string_view body) {
   // Strings, complex tuples and hex payloads.
-  return body.find_first_of("\"(x") != std::string::npos;
+  for (char c : body)
+    if (c == '"' || c == '(' || c == 'x') return true;
+  return false;
 }
-bool startsDenseNumber(const std::string& body, size_t i) {
+bool startsDenseNumber(std::string_view body, size_t i) {
   char c = body[i];
-  return std::isdigit(static_cast<unsigned char>(c)) ||
-         ((c == '-' || c == '+' || c == '.') && i + 1 < body.size() &&
-          (std::isdigit(static_cast<unsigned char>(body[i + 1])) || body[i + 1] == '.'));
+  return isDigit(c) || ((c == '-' || c == '+' || c == '.') && i + 1 < body.size() &&
+                        (isDigit(body[i + 1]) || body[i + 1] == '.'));
 }
 // The end of the number or word starting at `i`.
-size_t denseTokenEnd(const std::string& body, size_t i) {
+size_t denseTokenEnd(std::string_view body, size_t i) {
   size_t j = i + 1, n = body.size();
-  while (j < n && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '.' ||
+  while (j < n && (isAlnum(body[j]) || body[j] == '.' ||
                    ((body[j] == '-' || body[j] == '+') && (body[j - 1] == 'e' || body[j - 1] == 'E'))))
     ++j;
   return j;
+}
+// How much of `tok` a C decimal number reads (as strtod would):
+// [sign] digits [. digits] | [sign] . digits, then [e|E [sign] digits].
+size_t decimalNumberLength(std::string_view tok) {
+  size_t i = 0, n = tok.size();
+  if (i < n && (tok[i] == '+' || tok[i] == '-')) ++i;
+  if (i + 1 < n && tok[i] == '0' && (tok[i + 1] == 'X' || tok[i + 1] == 'x')) {
+    // strtod reads hex too; such tokens are rare enough to hand over.
+    const std::string copy(tok);
+    char* end = nullptr;
+    std::strtod(copy.c_str(), &end);
+    return static_cast<size_t>(end - copy.c_str());
+  }
+  const size_t wholeStart = i;
+  while (i < n && isDigit(tok[i])) ++i;
+  size_t digits = i - wholeStart;
+  if (i < n && tok[i] == '.') {
+    size_t f = i + 1;
+    while (f < n && isDigit(tok[f])) ++f;
+    digits += f - i - 1;
+    if (digits > 0) i = f;
+  }
+  if (digits == 0) return 0;
+  if (i < n && (tok[i] == 'e' || tok[i] == 'E')) {
+    size_t k = i + 1;
+    if (k < n && (tok[k] == '+' || tok[k] == '-')) ++k;
+    const size_t expStart = k;
+    while (k < n && isDigit(tok[k])) ++k;
+    if (k > expStart) i = k;
+  }
+  return i;
 }
 }  // namespace
 
 size_t malformedDenseNumber(const std::string& body) {
   if (keptAsWritten(body)) return std::string::npos;
-  size_t i = 0, n = body.size();
+  const std::string_view text = body;
+  size_t i = 0, n = text.size();
   while (i < n) {
-    if (!startsDenseNumber(body, i)) {
+    if (!startsDenseNumber(text, i)) {
       ++i;
       continue;
     }
-    size_t j = denseTokenEnd(body, i);
-    std::string tok = body.substr(i, j - i);
-    char* end = nullptr;
-    std::strtod(tok.c_str(), &end);
-    size_t used = static_cast<size_t>(end - tok.c_str());
-    if (used != tok.size()) return i + used;
+    size_t j = denseTokenEnd(text, i);
+    const size_t used = decimalNumberLength(text.substr(i, j - i));
+    if (used != j - i) return i + used;
     // A number ends a list element: `0.0e000+00` is two numbers run together.
     size_t k = j;
-    while (k < n && std::isspace(static_cast<unsigned char>(body[k]))) ++k;
-    if (k < n && body[k] != ',' && body[k] != ']' && body[k] != '>') return j;
+    while (k < n && isSpace(text[k])) ++k;
+    if (k < n && text[k] != ',' && text[k] != ']' && text[k] != '>') return j;
     i = j;
   }
   return std::string::npos;
@@ -175,11 +211,11 @@ namespace {
 // [2, 2], a bare value is a splat (nullopt shape, `splat` set). False when
 // sub-lists disagree.
 struct DenseShapeReader {
-  const std::string& body;
+  std::string_view body;
   size_t i = 0;
 
   void skipSpace() {
-    while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
+    while (i < body.size() && isSpace(body[i])) ++i;
   }
   // One element at `i`: a list (its shape) or a scalar (empty shape).
   bool element(std::vector<int64_t>& shape) {
@@ -255,14 +291,13 @@ std::string denseLiteralProblem(const std::string& body, const std::vector<int64
         continue;
       }
       size_t end = denseTokenEnd(body, k);
-      const std::string tok = body.substr(k, end - k);
-      if (tok.find_first_of(".eE") != std::string::npos)
+      const std::string_view tok = std::string_view(body).substr(k, end - k);
+      if (tok.find_first_of(".eE") != std::string_view::npos)
         return "expected integer elements, but parsed floating-point";
       k = end;
     }
   }
-  const std::string inside = body.substr(1, body.size() - 2);
-  DenseShapeReader reader{inside};
+  DenseShapeReader reader{std::string_view(body).substr(1, body.size() - 2)};
   reader.skipSpace();
   if (reader.i >= reader.body.size() || reader.body[reader.i] != '[') return "";  // a splat
   std::vector<int64_t> literal;
@@ -277,31 +312,39 @@ std::string canonicalDenseBody(const std::string& body, const std::string& eleme
   if (keptAsWritten(body)) return body;
   bool isFloat = !elementType.empty() && (elementType[0] == 'f' || elementType == "bf16" || elementType == "tf32");
   const std::optional<FloatFormat> format = floatFormatOf(elementType);
+  const std::string_view text = body;
   std::string out;
-  std::vector<std::string> scalars;
-  size_t i = 0, n = body.size();
+  out.reserve(body.size());
+  // A list whose scalars are all alike is a splat: the first scalar and
+  // whether every later one equals it.
+  std::string first;
+  size_t scalars = 0;
+  bool allAlike = true;
+  size_t i = 0, n = text.size();
   while (i < n) {
-    char c = body[i];
-    bool startsNumber = startsDenseNumber(body, i);
-    if (startsNumber || std::isalpha(static_cast<unsigned char>(c))) {
-      size_t j = denseTokenEnd(body, i);
-      std::string tok = body.substr(i, j - i);
+    char c = text[i];
+    bool startsNumber = startsDenseNumber(text, i);
+    if (startsNumber || isAlpha(c)) {
+      size_t j = denseTokenEnd(text, i);
+      const size_t start = out.size();
+      const std::string_view tok = text.substr(i, j - i);
       if (isFloat && startsNumber) {
         // f32 values in f32's digits (`3.14159274`), as MLIR prints them.
-        if (format) tok = formatMlirFloatLiteral(tok, *format);
-        else tok = formatMlirFloat(std::strtod(tok.c_str(), nullptr));
+        if (format) out += formatMlirFloatLiteral(tok, *format);
+        else out += formatMlirFloat(std::strtod(std::string(tok).c_str(), nullptr));
+      } else {
+        out += tok;
       }
-      scalars.push_back(tok);
-      out += tok;
+      const std::string_view scalar = std::string_view(out).substr(start);
+      if (scalars++ == 0) first = scalar;
+      else if (allAlike && scalar != first) allAlike = false;
       i = j;
     } else {
       if (c != ' ' || (!out.empty() && out.back() == ',')) out += c;
       ++i;
     }
   }
-  if (scalars.size() > 1 && out.size() > 2 && out[1] == '[' &&
-      std::all_of(scalars.begin(), scalars.end(), [&](const std::string& s) { return s == scalars[0]; }))
-    return "<" + scalars[0] + ">";
+  if (scalars > 1 && out.size() > 2 && out[1] == '[' && allAlike) return "<" + first + ">";
   return out;
 }
 

@@ -6,6 +6,7 @@
 // library's rounding.
 #include "ir/float_format.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -162,26 +163,58 @@ class BigNumber {
   std::vector<uint32_t> limbs_;
 };
 
-// The decimal digits of a finite `a` > 0 (most significant first, trailing
-// zeros dropped) and the power of ten of the last one, exactly as APFloat
-// finds them before rounding for `formatPrecision` digits: the exact value
-// a = m * 2^e as m * 5^-e * 10^e, with the decimal digits well below the
-// precision cut off (truncated) first.
-void decimalDigits(double a, unsigned formatPrecision, std::string& digits, int& exponent) {
-  int e;
-  const double fraction = std::frexp(a, &e);
-  uint64_t mantissa = static_cast<uint64_t>(std::ldexp(fraction, 53));
-  int twos = e - 53;
-  while ((mantissa & 1) == 0) {
-    mantissa >>= 1;
-    ++twos;
+// The same operations on one 128-bit integer, for the values whose exact
+// product fits (every f32 between about 1e-16 and 1e38, most f64 near one):
+// a dense literal of millions of them then allocates nothing per digit.
+class WideNumber {
+ public:
+  __extension__ using Bits = unsigned __int128;
+  explicit WideNumber(uint64_t v) : v_(v) {}
+  bool isZero() const { return v_ == 0; }
+  void multiply(uint32_t factor) { v_ *= factor; }
+  uint32_t divide(uint32_t divisor) {
+    if (fitsIn64()) {  // a 64-bit division is several times cheaper
+      const uint64_t v = static_cast<uint64_t>(v_);
+      v_ = v / divisor;
+      return static_cast<uint32_t>(v % divisor);
+    }
+    const uint32_t rem = static_cast<uint32_t>(v_ % divisor);
+    v_ /= divisor;
+    return rem;
   }
-  BigNumber n(mantissa);
-  exponent = 0;
+  unsigned activeBits() const {
+    const uint64_t high = static_cast<uint64_t>(v_ >> 64), low = static_cast<uint64_t>(v_);
+    if (high) return 128 - static_cast<unsigned>(__builtin_clzll(high));
+    return low ? 64 - static_cast<unsigned>(__builtin_clzll(low)) : 0;
+  }
+  std::string decimal() const {
+    // Nineteen digits at a time (10^19 < 2^64), the last chunk padded.
+    constexpr uint64_t kChunk = 10'000'000'000'000'000'000ull;
+    char buf[48];
+    char* p = buf + sizeof buf;
+    Bits v = v_;
+    while (v >> 64) {
+      uint64_t chunk = static_cast<uint64_t>(v % kChunk);
+      v /= kChunk;
+      for (int k = 0; k < 19; ++k, chunk /= 10) *--p = static_cast<char>('0' + chunk % 10);
+    }
+    for (uint64_t rest = static_cast<uint64_t>(v); rest; rest /= 10)
+      *--p = static_cast<char>('0' + rest % 10);
+    return std::string(p, buf + sizeof buf);
+  }
+
+ private:
+  bool fitsIn64() const { return (v_ >> 64) == 0; }
+  Bits v_;
+};
+
+// decimalDigits (below) on the exact value `n` times 10^`exponent`.
+template <typename Number>
+void digitsOfExact(Number n, int exponent, int twos, unsigned formatPrecision, std::string& digits,
+                   int& outExponent) {
   if (twos >= 0) {
     for (int left = twos; left > 0; left -= 31) n.multiply(uint32_t{1} << (left < 31 ? left : 31));
   } else {
-    exponent = twos;
     for (int left = -twos; left > 0; left -= 13) {
       uint32_t power = 1;
       for (int k = 0; k < (left < 13 ? left : 13); ++k) power *= 5;
@@ -204,6 +237,31 @@ void decimalDigits(double a, unsigned formatPrecision, std::string& digits, int&
     digits.pop_back();
     ++exponent;
   }
+  outExponent = exponent;
+}
+
+// The decimal digits of a finite `a` > 0 (most significant first, trailing
+// zeros dropped) and the power of ten of the last one, exactly as APFloat
+// finds them before rounding for `formatPrecision` digits: the exact value
+// a = m * 2^e as m * 5^-e * 10^e, with the decimal digits well below the
+// precision cut off (truncated) first.
+void decimalDigits(double a, unsigned formatPrecision, std::string& digits, int& exponent) {
+  int e;
+  const double fraction = std::frexp(a, &e);
+  uint64_t mantissa = static_cast<uint64_t>(std::ldexp(fraction, 53));
+  int twos = e - 53;
+  while ((mantissa & 1) == 0) {
+    mantissa >>= 1;
+    ++twos;
+  }
+  const int startExponent = twos >= 0 ? 0 : twos;
+  // Bits of the exact product: the mantissa's, plus twos, or plus -twos
+  // times log2(5) < 19/8.
+  const int productBits = 64 - __builtin_clzll(mantissa) + (twos >= 0 ? twos : (-twos * 19 + 7) / 8);
+  if (productBits <= 127)
+    digitsOfExact(WideNumber(mantissa), startExponent, twos, formatPrecision, digits, exponent);
+  else
+    digitsOfExact(BigNumber(mantissa), startExponent, twos, formatPrecision, digits, exponent);
 }
 
 // LLVM's APFloat::toString for a finite value of a format with `precisionBits`.
@@ -283,10 +341,22 @@ std::string apfloatToString(double v, int precisionBits, unsigned formatPrecisio
   return out;
 }
 
-// `text` read into format `f` (round to nearest).
-double parseAs(const std::string& text, FloatFormat f) {
-  if (f == FloatFormat::F32) return std::strtof(text.c_str(), nullptr);
-  return roundTo(std::strtod(text.c_str(), nullptr), f);
+// `text` read into format `f` (round to nearest). std::from_chars rounds as
+// strtof/strtod do and is much faster; what it leaves (a leading '+', values
+// out of range) goes to the C library.
+double parseAs(std::string_view text, FloatFormat f) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (f == FloatFormat::F32) {
+    float v;
+    const auto [end, ec] = std::from_chars(first, last, v);
+    if (ec == std::errc() && end != first) return v;
+    return std::strtof(std::string(text).c_str(), nullptr);
+  }
+  double v;
+  const auto [end, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || end == first) v = std::strtod(std::string(text).c_str(), nullptr);
+  return roundTo(v, f);
 }
 
 }  // namespace
@@ -321,17 +391,18 @@ std::string formatMlirFloat(double v, FloatFormat format) {
 }
 
 std::string formatMlirFloatLiteral(std::string_view text, FloatFormat format) {
-  std::string s(text);
-  const bool negative = !s.empty() && s[0] == '-';
+  const bool negative = !text.empty() && text[0] == '-';
   const size_t digits = negative ? 1 : 0;
-  if (s.size() > digits + 2 && s[digits] == '0' && (s[digits + 1] == 'x' || s[digits + 1] == 'X')) {
+  if (text.size() > digits + 2 && text[digits] == '0' &&
+      (text[digits + 1] == 'x' || text[digits + 1] == 'X')) {
     // A hex literal is the value's bits; a NaN keeps them (its payload).
+    const std::string s(text);
     const uint64_t bits = std::strtoull(s.c_str() + digits + 2, nullptr, 16);
     const double v = valueOfBits(bits, format);
     if (std::isnan(v)) return hexOfBits(bits);
     return formatMlirFloat(negative ? -v : v, format);
   }
-  return formatMlirFloat(parseAs(s, format), format);
+  return formatMlirFloat(parseAs(text, format), format);
 }
 
 }  // namespace shardscope::ir

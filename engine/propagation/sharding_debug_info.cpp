@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "ir/sharding_attr_access.h"
 #include "propagation/axis_algebra.h"
 #include "propagation/value_shardings.h"
 
@@ -23,27 +24,6 @@ std::string unquoted(const AxisRef& a) {
   std::string s = a.str();
   s.erase(std::remove(s.begin(), s.end(), '"'), s.end());
   return s;
-}
-
-// Set `key` in the dictionary at position `i` of array attribute `listName`.
-void setListDictEntry(ir::Op& op, const char* listName, unsigned i, unsigned count, const std::string& key,
-                      ir::Attribute value) {
-  std::vector<ir::Attribute> elems;
-  if (const ir::Attribute* list = op.attr(listName))
-    if (const ir::ArrayAttr* arr = list->array()) elems = arr->elems;
-  count = std::max<unsigned>(count, i + 1);
-  while (elems.size() < count) elems.push_back(ir::Attribute::makeDict({}));
-  std::vector<ir::NamedAttribute> entries;
-  if (const ir::DictionaryAttr* d = elems[i].dict()) entries = d->entries;
-  bool found = false;
-  for (auto& [k, v] : entries)
-    if (k == key) {
-      v = value;
-      found = true;
-    }
-  if (!found) entries.emplace_back(key, value);
-  elems[i] = ir::Attribute::makeDict(std::move(entries));
-  op.setAttr(listName, ir::Attribute::makeArray(std::move(elems)), true);
 }
 
 const ir::Attribute* listDictEntry(const ir::Op& op, const char* listName, unsigned i, const std::string& key) {
@@ -303,13 +283,13 @@ void ShardingDebugInfo::save() {
         if (ir::Op* ret = funcReturn(*func))
           for (const ir::Use& u : v->uses())
             if (u.user == ret) {
-              setListDictEntry(*func, "res_attrs", u.index, funcNumResults(*func), kOriginsAttr, dict);
+              ir::setEntryInDictList(*func, "res_attrs", u.index, funcNumResults(*func), kOriginsAttr, dict);
               break;
             }
       }
       if (v->isBlockArgument()) {
         if (owner->is("func.func"))
-          setListDictEntry(*owner, "arg_attrs", v->index, owner->region(0).front().numArguments(), kOriginsAttr, dict);
+          ir::setEntryInDictList(*owner, "arg_attrs", v->index, owner->region(0).front().numArguments(), kOriginsAttr, dict);
         continue;
       }
       if (owner->is("sdy.sharding_constraint") || owner->is("sdy.data_flow_edge")) {
@@ -335,11 +315,11 @@ void ShardingDebugInfo::save() {
       unsigned nArgs = func->numRegions() && !func->region(0).empty() ? func->region(0).front().numArguments() : 0;
       for (unsigned i = 0; i < nArgs; ++i)
         if (const ir::Attribute* d = listDictEntry(*func, "arg_attrs", i, kOriginsAttr))
-          setListDictEntry(*func, "arg_attrs", i, nArgs, kOriginsAttr, selfify(*d, "input: " + std::to_string(i)));
+          ir::setEntryInDictList(*func, "arg_attrs", i, nArgs, kOriginsAttr, selfify(*d, "input: " + std::to_string(i)));
       unsigned nRes = funcNumResults(*func);
       for (unsigned i = 0; i < nRes; ++i)
         if (const ir::Attribute* d = listDictEntry(*func, "res_attrs", i, kOriginsAttr))
-          setListDictEntry(*func, "res_attrs", i, nRes, kOriginsAttr, selfify(*d, "output: " + std::to_string(i)));
+          ir::setEntryInDictList(*func, "res_attrs", i, nRes, kOriginsAttr, selfify(*d, "output: " + std::to_string(i)));
     }
     module_.op->walk([&](ir::Op& op) {
       if (!op.is("sdy.manual_computation")) return;
@@ -365,7 +345,7 @@ void ShardingDebugInfo::save() {
     for (auto& [func, perResult] : funcResultEdges_)
       for (auto& [index, edges] : perResult) {
         if (auto attr = edgesAttr(edges))
-          setListDictEntry(*func, "res_attrs", static_cast<unsigned>(index), funcNumResults(*func), kEdgesAttr,
+          ir::setEntryInDictList(*func, "res_attrs", static_cast<unsigned>(index), funcNumResults(*func), kEdgesAttr,
                            ir::Attribute(std::move(*attr)));
       }
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/sharding_attr_access.h"
 #include "propagation/hash_combine.h"
 
 namespace shardscope::propagation {
@@ -20,17 +21,6 @@ const ir::AttrName kOutShardingName{"out_sharding"};
 const ir::AttrName kInShardingsName{"in_shardings"};
 const ir::AttrName kOutShardingsName{"out_shardings"};
 
-std::optional<TensorSharding> perValue(const ir::Attribute* a, unsigned index) {
-  if (!a) return std::nullopt;
-  if (const auto* pv = a->as<TensorShardingPerValue>()) {
-    if (index < pv->shardings.size()) return pv->shardings[index];
-    return std::nullopt;
-  }
-  if (const auto* ts = a->as<TensorSharding>()) {
-    if (index == 0) return *ts;
-  }
-  return std::nullopt;
-}
 
 std::vector<TensorSharding> perValueList(const ir::Attribute* a) {
   if (!a) return {};
@@ -180,22 +170,7 @@ void setShardingInList(ir::Op& op, const char* listName, unsigned i, unsigned co
     f.counts[li] = std::max(f.counts[li], count);
     return;
   }
-  std::vector<ir::Attribute> elems;
-  if (const ir::Attribute* list = op.attr(listName))
-    if (const ir::ArrayAttr* arr = list->array()) elems = arr->elems;
-  count = std::max<unsigned>(count, i + 1);
-  while (elems.size() < count) elems.push_back(ir::Attribute::makeDict({}));
-  std::vector<ir::NamedAttribute> entries;
-  if (const ir::DictionaryAttr* d = elems[i].dict()) entries = d->entries;
-  bool found = false;
-  for (auto& [k, v] : entries)
-    if (k == kShardingAttr) {
-      v = ir::Attribute(s);
-      found = true;
-    }
-  if (!found) entries.emplace_back(kShardingAttr, ir::Attribute(s));
-  elems[i] = ir::Attribute::makeDict(std::move(entries));
-  op.setAttr(listName, ir::Attribute::makeArray(std::move(elems)), true);
+  ir::setEntryInDictList(op, listName, i, count, kShardingAttr, ir::Attribute(s));
 }
 
 bool isCollectiveWithOutSharding(const ir::Op& op) {
@@ -380,19 +355,19 @@ std::optional<TensorSharding> getSharding(ir::Value* v) {
   if (v->isBlockArgument()) {
     if (SS_OP_IS(*op, "func.func")) return shardingInList(*op, "arg_attrs", v->index);
     if (SS_OP_IS(*op, "sdy.manual_computation")) {
-      auto s = perValue(op->attr(kInShardingsName), v->index);
+      auto s = ir::valueShardingIn(op->attr(kInShardingsName), v->index);
       if (s) return eraseManualAxes(*s, manualAxesOf(*op));
       return std::nullopt;
     }
-    if (SS_OP_IS(*op, "sdy.named_computation")) return perValue(op->attr(kInShardingsName), v->index);
+    if (SS_OP_IS(*op, "sdy.named_computation")) return ir::valueShardingIn(op->attr(kInShardingsName), v->index);
     return std::nullopt;
   }
   if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard"))
-    return perValue(op->attr(kSingleShardingName), 0);
-  if (isCollectiveWithOutSharding(*op)) return perValue(op->attr(kOutShardingName), 0);
+    return ir::valueShardingIn(op->attr(kSingleShardingName), 0);
+  if (isCollectiveWithOutSharding(*op)) return ir::valueShardingIn(op->attr(kOutShardingName), 0);
   if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation"))
-    return perValue(op->attr(kOutShardingsName), v->index);
-  return perValue(op->attr(kShardingAttrName), v->index);
+    return ir::valueShardingIn(op->attr(kOutShardingsName), v->index);
+  return ir::valueShardingIn(op->attr(kShardingAttrName), v->index);
 }
 
 namespace {

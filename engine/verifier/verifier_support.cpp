@@ -17,26 +17,6 @@ std::vector<int64_t> effectiveDeviceIds(const Mesh& mesh) {
 
 }  // namespace
 
-MeshTable::MeshTable(const ir::Module& module) {
-  for (const auto& op : module.body().ops()) {
-    if (!op->is("sdy.mesh")) continue;
-    const ir::Attribute* name = op->attr("sym_name");
-    const ir::Attribute* mesh = op->attr("mesh");
-    if (name && name->string() && mesh && mesh->as<Mesh>())
-      meshes_.emplace(*name->string(), mesh->as<Mesh>());
-  }
-}
-
-const Mesh* MeshTable::lookup(const std::string& name) const {
-  auto it = meshes_.find(name);
-  return it == meshes_.end() ? nullptr : it->second;
-}
-
-const Mesh* MeshTable::of(const MeshRef& ref) const {
-  if (ref.inlineMesh) return &*ref.inlineMesh;
-  return lookup(ref.name);
-}
-
 bool sameMesh(const Mesh& a, const Mesh& b) {
   return a.axes == b.axes && effectiveDeviceIds(a) == effectiveDeviceIds(b);
 }

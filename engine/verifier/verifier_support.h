@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/mesh_symbols.h"
 #include "ir/operation.h"
 #include "verifier/verifier.h"
 
@@ -24,18 +25,8 @@ inline VerifyProblem problemAt(std::string message, std::string token, int occur
   return p;
 }
 
-// Mesh symbols of the module by name.
-class MeshTable {
- public:
-  explicit MeshTable(const ir::Module& module);
-  const Mesh* lookup(const std::string& name) const;
-  // The mesh of `sharding` (inline, or the symbol it names), or nullptr.
-  const Mesh* of(const TensorSharding& sharding) const { return of(sharding.mesh); }
-  const Mesh* of(const MeshRef& ref) const;
-
- private:
-  std::map<std::string, const Mesh*> meshes_;
-};
+// Mesh symbols of the module by name (ir/mesh_symbols.h).
+using MeshTable = ir::MeshSymbols;
 
 // Whether two meshes are one MLIR attribute: same axes, and the same device
 // ids once iota ids are dropped (as sdy's mesh builder drops them).

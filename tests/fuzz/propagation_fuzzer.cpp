@@ -1,15 +1,50 @@
 // Propagation fuzzer: random valid modules (random_module.h) through every
-// propagation strategy and the whole pipeline. For each strategy the run
-// must end (a watchdog aborts one that takes over --step-timeout seconds),
-// report no error, and its output must verify and read back (print, read,
-// print gives the same text). The pipeline must also be idempotent: run on
-// its own printed output, it prints the same text again, whenever every
-// sharding of that output divides its dimensions evenly. (With one that
-// does not, sdy itself is not: -sdy-propagate-to-func-results copies a
-// return value's sharding onto its function's result, and
-// -sdy-update-non-divisible-input-output-shardings then strips the axes that
-// do not divide from the function and its calls but not from the value, so
-// a second run finds a call that disagrees with its callee and reshards it.)
+// propagation strategy (basic, aggressive, op-priority, user-priority) and
+// the whole pipeline, in both of its call modes (functions copied per call,
+// and `dedup-functions-fully`). Each run must end (a watchdog aborts one
+// that takes over --step-timeout seconds), report no error, and its output
+// must verify and read back (print, read, print gives the same text).
+//
+// Idempotence of the pipeline P is checked where sdy has it. Its export
+// normalises main's in/out shardings after propagation, and a run whose
+// normalisation changed something is not a fixed point in sdy either:
+//  - -sdy-remove-sub-axes-in-input-output-shardings cuts a sub-axis and the
+//    axes after it from main's open argument and result dimensions. A value
+//    that held `{"a":(2)2, "b", ?}` (so an add of it and a `{"y", "b"}` value
+//    got no sharding, for the conflict) comes out `{}`, closed; run again,
+//    nothing conflicts and the add is sharded.
+//  - -sdy-update-non-divisible-input-output-shardings drops the axes that do
+//    not divide from function arguments, results and call results, but not
+//    from the values returned inside. The next run's
+//    -sdy-propagate-to-func-results copies the returned value's sharding
+//    back onto the callee, -sdy-insert-func-call-reshards reshards the call
+//    to what it had, and the normalisation makes the two equal again: every
+//    run adds one reshard that changes nothing, and P never settles.
+// So, with out_k the output of run k (out_0 the module) and raw_k run k
+// with `update-non-divisible-input-output-shardings=false` (which turns off
+// both): the first run k <= --settle with raw_k == out_k must be a fixed
+// point, P(out_k) == out_k. Usually that is run 1; after a normalisation it
+// is typically run 2, whose closed shardings leave nothing to normalise.
+// Outputs are compared with private functions renamed in order of first
+// mention: sdy's names are not stable either. When main and a function it
+// calls both call `f`, -sdy-flatten-call-graph clones f for main's call as
+// `f_0`, the functions recreated from named computations take the names
+// back (main's copy renamed, as the other came first), and
+// -sdy-unflatten-call-graph keeps the copy of the first call in module
+// order, main's: each run adds a `_0` to its name.
+// And function results whose sharding is closed and names no axis compare
+// equal to results without one, which mean the same: after propagation
+// -sdy-insert-func-call-reshards gives each call its callee's result
+// shardings, an unsharded result as such a sharding, and when a function
+// returns that call result directly the next run's
+// -sdy-propagate-to-func-results copies it onto the function. For the same
+// reason such shardings compare equal whatever their mesh: the call takes
+// the callee's, `<@mesh_1, [{}, {}]>`, where the caller's result kept
+// `<@mesh, [{}, {}]>`, until the next run copies it over.
+// And reshards compare with their open dimensions closed: the export's
+// -sdy-insert-explicit-reshards runs after -sdy-close-shardings and reshards
+// a call's operand to its callee's argument sharding, an unsharded argument
+// as fully open (`[{?}, {?}]`), which the next run closes.
 //
 //   propagation_fuzzer --seed 1 --count 30          # what CTest runs
 //   propagation_fuzzer --seconds 600 --seed $RANDOM  # scripts/fuzz-propagation.sh
@@ -18,13 +53,16 @@
 // `--seed SEED+i --count 1`; the failing module is printed and, with
 // `--save FILE`, written to FILE. Exit status 1 on a finding.
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +72,7 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "passes/pass.h"
-#include "passes/pass_utils.h"
+#include "passes/propagation_pipeline.h"
 #include "random_module.h"
 #include "verifier/verifier.h"
 
@@ -56,43 +94,38 @@ extern "C" void onAlarm(int) {
 
 struct Strategy {
   const char* pass;
+  passes::PassOptions options;
   bool pipeline;
-};
-const Strategy kStrategies[] = {
-    {"sdy-basic-propagate", false},       {"sdy-aggressive-propagate", false},
-    {"sdy-op-priority-propagate", false}, {"sdy-user-priority-propagate", false},
-    {"sdy-propagation-pipeline", true},
-};
-
-// Whether `sharding` of a value of `type` shards each dimension evenly.
-bool divides(const ir::Module& m, const std::optional<TensorSharding>& sharding,
-             const ir::Type& type) {
-  if (!sharding || !type.isRankedTensor() || !type.hasStaticShape()) return true;
-  const Mesh* mesh = m.meshOf(*sharding);
-  if (!mesh) return true;
-  for (size_t d = 0; d < sharding->dims.size() && d < type.shape.size(); ++d) {
-    const int64_t shards = sharding->dims[d].shardCount(*mesh);
-    if (shards > 0 && type.shape[d] % shards != 0) return false;
+  std::string label() const {
+    std::string out = pass;
+    for (const auto& [key, value] : options.values) out += " " + key + "=" + value;
+    return out;
   }
-  return true;
+};
+const std::vector<Strategy>& strategies() {
+  static const std::vector<Strategy> all = {
+      {"sdy-basic-propagate", {}, false},
+      {"sdy-aggressive-propagate", {}, false},
+      {"sdy-op-priority-propagate", {}, false},
+      {"sdy-user-priority-propagate", {}, false},
+      {"sdy-propagation-pipeline", {}, true},
+      {"sdy-propagation-pipeline", {{{"dedup-functions-fully", "true"}}}, true},
+  };
+  return all;
 }
 
-// No sharding in `m` leaves a remainder (see the header).
-bool everyShardingDivides(const ir::Module& m) {
-  namespace util = passes::util;
-  bool ok = true;
-  m.op->walk([&](ir::Op& op) {
-    for (ir::Value* r : op.resultRange()) ok = ok && divides(m, util::getSharding(r), r->type);
-    if (!util::isFuncOp(op)) return;
-    if (op.numRegions() > 0 && !op.region(0).empty())
-      for (ir::Value* a : op.region(0).front().arguments())
-        ok = ok && divides(m, util::getSharding(a), a->type);
-    const std::vector<ir::Type> types = util::funcResultTypes(op);
-    if (auto results = util::funcResultShardings(m, op))
-      for (size_t i = 0; i < results->size() && i < types.size(); ++i)
-        ok = ok && divides(m, (*results)[i], types[i]);
-  });
-  return ok;
+// Runs `s` on `m`. With `normalise` false, the pipeline's export leaves
+// main's in/out shardings as propagation made them (see the header).
+bool run(const Strategy& s, ir::Module& m, passes::PassContext& ctx, bool normalise) {
+  if (normalise || !s.pipeline) {
+    const passes::PassInfo* pass = passes::lookupPass(s.pass);
+    return pass && pass->run(m, s.options, ctx);
+  }
+  for (passes::PipelineStep step : passes::propagationPipelineSteps(s.options)) {
+    if (step.nested) step.options.values["update-non-divisible-input-output-shardings"] = "false";
+    if (!step.pass->run(m, step.options, ctx) || ctx.diags.hasErrors()) return false;
+  }
+  return true;
 }
 
 // The lines of `a` and `b` that differ, with their numbers (a short diff).
@@ -117,6 +150,139 @@ std::string lineDiff(const std::string& a, const std::string& b) {
   return out;
 }
 
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+}
+
+// `text` with its private functions renamed @fn0, @fn1, ... in the order
+// their names first appear (see the header: sdy renames a function that a
+// run cloned and merged back).
+std::string withCanonicalFunctionNames(const std::string& text) {
+  std::set<std::string> privateFunctions;
+  const std::string marker = "func.func private @";
+  for (size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + 1)) {
+    size_t end = at + marker.size();
+    while (end < text.size() && isNameChar(text[end])) ++end;
+    privateFunctions.insert(text.substr(at + marker.size(), end - at - marker.size()));
+  }
+  std::map<std::string, std::string> renamed;
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '@') {
+      out += text[i++];
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < text.size() && isNameChar(text[end])) ++end;
+    const std::string name = text.substr(i + 1, end - i - 1);
+    if (privateFunctions.count(name)) {
+      auto [it, added] = renamed.emplace(name, "fn" + std::to_string(renamed.size()));
+      out += "@" + it->second;
+    } else {
+      out += "@" + name;
+    }
+    i = end;
+  }
+  return out;
+}
+
+// `text` without the shardings of function results that are closed and
+// name no axis (`{sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}`): those
+// mean what no sharding means (see the header).
+std::string withoutEmptyResultShardings(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  for (size_t nl; start < text.size(); start = nl + 1) {
+    nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(start, nl - start);
+    const size_t results = line.find("func.func ") != std::string::npos ? line.find(") -> (")
+                                                                        : std::string::npos;
+    for (size_t at = results; at != std::string::npos;) {
+      const std::string open = " {sdy.sharding = #sdy.sharding<@";
+      at = line.find(open, at);
+      if (at == std::string::npos) break;
+      size_t k = at + open.size();
+      while (k < line.size() && isNameChar(line[k])) ++k;
+      std::string rest = ", [";
+      if (line.compare(k, rest.size(), rest) != 0) {
+        ++at;
+        continue;
+      }
+      k += rest.size();
+      while (line.compare(k, 2, "{}") == 0) {
+        k += 2;
+        if (line.compare(k, 2, ", ") == 0 && line.compare(k + 2, 2, "{}") == 0) k += 2;
+      }
+      const std::string close = "]>}";
+      if (line.compare(k, close.size(), close) == 0) {
+        line.erase(at, k + close.size() - at);
+      } else {
+        ++at;
+      }
+    }
+    out += line;
+    if (nl < text.size()) out += '\n';
+  }
+  return out;
+}
+
+// `text` with the reshards' open dimensions closed (see the header).
+std::string withClosedReshards(std::string text) {
+  size_t start = 0;
+  for (size_t nl; start < text.size(); start = nl + 1) {
+    nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    const size_t op = text.find("= sdy.reshard ", start);
+    if (op == std::string::npos || op > nl) continue;
+    for (size_t at = op; (at = text.find("?}", at)) != std::string::npos && at < nl;) {
+      const size_t from = text.compare(at - 2, 2, ", ") == 0 ? at - 2 : at;
+      text.erase(from, at + 1 - from);
+      nl -= at + 1 - from;
+      at = from;
+    }
+  }
+  return text;
+}
+
+// `text` with the mesh of every sharding that is closed and names no axis
+// spelled `@*` (see the header).
+std::string withAnyMeshForEmptyShardings(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "<@") != 0) {
+      out += text[i++];
+      continue;
+    }
+    size_t k = i + 2;
+    while (k < text.size() && isNameChar(text[k])) ++k;
+    size_t end = k;
+    if (text.compare(end, 3, ", [") == 0) {
+      end += 3;
+      while (text.compare(end, 2, "{}") == 0) {
+        end += 2;
+        if (text.compare(end, 4, ", {}") == 0) end += 2;
+      }
+    }
+    if (end > k && text.compare(end, 2, "]>") == 0) {
+      out += "<@*" + text.substr(k, end - k);
+    } else {
+      out += text.substr(i, k - i);
+    }
+    i = end > k && text.compare(end, 2, "]>") == 0 ? end : k;
+  }
+  return out;
+}
+
+// What two pipeline outputs are compared as.
+std::string comparable(const std::string& text) {
+  return withCanonicalFunctionNames(
+      withAnyMeshForEmptyShardings(withoutEmptyResultShardings(withClosedReshards(text))));
+}
+
 struct Finding {
   std::string what;
   std::string detail;
@@ -132,81 +298,95 @@ std::unique_ptr<ir::Module> read(const std::string& text, const char* name, std:
   return nullptr;
 }
 
-// Runs `pass` on `text`; the printed result, or a finding.
-bool runPass(const std::string& text, const char* passName, std::string& printed, Finding& f,
-             int timeout, bool* evenlySharded = nullptr) {
+// Runs `s` on `text`; the printed result, or a finding.
+bool runPass(const std::string& text, const Strategy& s, std::string& printed, Finding& f,
+             int timeout, bool normalise = true) {
   std::string error;
   std::unique_ptr<ir::Module> m = read(text, "input", error);
   if (!m) {
     f = {"the input does not read or verify", error};
     return false;
   }
-  const passes::PassInfo* pass = passes::lookupPass(passName);
-  if (!pass) {
-    f = {std::string("no pass ") + passName, ""};
-    return false;
-  }
+  const std::string name = s.label() + (normalise ? "" : " (without the in/out normalisation)");
   ir::DiagnosticSink diags;
   passes::PassContext ctx{diags, ""};
-  g_watchdogText = std::string("pass: ") + passName + "\n--- module:\n" + text;
+  g_watchdogText = "pass: " + name + "\n--- module:\n" + text;
   alarm(static_cast<unsigned>(timeout));
-  const bool ok = pass->run(*m, passes::PassOptions{}, ctx);
+  const bool ok = run(s, *m, ctx, normalise);
   alarm(0);
   if (!ok || diags.hasErrors()) {
-    f = {std::string(passName) + " failed", diags.formatAll("input")};
+    f = {name + " failed", diags.formatAll("input")};
     return false;
   }
   ir::DiagnosticSink verifyDiags;
   if (!verifyModule(*m, verifyDiags)) {
-    f = {std::string("the output of ") + passName + " does not verify",
+    f = {"the output of " + name + " does not verify",
          verifyDiags.formatAll("output") + "--- output:\n" + ir::printModule(*m)};
     return false;
   }
   printed = ir::printModule(*m);
-  if (evenlySharded) *evenlySharded = everyShardingDivides(*m);
   std::unique_ptr<ir::Module> again = read(printed, "output", error);
   if (!again) {
-    f = {std::string("the output of ") + passName + " does not read back",
-         error + "--- output:\n" + printed};
+    f = {"the output of " + name + " does not read back", error + "--- output:\n" + printed};
     return false;
   }
   const std::string reprinted = ir::printModule(*again);
   if (reprinted != printed) {
-    f = {std::string("the output of ") + passName + " prints differently once read back",
+    f = {"the output of " + name + " prints differently once read back",
          "--- printed:\n" + printed + "--- read back and printed:\n" + reprinted};
     return false;
   }
   return true;
 }
 
-// Counts of pipeline outputs checked for idempotence.
-long g_idempotenceChecked = 0;
+// Pipeline runs checked for idempotence: on the module's first run, on a
+// later one (the first runs normalised main's in/out shardings), and
+// modules whose every run up to --settle normalised something.
+long g_idempotentFirst = 0;
+long g_idempotentLater = 0;
+long g_alwaysNormalised = 0;
+int g_settleRuns = 4;
+
+// The pipeline's idempotence from its output `once` of `text` (see the
+// header): the first run k whose normalisations did nothing must be a fixed
+// point, P(out_k) == out_k.
+bool checkIdempotence(const std::string& text, const Strategy& s, const std::string& once,
+                      Finding& f, int timeout) {
+  std::string input = text, out = once;
+  for (int run = 1; run <= g_settleRuns; ++run) {
+    std::string raw, next;
+    if (!runPass(input, s, raw, f, timeout, /*normalise=*/false) ||
+        !runPass(out, s, next, f, timeout)) {
+      f.what += " (on the output of run " + std::to_string(run) + ")";
+      return false;
+    }
+    if (comparable(raw) == comparable(out)) {
+      ++(run == 1 ? g_idempotentFirst : g_idempotentLater);
+      if (comparable(next) == comparable(out)) return true;
+      f = {s.label() + " is not idempotent on the output of run " + std::to_string(run),
+           "--- run " + std::to_string(run) + ":\n" + out +
+               "--- lines that differ once run again on that:\n" + lineDiff(out, next)};
+      return false;
+    }
+    input = std::move(out);
+    out = std::move(next);
+  }
+  ++g_alwaysNormalised;
+  return true;
+}
 
 bool check(const std::string& text, Finding& f, int timeout) {
-  for (const Strategy& s : kStrategies) {
+  for (const Strategy& s : strategies()) {
     std::string out;
-    bool even = false;
-    if (!runPass(text, s.pass, out, f, timeout, &even)) return false;
-    if (!s.pipeline || !even) continue;
-    ++g_idempotenceChecked;
-    std::string twice;
-    if (!runPass(out, s.pass, twice, f, timeout)) {
-      f.what += " (run on the pipeline's own output)";
-      return false;
-    }
-    if (twice != out) {
-      f = {"the pipeline is not idempotent",
-           "--- once:\n" + out + "--- lines that differ once run again on that:\n" +
-               lineDiff(out, twice)};
-      return false;
-    }
+    if (!runPass(text, s, out, f, timeout)) return false;
+    if (s.pipeline && !checkIdempotence(text, s, out, f, timeout)) return false;
   }
   return true;
 }
 
 int usage() {
   std::cerr << "usage: propagation_fuzzer [--seed N] [--count N] [--seconds S] [--step-timeout S] "
-               "[--save FILE] [--print]\n";
+               "[--settle RUNS] [--save FILE] [--print]\n";
   return 2;
 }
 
@@ -231,6 +411,8 @@ int main(int argc, char** argv) {
       count = std::strtol(v, nullptr, 10);
     } else if (a == "--seconds" && (v = next())) {
       seconds = std::strtod(v, nullptr);
+    } else if (a == "--settle" && (v = next())) {
+      g_settleRuns = std::max(1, std::atoi(v));
     } else if (a == "--step-timeout" && (v = next())) {
       stepTimeout = std::max(1, std::atoi(v));
     } else if (a == "--save" && (v = next())) {
@@ -262,8 +444,10 @@ int main(int argc, char** argv) {
     ++done;
   }
   std::cout << "propagation_fuzzer: " << done << " modules from seed " << seed << ", "
-            << 5 * done << " strategy runs, " << g_idempotenceChecked
-            << " pipeline outputs checked for idempotence, no finding ("
+            << strategies().size() * static_cast<size_t>(done) << " strategy runs, "
+            << g_idempotentFirst << " pipeline outputs checked for idempotence on the first run, "
+            << g_idempotentLater << " on a later run (" << g_alwaysNormalised
+            << " normalised in every run), no finding ("
             << static_cast<long>(elapsed()) << " s)\n";
   return 0;
 }

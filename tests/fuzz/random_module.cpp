@@ -35,6 +35,9 @@ int64_t RandomModuleGenerator::elements(const Shape& shape) {
 RandomModuleGenerator::Shape RandomModuleGenerator::randomShape() {
   // Mostly multiples of the axis sizes (pipeline outputs whose shardings all
   // divide evenly are checked for idempotence), sometimes not.
+  // Parameters mostly share a few shapes, so that calls find arguments
+  // among the caller's values.
+  if (!shapePool_.empty() && chance(0.7)) return any(shapePool_);
   static const std::vector<int64_t> kDims = {8, 8, 16, 16, 32, 4, 2, 1, 3, 6, 12};
   Shape shape(static_cast<size_t>(pick(1, 3)));
   for (int64_t& d : shape) d = any(kDims);
@@ -144,7 +147,7 @@ void RandomModuleGenerator::emitOp(Body& body, int depth) {
   std::string& out = body.text;
   const std::string& in = body.indent;
   Value result{body.fresh(), v.shape};
-  int kind = pick(0, 11);
+  int kind = pick(0, 13);  // 10 to 13: a call, when there is a callee
   // A scalar has no dimension to contract, reshape, reduce or concatenate.
   if (rank == 0 && (kind == 3 || kind == 4 || kind == 6 || kind == 7)) kind = 0;
   switch (kind) {
@@ -243,8 +246,18 @@ void RandomModuleGenerator::emitOp(Body& body, int depth) {
       return emitWhile(body, depth);
     }
     default: {  // a call
-      if (callees_.empty() || depth > 0) return emitOp(body, depth);
-      const Function& f = any(callees_);
+      // Calls in a loop body too: the call graph passes see them nested.
+      if (callees_.empty() || (depth > 0 && chance(0.5))) return emitOp(body, depth);
+      // Mostly a callee that can take a value at hand (not only constants).
+      std::vector<Function> fitting;
+      for (const Function& g : callees_)
+        for (const Value& x : body.values)
+          if (!body.constant.count(x.name) &&
+              std::find(g.params.begin(), g.params.end(), x.shape) != g.params.end()) {
+            fitting.push_back(g);
+            break;
+          }
+      const Function f = !fitting.empty() && chance(0.8) ? any(fitting) : any(callees_);
       std::vector<std::string> args, argTypes, resTypes;
       bool allConstant = true;
       for (const Shape& p : f.params) {
@@ -348,6 +361,8 @@ std::string RandomModuleGenerator::function(const Function& f, bool isMain) {
 std::string RandomModuleGenerator::generate() {
   meshes_.clear();
   callees_.clear();
+  shapePool_.clear();
+  for (int i = pick(1, 3); i > 0; --i) shapePool_.push_back(randomShape());
   static const std::vector<std::string> kNames = {"a", "b", "c", "x", "y"};
   static const std::vector<int64_t> kSizes = {1, 2, 2, 2, 4, 4, 8, 3};
   std::string text;
@@ -363,7 +378,7 @@ std::string RandomModuleGenerator::generate() {
     meshes_.push_back(mesh);
   }
   std::string functions;
-  for (int i = 0, n = pick(0, 3); i < n; ++i) {
+  for (int i = 0, n = chance(0.15) ? 0 : pick(1, 3); i < n; ++i) {
     Function f{"f" + std::to_string(i), {}, {}};
     for (int p = pick(1, 2); p > 0; --p) f.params.push_back(randomShape());
     functions += function(f, false);

@@ -2,9 +2,9 @@
 //
 // Each module has one or two meshes (axis sizes 1 to 8, so sub-axes such as
 // `"a":(2)2` fit), a `main` and up to three private functions called as a
-// DAG (`main -> f1 -> f0`, `main -> f0`, never a cycle), and a body mixing
-// elementwise ops, dot_general, reshape, transpose, reduce, concatenate,
-// while loops, sharding constraints and calls. Shardings are random too:
+// DAG (`main -> f1 -> f0`, `main -> f0`, never a cycle; calls also inside
+// while bodies), and a body mixing elementwise ops, dot_general, reshape,
+// transpose, reduce, concatenate, while loops, sharding constraints and calls. Shardings are random too:
 // open or closed dimensions, priorities, sub-axes, replicated axes, on
 // arguments, results and ops. The same seed always gives the same text.
 //
@@ -87,6 +87,7 @@ class RandomModuleGenerator {
   std::mt19937_64 rng_;
   std::vector<Mesh> meshes_;
   std::vector<Function> callees_;  // defined so far (callable from later ones)
+  std::vector<Shape> shapePool_;   // the shapes parameters mostly take
 };
 
 }  // namespace shardscope::fuzz

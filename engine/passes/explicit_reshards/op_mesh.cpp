@@ -21,28 +21,6 @@ void forEachSharding(const OptionalShardings& operands, const OptionalShardings&
 
 }  // namespace
 
-MeshTable::MeshTable(const ir::Module& module) {
-  for (const auto& op : module.body().ops()) {
-    if (!op->is("sdy.mesh")) continue;
-    const ir::Attribute* name = op->attr("sym_name");
-    const ir::Attribute* mesh = op->attr("mesh");
-    if (!name || !name->string() || !mesh || !mesh->as<Mesh>()) continue;
-    const Mesh* m = mesh->as<Mesh>();
-    byName_.emplace(*name->string(), m);
-    if (!global_ && !m->isMaximal() && !m->axes.empty()) global_ = std::make_pair(*name->string(), m);
-  }
-}
-
-const Mesh* MeshTable::named(const std::string& name) const {
-  auto it = byName_.find(name);
-  return it == byName_.end() ? nullptr : it->second;
-}
-
-const Mesh* MeshTable::of(const TensorSharding& sharding) const {
-  if (sharding.mesh.inlineMesh) return &*sharding.mesh.inlineMesh;
-  return named(sharding.mesh.name);
-}
-
 bool shardsNoDimension(const std::optional<TensorSharding>& sharding) {
   if (!sharding) return true;
   for (const DimensionSharding& d : sharding->dims)

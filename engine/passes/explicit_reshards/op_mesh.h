@@ -17,27 +17,15 @@
 #include <utility>
 #include <vector>
 
+#include "ir/mesh_symbols.h"
 #include "ir/operation.h"
 #include "sharding/mesh.h"
 #include "sharding/tensor_sharding.h"
 
 namespace shardscope::passes::explicit_reshards {
 
-// The module's `sdy.mesh` symbols by name, read once: the pass asks for the
-// mesh of nearly every sharding it meets.
-class MeshTable {
- public:
-  explicit MeshTable(const ir::Module& module);
-  // The mesh a sharding refers to (inline or by name), or nullptr.
-  const Mesh* of(const TensorSharding& sharding) const;
-  const Mesh* named(const std::string& name) const;
-  // The first mesh with axes (not a maximal one): the "global" mesh.
-  std::optional<std::pair<std::string, const Mesh*>> global() const { return global_; }
-
- private:
-  std::unordered_map<std::string, const Mesh*> byName_;
-  std::optional<std::pair<std::string, const Mesh*>> global_;
-};
+// The module's mesh symbols (ir/mesh_symbols.h).
+using MeshTable = ir::MeshSymbols;
 
 struct OpMesh {
   std::string name;  // the `sdy.mesh` symbol, without '@'

@@ -37,7 +37,7 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
     deviceMesh = s->mesh.name;
   }
   std::optional<OpMesh> global;
-  if (auto g = ctx.meshes.global()) global = OpMesh{g->first, g->second};
+  if (auto g = ctx.meshes.firstWithAxes()) global = OpMesh{g->first, g->second};
   if (!global) return true;
 
   const MeshRef deviceRef{deviceMesh, std::nullopt};
