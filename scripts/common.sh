@@ -121,9 +121,10 @@ run_ctest() {
 # run_conformance OPT REPORT LABEL [run.py options...]: the whole conformance
 # suite (SHARDSCOPE_SHARED/conformance, default ../shared beside the repo)
 # with OPT; only the cases tests/conformance_passing.txt lists (the ratchet)
-# count. run.py's closing line, over all cases, is reworded to
-# "all conformance cases (LABEL): N pass, M fail" so that it does not read
-# as the run's result. Returns 2 (counts 0) when the suite is not there.
+# count. run.py's closing line, over all cases, is reworded to "all
+# conformance cases (LABEL, informational): N pass, M fail" so that it does
+# not read as the run's result. Returns 2 (counts 0) when the suite is not
+# there.
 run_conformance() {
   local opt=$1 report=$2 label=$3 rc r_pass r_fail r_missing
   local runpy="${SHARDSCOPE_SHARED:-$SHARDSCOPE_ROOT/../shared}/conformance/run.py"
@@ -139,7 +140,7 @@ run_conformance() {
   fi
   rm -f "$report"
   python3 "$runpy" --opt "$opt" --baseline "$baseline" --json "$report" "$@" 2>&1 |
-    sed -E "s/^([0-9]+) passed, ([0-9]+) failed\$/all conformance cases ($label): \1 pass, \2 fail/"
+    sed -E "s/^([0-9]+) passed, ([0-9]+) failed\$/all conformance cases ($label, informational): \1 pass, \2 fail/"
   rc=${PIPESTATUS[0]}
   if [[ ! -f "$report" ]]; then
     echo "the conformance runner exited $rc without a report" >&2

@@ -69,7 +69,7 @@ log "ctest took $((SECONDS - t1)) s"
 # ---- Conformance ratchet ---------------------------------------------------
 t2=$SECONDS
 log "conformance suite (ratchet: tests/conformance_passing.txt)"
-run_conformance "$BUILD_DIR/bin/shardscope-opt" "$BUILD_DIR/conformance-report.json" informational
+run_conformance "$BUILD_DIR/bin/shardscope-opt" "$BUILD_DIR/conformance-report.json" Release
 if [[ $? -eq 2 ]]; then
   log "no conformance suite (SHARDSCOPE_SHARED): skipped"
 else
