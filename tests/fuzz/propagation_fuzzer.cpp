@@ -32,15 +32,15 @@
 // back (main's copy renamed, as the other came first), and
 // -sdy-unflatten-call-graph keeps the copy of the first call in module
 // order, main's: each run adds a `_0` to its name.
-// And function results whose sharding is closed and names no axis compare
-// equal to results without one, which mean the same: after propagation
-// -sdy-insert-func-call-reshards gives each call its callee's result
-// shardings, an unsharded result as such a sharding, and when a function
-// returns that call result directly the next run's
-// -sdy-propagate-to-func-results copies it onto the function. For the same
-// reason such shardings compare equal whatever their mesh: the call takes
-// the callee's, `<@mesh_1, [{}, {}]>`, where the caller's result kept
-// `<@mesh, [{}, {}]>`, until the next run copies it over.
+// And sdy.sharding attributes whose shardings are all closed and name no
+// axis compare equal to none, which means the same after the pipeline:
+// -sdy-insert-func-call-reshards gives a call its callee's result shardings
+// (an unsharded result as such a sharding) after the caller's own results
+// were set, so the next run's -sdy-propagate-to-func-results copies them
+// onto a function that returns the call's result, and then onto that
+// function's calls. For the same reason such shardings compare equal
+// whatever their mesh: the call takes the callee's `<@mesh_1, [{}, {}]>`
+// where the caller's result kept `<@mesh, [{}, {}]>`.
 // And reshards compare with their open dimensions closed: the export's
 // -sdy-insert-explicit-reshards runs after -sdy-close-shardings and reshards
 // a call's operand to its callee's argument sharding, an unsharded argument
@@ -187,45 +187,58 @@ std::string withCanonicalFunctionNames(const std::string& text) {
   return out;
 }
 
-// `text` without the shardings of function results that are closed and
-// name no axis (`{sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}`): those
-// mean what no sharding means (see the header).
-std::string withoutEmptyResultShardings(const std::string& text) {
+// The end of `<@mesh, [{}, {}]>` at `at` in `text`: a sharding that is
+// closed and names no axis; npos for any other.
+size_t emptyShardingEnd(const std::string& text, size_t at) {
+  if (text.compare(at, 2, "<@") != 0) return std::string::npos;
+  at += 2;
+  while (at < text.size() && isNameChar(text[at])) ++at;
+  if (text.compare(at, 3, ", [") != 0) return std::string::npos;
+  at += 3;
+  while (text.compare(at, 2, "{}") == 0) {
+    at += 2;
+    if (text.compare(at, 4, ", {}") == 0) at += 2;
+  }
+  return text.compare(at, 2, "]>") == 0 ? at + 2 : std::string::npos;
+}
+
+// `text` without the sdy.sharding attributes whose every sharding is closed
+// and names no axis: after the pipeline they mean what no sharding means
+// (see the header).
+std::string withoutEmptyShardingAttributes(const std::string& text) {
+  const std::string single = " {sdy.sharding = #sdy.sharding";
+  const std::string perValue = "_per_value<[";
   std::string out;
   out.reserve(text.size());
-  size_t start = 0;
-  for (size_t nl; start < text.size(); start = nl + 1) {
-    nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    std::string line = text.substr(start, nl - start);
-    const size_t results = line.find("func.func ") != std::string::npos ? line.find(") -> (")
-                                                                        : std::string::npos;
-    for (size_t at = results; at != std::string::npos;) {
-      const std::string open = " {sdy.sharding = #sdy.sharding<@";
-      at = line.find(open, at);
-      if (at == std::string::npos) break;
-      size_t k = at + open.size();
-      while (k < line.size() && isNameChar(line[k])) ++k;
-      std::string rest = ", [";
-      if (line.compare(k, rest.size(), rest) != 0) {
-        ++at;
-        continue;
+  size_t copied = 0;
+  for (size_t at = text.find(single); at != std::string::npos; at = text.find(single, at + 1)) {
+    size_t k = at + single.size();
+    if (text.compare(k, perValue.size(), perValue) == 0) {
+      k += perValue.size();
+      for (bool first = true;; first = false) {
+        if (!first) {
+          if (text.compare(k, 2, ", ") != 0) break;
+          k += 2;
+        }
+        const size_t end = emptyShardingEnd(text, k);
+        if (end == std::string::npos) break;
+        k = end;
       }
-      k += rest.size();
-      while (line.compare(k, 2, "{}") == 0) {
-        k += 2;
-        if (line.compare(k, 2, ", ") == 0 && line.compare(k + 2, 2, "{}") == 0) k += 2;
-      }
-      const std::string close = "]>}";
-      if (line.compare(k, close.size(), close) == 0) {
-        line.erase(at, k + close.size() - at);
-      } else {
-        ++at;
-      }
+      if (text.compare(k, 2, "]>") != 0) continue;
+      k += 2;
+    } else {
+      k = emptyShardingEnd(text, k);
+      if (k == std::string::npos) continue;
     }
-    out += line;
-    if (nl < text.size()) out += '\n';
+    if (text.compare(k, 1, "}") != 0) continue;
+    size_t from = at;
+    const std::string keyword = " attributes";
+    if (from >= keyword.size() && text.compare(from - keyword.size(), keyword.size(), keyword) == 0)
+      from -= keyword.size();
+    out.append(text, copied, from - copied);
+    copied = k + 1;
   }
+  out.append(text, copied, std::string::npos);
   return out;
 }
 
@@ -280,7 +293,7 @@ std::string withAnyMeshForEmptyShardings(const std::string& text) {
 // What two pipeline outputs are compared as.
 std::string comparable(const std::string& text) {
   return withCanonicalFunctionNames(
-      withAnyMeshForEmptyShardings(withoutEmptyResultShardings(withClosedReshards(text))));
+      withAnyMeshForEmptyShardings(withoutEmptyShardingAttributes(withClosedReshards(text))));
 }
 
 struct Finding {
