@@ -358,6 +358,9 @@ bool runPass(const std::string& text, const Strategy& s, std::string& printed, F
 long g_idempotentFirst = 0;
 long g_idempotentLater = 0;
 long g_alwaysNormalised = 0;
+// --show-normalised: print what the normalisation changed in the last run
+// of such modules (to see why they never reach a fixed point).
+bool g_showNormalised = false;
 int g_settleRuns = 4;
 
 // The pipeline's idempotence from its output `once` of `text` (see the
@@ -365,7 +368,7 @@ int g_settleRuns = 4;
 // point, P(out_k) == out_k.
 bool checkIdempotence(const std::string& text, const Strategy& s, const std::string& once,
                       Finding& f, int timeout) {
-  std::string input = text, out = once;
+  std::string input = text, out = once, lastRaw;
   for (int run = 1; run <= g_settleRuns; ++run) {
     std::string raw, next;
     if (!runPass(input, s, raw, f, timeout, /*normalise=*/false) ||
@@ -381,10 +384,15 @@ bool checkIdempotence(const std::string& text, const Strategy& s, const std::str
                "--- lines that differ once run again on that:\n" + lineDiff(out, next)};
       return false;
     }
+    lastRaw = std::move(raw);
     input = std::move(out);
     out = std::move(next);
   }
   ++g_alwaysNormalised;
+  if (g_showNormalised)
+    std::cerr << "normalised in every run: " << s.label() << ", lines the normalisation changed in run "
+              << g_settleRuns << ":\n"
+              << lineDiff(comparable(lastRaw), comparable(input));
   return true;
 }
 
@@ -399,7 +407,7 @@ bool check(const std::string& text, Finding& f, int timeout) {
 
 int usage() {
   std::cerr << "usage: propagation_fuzzer [--seed N] [--count N] [--seconds S] [--step-timeout S] "
-               "[--settle RUNS] [--save FILE] [--print]\n";
+               "[--settle RUNS] [--save FILE] [--print] [--show-normalised]\n";
   return 2;
 }
 
@@ -418,6 +426,8 @@ int main(int argc, char** argv) {
     const char* v = nullptr;
     if (a == "--print") {
       print = true;
+    } else if (a == "--show-normalised") {
+      g_showNormalised = true;
     } else if (a == "--seed" && (v = next())) {
       seed = std::strtoull(v, nullptr, 10);
     } else if (a == "--count" && (v = next())) {
