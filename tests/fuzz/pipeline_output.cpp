@@ -149,11 +149,52 @@ std::string withAnyMeshForEmptyShardings(const std::string& text) {
   return out;
 }
 
+// `text` with a function's single result written bare, `-> tensor<8xf32>`,
+// when `-> (tensor<8xf32>)` lost its attribute to the above.
+std::string withBareSingleResults(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  for (size_t nl; start < text.size(); start = nl + 1) {
+    nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(start, nl - start);
+    const size_t arrow = line.find("func.func ") != std::string::npos ? line.find(") -> (")
+                                                                      : std::string::npos;
+    if (arrow != std::string::npos) {
+      const size_t open = arrow + 5;
+      int depth = 0;
+      bool single = true;
+      size_t close = std::string::npos;
+      for (size_t i = open; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+        if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
+        if (depth == 1 && (c == ',' || c == '{')) single = false;
+        if (depth == 0) {
+          close = i;
+          break;
+        }
+      }
+      if (single && close != std::string::npos) {
+        line.erase(close, 1);
+        line.erase(open, 1);
+      }
+    }
+    out += line;
+    if (nl < text.size()) out += '\n';
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string comparable(const std::string& text) {
-  return withCanonicalFunctionNames(
-      withAnyMeshForEmptyShardings(withoutEmptyShardingAttributes(withClosedReshards(text))));
+  std::string out = withClosedReshards(text);
+  out = withoutEmptyShardingAttributes(out);
+  out = withBareSingleResults(out);
+  out = withAnyMeshForEmptyShardings(out);
+  return withCanonicalFunctionNames(out);
 }
 
 }  // namespace shardscope::fuzz

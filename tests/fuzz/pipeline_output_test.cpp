@@ -31,6 +31,12 @@ TEST(PipelineOutputTest, ClosedShardingsWithoutAxesMeanNone) {
                        "{sdy.sharding = #sdy.sharding<@mesh_1, [{}]>}, tensor<f32> {sdy.sharding "
                        "= #sdy.sharding<@mesh, []>}) {"),
             "func.func private @fn0(%arg0: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<f32>) {");
+  // A single result left without attribute is written bare.
+  EXPECT_EQ(comparable("func.func private @f(%arg0: tensor<8xf32>) -> (tensor<8xf32> {sdy.sharding "
+                       "= #sdy.sharding<@mesh, [{}]>}) {"),
+            "func.func private @fn0(%arg0: tensor<8xf32>) -> tensor<8xf32> {");
+  EXPECT_EQ(comparable("func.func private @f() -> (tensor<8xf32>, tensor<8xf32>) {"),
+            "func.func private @fn0() -> (tensor<8xf32>, tensor<8xf32>) {");
   EXPECT_EQ(comparable("%0:2 = call @g(%a) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, "
                        "{}]>, <@mesh_1, []>]>} : (t) -> (u, v)"),
             "%0:2 = call @g(%a) : (t) -> (u, v)");

@@ -239,7 +239,8 @@ bool checkIdempotence(const std::string& text, const Strategy& s, const std::str
       if (fuzz::comparable(next) == fuzz::comparable(out)) return true;
       f = {s.label() + " is not idempotent on the output of run " + std::to_string(run),
            "--- run " + std::to_string(run) + ":\n" + out +
-               "--- lines that differ once run again on that:\n" + lineDiff(out, next)};
+               "--- lines that differ once run again on that (in the compared form):\n" +
+               lineDiff(fuzz::comparable(out), fuzz::comparable(next))};
       return false;
     }
     lastRaw = std::move(raw);
