@@ -25,7 +25,7 @@ namespace {
 // the axes of the dimension it changes came from (when the shown module is
 // the run the explorer holds, whose ops it numbers the same way).
 void showInWhyPanel(QMainWindow* window, widgets::DocumentState* state,
-                    widgets::trace::TracePanel* explorer, QDockWidget* commDock,
+                    widgets::trace::TracePanel* explorer,
                     const api::CollectiveEntry& e) {
   widgets::trace::WhyPanel* why = explorer->whyPanel();
   why->showCollective(widgets::comm::CommunicationModel::detailHtml(e));
@@ -38,16 +38,17 @@ void showInWhyPanel(QMainWindow* window, widgets::DocumentState* state,
     ref.index = e.fromIndex;
     trace->selectValue(ref, std::max(0, e.dim));
   }
-  // Its tab in front; its dock raised unless that hides the Communication
-  // dock the click came from.
+  // Its tab in front and its dock shown and raised, also when it shares a
+  // tab group with the Communication dock (as by default): the cause is what
+  // the click asked for; the list is one tab away (and the dock's own line
+  // under it says the cause too).
   QWidget* page = why;
   for (QWidget* w = why->parentWidget(); w; page = w, w = w->parentWidget())
     if (auto* tabs = qobject_cast<QTabWidget*>(w); tabs && tabs->indexOf(page) >= 0) {
       tabs->setCurrentWidget(page);
       break;
     }
-  if (auto* dock = window->findChild<QDockWidget*>(QStringLiteral("traceExplorerDock"));
-      dock && !window->tabifiedDockWidgets(commDock).contains(dock)) {
+  if (auto* dock = window->findChild<QDockWidget*>(QStringLiteral("traceExplorerDock"))) {
     dock->show();
     dock->raise();
   }
@@ -87,11 +88,10 @@ QDockWidget* addCommunicationDock(QMainWindow* window, widgets::DocumentState* s
         // No glyph for it in the picture (another function shown): the op.
         if (!*fromGraph && layer->glyphOfEntry(entry) < 0)
           if (const int node = graph->scene()->nodeOf(state->selectedOp()); node >= 0)
-            graph->view()->centerOn(graph->scene()->nodeRect(node).center());
+            graph->bringIntoView(graph->scene()->nodeRect(node));
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
         if (const api::CollectiveEntry* e = panel->model()->entry(entry); e && explorer)
-          showInWhyPanel(window, state, static_cast<widgets::trace::TracePanel*>(explorer), dock,
-                         *e);
+          showInWhyPanel(window, state, static_cast<widgets::trace::TracePanel*>(explorer), *e);
 #else
         (void)explorer;
         (void)window;

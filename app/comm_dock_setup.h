@@ -19,7 +19,8 @@ namespace shardscope {
 // `window`, tabbed with `tabifyWith` when given, following `state`. With
 // `graph`, the communication layer is drawn on it (its toggle is the action
 // named "communicationLayerAction", for the View menu); a click on a row
-// selects the op, centres the graph on the collective and shows its cause
+// selects the op, brings the collective and its op into view (at any zoom,
+// clear of the legends) and shows its cause
 // in the Why panel of `explorer` (the trace explorer's TracePanel, may be
 // null); a click on a glyph in the graph selects its row.
 QDockWidget* addCommunicationDock(QMainWindow* window, widgets::DocumentState* state,

@@ -140,6 +140,7 @@ CommunicationReport analyzeCommunication(const CommunicationSnapshot& snap,
     }
     report.reshardsInserted = true;
     commOptions.reshardCauses = &causes;
+    commOptions.nameAsBeforeReshards = true;  // the document has none of them
   }
 
   comm::CommReport raw = comm::analyzeCommunication(*copy->module, commOptions);
@@ -166,6 +167,7 @@ CommunicationReport analyzeCommunication(const CommunicationSnapshot& snap,
     e.consumer = r.cause.consumer;
     e.consumerLine = r.cause.consumerLine;
     e.cause = r.cause.text;
+    for (const comm::BlockedAxisNote& b : r.cause.blocked) e.blocked.push_back(b.text());
     if (const ir::Value* from = r.from) {
       if (from->definingOp) {
         e.fromOp = number(from->definingOp);

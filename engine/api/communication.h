@@ -7,7 +7,8 @@
 // -sdy-insert-explicit-reshards (full version) has run, so the report says
 // what the partitioner would need. Example: sample_models/mlp_megatron.mlir
 // after propagation gives one entry
-//   {kind "all-reduce", op "sdy.all_reduce", value "%5", function "@main",
+//   {kind "all-reduce", op "sdy.all_reduce", value "%4" (the dot result it
+//    reduces: the inserted op takes no number), function "@main",
 //    line 26 (the second dot_general, which the all-reduce follows),
 //    axes "\"model\"", 3072 bytes per device, cause "all-reduce on "model"
 //    before func.return ...: reduction factor k is sharded on {"model"} ..."}
@@ -26,7 +27,10 @@ struct CollectiveEntry {
   std::string op;         // "sdy.all_gather"; "sdy.reshard" for a planned one
   bool planned = false;   // one of the collectives a reshard will become
   bool inserted = false;  // not in the document: added by the analysis
-  std::string value;      // the op's result in the analysed module: "%5"
+  // The op's result: "%5"; for one the analysis inserted (not in the
+  // document), the value it reshards, named as in the document, whose ops
+  // every name in the entry follows.
+  std::string value;
   std::string function;   // "@main"
   // Position in the document's text: the collective's own, or for an
   // inserted one, the op it was inserted for (see opAtLocation).
@@ -41,6 +45,10 @@ struct CollectiveEntry {
   std::string consumer;  // "%5 = stablehlo.dot_general", "func.return", ""
   uint32_t consumerLine = 0;
   std::string cause;  // the sentence
+  // For each axis it moves that the tensor lacking it could not take, why:
+  // `why not "x" on %arg1 dimension 0: used: "x" already shards dimension 1
+  // of %arg1 {"x"}; an axis shards at most one dimension`.
+  std::vector<std::string> blocked;
   // Where it sits in the dataflow of the document's module, by the pre-order
   // op numbering of propagation traces (every op inside the module, func.func
   // ops included; locateCollectives resolves it): it starts from result

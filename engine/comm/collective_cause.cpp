@@ -183,23 +183,33 @@ CollectiveCause explainCollective(CollectiveKind kind, const AxisRefList& axes, 
     head += " before " + cause.consumer;
     if (cause.consumerLine) head += " (line " + std::to_string(cause.consumerLine) + ")";
   }
-  if (recorded && !recorded->reason.empty()) {
-    cause.factor = recorded->factorName;
-    cause.text = head + ": " + recorded->reason + " (" + originText(cause.source) + ")";
-    return cause;
-  }
+  // The factor and the tensor lacking the axis, from the consumer's rule.
   Lacking lacking;
-  if (consumer && explainByFactor(kind, axes, *consumer, operand, result, head, cause, names, collected, lacking)) {
-    if (module) addBlocked(*module, lacking, axes, cause, names);
-    return cause;
-  }
-  // A function result the consumer returns into: its written sharding is
-  // the one lacking the gathered axes (same shape, same dimensions).
-  if (module && consumer && consumer->is("func.return") && removesAxes(kind))
+  const bool byFactor =
+      consumer && explainByFactor(kind, axes, *consumer, operand, result, head, cause, names, collected, lacking);
+  // Why the side without the axes lacks them: the tensor the factor found,
+  // else a function result the consumer returns into (its written sharding
+  // lacks the gathered axes; same shape, same dimensions).
+  if (module && byFactor) {
+    addBlocked(*module, lacking, axes, cause, names);
+  } else if (module && consumer && consumer->is("func.return") && removesAxes(kind)) {
     if (const ir::Op* func = consumer->parentOp(); func && func->is("func.func"))
       for (const AxisRef& axis : axes)
         if (int64_t dim = dimHolding(cause.source.sharding, axis); dim >= 0)
           addBlocked(*module, {explain::TensorRef::funcResult(func, operand), dim}, {axis}, cause, names);
+  }
+  // The sentence: the factor's two tensors and where each sharding came
+  // from ("factor j is sharded on "x" in %arg1 but not in %arg0 (...)") when
+  // the rule finds the factor the pass that inserted it names; else what
+  // that pass said (it knows the factor it chose).
+  const bool sameFactor = byFactor && recorded && !recorded->factorName.empty() &&
+                          recorded->factorName == cause.factor;
+  if (recorded && !recorded->reason.empty() && !sameFactor) {
+    cause.factor = recorded->factorName;
+    cause.text = head + ": " + recorded->reason + " (" + originText(cause.source) + ")";
+    return cause;
+  }
+  if (byFactor) return cause;
   std::string sourceText = cause.source.sharding ? cause.source.sharding->strBody() : std::string("replicated");
   std::string neededText = cause.needed ? cause.needed->strBody() : std::string("replicated");
   cause.text = head + ": " + cause.source.value + " is sharded " + sourceText + " (" + cause.source.origin + ")" +

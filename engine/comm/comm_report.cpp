@@ -101,6 +101,9 @@ class ReportBuilder {
   ReportBuilder(ir::Module& module, const CommOptions& options)
       : module_(module), causes_(options.reshardCauses) {
     report_.chip = options.chip;
+    if (options.nameAsBeforeReshards && causes_)
+      for (const passes::ReshardCause& c : *causes_)
+        if (c.inserted) names_.skip(*c.inserted);
   }
 
   CommReport build() {

@@ -74,6 +74,12 @@ struct CommOptions {
   // What -sdy-insert-explicit-reshards recorded about the ops it inserted
   // (may be null); a collective coming from one of them takes its reason.
   const passes::ReshardCauses* reshardCauses = nullptr;
+  // Name values as if the ops recorded in `reshardCauses` were not there
+  // (the report is of a copy the reshards were inserted in, read beside the
+  // module without them): `%0 = stablehlo.add` stays %0 after an
+  // `sdy.reshard` is inserted before it, and an inserted op's result is
+  // named after the value it reshards.
+  bool nameAsBeforeReshards = false;
 };
 
 CommReport analyzeCommunication(ir::Module& module, const CommOptions& options = {});

@@ -27,7 +27,7 @@ void ValueNames::numberFunction(ir::Op& func) {
   if (!numbered_.insert(&func).second) return;
   uint32_t next = 0;
   func.walk([&](ir::Op& op) {
-    if (&op == &func || op.numResults() == 0) return;
+    if (&op == &func || op.numResults() == 0 || skipped_.count(&op)) return;
     firstResult_.set(op, next + 1);
     ++next;  // an op's results share one number: %3:2 gives %3#0, %3#1
   });
@@ -42,6 +42,13 @@ std::string ValueNames::name(const ir::Value* v) {
     return "%arg" + std::to_string(v->index);
   }
   const ir::Op* op = v->definingOp;
+  // A skipped op (one inserted later) stands for the value it reshards.
+  for (int hops = 0; op && skipped_.count(op) && op->numOperands() > 0 && hops < 64; ++hops) {
+    v = op->operand(0);
+    if (!v) return "?";
+    if (v->isBlockArgument()) return name(v);
+    op = v->definingOp;
+  }
   ir::Op* func = enclosingFunction(op);
   if (!func) return v->sourceName.empty() ? "%?" : v->sourceName;
   numberFunction(*func);

@@ -164,7 +164,8 @@ TEST(CommReport, WriteErrorsAreReported) {
 
 // With the records of -sdy-insert-explicit-reshards, each collective takes
 // the reason recorded for the reshard or all-reduce it comes from, even
-// after the reshard was lowered to collectives.
+// after the reshard was lowered to collectives; or, when the consumer's rule
+// finds the same factor, the factor's two tensors and their origins.
 TEST(CommReport, RecordedReshardCausesAreUsed) {
   auto m = parseTestModule(R"(sdy.mesh @mesh = <["x"=4, "y"=2]>
 
@@ -187,7 +188,11 @@ func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
   for (const comm::CollectiveRecord& c : r.collectives) {
     bool found = false;
     for (const passes::ReshardCause& cause : causes)
-      if (!cause.reason.empty() && c.cause.text.find(cause.reason) != std::string::npos) found = true;
+      if (!cause.reason.empty() && (c.cause.text.find(cause.reason) != std::string::npos ||
+                                    (cause.factorName == c.cause.factor && !c.cause.factor.empty() &&
+                                     c.cause.text.find(": factor " + c.cause.factor + " is sharded on ") !=
+                                         std::string::npos)))
+        found = true;
     withRecordedReason += found;
     if (c.kind == passes::CollectiveKind::AllReduce) {
       EXPECT_TRUE(found) << c.cause.text;

@@ -209,6 +209,60 @@ TEST(Communication, ASnapshotIsAnalysedAfterTheModuleMovedOn) {
   EXPECT_EQ(report.collectives[0].line, 4u);  // positions are the document's
 }
 
+// A module without reshards is analysed on a copy the reshards were
+// inserted in; the entries name values and ops as the document does (the
+// inserted reshards take no number: the add stays %0), say the cause with
+// the factor's two tensors and their origins, and for each axis the tensor
+// lacking it could not take, why.
+TEST(Communication, PlannedCollectivesNameOpsAsTheDocumentAndSayWhatBlockedTheAxis) {
+  auto conflict = sample("alltoall_conflict.mlir");
+  CommunicationReport report = analyzeCommunication(*conflict);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_FALSE(report.collectives.empty());
+  const CollectiveEntry& a2a = report.collectives[0];
+  EXPECT_EQ(a2a.kind, "all-to-all");
+  EXPECT_TRUE(a2a.inserted);
+  EXPECT_EQ(a2a.value, "%arg0");  // the value the inserted reshard works on
+  EXPECT_NE(a2a.cause.find("all-to-all on \"x\" before %0 = stablehlo.add (line 30): "), std::string::npos)
+      << a2a.cause;
+  for (const CollectiveEntry& e : report.collectives)
+    EXPECT_EQ(e.cause.find("%1 = stablehlo.add"), std::string::npos) << e.cause;  // not the copy's name
+  EXPECT_EQ(a2a.blocked, std::vector<std::string>{
+                             "why not \"x\" on %arg0 dimension 1: used: \"x\" already shards dimension 0 "
+                             "of %arg0 {\"x\"}; an axis shards at most one dimension"});
+
+  // Megatron as written: the second dot_general's "model"-sharded
+  // contracting factor l slices its replicated input, said as the issue's
+  // example says it.
+  auto megatron = sample("megatron_allreduce.mlir");
+  report = analyzeCommunication(*megatron);
+  ASSERT_TRUE(report.ok) << report.error;
+  const CollectiveEntry* slice = nullptr;
+  for (const CollectiveEntry& e : report.collectives)
+    if (e.kind == "all-slice" && e.line == 32) slice = &e;
+  ASSERT_NE(slice, nullptr);
+  EXPECT_EQ(slice->cause,
+            "all-slice on \"model\" before %3 = stablehlo.dot_general (line 32): factor l is sharded on "
+            "\"model\" in %arg2 but not in %2 (%arg2: argument sharding, line 25; %2: no sharding "
+            "(replicated))");
+  ASSERT_EQ(slice->blocked.size(), 1u);
+  EXPECT_EQ(slice->blocked[0].rfind("why not \"model\" on %2 dimension 2: no source: ", 0), 0u)
+      << slice->blocked[0];
+
+  // The sub-axis gather after propagation: the result's closed dimension.
+  auto gather = sample("reshape_subaxis_gather.mlir");
+  auto run = propagateDocument(*gather, propagation::PropagationOptions());
+  ASSERT_TRUE(run->ok);
+  report = analyzeCommunication(*run->result);
+  ASSERT_TRUE(report.ok) << report.error;
+  ASSERT_EQ(report.collectives.size(), 1u);
+  EXPECT_EQ(report.collectives[0].kind, "all-gather");
+  EXPECT_EQ(report.collectives[0].blocked,
+            std::vector<std::string>{"why not \"x\":(2)2 on @main result 0 dimension 1: closed: dimension 1 "
+                                     "of @main result 0 is {}, closed (written without `?`), so propagation "
+                                     "adds no axis to it"});
+}
+
 TEST(Communication, TextOfBytesAndSeconds) {
   EXPECT_EQ(bytesText(192), "192 B");
   EXPECT_EQ(bytesText(3072), "3.00 KiB");

@@ -68,6 +68,9 @@ QString CommunicationModel::totalsText() const {
 }
 
 QString CommunicationModel::opText(const api::CollectiveEntry& e) {
+  // One the analysis inserted is not in the document: named by the value it
+  // works on, as the document names it.
+  if (e.inserted) return qs(e.op) + QStringLiteral(" of ") + qs(e.value) + QStringLiteral(" (planned)");
   QString text = qs(e.value) + QStringLiteral(" = ") + qs(e.op);
   if (e.planned) text += QStringLiteral(" (planned)");
   return text;
@@ -86,7 +89,14 @@ QString CommunicationModel::detailHtml(const api::CollectiveEntry& e) {
                   QString::number(e.groupSize), opText(e).toHtmlEscaped(), shape(e.inShape),
                   shape(e.outShape), qs(e.elementType).toHtmlEscaped(),
                   qs(api::bytesText(e.bytesPerDevice)), qs(api::secondsText(e.seconds))) +
-         QStringLiteral("<br>") + qs(e.cause).toHtmlEscaped();
+         QStringLiteral("<br>") + qs(e.cause).toHtmlEscaped() + blockedHtml(e);
+}
+
+QString CommunicationModel::blockedHtml(const api::CollectiveEntry& e) {
+  QString html;
+  for (const std::string& note : e.blocked)
+    html += QStringLiteral("<br>&nbsp;&nbsp;") + qs(note).toHtmlEscaped();
+  return html;
 }
 
 int CommunicationModel::rowCount(const QModelIndex& parent) const {

@@ -48,13 +48,18 @@ class CommunicationModel : public QAbstractTableModel {
   // the error, or "No collectives" when there are none.
   QString totalsText() const;
   static QString totalsText(const api::CommunicationReport& report);
-  // The op column's text: "%5 = sdy.all_reduce", "%3 = sdy.reshard (planned)".
+  // The op column's text: "%5 = sdy.all_reduce", "%3 = sdy.reshard
+  // (planned)"; one the analysis inserted "sdy.reshard of %arg1 (planned)".
   static QString opText(const api::CollectiveEntry& e);
   // The collective in one paragraph (rich text): kind, axes, group, op,
-  // per-device shapes, then its cause. Example:
-  //   <b>all-gather</b> on "x" (group of 4), %0 = sdy.reshard (planned):
+  // per-device shapes, then its cause and what kept each axis from the
+  // tensor lacking it. Example:
+  //   <b>all-gather</b> on "x" (group of 4), sdy.reshard of %0 (planned):
   //   2x8 → 8x8 f32 per device, 192 B, 0.32 ns<br>all-gather on "x" before ...
+  //   <br>&nbsp;&nbsp;why not "x" on @main result 0 dimension 0: closed: ...
   static QString detailHtml(const api::CollectiveEntry& e);
+  // The "why not" lines alone (each after a <br>), empty when none.
+  static QString blockedHtml(const api::CollectiveEntry& e);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -17,7 +17,6 @@
 
 #include "core/document_state.h"
 #include "graph/graph_view.h"
-#include "graph/overview_map.h"
 #include "core/theme_palette.h"
 
 namespace shardscope::widgets {
@@ -417,6 +416,7 @@ GraphCommLayer::GraphCommLayer(DocumentState* state, GraphView* view)
     refresh();
   });
   viewport_->installEventFilter(this);
+  view_->setExtraLegend(legend_);
   connect(view_, &GraphView::layoutFinished, this, &GraphCommLayer::refresh);
 }
 
@@ -459,14 +459,16 @@ void GraphCommLayer::refresh() {
     });
     drawing_->setSelectedGlyph(drawing_->glyphOfEntry(selectedEntry_));
   }
+  // The legend under the mesh legend (GraphView keeps the graph clear of
+  // both); the view refits only when its size or visibility changed.
+  const QSize before = legend_->isHidden() ? QSize() : legend_->size();
   if (drawing_ && !drawing_->glyphs().empty()) {
     static_cast<LegendWidget*>(legend_)->setLegend(drawing_->legend(isDark(scene)));
-    placeLegend();
     legend_->show();
-    legend_->raise();
   } else {
     legend_->hide();
   }
+  if ((legend_->isHidden() ? QSize() : legend_->size()) != before) view_->legendChanged();
   emit glyphsChanged();
 }
 
@@ -475,28 +477,25 @@ void GraphCommLayer::showEntry(int entry, bool centre) {
   if (!drawing_) return;
   const int glyph = drawing_->glyphOfEntry(entry);
   drawing_->setSelectedGlyph(glyph);
-  if (centre && glyph >= 0)
-    view_->view()->centerOn(drawing_->glyphs()[static_cast<size_t>(glyph)].rect.center());
-}
-
-void GraphCommLayer::placeLegend() {
-  // Bottom right, in the column beside the graph that the mesh legend keeps
-  // free (zoomFit), above the overview map when that is shown there.
-  int bottom = viewport_->height() - 12;
-  if (const QWidget* map = view_->overview(); map && map->isVisible())
-    bottom = std::min(bottom, map->y() - 8);
-  legend_->move(std::max(0, viewport_->width() - legend_->width() - 12),
-                std::max(0, bottom - legend_->height()));
+  if (!centre || glyph < 0) return;
+  // The glyph and, when both fit in the window, its op.
+  QRectF target = drawing_->glyphs()[static_cast<size_t>(glyph)].rect;
+  if (const int node = view_->scene()->nodeOf(state_ ? state_->selectedOp() : nullptr); node >= 0) {
+    const QRectF both = target.united(view_->scene()->nodeRect(node));
+    const QSizeF room = view_->view()->mapToScene(view_->view()->viewport()->rect())
+                            .boundingRect()
+                            .size() *
+                        0.6;
+    if (both.width() <= room.width() && both.height() <= room.height()) target = both;
+  }
+  view_->bringIntoView(target);
 }
 
 bool GraphCommLayer::eventFilter(QObject* o, QEvent* e) {
   // As GraphChangeMarks: the viewport may send events while the GraphView is
   // torn down; compare the stored pointer and act on resizes and theme
   // changes only.
-  if (o == viewport_) {
-    if (e->type() == QEvent::Resize) placeLegend();
-    if (e->type() == QEvent::PaletteChange && legend_->isVisible()) refresh();
-  }
+  if (o == viewport_ && e->type() == QEvent::PaletteChange && legend_->isVisible()) refresh();
   return QObject::eventFilter(o, e);
 }
 

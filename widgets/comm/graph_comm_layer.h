@@ -116,14 +116,16 @@ class GraphCommLayer : public QObject {
   const std::vector<CommGlyph>& glyphs() const;
   int glyphOfEntry(int entry) const;
   int selectedEntry() const { return selectedEntry_; }
-  // The legend widget in the graph's viewport (shown with the layer).
+  // The legend widget in the graph's viewport (shown with the layer, under
+  // the mesh legend: GraphView::setExtraLegend).
   QWidget* legendWidget() const { return legend_; }
 
  public slots:
   // Place the glyphs again for the scene as it is now.
   void refresh();
   // Emphasise the glyph of report entry `entry` (-1: none) and, with
-  // `centre`, centre the view on it.
+  // `centre`, bring it and its op into view at any zoom (GraphView::
+  // bringIntoView: clear of the legends and the map, centred when it moves).
   void showEntry(int entry, bool centre = true);
 
  signals:
@@ -135,8 +137,6 @@ class GraphCommLayer : public QObject {
   bool eventFilter(QObject* o, QEvent* e) override;
 
  private:
-  void placeLegend();
-
   DocumentState* state_;
   GraphView* view_;
   QPointer<QWidget> viewport_;

@@ -44,12 +44,30 @@ class Canvas : public QGraphicsView {
   bool fullLegend = false;
   bool userZoomed = false;  // the user zoomed: do not refit on resize
   qreal textScale = 1.0;    // the legend's size factor (presentation mode)
-  // Size of the legend overlay with its margins in viewport pixels (empty without one).
-  QSizeF legendSize() const {
+  QPointer<QWidget> extraLegend;  // drawn under the mesh legend (GraphView::setExtraLegend)
+  // The mesh legend as painted, in viewport pixels (empty without one).
+  QSizeF meshLegendSize() const {
     if (!scene_->hasGraph() || scene_->model().legend.mesh.axes.empty()) return {0, 0};
     Legend legend = scene_->model().legend;
     legend.showNotation = fullLegend;
-    return legend.size() * textScale + QSizeF(24, 24);
+    return legend.size() * textScale;
+  }
+  // Where the extra legend goes: under the mesh legend, right-aligned.
+  QPoint extraLegendPos() const {
+    const QSizeF mesh = meshLegendSize();
+    const int top = mesh.isEmpty() ? 12 : 12 + int(std::ceil(mesh.height())) + 8;
+    return {std::max(0, viewport()->width() - (extraLegend ? extraLegend->width() : 0) - 12), top};
+  }
+  // Size of the legend column (the mesh legend and the extra one under it)
+  // with its margins in viewport pixels (empty without one).
+  QSizeF legendSize() const {
+    const QSizeF mesh = meshLegendSize();
+    const QSizeF extra =
+        extraLegend && !extraLegend->isHidden() ? QSizeF(extraLegend->size()) : QSizeF();
+    if (mesh.isEmpty() && extra.isEmpty()) return {0, 0};
+    const qreal gap = !mesh.isEmpty() && !extra.isEmpty() ? 8 : 0;
+    return QSizeF(std::max(mesh.width(), extra.width()), mesh.height() + gap + extra.height()) +
+           QSizeF(24, 24);
   }
   void zoomBy(qreal f) {
     const qreal current = transform().m11();
@@ -506,11 +524,16 @@ void GraphView::zoomFit() {
   const qreal s = std::min(std::max(sRight, sBelow), 1.5 * textScale_);
   const qreal readable = kMinReadableScale * textScale_;
   if (s < readable) {
-    view_->setSceneRect(r);
+    // Room for the legend column: beside the graph when the graph is narrow
+    // enough, else above its top.
+    const QRectF padded = r.width() * readable + legend.width() <= vw
+                              ? r.adjusted(0, 0, legend.width() / readable, 0)
+                              : r.adjusted(0, -legend.height() / readable, 0, 0);
+    view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
     canvas->userZoomed = false;
     // From the top (where the arguments are), or around the selection.
-    QPointF focus(r.center().x(), r.top() + vh / (2 * readable));
+    QPointF focus(padded.center().x(), padded.top() + vh / (2 * readable));
     const QList<QGraphicsItem*> selected = scene_->selectedItems();
     if (!selected.isEmpty()) focus = selected.front()->sceneBoundingRect().center();
     view_->centerOn(focus);
@@ -832,7 +855,68 @@ void GraphView::activateCurrent() {
   }
 }
 
+void GraphView::setExtraLegend(QWidget* legend) {
+  extraLegend_ = legend;
+  static_cast<Canvas*>(view_)->extraLegend = legend;
+  legendChanged();
+}
+
+void GraphView::legendChanged() {
+  placeExtraLegend();
+  if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  placeOverview();
+}
+
+void GraphView::placeExtraLegend() {
+  if (!extraLegend_) return;
+  extraLegend_->move(static_cast<Canvas*>(view_)->extraLegendPos());
+  extraLegend_->raise();
+}
+
+QRegion GraphView::coveredByOverlays() const {
+  QRegion covered;
+  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
+  const QRect vp = view_->viewport()->rect();
+  if (!legend.isEmpty())  // the column at the top right, without its outer margin
+    covered += QRect(vp.right() - int(legend.width()) + 12, 0, int(legend.width()),
+                     int(legend.height()) - 12);
+  if (!overview_->isHidden())
+    covered += overview_->geometry().translated(-view_->viewport()->pos()).adjusted(-4, -4, 4, 4);
+  return covered;
+}
+
+void GraphView::bringIntoView(const QRectF& target) {
+  if (!scene_->hasGraph() || target.isNull()) return;
+  const QRect vp = view_->viewport()->rect();
+  const QRect shown = view_->mapFromScene(target).boundingRect();
+  if (vp.contains(shown) && !coveredByOverlays().intersects(shown)) return;
+  // Centred in the free part of the viewport: left of the legend column
+  // when the target fits there, else below it, else the whole viewport.
+  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
+  QRectF free = vp;
+  if (!legend.isEmpty()) {
+    const QRectF left(0, 0, vp.width() - legend.width(), vp.height());
+    const QRectF below(0, legend.height(), vp.width(), vp.height() - legend.height());
+    if (left.width() >= shown.width() && left.height() >= shown.height())
+      free = left;
+    else if (below.width() >= shown.width() && below.height() >= shown.height())
+      free = below;
+  }
+  // The scene point to put in the viewport's centre. Room is needed around
+  // it: at Fit the scene rect is the graph's, with nothing to scroll, so it
+  // is widened by half a viewport around that point (the next Fit narrows
+  // it again).
+  const qreal s = std::max<qreal>(1e-6, view_->transform().m11());
+  const QPointF centre = target.center() + (QRectF(vp).center() - free.center()) / s;
+  const QSizeF half(vp.width() / (2 * s), vp.height() / (2 * s));
+  const QRectF around(centre - QPointF(half.width(), half.height()), 2 * half);
+  view_->setSceneRect(view_->sceneRect().united(around));
+  view_->centerOn(centre);
+  placeOverview();
+}
+
 void GraphView::placeOverview() {
+  placeExtraLegend();
   if (!mapButton_->isChecked() || !scene_->hasGraph()) {
     overview_->hide();
     return;
@@ -857,7 +941,16 @@ void GraphView::placeOverview() {
     overview_->hide();
     return;
   }
-  overview_->setGeometry(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));
+  const QRect at(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));
+  // Not over the legend column (in the viewport's top right).
+  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
+  if (!legend.isEmpty() &&
+      at.translated(-vp.topLeft()).top() < int(legend.height()) - 12 &&
+      at.translated(-vp.topLeft()).right() > vp.width() - int(legend.width()) + 12) {
+    overview_->hide();  // no room
+    return;
+  }
+  overview_->setGeometry(at);
   overview_->show();
   overview_->raise();
   overview_->refit();

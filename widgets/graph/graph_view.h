@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QGraphicsView>
 #include <QPointer>
+#include <QRegion>
 #include <QWidget>
 #include <map>
 #include <optional>
@@ -84,6 +85,21 @@ class GraphView : public QWidget {
   // out of view: when all of it is visible the map would only cover nodes).
   bool isOverviewShown() const;
   bool axisAnimationEnabled() const { return animateAxes_; }
+
+  // A second legend beside the mesh's (the communication layer's): a widget
+  // in the view's viewport, kept under the mesh legend in its top-right
+  // column; Fit keeps the graph clear of both. Call legendChanged() when it
+  // changes size or is shown or hidden. nullptr: none.
+  void setExtraLegend(QWidget* legend);
+  void legendChanged();
+  // The part of the viewport (its coordinates) the legends and the overview
+  // map cover.
+  QRegion coveredByOverlays() const;
+  // Bring `target` (scene coordinates) into view, clear of the legends and
+  // the map, at any zoom: nothing moves when it is already so; otherwise the
+  // view is centred on it (the scroll range widened when the graph fits the
+  // window, so that even then it can move).
+  void bringIntoView(const QRectF& target);
   AxisMoveAnimator* axisAnimator() const { return animator_; }
 
  public slots:
@@ -127,6 +143,7 @@ class GraphView : public QWidget {
   void resetGrouping();
   void onNodeDoubleClicked(int node);
   void placeOverview();
+  void placeExtraLegend();
   void navigateTo(std::vector<int> candidates);
   void applyLayout(quint64 request, const GraphLayout& layout);
   void updateHighlight();
@@ -159,6 +176,7 @@ class GraphView : public QWidget {
 
   OverviewMap* overview_;
   QToolButton* mapButton_;
+  QPointer<QWidget> extraLegend_;
   // Small functions: region ops drawn collapsed.
   std::set<const ir::Op*> collapsedRegions_;
   std::set<const ir::Op*> expandedCalls_;  // calls drawn with their callee inside
