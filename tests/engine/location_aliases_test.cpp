@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/printer.h"
+#include "passes/pass.h"
 #include "parse_test_module.h"
 
 namespace shardscope::ir {
@@ -88,6 +89,23 @@ TEST(LocationAliasesTest, UnknownDialectOpsKeepTheirLocations) {
   EXPECT_NE(printed.find("\"mydialect.sink\"(%0) : (tensor<2xf32>) -> () loc(#loc6)\n"), std::string::npos)
       << printed;
   EXPECT_NE(printed.find("#loc6 = loc(callsite(#loc5 at #loc4))\n"), std::string::npos) << printed;
+}
+
+// Passes keep where ops came from: a call imported as a named computation
+// and exported back keeps its location and its callee's argument locations
+// (MLIR moves the callee's block), so the round trip prints the same.
+TEST(LocationAliasesTest, ImportedAndExportedCallsKeepTheirLocations) {
+  auto m = parseTestModule(kExported);
+  ASSERT_TRUE(m);
+  DiagnosticSink diags;
+  passes::PassContext context{diags};
+  const passes::PassInfo* import = passes::lookupPass("sdy-import-func-calls");
+  ASSERT_TRUE(import && import->run(*m, {}, context)) << diags.formatAll("<test>");
+  const std::string imported = printedWithLocations(*m);
+  EXPECT_NE(imported.find("(%arg2: tensor<4xf32> loc(\"jit(f)/while/body/closed_call\"(#loc2))) {"),
+            std::string::npos)
+      << imported;
+  EXPECT_NE(imported.find("} : (tensor<4xf32>) -> tensor<4xf32> loc(#loc8)"), std::string::npos) << imported;
 }
 
 TEST(LocationAliasesTest, UnwrittenLocationsAreTheirPlaceInTheFile) {
