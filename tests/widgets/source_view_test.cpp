@@ -40,6 +40,30 @@ class SourceViewTest : public QObject {
     QVERIFY(!pic.isNull());
   }
 
+  // A file saved on Windows (CRLF line ends, a byte order mark) opens as
+  // it is, not as "edited": the editor holds its lines without the '\r's.
+  void windowsFileIsNotEdited_data() {
+    QTest::addColumn<QString>("prefix");
+    QTest::addColumn<QString>("lineEnd");
+    QTest::newRow("CRLF") << QString() << QStringLiteral("\r\n");
+    QTest::newRow("BOM") << QStringLiteral("\uFEFF") << QStringLiteral("\n");
+    QTest::newRow("BOM and CRLF") << QStringLiteral("\uFEFF") << QStringLiteral("\r\n");
+  }
+  void windowsFileIsNotEdited() {
+    QFETCH(QString, prefix);
+    QFETCH(QString, lineEnd);
+    const QString text = prefix + QStringLiteral("func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {") +
+                         lineEnd + QStringLiteral("  return %arg0 : tensor<4xf32>") + lineEnd +
+                         QStringLiteral("}") + lineEnd;
+    DocumentState state;
+    SourceView view(&state);
+    state.setDocument(api::parseDocument(text.toStdString(), "windows.mlir"));
+    QVERIFY(state.document()->module);
+    QVERIFY(!view.hasUnappliedEdits());
+    QCOMPARE(view.document()->blockCount(), 4);
+    QCOMPARE(view.document()->findBlockByNumber(1).text(), QStringLiteral("  return %arg0 : tensor<4xf32>"));
+  }
+
   void highlighting() {
     DocumentState state;
     SourceView view(&state);

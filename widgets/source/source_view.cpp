@@ -145,10 +145,21 @@ SourceView::SourceView(DocumentState* state, QWidget* parent)
   }
 }
 
+// The text as the editor holds it: QPlainTextEdit keeps no '\r' at line
+// ends and no byte order mark, so a file saved on Windows compared as it
+// was read would count as edited the moment it opens (and Apply would
+// re-read a text that differs only in them: the reader skips both).
+QString SourceView::editorText(const std::string& fileText) {
+  QString text = toQString(fileText);
+  if (text.startsWith(QChar(0xFEFF))) text.remove(0, 1);
+  if (text.contains(u'\r')) text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+  return text;
+}
+
 void SourceView::onDocumentChanged() {
   const auto& doc = state_->document();
   currentOpLine_ = 0;
-  const QString text = doc ? toQString(doc->text) : QString();
+  const QString text = doc ? editorText(doc->text) : QString();
   // Same text as before (a propagation step): keep the editor as it is, with
   // any unapplied edits. Text just applied (equal to the editor's): keep the
   // scroll position and the undo history. Otherwise a new file.

@@ -99,6 +99,9 @@ class SourceView : public QPlainTextEdit {
   // The text of the document last shown (what Apply last succeeded with,
   // or the file as loaded).
   const QString& appliedText() const { return appliedText_; }
+  // A document's text as the editor shows it: without a byte order mark,
+  // CRLF line ends as LF.
+  static QString editorText(const std::string& fileText);
   // The editor holds text not yet applied (re-parsed) successfully.
   bool hasUnappliedEdits() const { return !isFilling() && text() != appliedText_; }
   // Replace the editor's text by `text` as one undoable edit (only the part
