@@ -48,6 +48,7 @@ struct Options {
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   bool genericForm = false;
+  bool debugInfo = false;
   bool timing = false;
   uint64_t maxInputBytes = io::kDefaultMaxInputBytes;
   std::vector<PassRequest> pipeline;
@@ -65,6 +66,7 @@ void printHelp() {
                "  --comm-chip=NAME         chip for --comm-report (tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, gpu-h100-nvlink)\n"
                "  --comm-chips=FILE.json   add or replace chips of that table\n"
                "  --mlir-print-op-generic  print every op in generic form\n"
+               "  --mlir-print-debuginfo   print each op's location (loc(#locN), #locN = loc(...))\n"
                "  --mlir-timing            report the wall time of parsing, each pass and printing\n"
                "  --max-input-mib=N        refuse inputs larger than N MiB (default: 256)\n"
                "  --list-passes            list the available passes\n\n"
@@ -172,7 +174,11 @@ int parseArgs(int argc, char** argv, Options& opts) {
       opts.genericForm = true;
       continue;
     }
-    if (name == "allow-unregistered-dialect" || name == "mlir-print-debuginfo" || name == "mlir-disable-threading")
+    if (name == "mlir-print-debuginfo") {
+      opts.debugInfo = true;
+      continue;
+    }
+    if (name == "allow-unregistered-dialect" || name == "mlir-disable-threading")
       continue;
     const passes::PassInfo* info = passes::lookupPass(name);
     if (!info) {
@@ -286,6 +292,7 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   if (ok) {
     ir::PrintOptions print;
     print.genericForm = opts.genericForm;
+    print.debugInfo = opts.debugInfo;
     ir::printModule(*module, out, print);
     out.flush();
     mark("Output", 0);

@@ -292,6 +292,7 @@ std::unique_ptr<Op> Parser::parseCustomOp(std::string_view rawName, const char* 
         sitePrefix_.clear();
         if (!dictOk) return nullptr;
         if (!parseTrailingLocation()) return nullptr;
+        noteArgumentLocation(argName);
         anyArgAttr |= !attrs.empty();
         argAttrs.push_back(Attribute::makeDict(std::move(attrs)));
         argTypes.push_back(t);

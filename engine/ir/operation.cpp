@@ -294,6 +294,15 @@ Value* Block::addArgument(Type t) {
 void Block::eraseArgument(unsigned i) {
   args_.erase(args_.begin() + i);
   for (unsigned j = 0; j < args_.size(); ++j) args_[j]->index = j;
+  if (i < argLocations_.size()) argLocations_.erase(argLocations_.begin() + i);
+}
+
+void Block::setArgumentLocation(unsigned i, const Location* l) {
+  if (argLocations_.size() <= i) {
+    if (!l) return;
+    argLocations_.resize(i + 1, nullptr);
+  }
+  argLocations_[i] = l;
 }
 
 Op* Block::append(std::unique_ptr<Op> op) {

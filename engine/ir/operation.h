@@ -21,6 +21,7 @@ namespace shardscope::ir {
 class Op;
 class Block;
 class Region;
+class Location;  // location.h
 
 // A block's ops. The list nodes come from the node pools (node_pool.h), so
 // that walking a block reads nodes lying side by side.
@@ -145,8 +146,14 @@ class Op {
   static bool anyLive(std::string_view name);
   // "stablehlo" for "stablehlo.add".
   std::string dialect() const;
+  // Where the op is in the file read (diagnostics point here).
   SourceLoc loc() const { return loc_; }
   void setLoc(SourceLoc l) { loc_ = l; }
+  // Where the op came from, as its `loc(...)` says (location.h): the
+  // Python line and name scope JAX wrote. nullptr when none was written
+  // (MLIR then takes the op's place in the file read).
+  const Location* location() const { return location_; }
+  void setLocation(const Location* l) { location_ = l; }
 
   // Operands.
   unsigned numOperands() const { return static_cast<unsigned>(operands_.size()); }
@@ -242,6 +249,7 @@ class Op {
   static detail::InternedOpName& intern(std::string_view name);
   detail::InternedOpName* name_;
   SourceLoc loc_;
+  const Location* location_ = nullptr;
   PoolVector<Value*> operands_;
   PoolVector<std::unique_ptr<Value>> results_;
   AttrList attrs_;
@@ -287,6 +295,12 @@ class Block {
   std::vector<Value*> arguments() const;
   Value* addArgument(Type t);
   void eraseArgument(unsigned i);
+  // The `loc(...)` written after argument `i` (location.h), or nullptr.
+  // Kept here rather than on every value: few values are block arguments.
+  const Location* argumentLocation(unsigned i) const {
+    return i < argLocations_.size() ? argLocations_[i] : nullptr;
+  }
+  void setArgumentLocation(unsigned i, const Location* l);
 
   OpList& ops() { return ops_; }
   const OpList& ops() const { return ops_; }
@@ -307,6 +321,7 @@ class Block {
  private:
   Region* parent_;
   PoolVector<std::unique_ptr<Value>> args_;
+  PoolVector<const Location*> argLocations_;  // empty until one is set
   OpList ops_;
 };
 

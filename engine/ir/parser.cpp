@@ -1564,6 +1564,7 @@ bool Parser::parseArgList(std::vector<ArgDecl>& out, bool allowAttrs) {
     if (!expect(':') || !parseType(a.type)) return false;
     if (allowAttrs && !parseOptionalAttrDict(a.attrs)) return false;
     if (!parseTrailingLocation()) return false;
+    noteArgumentLocation(a.name);
     out.push_back(std::move(a));
   } while (consume(','));
   return expect(')');
@@ -1601,21 +1602,182 @@ const char* matchingBracketEnd(const char* from, const char* end) {
 }  // namespace
 
 bool Parser::parseTrailingLocation() {
+  trailingLoc_ = nullptr;
+  trailingAlias_ = {};
   if (!peekKeyword("loc")) return true;
   const char* at = p_;
   p_ += 3;
   skipWs();
+  // Unbalanced brackets or an unterminated string: said once, where the
+  // location starts, rather than at the end of the file.
   const char* end = p_ < end_ && *p_ == '(' ? matchingBracketEnd(p_, end_) : nullptr;
   if (!end) return error(at, "malformed location: expected 'loc(...)' with matching brackets and quotes");
-  // `loc(#loc3)`: the alias may be defined further down; checked at the end.
-  const char* body = p_ + 1;
-  while (body < end && (*body == ' ' || *body == '\t')) ++body;
-  if (body < end && *body == '#') {
-    const char* idEnd = body + 1;
-    while (idEnd < end && isSuffixChar(*idEnd)) ++idEnd;
-    locAliasUses_.push_back({std::string_view(body + 1, static_cast<size_t>(idEnd - body - 1)), body});
+  ++p_;
+  skipWs();
+  // `loc(#loc3)`: the alias may be defined further down (JAX writes them
+  // after the module); placeLocation keeps it until the module is read.
+  if (p_ < end_ && *p_ == '#') {
+    const char* aliasAt = p_;
+    ++p_;
+    std::string_view alias = parseSuffixId();
+    if (alias.empty()) return error(aliasAt, "expected location alias name after '#'");
+    if (auto it = locAliases_.find(alias); it != locAliases_.end()) {
+      trailingLoc_ = it->second;
+    } else {
+      trailingAlias_ = alias;
+      trailingAliasAt_ = aliasAt;
+    }
+  } else if (!parseLocationInstance(trailingLoc_)) {
+    return false;
   }
-  p_ = end;
+  return expect(')');
+}
+
+bool Parser::parseLocationInstance(const Location*& out) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return false;
+  skipWs();
+  const char* at = p_;
+  if (p_ < end_ && *p_ == '#') {
+    ++p_;
+    std::string_view alias = parseSuffixId();
+    auto it = locAliases_.find(alias);
+    if (it == locAliases_.end()) {
+      if (attrAliases_.count(std::string(alias)))
+        return error(at, "expected location attribute, but alias '#" + std::string(alias) + "' is not a location");
+      return error(at, "undefined symbol alias id '" + std::string(alias) + "'");
+    }
+    out = it->second;
+    return true;
+  }
+  if (p_ < end_ && *p_ == '"') return parseFileOrNameLocation(out);
+  if (consumeKeyword("unknown")) {
+    out = Location::unknown();
+    return true;
+  }
+  if (consumeKeyword("callsite")) {
+    const Location *callee = nullptr, *caller = nullptr;
+    if (!expect('(') || !parseLocationInstance(callee)) return false;
+    if (!consumeKeyword("at")) return error("expected 'at' in callsite location");
+    if (!parseLocationInstance(caller)) return false;
+    if (!expect(')')) return false;
+    out = Location::callSite(callee, caller);
+    return true;
+  }
+  if (consumeKeyword("fused")) {
+    std::string metadata;
+    skipWs();
+    if (p_ < end_ && *p_ == '<') {
+      std::string body;
+      if (!captureBalanced(body)) return false;
+      metadata = body.substr(1, body.size() - 2);
+    }
+    if (!expect('[')) return false;
+    std::vector<const Location*> parts;
+    skipWs();
+    if (!consume(']')) {
+      do {
+        const Location* l = nullptr;
+        if (!parseLocationInstance(l)) return false;
+        parts.push_back(l);
+      } while (consume(','));
+      if (!expect(']')) return false;
+    }
+    out = Location::fused(parts, metadata);
+    return true;
+  }
+  return error(at, "expected location instance: unknown, \"file\":line:col, \"name\", callsite(...), fused[...] "
+                   "or #alias");
+}
+
+bool Parser::parseFileOrNameLocation(const Location*& out) {
+  std::string text;
+  if (!parseString(text)) return false;
+  skipWs();
+  if (p_ < end_ && *p_ == ':') {
+    // `"file":line:col`, optionally `to :col` or `to line:col`.
+    ++p_;
+    skipWs();
+    int64_t line = 0, col = 0;
+    if (p_ >= end_ || !isDigit(*p_) || !parseInt(line, false) || line > UINT32_MAX)
+      return error("expected integer line number in file location");
+    skipWs();
+    if (!consume(':')) {
+      out = Location::fileLineCol(text, static_cast<uint32_t>(line), 0);
+      return true;
+    }
+    skipWs();
+    if (p_ >= end_ || !isDigit(*p_) || !parseInt(col, false) || col > UINT32_MAX)
+      return error("expected integer column number in file location");
+    skipWs();
+    if (!consumeKeyword("to")) {
+      out = Location::fileLineCol(text, static_cast<uint32_t>(line), static_cast<uint32_t>(col));
+      return true;
+    }
+    skipWs();
+    int64_t endLine = line, endCol = 0;
+    if (!consume(':')) {
+      if (p_ >= end_ || !isDigit(*p_) || !parseInt(endLine, false) || endLine > UINT32_MAX)
+        return error("expected integer line number after 'to' in file location");
+      if (!expect(':')) return false;
+    }
+    skipWs();
+    if (p_ >= end_ || !isDigit(*p_) || !parseInt(endCol, false) || endCol > UINT32_MAX)
+      return error("expected integer column number after 'to' in file location");
+    out = Location::fileRange(text, static_cast<uint32_t>(line), static_cast<uint32_t>(col),
+                              static_cast<uint32_t>(endLine), static_cast<uint32_t>(endCol));
+    return true;
+  }
+  const Location* child = nullptr;
+  if (consume('(')) {
+    if (!parseLocationInstance(child)) return false;
+    if (!expect(')')) return false;
+  }
+  out = Location::name(text, child);
+  return true;
+}
+
+void Parser::placeLocation(Op* op, Block* block, unsigned arg) {
+  if (!trailingAlias_.empty()) {
+    pendingLocations_.push_back({trailingAlias_, trailingAliasAt_, op, block, arg});
+    trailingAlias_ = {};
+    return;
+  }
+  if (!trailingLoc_) return;
+  if (op)
+    op->setLocation(trailingLoc_);
+  else
+    block->setArgumentLocation(arg, trailingLoc_);
+}
+
+void Parser::noteArgumentLocation(std::string_view name) {
+  if (!trailingLoc_ && trailingAlias_.empty()) return;
+  if (name.empty()) return;
+  argumentLocations_[name.data()] = {trailingLoc_, trailingAlias_, trailingAliasAt_};
+  trailingAlias_ = {};
+}
+
+void Parser::placeArgumentLocation(std::string_view name, Block& block, unsigned arg) {
+  if (argumentLocations_.empty() || name.empty()) return;
+  auto it = argumentLocations_.find(name.data());
+  if (it == argumentLocations_.end()) return;
+  trailingLoc_ = it->second.loc;
+  trailingAlias_ = it->second.alias;
+  trailingAliasAt_ = it->second.at;
+  argumentLocations_.erase(it);
+  placeLocation(nullptr, &block, arg);
+}
+
+bool Parser::resolveLocationAliases() {
+  for (const PendingLocation& p : pendingLocations_) {
+    auto it = locAliases_.find(p.alias);
+    if (it == locAliases_.end()) return error(p.at, "operation location alias was never defined");
+    if (p.op)
+      p.op->setLocation(it->second);
+    else
+      p.block->setArgumentLocation(p.arg, it->second);
+  }
+  pendingLocations_.clear();
   return true;
 }
 
@@ -1633,6 +1795,7 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
       // Declared names are views of the source, right after their '%'.
       if (name.data() > begin_ && name.data() <= end_ && name.data()[-1] == '%')
         arg->loc = locOf(name.data() - 1);
+      placeArgumentLocation(name, *block, arg->index);
       define(name, arg);
     }
   }
@@ -1661,6 +1824,7 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
         for (auto& a : args) {
           Value* arg = block->addArgument(a.type);
           arg->loc = locOf(a.pos);
+          placeArgumentLocation(a.name, *block, arg->index);
           define(a.name, arg);
         }
       }
@@ -1720,6 +1884,7 @@ bool Parser::parseOperation(Block& block) {
   opStarts_.pop_back();
   if (!op) return false;
   if (!parseTrailingLocation()) return false;
+  placeLocation(op.get(), nullptr, 0);
   int64_t total = 0;
   for (const auto& n : names) total += n.count;
   if (!names.empty() && total != op->numResults()) {
@@ -1820,6 +1985,23 @@ std::unique_ptr<Module> Parser::parseModule() {
       ++p_;
       std::string_view id = parseSuffixId();
       if (!id.empty() && consume('=')) {
+        if (kind == '#' && peekKeyword("loc")) {
+          // `#loc3 = loc(...)`: a location others name.
+          if (!parseTrailingLocation()) return nullptr;
+          if (!trailingLoc_) {
+            error(trailingAliasAt_, "undefined symbol alias id '" + std::string(trailingAlias_) + "'");
+            return nullptr;
+          }
+          if (locAliases_.count(id) || attrAliases_.count(std::string(id))) {
+            error(start, "redefinition of attribute alias id '" + std::string(id) + "'");
+            return nullptr;
+          }
+          locAliases_[id] = trailingLoc_;
+          Attribute a = OpaqueAttr{"loc(" + locationText(*trailingLoc_) + ")"};
+          attrAliases_[std::string(id)] = a;
+          module->attributeAliases.emplace_back(std::string(id), a);
+          continue;
+        }
         if (kind == '#') {
           Attribute a;
           if (!parseAttribute(a)) return nullptr;
@@ -1843,11 +2025,7 @@ std::unique_ptr<Module> Parser::parseModule() {
     module->op = std::move(inner);
     module->explicitModule = true;
   }
-  for (const auto& [alias, at] : locAliasUses_)
-    if (!attrAliases_.count(std::string(alias))) {
-      error(at, "operation location alias was never defined");
-      return nullptr;
-    }
+  if (!resolveLocationAliases()) return nullptr;
   if (!forwardRefs_.empty()) {
     const ForwardRef* first = nullptr;
     std::string firstName;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "ir/location.h"
 #include "ir/operation.h"
 #include "ir/parser.h"
 
@@ -160,7 +161,22 @@ class Parser {
   using EntryArgs = std::vector<std::pair<std::string_view, Type>>;
   bool parseRegion(Region& region, const EntryArgs* entryArgs);
   bool parseBlockBody(Block& block);
+  // An optional `loc(...)`: what it says is in trailingLoc_ (nullptr when
+  // none was written), or, for `loc(#name)` before `#name` is defined, in
+  // trailingAlias_ until placeLocation takes it.
   bool parseTrailingLocation();
+  // The inside of `loc(...)`: `unknown`, `"file":1:2`, `"name"(child)`,
+  // `callsite(a at b)`, `fused<meta>[a, b]`, or `#alias` (defined already).
+  bool parseLocationInstance(const Location*& out);
+  bool parseFileOrNameLocation(const Location*& out);
+  // Give the last trailing location to `op`, or to argument `arg` of `block`
+  // (an alias defined later is given when the module has been read).
+  void placeLocation(Op* op, Block* block, unsigned arg);
+  // Block arguments are made after their locations are read: the location
+  // of the argument whose name starts at `name` (a view of the source).
+  void noteArgumentLocation(std::string_view name);
+  void placeArgumentLocation(std::string_view name, Block& block, unsigned arg);
+  bool resolveLocationAliases();
 
   // SSA values.
   struct ValueUse {
@@ -246,8 +262,28 @@ class Parser {
   const char* scanBalanced(const char* from) const;
 
   std::unordered_map<std::string, Attribute> attrAliases_;
-  // `#name` of each `loc(#name)` read, with where: every one must be defined.
-  std::vector<std::pair<std::string_view, const char*>> locAliasUses_;
+  // `#name = loc(...)` definitions.
+  std::unordered_map<std::string_view, const Location*> locAliases_;
+  const Location* trailingLoc_ = nullptr;
+  std::string_view trailingAlias_;
+  const char* trailingAliasAt_ = nullptr;
+  // `loc(#name)` read before `#name = loc(...)` (JAX writes its aliases
+  // after the module): the op or block argument waiting for it.
+  struct PendingLocation {
+    std::string_view alias;
+    const char* at;
+    Op* op;
+    Block* block;
+    unsigned arg;
+  };
+  std::vector<PendingLocation> pendingLocations_;
+  // Locations of block arguments not made yet, by their name's position.
+  struct ArgumentLocation {
+    const Location* loc;
+    std::string_view alias;
+    const char* at;
+  };
+  std::unordered_map<const char*, ArgumentLocation> argumentLocations_;
   std::unordered_map<std::string, Type> typeAliases_;
   Module* module_ = nullptr;
 

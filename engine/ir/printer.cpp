@@ -13,6 +13,8 @@
 #include <unordered_set>
 
 #include "ir/collective_ops.h"
+#include "ir/location.h"
+#include "ir/location_aliases.h"
 #include "ir/op_syntax.h"
 #include "ir/op_traits.h"
 #include "sharding/string_literal.h"
@@ -331,7 +333,29 @@ class Writer {
   Writer(Out& out, const PrintOptions& opts) : os_(out), opts_(opts) {}
 
   void printModule(const Module& m) {
+    if (opts_.debugInfo && !aliases_) {
+      // A first pass meets the locations in the order they are written,
+      // which decides their names; the second writes.
+      LocationAliases aliases;
+      {
+        Out discard(nullptr);
+        Writer collector(discard, opts_);
+        collector.aliases_ = &aliases;
+        collector.collecting_ = true;
+        collector.module_ = &m;
+        collector.printModule(m);
+      }
+      aliases.name();
+      aliases_ = &aliases;
+      module_ = &m;
+      os_ << aliases.definitions(true);
+      printModule(m);
+      os_ << aliases.definitions(false);
+      aliases_ = nullptr;
+      return;
+    }
     const Op& mod = *m.op;
+    if (collecting_) aliases_->meet(locationOf(mod), true);
     names_.numberIsolated(mod);
     os_ << "module";
     if (const Attribute* n = mod.attr("sym_name"); n && n->string()) {
@@ -350,7 +374,9 @@ class Writer {
       printOp(*op);
       os_ << '\n';
     }
-    os_ << "}\n";
+    os_ << '}';
+    printTrailingLocation(mod);
+    os_ << '\n';
   }
 
   void printSingleOp(const Op& op) {
@@ -370,6 +396,44 @@ class Writer {
   PrintOptions opts_;
   NameState names_;
   int indent_ = 0;
+
+  // -mlir-print-debuginfo (PrintOptions::debugInfo): the names, and
+  // whether this writer only meets the locations for them.
+  LocationAliases* aliases_ = nullptr;
+  bool collecting_ = false;
+  const Module* module_ = nullptr;
+
+  // The location MLIR has for `op`: the one written, else its place in the
+  // file read (the module `module { ... }` stood for without writing it is
+  // at 0:0), else unknown.
+  const Location* locationOf(const Op& op) const {
+    if (op.location()) return op.location();
+    if (&op == module_->op.get() && !module_->explicitModule)
+      return Location::fileLineCol(module_->fileName, 0, 0);
+    if (!op.loc().known()) return Location::unknown();
+    return Location::fileLineCol(module_->fileName, op.loc().line, op.loc().col);
+  }
+  const Location* argumentLocationOf(const Block& block, unsigned i) const {
+    if (const Location* l = block.argumentLocation(i)) return l;
+    SourceLoc at = block.argument(i)->loc;
+    if (!at.known()) return Location::unknown();
+    return Location::fileLineCol(module_->fileName, at.line, at.col);
+  }
+  // ` loc(#loc3)` after an op (its location was met before what it holds).
+  void printTrailingLocation(const Op& op) {
+    if (!aliases_ || collecting_) return;
+    const std::string& alias = aliases_->aliasOf(locationOf(op));
+    os_ << " loc(#" << alias << ')';
+  }
+  // ` loc("x")` after a block argument: written out, as MLIR does.
+  void printArgumentLocation(const Block& block, unsigned i) {
+    if (!aliases_) return;
+    const Location* l = argumentLocationOf(block, i);
+    if (collecting_)
+      aliases_->meet(l, false);
+    else
+      os_ << ' ' << aliases_->inlineText(*l);
+  }
 
   void printIndent() {
     for (int i = 0; i < indent_; ++i) os_ << "  ";
@@ -555,6 +619,7 @@ class Writer {
           for (unsigned i = 0; i < block->numArguments(); ++i) {
             if (i) os_ << ", ";
             os_ << v(block->argument(i)) << ": " << block->argument(i)->type;
+            printArgumentLocation(*block, i);
           }
           os_ << ')';
         }
@@ -578,6 +643,7 @@ class Writer {
     for (unsigned i = 0; i < block.numArguments(); ++i) {
       if (i) os_ << ", ";
       os_ << v(block.argument(i)) << ": " << block.argument(i)->type;
+      printArgumentLocation(block, i);
     }
     os_ << ')';
   }
@@ -603,7 +669,9 @@ class Writer {
       }
       os_ << " = ";
     }
+    if (collecting_) aliases_->meet(locationOf(op), true);
     if (opts_.genericForm || !printCustom(op)) printGeneric(op);
+    printTrailingLocation(op);
   }
 
   void printGeneric(const Op& op) {
@@ -1226,6 +1294,8 @@ class Writer {
         os_ << ' ';
         writeAttr(*d);
       }
+      if (hasBody && i < op.region(0).front().numArguments())
+        printArgumentLocation(op.region(0).front(), static_cast<unsigned>(i));
     }
     os_ << ')';
     if (!fnType.results.empty()) {

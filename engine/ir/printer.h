@@ -10,6 +10,12 @@ namespace shardscope::ir {
 
 struct PrintOptions {
   bool genericForm = false;  // every op in generic form
+  // -mlir-print-debuginfo: each op's location, `loc(#loc3)`, with the
+  // `#loc3 = loc(...)` definitions where mlir-opt puts them
+  // (location_aliases.h); block arguments' locations inline. Ops and
+  // arguments without one get their place in `Module::fileName`, as MLIR
+  // gives them. Only printModule writes them.
+  bool debugInfo = false;
 };
 
 void printModule(const Module& module, std::ostream& os, const PrintOptions& opts = {});

@@ -12,6 +12,11 @@ W2) and the input is batch-sharded, so propagation has real work to do.
 
 The module is written in MLIR's generic op form so that `mlir-opt-16
 --allow-unregistered-dialect` can parse the same file as a peer.
+
+With --locations every op carries a location as JAX exports them: its name
+scope and primitive (`jit(model)/transformer/layer_3/attention/dot_general`)
+around the Python line that made it (`"model.py":41:12`), through `#loc`
+aliases written after the module.
 """
 import argparse
 import sys
@@ -25,11 +30,44 @@ def t(*shape):
     return "tensor<%sxf32>" % "x".join(str(d) for d in shape) if shape else "tensor<f32>"
 
 
+# The Python line of each block of the model (a made-up model.py).
+BLOCK_LINES = {"ln_1": 20, "attention": 40, "ln_2": 20, "mlp": 70}
+
+
 class Writer:
-    def __init__(self, out):
+    def __init__(self, out, locations=False):
         self.out = out
         self.next = 0
         self.ops = 0
+        self.locations = locations
+        self.scope = []  # ["transformer", "layer_3", "attention"]
+        self.block_op = 0  # ops written in the current block
+        self.aliases = {}  # location text -> alias number
+
+    def enter(self, *scope):
+        self.scope = list(scope)
+        self.block_op = 0
+
+    def alias(self, text):
+        if text not in self.aliases:
+            self.aliases[text] = len(self.aliases) + 1
+        return "#loc%d" % self.aliases[text]
+
+    def location(self, name):
+        """` loc(#locN)` for an op `name` made in the current scope."""
+        if not self.locations:
+            return ""
+        block = self.scope[-1] if self.scope else "main"
+        line = BLOCK_LINES.get(block, 100) + self.block_op % 12
+        self.block_op += 1
+        file_loc = self.alias('loc("model.py":%d:%d)' % (line, 4 + 2 * (self.block_op % 5)))
+        primitive = name.split(".", 1)[-1]
+        path = "/".join(["jit(model)"] + self.scope + [primitive])
+        return " loc(%s)" % self.alias('loc("%s"(%s))' % (path, file_loc))
+
+    def write_aliases(self):
+        for text, n in sorted(self.aliases.items(), key=lambda kv: kv[1]):
+            self.out.write("#loc%d = %s\n" % (n, text))
 
     def op(self, name, operands, in_types, out_type, props=None, regions=None):
         res = "%%%d" % self.next
@@ -42,7 +80,7 @@ class Writer:
             text += " (" + regions + ")"
         if props:
             text += " {%s}" % props
-        text += " : (%s) -> %s\n" % (", ".join(in_types), out_type)
+        text += " : (%s) -> %s%s\n" % (", ".join(in_types), out_type, self.location(name))
         self.out.write(text)
         return res
 
@@ -101,10 +139,13 @@ class Writer:
         inv = self.unary("rsqrt", self.binary("add", var, eps, (B, S)), (B, S))
         return self.binary("multiply", centered, self.bcast(inv, (B, S), [0, 1], shp), shp)
 
-    def layer(self, x, w):
+    def layer(self, x, w, index=0):
         shp = (B, S, D)
+        layer = "layer_%d" % index
+        self.enter("transformer", layer, "ln_1")
         zero = self.const("0.000000e+00", t())
         h = self.layer_norm(x, zero)
+        self.enter("transformer", layer, "attention")
         heads = []
         for wi in w[:3]:
             p = self.dot(h, wi, shp, (D, D), shp, [], [], [2], [0])
@@ -124,7 +165,9 @@ class Writer:
         ctx = self.reshape(self.transpose(ctx, hs, [0, 2, 1, 3]), (B, S, H, DH), shp)
         out = self.dot(ctx, w[3], shp, (D, D), shp, [], [], [2], [0])
         x = self.binary("add", x, out, shp)
+        self.enter("transformer", layer, "ln_2")
         h = self.layer_norm(x, zero)
+        self.enter("transformer", layer, "mlp")
         up = self.dot(h, w[4], shp, (D, F), (B, S, F), [], [], [2], [0])
         fs = (B, S, F)
         gelu = self.binary("multiply", up, self.unary("tanh", up, fs), fs)
@@ -139,6 +182,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", type=int, default=10000, help="approximate number of ops")
     ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--locations", action="store_true",
+                    help="give every op a JAX-style location (name scope and Python line)")
     a = ap.parse_args()
     layers = max(1, a.ops // LAYER_OPS)
     out = sys.stdout if a.output == "-" else open(a.output, "w")
@@ -157,14 +202,15 @@ def main():
     out.write('"builtin.module"() ({\n  %s\n' % MESH)
     out.write('  "func.func"() ({\n')
     out.write("  ^bb0(%s):\n" % ", ".join("%s: %s" % (n, ty) for n, ty in zip(args, types)))
-    w = Writer(out)
+    w = Writer(out, a.locations)
     x = "%x"
     for l in range(layers):
-        x = w.layer(x, ["%%w%d_%d" % (l, j) for j in range(6)])
+        x = w.layer(x, ["%%w%d_%d" % (l, j) for j in range(6)], l)
     out.write('    "func.return"(%s) : (%s) -> ()\n' % (x, t(B, S, D)))
     out.write('  }) {arg_attrs = [%s], function_type = (%s) -> %s, sym_name = "main"} : () -> ()\n'
               % (", ".join(attrs), ", ".join(types), t(B, S, D)))
     out.write("}) : () -> ()\n")
+    w.write_aliases()
     if out is not sys.stdout:
         out.close()
     sys.stderr.write("%d layers, %d ops\n" % (layers, w.ops + 1))
