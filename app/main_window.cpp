@@ -84,6 +84,10 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   statusLabel_ = new QLabel(this);
   statusLabel_->setObjectName(QStringLiteral("statusLabel"));
   statusBar()->addWidget(statusLabel_, 1);
+  opSourceLabel_ = new QLabel(this);
+  opSourceLabel_->setObjectName(QStringLiteral("opSourceLabel"));
+  opSourceLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addPermanentWidget(opSourceLabel_);
   statusMessageTimer_.setSingleShot(true);
   connect(&statusMessageTimer_, &QTimer::timeout, this, &MainWindow::updateStatus);
 
@@ -100,6 +104,7 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   connect(state_, &DocumentState::selectionChanged, this, [this] {
     showValueInCombo(state_->selectedValue());
     syncTreeToSelection();
+    updateOpSource();
   });
   openStageTimer_.setSingleShot(true);
   openStageTimer_.setInterval(0);

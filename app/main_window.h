@@ -256,6 +256,10 @@ class MainWindow : public QMainWindow {
   PresentationCaption* caption_ = nullptr;
   QWidget* explorer_ = nullptr;  // widgets/trace TracePanel when built with it
   QLabel* statusLabel_;
+  // The selected op's Python line and name scope (api/op_source.h), at the
+  // right of the status bar; empty when the op has no location.
+  QLabel* opSourceLabel_;
+  void updateOpSource();
   QTimer statusMessageTimer_;  // while running, statusLabel_ shows a message
   QComboBox* valueCombo_;
   QHash<const ir::Value*, int> comboRows_;  // the values listed, by row

@@ -5,13 +5,16 @@
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTreeView>
 #include <algorithm>
 
 #include "core/axis_style.h"
+#include "api/op_source.h"
 #include "core/document_state.h"
+#include "core/op_source_text.h"
 #include "diagnostics/diagnostics_model.h"
 #include "outline/op_tree_model.h"
 #include "source/source_view.h"
@@ -49,6 +52,25 @@ void MainWindow::selectValueByKey(const QString& key) {
     if (owner && owner->loc().line > 0) source_->goToLine(static_cast<int>(owner->loc().line));
   }
 }
+void MainWindow::updateOpSource() {
+  // The selected value's op, or for a block argument (JAX names function
+  // arguments) its own location.
+  api::OpSource source;
+  QString summary;
+  const ir::Value* v = state_->selectedValue();
+  if (v && v->isBlockArgument()) {
+    source = api::argumentSource(*v->ownerBlock, v->index);
+    summary = argumentSourceSummary(source);
+  } else if (const ir::Op* op = state_->selectedOp()) {
+    source = api::opSource(*op);
+    summary = opSourceSummary(source);
+  }
+  // Elided in the middle when long: the file and the primitive stay readable.
+  const int room = std::max(200, width() / 2);
+  opSourceLabel_->setText(opSourceLabel_->fontMetrics().elidedText(summary, Qt::ElideMiddle, room));
+  opSourceLabel_->setToolTip(opSourceToolTip(source));
+}
+
 void MainWindow::expandTree() { tree_->expandToDepth(0); }
 
 void MainWindow::fitTreeColumns() {

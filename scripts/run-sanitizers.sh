@@ -7,8 +7,8 @@
 #   bash scripts/run-sanitizers.sh --gui    # also the widgets and their tests
 #
 # Environment: SHARDSCOPE_ASAN_DIR (build-asan/), SHARDSCOPE_JOBS (2),
-# SHARDSCOPE_SHARED (../shared). Assumes the dependencies are installed
-# (scripts/run-tests.sh installs them first).
+# SHARDSCOPE_SHARED (../shared), SKIP_DEPS=1 (do not call
+# scripts/install-deps.sh; run-tests.sh has done so already).
 #
 # Any sanitizer report fails the run: UBSan does not recover, ASan aborts.
 # Suppressions (tests/sanitizers/*.supp) name third-party libraries only.
@@ -34,54 +34,46 @@ finish() {
   exit $?
 }
 
+if [[ "${SKIP_DEPS:-0}" != 1 ]]; then
+  log "checking dependencies"
+  if ! bash scripts/install-deps.sh; then
+    echo "run-sanitizers: installing dependencies failed" >&2
+    fail=1; total=1; finish
+  fi
+fi
+
 log "configuring $ASAN_DIR (-O1, ASan + UBSan, GUI $gui)"
 if ! configure_asan "$gui" >/dev/null; then
   echo "run-sanitizers: configure failed" >&2
   fail=1; total=1; finish
 fi
 log "building with -j$JOBS"
+t0=$SECONDS
 if ! cmake --build "$ASAN_DIR" -j "$JOBS"; then
   echo "run-sanitizers: build failed" >&2
   fail=1; total=1; finish
 fi
+log "the sanitizer build took $((SECONDS - t0)) s"
+t0=$SECONDS
 
 log "ctest under the sanitizers"
 if [[ $gui == ON && -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   export QT_QPA_PLATFORM=offscreen
 fi
-clog="$ASAN_DIR/ctest-output.log"
-ctest --test-dir "$ASAN_DIR" --output-on-failure -j "$JOBS" --timeout 900 2>&1 | tee "$clog"
-crc=${PIPESTATUS[0]}
-read -r c_total c_failed < <(ctest_counts "$clog")
-if [[ -n "${c_total:-}" ]]; then
-  total=$((total + c_total)); pass=$((pass + c_total - c_failed)); fail=$((fail + c_failed))
-  [[ $crc -ne 0 && $c_failed -eq 0 ]] && fail=$((fail + 1))
-else
-  echo "run-sanitizers: ctest gave no summary (exit $crc)" >&2
-  fail=$((fail + 1))
-fi
+run_ctest "$ASAN_DIR" 900
+total=$((total + COUNT_PASS + COUNT_FAIL)); pass=$((pass + COUNT_PASS)); fail=$((fail + COUNT_FAIL))
+log "ctest under the sanitizers took $((SECONDS - t0)) s"
 
-shared="${SHARDSCOPE_SHARED:-$SHARDSCOPE_ROOT/../shared}"
-runpy="$shared/conformance/run.py"
-baseline=tests/conformance_passing.txt
-if [[ -f "$runpy" ]]; then
-  log "conformance suite under the sanitizers"
-  report="$ASAN_DIR/conformance-report.json"
-  rm -f "$report"
-  # A sanitizer report makes the tool exit non-zero (or crash), so a case
-  # whose run trips one fails; the ratchet list says which must pass.
-  python3 "$runpy" --opt "$ASAN_DIR/bin/shardscope-opt" --no-echo --timeout 120 \
-    --baseline "$baseline" --json "$report" 2>&1 |
-    sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/all conformance cases under the sanitizers: \1 pass, \2 fail/'
-  conf_rc=${PIPESTATUS[0]}
-  if [[ -f "$report" ]]; then
-    read -r r_pass r_fail r_missing < <(ratchet_counts "$baseline" "$report")
-    [[ $r_missing -gt 0 ]] && echo "run-sanitizers: $r_missing case(s) in $baseline no longer exist in the suite"
-    total=$((total + r_pass + r_fail)); pass=$((pass + r_pass)); fail=$((fail + r_fail))
-    [[ $conf_rc -ne 0 && $r_fail -eq 0 ]] && fail=$((fail + 1))
-  else
-    echo "run-sanitizers: conformance runner gave no report" >&2
-    fail=$((fail + 1))
-  fi
+# A sanitizer report makes the tool exit non-zero (or crash), so a case
+# whose run trips one fails; the ratchet list says which must pass.
+t1=$SECONDS
+log "conformance suite under the sanitizers"
+run_conformance "$ASAN_DIR/bin/shardscope-opt" "$ASAN_DIR/conformance-report.json" \
+  "under the sanitizers" --no-echo --timeout 120
+if [[ $? -eq 2 ]]; then
+  log "no conformance suite (SHARDSCOPE_SHARED): skipped"
+else
+  log "conformance under the sanitizers took $((SECONDS - t1)) s"
 fi
+total=$((total + COUNT_PASS + COUNT_FAIL)); pass=$((pass + COUNT_PASS)); fail=$((fail + COUNT_FAIL))
 finish

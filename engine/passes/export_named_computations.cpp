@@ -45,6 +45,7 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
 
     // The function.
     auto func = std::make_unique<ir::Op>("func.func", nc->loc());
+    func->setLocation(nc->location());
     func->setAttr("sym_name", ir::StringAttr{name}, true);
     std::vector<ir::Type> argTypes, resultTypes;
     if (nc->numRegions() && !nc->region(0).empty())
@@ -65,6 +66,7 @@ bool exportNamedComputations(ir::Module& module, ir::DiagnosticSink& diags) {
 
     // The call.
     auto call = std::make_unique<ir::Op>("func.call", nc->loc());
+    call->setLocation(nc->location());
     call->setAttr("callee", ir::SymbolRefAttr{{funcName}}, true);
     for (ir::Value* v : nc->operands()) call->addOperand(v);
     for (ir::Value* r : nc->resultRange()) call->addResult(r->type);

@@ -43,6 +43,7 @@ bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
       return;
     }
     auto nc = std::make_unique<ir::Op>("sdy.named_computation", call.loc());
+    nc->setLocation(call.location());
     for (ir::Value* v : call.operands()) nc->addOperand(v);
     for (ir::Value* r : call.resultRange()) nc->addResult(r->type);
     nc->setAttr("name", ir::StringAttr{util::originalFuncName(*func)}, true);
@@ -63,6 +64,8 @@ bool importFuncCallsWithEdges(ir::Module& module, ir::DiagnosticSink& diags,
       for (ir::Value* arg : src.arguments()) {
         ir::Value* n = dst.addArgument(arg->type);
         n->sourceName = arg->sourceName;
+        n->loc = arg->loc;
+        dst.setArgumentLocation(n->index, src.argumentLocation(arg->index));
         map[arg] = n;
       }
       for (const auto& op : src.ops()) dst.append(util::cloneOp(*op, map));

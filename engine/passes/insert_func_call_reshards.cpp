@@ -30,6 +30,7 @@ bool insertFuncCallReshards(ir::Module& module, ir::DiagnosticSink& diags) {
       std::optional<TensorSharding> callSharding = util::getSharding(result);
       if (util::isEquivalent((*funcShardings)[i], callSharding)) continue;
       auto reshard = std::make_unique<ir::Op>("sdy.reshard", call->loc());
+      reshard->setLocation(call->location());
       reshard->addOperand(result);
       reshard->addResult(result->type);
       reshard->setAttr("sharding", callSharding ? *callSharding : util::fullyClosedLike((*funcShardings)[i]), true);

@@ -568,6 +568,7 @@ void transformShardings(ir::Module& module, const ShardingRewrite& fn) {
 
 std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map) {
   auto out = std::make_unique<Op>(op.name(), op.loc());
+  out->setLocation(op.location());
   for (Value* v : op.operands()) {
     auto it = map.find(v);
     out->addOperand(it == map.end() ? v : it->second);
@@ -585,6 +586,7 @@ std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map) {
       for (unsigned i = 0; i < block->numArguments(); ++i) {
         Value* arg = nb.addArgument(block->argument(i)->type);
         arg->sourceName = block->argument(i)->sourceName;
+        nb.setArgumentLocation(i, block->argumentLocation(i));
         map[block->argument(i)] = arg;
       }
     }
@@ -863,6 +865,9 @@ void moveBody(ir::Region& from, ir::Region& to) {
   for (Value* arg : old.arguments()) {
     Value* n = nb.addArgument(arg->type);
     n->sourceName = arg->sourceName;
+    // MLIR moves the block itself: its arguments keep where they were written.
+    n->loc = arg->loc;
+    nb.setArgumentLocation(n->index, old.argumentLocation(arg->index));
     arg->replaceAllUsesWith(n);
   }
   while (!old.empty()) nb.append(old.take(old.ops().front().get()));
@@ -877,6 +882,9 @@ void addDataFlowEdgesFor(const std::vector<Value*>& owners) {
     // only by the new edge would otherwise be answered from the edge (none).
     const std::optional<TensorSharding> sharding = getSharding(owner);
     auto edge = std::make_unique<Op>("sdy.data_flow_edge", ownerOp ? ownerOp->loc() : ir::SourceLoc{});
+    // Where the op came from (the Python line) is the value's.
+    edge->setLocation(owner->isBlockArgument() ? owner->ownerBlock->argumentLocation(owner->index)
+                                               : owner->definingOp->location());
     edge->addOperand(owner);
     edge->addResult(owner->type);
     if (sharding) edge->setAttr("sharding", *sharding, true);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/printer.h"
+#include "passes/pass.h"
 #include "parse_test_module.h"
 
 namespace shardscope::ir {
@@ -60,6 +61,51 @@ TEST(LocationAliasesTest, WithoutTheOptionNoLocations) {
   auto m = parseTestModule(kExported);
   ASSERT_TRUE(m);
   EXPECT_EQ(printModule(*m).find("loc("), std::string::npos);
+}
+
+TEST(LocationAliasesTest, WindowsLineEndsAndByteOrderMark) {
+  // Saved on Windows: CRLF line ends and a byte order mark change nothing.
+  std::string windows = "\xEF\xBB\xBF";
+  for (const char* c = kExported; *c; ++c) {
+    if (*c == '\n') windows += '\r';
+    windows += *c;
+  }
+  auto m = parseTestModule(windows);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(printedWithLocations(*m), kExported);
+}
+
+TEST(LocationAliasesTest, UnknownDialectOpsKeepTheirLocations) {
+  auto m = parseTestModule(
+      "func.func @main() {\n"
+      "  %0 = \"mydialect.thing\"() {a = 1 : i32} : () -> tensor<2xf32> loc(\"m.py\":3:1)\n"
+      "  \"mydialect.sink\"(%0) : (tensor<2xf32>) -> () loc(#loc1)\n"
+      "  return loc(#loc)\n"
+      "} loc(#loc)\n"
+      "#loc = loc(unknown)\n"
+      "#loc1 = loc(callsite(\"f\"(\"m.py\":4:2) at \"main.py\":1:1))\n");
+  ASSERT_TRUE(m);
+  const std::string printed = printedWithLocations(*m);
+  EXPECT_NE(printed.find("\"mydialect.sink\"(%0) : (tensor<2xf32>) -> () loc(#loc6)\n"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("#loc6 = loc(callsite(#loc5 at #loc4))\n"), std::string::npos) << printed;
+}
+
+// Passes keep where ops came from: a call imported as a named computation
+// and exported back keeps its location and its callee's argument locations
+// (MLIR moves the callee's block), so the round trip prints the same.
+TEST(LocationAliasesTest, ImportedAndExportedCallsKeepTheirLocations) {
+  auto m = parseTestModule(kExported);
+  ASSERT_TRUE(m);
+  DiagnosticSink diags;
+  passes::PassContext context{diags};
+  const passes::PassInfo* import = passes::lookupPass("sdy-import-func-calls");
+  ASSERT_TRUE(import && import->run(*m, {}, context)) << diags.formatAll("<test>");
+  const std::string imported = printedWithLocations(*m);
+  EXPECT_NE(imported.find("(%arg2: tensor<4xf32> loc(\"jit(f)/while/body/closed_call\"(#loc2))) {"),
+            std::string::npos)
+      << imported;
+  EXPECT_NE(imported.find("} : (tensor<4xf32>) -> tensor<4xf32> loc(#loc8)"), std::string::npos) << imported;
 }
 
 TEST(LocationAliasesTest, UnwrittenLocationsAreTheirPlaceInTheFile) {

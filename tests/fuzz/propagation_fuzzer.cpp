@@ -25,28 +25,31 @@
 // both): the first run k <= --settle with raw_k == out_k must be a fixed
 // point, P(out_k) == out_k. Usually that is run 1; after a normalisation it
 // is typically run 2, whose closed shardings leave nothing to normalise.
-// Outputs are compared with private functions renamed in order of first
-// mention: sdy's names are not stable either. When main and a function it
-// calls both call `f`, -sdy-flatten-call-graph clones f for main's call as
-// `f_0`, the functions recreated from named computations take the names
-// back (main's copy renamed, as the other came first), and
-// -sdy-unflatten-call-graph keeps the copy of the first call in module
-// order, main's: each run adds a `_0` to its name.
-// And function results whose sharding is closed and names no axis compare
-// equal to results without one, which mean the same: after propagation
-// -sdy-insert-func-call-reshards gives each call its callee's result
-// shardings, an unsharded result as such a sharding, and when a function
-// returns that call result directly the next run's
-// -sdy-propagate-to-func-results copies it onto the function. For the same
-// reason such shardings compare equal whatever their mesh: the call takes
-// the callee's, `<@mesh_1, [{}, {}]>`, where the caller's result kept
-// `<@mesh, [{}, {}]>`, until the next run copies it over.
-// And reshards compare with their open dimensions closed: the export's
-// -sdy-insert-explicit-reshards runs after -sdy-close-shardings and reshards
-// a call's operand to its callee's argument sharding, an unsharded argument
-// as fully open (`[{?}, {?}]`), which the next run closes.
 //
-//   propagation_fuzzer --seed 1 --count 30          # what CTest runs
+// Outputs are compared modulo what sdy itself does not keep stable from one
+// run to the next (pipeline_output.h):
+//  - private function names, renamed in order of first mention. When main
+//    and a function it calls both call `f`, -sdy-flatten-call-graph clones f
+//    for main's call as `f_0`, the functions recreated from named
+//    computations take the names back (main's copy renamed, as the other
+//    came first), and -sdy-unflatten-call-graph keeps the copy of the first
+//    call in module order, main's: each run adds a `_0` to its name.
+//  - sdy.sharding attributes whose shardings are all closed and name no
+//    axis, which after the pipeline mean what no sharding means, and the
+//    mesh of such shardings. -sdy-insert-func-call-reshards gives a call its
+//    callee's result shardings (an unsharded result as `[{}, {}]`) after the
+//    caller's own results were set, so the next run's
+//    -sdy-propagate-to-func-results copies them onto a function that
+//    returns the call's result (`<@mesh_1, [{}, {}]>` where it had
+//    `<@mesh, [{}, {}]>`, or none), and then onto that function's calls.
+//  - open dimensions of reshards. The export's -sdy-insert-explicit-reshards
+//    runs after -sdy-close-shardings and reshards a call's operand to its
+//    callee's argument sharding, an unsharded argument as fully open
+//    (`[{?}, {?}]`), which the next run closes.
+// Every other difference is a finding. --show-normalised prints what the
+// normalisation changed in modules that never reach a fixed point.
+//
+//   propagation_fuzzer --seed 1 --count 25          # what CTest runs
 //   propagation_fuzzer --seconds 600 --seed $RANDOM  # scripts/fuzz-propagation.sh
 //
 // Module i uses seed SEED+i, so a finding is replayed with
@@ -73,6 +76,7 @@
 #include "ir/printer.h"
 #include "passes/pass.h"
 #include "passes/propagation_pipeline.h"
+#include "pipeline_output.h"
 #include "random_module.h"
 #include "verifier/verifier.h"
 
@@ -150,139 +154,6 @@ std::string lineDiff(const std::string& a, const std::string& b) {
   return out;
 }
 
-bool isNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-
-// `text` with its private functions renamed @fn0, @fn1, ... in the order
-// their names first appear (see the header: sdy renames a function that a
-// run cloned and merged back).
-std::string withCanonicalFunctionNames(const std::string& text) {
-  std::set<std::string> privateFunctions;
-  const std::string marker = "func.func private @";
-  for (size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + 1)) {
-    size_t end = at + marker.size();
-    while (end < text.size() && isNameChar(text[end])) ++end;
-    privateFunctions.insert(text.substr(at + marker.size(), end - at - marker.size()));
-  }
-  std::map<std::string, std::string> renamed;
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] != '@') {
-      out += text[i++];
-      continue;
-    }
-    size_t end = i + 1;
-    while (end < text.size() && isNameChar(text[end])) ++end;
-    const std::string name = text.substr(i + 1, end - i - 1);
-    if (privateFunctions.count(name)) {
-      auto [it, added] = renamed.emplace(name, "fn" + std::to_string(renamed.size()));
-      out += "@" + it->second;
-    } else {
-      out += "@" + name;
-    }
-    i = end;
-  }
-  return out;
-}
-
-// `text` without the shardings of function results that are closed and
-// name no axis (`{sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}`): those
-// mean what no sharding means (see the header).
-std::string withoutEmptyResultShardings(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  size_t start = 0;
-  for (size_t nl; start < text.size(); start = nl + 1) {
-    nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    std::string line = text.substr(start, nl - start);
-    const size_t results = line.find("func.func ") != std::string::npos ? line.find(") -> (")
-                                                                        : std::string::npos;
-    for (size_t at = results; at != std::string::npos;) {
-      const std::string open = " {sdy.sharding = #sdy.sharding<@";
-      at = line.find(open, at);
-      if (at == std::string::npos) break;
-      size_t k = at + open.size();
-      while (k < line.size() && isNameChar(line[k])) ++k;
-      std::string rest = ", [";
-      if (line.compare(k, rest.size(), rest) != 0) {
-        ++at;
-        continue;
-      }
-      k += rest.size();
-      while (line.compare(k, 2, "{}") == 0) {
-        k += 2;
-        if (line.compare(k, 2, ", ") == 0 && line.compare(k + 2, 2, "{}") == 0) k += 2;
-      }
-      const std::string close = "]>}";
-      if (line.compare(k, close.size(), close) == 0) {
-        line.erase(at, k + close.size() - at);
-      } else {
-        ++at;
-      }
-    }
-    out += line;
-    if (nl < text.size()) out += '\n';
-  }
-  return out;
-}
-
-// `text` with the reshards' open dimensions closed (see the header).
-std::string withClosedReshards(std::string text) {
-  size_t start = 0;
-  for (size_t nl; start < text.size(); start = nl + 1) {
-    nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    const size_t op = text.find("= sdy.reshard ", start);
-    if (op == std::string::npos || op > nl) continue;
-    for (size_t at = op; (at = text.find("?}", at)) != std::string::npos && at < nl;) {
-      const size_t from = text.compare(at - 2, 2, ", ") == 0 ? at - 2 : at;
-      text.erase(from, at + 1 - from);
-      nl -= at + 1 - from;
-      at = from;
-    }
-  }
-  return text;
-}
-
-// `text` with the mesh of every sharding that is closed and names no axis
-// spelled `@*` (see the header).
-std::string withAnyMeshForEmptyShardings(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    if (text.compare(i, 2, "<@") != 0) {
-      out += text[i++];
-      continue;
-    }
-    size_t k = i + 2;
-    while (k < text.size() && isNameChar(text[k])) ++k;
-    size_t end = k;
-    if (text.compare(end, 3, ", [") == 0) {
-      end += 3;
-      while (text.compare(end, 2, "{}") == 0) {
-        end += 2;
-        if (text.compare(end, 4, ", {}") == 0) end += 2;
-      }
-    }
-    if (end > k && text.compare(end, 2, "]>") == 0) {
-      out += "<@*" + text.substr(k, end - k);
-    } else {
-      out += text.substr(i, k - i);
-    }
-    i = end > k && text.compare(end, 2, "]>") == 0 ? end : k;
-  }
-  return out;
-}
-
-// What two pipeline outputs are compared as.
-std::string comparable(const std::string& text) {
-  return withCanonicalFunctionNames(
-      withAnyMeshForEmptyShardings(withoutEmptyResultShardings(withClosedReshards(text))));
-}
-
 struct Finding {
   std::string what;
   std::string detail;
@@ -345,6 +216,9 @@ bool runPass(const std::string& text, const Strategy& s, std::string& printed, F
 long g_idempotentFirst = 0;
 long g_idempotentLater = 0;
 long g_alwaysNormalised = 0;
+// --show-normalised: print what the normalisation changed in the last run
+// of such modules (to see why they never reach a fixed point).
+bool g_showNormalised = false;
 int g_settleRuns = 4;
 
 // The pipeline's idempotence from its output `once` of `text` (see the
@@ -352,7 +226,7 @@ int g_settleRuns = 4;
 // point, P(out_k) == out_k.
 bool checkIdempotence(const std::string& text, const Strategy& s, const std::string& once,
                       Finding& f, int timeout) {
-  std::string input = text, out = once;
+  std::string input = text, out = once, lastRaw;
   for (int run = 1; run <= g_settleRuns; ++run) {
     std::string raw, next;
     if (!runPass(input, s, raw, f, timeout, /*normalise=*/false) ||
@@ -360,18 +234,24 @@ bool checkIdempotence(const std::string& text, const Strategy& s, const std::str
       f.what += " (on the output of run " + std::to_string(run) + ")";
       return false;
     }
-    if (comparable(raw) == comparable(out)) {
+    if (fuzz::comparable(raw) == fuzz::comparable(out)) {
       ++(run == 1 ? g_idempotentFirst : g_idempotentLater);
-      if (comparable(next) == comparable(out)) return true;
+      if (fuzz::comparable(next) == fuzz::comparable(out)) return true;
       f = {s.label() + " is not idempotent on the output of run " + std::to_string(run),
            "--- run " + std::to_string(run) + ":\n" + out +
-               "--- lines that differ once run again on that:\n" + lineDiff(out, next)};
+               "--- lines that differ once run again on that (in the compared form):\n" +
+               lineDiff(fuzz::comparable(out), fuzz::comparable(next))};
       return false;
     }
+    lastRaw = std::move(raw);
     input = std::move(out);
     out = std::move(next);
   }
   ++g_alwaysNormalised;
+  if (g_showNormalised)
+    std::cerr << "normalised in every run: " << s.label() << ", lines the normalisation changed in run "
+              << g_settleRuns << ":\n"
+              << lineDiff(fuzz::comparable(lastRaw), fuzz::comparable(input));
   return true;
 }
 
@@ -386,7 +266,7 @@ bool check(const std::string& text, Finding& f, int timeout) {
 
 int usage() {
   std::cerr << "usage: propagation_fuzzer [--seed N] [--count N] [--seconds S] [--step-timeout S] "
-               "[--settle RUNS] [--save FILE] [--print]\n";
+               "[--settle RUNS] [--save FILE] [--print] [--show-normalised]\n";
   return 2;
 }
 
@@ -405,6 +285,8 @@ int main(int argc, char** argv) {
     const char* v = nullptr;
     if (a == "--print") {
       print = true;
+    } else if (a == "--show-normalised") {
+      g_showNormalised = true;
     } else if (a == "--seed" && (v = next())) {
       seed = std::strtoull(v, nullptr, 10);
     } else if (a == "--count" && (v = next())) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/op_source_text.h"
 #include "core/region_label.h"
 
 namespace shardscope::widgets {
@@ -221,6 +222,12 @@ class Builder {
                     esc(api::shortType(r->type));
       info.searchText +=
           u' ' + toQString(api::valueName(*r)) + u' ' + toQString(api::shortType(r->type));
+    }
+    // Where the op came from (JAX's name scope and Python line): in the
+    // tooltip, and Ctrl+F finds ops by scope ("attention").
+    if (const api::OpSource source = api::opSource(op); !source.empty()) {
+      if (const QString frame = frameSummary(source); !frame.isEmpty()) info.searchText += u'\n' + frame;
+      if (!source.nameScope.empty()) info.searchText += u'\n' + QString::fromStdString(source.nameScope);
     }
     if (!shapes.isEmpty())
       html += QStringLiteral("<br><span style=\"%1color:#333\">%2</span>")

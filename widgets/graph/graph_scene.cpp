@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/op_source.h"
 #include "core/theme_palette.h"
 #include "graph/graph_grouping.h"
 
@@ -538,9 +539,13 @@ void GraphScene::setHighlight(const ir::Op* op, const ir::Value* value) {
 
 std::vector<int> GraphScene::search(const QString& text) {
   std::vector<int> out;
+  // `model.py:41`: the ops that Python line made (api/op_source.h).
+  const std::optional<api::SourceLineQuery> line = api::parseSourceLineQuery(text.toStdString());
   for (size_t i = 0; i < nodeItems_.size(); ++i) {
+    const GraphNodeInfo& node = model_.nodes[i];
     const bool match =
-        !text.isEmpty() && model_.nodes[i].searchText.contains(text, Qt::CaseInsensitive);
+        line ? node.op && node.kind == GraphNodeInfo::OpNode && api::opFromSourceLine(*node.op, *line)
+             : !text.isEmpty() && node.searchText.contains(text, Qt::CaseInsensitive);
     static_cast<NodeItem*>(nodeItems_[i])->setMatched(match);
     if (match) out.push_back(static_cast<int>(i));
   }

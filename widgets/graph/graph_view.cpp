@@ -176,7 +176,7 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   auto* sl = new QHBoxLayout(searchBar_);
   sl->setContentsMargins(6, 2, 6, 2);
   searchEdit_ = new QLineEdit(searchBar_);
-  searchEdit_->setPlaceholderText(tr("Find op, value (%3) or axis (\"x\")…"));
+  searchEdit_->setPlaceholderText(tr("Find op, value (%3), axis (\"x\"), name scope or Python line (model.py:41)…"));
   searchEdit_->setClearButtonEnabled(true);
   searchInfo_ = new QLabel(searchBar_);
   sl->addWidget(searchEdit_, 1);
