@@ -1,5 +1,6 @@
 #include "api/communication_diff.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace shardscope::api {
@@ -11,7 +12,7 @@ std::string phrase(int64_t n, const std::string& kind) {
 }
 
 std::string signedText(double v, const std::string& magnitude) {
-  return (v < 0 ? "-" : "+") + magnitude;
+  return (v < 0 ? "-" : v > 0 ? "+" : "") + magnitude;
 }
 
 std::string summaryOf(const CommunicationDiff& d) {
@@ -21,8 +22,8 @@ std::string summaryOf(const CommunicationDiff& d) {
       removed += (removed.empty() ? "" : ", ") + phrase(-k.countDelta(), k.kind);
     if (k.countDelta() > 0) added += (added.empty() ? "" : ", ") + phrase(k.countDelta(), k.kind);
   }
-  const double bytes = d.after.bytesPerDevice - d.before.bytesPerDevice;
-  const double seconds = d.after.seconds - d.before.seconds;
+  const double bytes = d.bytesDelta();
+  const double seconds = d.secondsDelta();
   if (removed.empty() && added.empty() && bytes == 0 && seconds == 0)
     return "no change in collectives";
   std::string text;
@@ -34,6 +35,11 @@ std::string summaryOf(const CommunicationDiff& d) {
 }
 
 }  // namespace
+
+double communicationDelta(double before, double after) {
+  const double d = after - before;
+  return std::fabs(d) <= 1e-9 * std::max(std::fabs(before), std::fabs(after)) ? 0.0 : d;
+}
 
 bool CommunicationDiff::changed() const {
   for (const CollectiveKindChange& k : kinds)

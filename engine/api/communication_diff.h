@@ -18,17 +18,20 @@
 
 namespace shardscope::api {
 
+// after - before, 0 when it is only the rounding of sums taken in another
+// order (|difference| under 1e-9 of the larger side): "-6.6e-15 ns" is no
+// change.
+double communicationDelta(double before, double after);
+
 struct CollectiveKindChange {
   std::string kind;  // "all-gather"
   int64_t countBefore = 0, countAfter = 0;
   double bytesBefore = 0, bytesAfter = 0;  // per device, summed over the kind
   double secondsBefore = 0, secondsAfter = 0;
   int64_t countDelta() const { return countAfter - countBefore; }
-  double bytesDelta() const { return bytesAfter - bytesBefore; }
-  double secondsDelta() const { return secondsAfter - secondsBefore; }
-  bool changed() const {
-    return countBefore != countAfter || bytesBefore != bytesAfter || secondsBefore != secondsAfter;
-  }
+  double bytesDelta() const { return communicationDelta(bytesBefore, bytesAfter); }
+  double secondsDelta() const { return communicationDelta(secondsBefore, secondsAfter); }
+  bool changed() const { return countDelta() != 0 || bytesDelta() != 0 || secondsDelta() != 0; }
 };
 
 struct CommunicationDiff {
@@ -41,6 +44,9 @@ struct CommunicationDiff {
   // device", or "no change in collectives".
   std::string summary;
   bool changed() const;
+  // The change of the totals (communicationDelta).
+  double bytesDelta() const { return communicationDelta(before.bytesPerDevice, after.bytesPerDevice); }
+  double secondsDelta() const { return communicationDelta(before.seconds, after.seconds); }
 };
 
 CommunicationDiff diffCommunication(const CommunicationReport& before,

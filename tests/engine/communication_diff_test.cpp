@@ -59,6 +59,23 @@ TEST(CommunicationDiff, ChangeInWords) {
   EXPECT_NE(change.find("; -"), std::string::npos) << change;
 }
 
+// The same time summed in another order differs in its last bits: that is
+// no change (the what-if of priorities.mlir said "-6.62e-15 ns").
+TEST(CommunicationDiff, RoundingOfSumsIsNoChange) {
+  // 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 (seconds) differ in the last bit.
+  CommunicationReport before = reportOf({entry("all-gather", 512, 0.1), entry("all-gather", 512, 0.2),
+                                         entry("all-reduce", 1024, 0.3)});
+  CommunicationReport after = reportOf({entry("all-reduce", 1024, 0.3), entry("all-slice", 0, 0.2),
+                                        entry("collective-permute", 1024, 0.1)});
+  ASSERT_NE(before.total.seconds, after.total.seconds);
+  const CommunicationDiff d = diffCommunication(before, after);
+  EXPECT_EQ(d.secondsDelta(), 0.0);
+  EXPECT_EQ(d.bytesDelta(), 0.0);
+  EXPECT_EQ(d.summary,
+            "removes 2 all-gathers, adds 1 all-slice, 1 collective-permute; 0 B, 0 s per device");
+  EXPECT_EQ(communicationDelta(1.0, 1.5), 0.5);
+}
+
 TEST(CommunicationDiff, PerKindTable) {
   const double MiB = 1024.0 * 1024.0;
   CommunicationReport before =

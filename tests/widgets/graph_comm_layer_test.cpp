@@ -17,6 +17,7 @@
 #include <QDockWidget>
 #include <QGraphicsItem>
 #include <QGraphicsView>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -486,6 +487,13 @@ class GraphCommLayerTest : public QObject {
       QVERIFY(e);
       const QString why = explorer->whyPanel()->collectiveText();
       QVERIFY2(why.contains(QString::fromStdString(e->cause)), qPrintable(why));
+      for (const std::string& note : e->blocked)
+        QVERIFY2(why.contains(QString::fromStdString(note)), qPrintable(why));
+      // All of it shown, not cut at the bottom by the text below it.
+      auto* label = explorer->whyPanel()->findChild<QLabel*>(QStringLiteral("whyCollective"));
+      QVERIFY(label);
+      QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
+                   qPrintable(QStringLiteral("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
     }
   }
 

@@ -164,7 +164,7 @@ class PictureExportTest : public QObject {
         << QStringLiteral("mlp_megatron.mlir")
         << QStringList{QStringLiteral("AR"), QStringLiteral("3.00 KiB"),
                        QStringLiteral("Communication on tpu-v5p"),
-                       QStringLiteral("1 collective · 3.00 KiB per device"),
+                       QStringLiteral("1 collective · 5.12 ns"), QStringLiteral("3.00 KiB per device"),
                        QStringLiteral("all-reduce")};
     QTest::newRow("priorities: four kinds")
         << QStringLiteral("priorities.mlir")

@@ -229,6 +229,9 @@ class ShardscopeCliTest : public QObject {
     for (const char* word : {"mlp_megatron.mlir (after user-priority propagation)", "1 collective, 3.00 KiB per device",
                              "all-reduce", "sdy.all_reduce of %4 (planned)", "model"})
       QVERIFY2(text.contains(QLatin1String(word)), word);
+    // The whole cause, wrapped, not cut after its first 560 pixels.
+    for (const char* word : {"partial", "summed"})
+      QVERIFY2(text.contains(QLatin1String(word)), word);
     const QString broken = dir_.filePath(QStringLiteral("broken.mlir"));
     QFile f(broken);
     QVERIFY(f.open(QIODevice::WriteOnly));

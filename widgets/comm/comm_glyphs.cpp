@@ -194,7 +194,7 @@ void paintCommGlyph(QPainter& p, const QRectF& rect, const CommGlyphStyle& style
 // --- Legend -------------------------------------------------------------------
 
 namespace {
-constexpr double kLegendPad = 8, kRow = 16, kScaleWidth = 120, kScaleHeight = 8;
+constexpr double kLegendPad = 8, kRow = 16, kScaleWidth = 64, kScaleHeight = 8;
 
 QString scaleText(const QString& maxTime) { return QObject::tr("time, up to %1").arg(maxTime); }
 
@@ -208,12 +208,15 @@ QFont legendFont(bool bold = false) {
 
 QSizeF CommLegend::size() const {
   const QFontMetricsF fm(legendFont()), bold(legendFont(true));
-  double w = std::max(bold.horizontalAdvance(title), fm.horizontalAdvance(totals));
+  const QStringList totalLines = totals.split(QLatin1Char('\n'));
+  double w = bold.horizontalAdvance(title);
+  for (const QString& line : totalLines) w = std::max(w, fm.horizontalAdvance(line));
   for (const QString& k : kinds)
     w = std::max(w, kIconWidth + 6 + bold.horizontalAdvance(QStringLiteral("A2A")) + 6 +
                         fm.horizontalAdvance(k));
   w = std::max(w, kScaleWidth + 8 + fm.horizontalAdvance(scaleText(maxTime)));
-  const double h = kRow * (2 + static_cast<double>(kinds.size())) + 4 + kScaleHeight * 1.3 + 2;
+  const double h = kRow * (1 + static_cast<double>(totalLines.size() + kinds.size())) + 4 +
+                   kScaleHeight * 1.3 + 2;
   return {std::ceil(w + 2 * kLegendPad), std::ceil(h + 2 * kLegendPad)};
 }
 
@@ -231,8 +234,10 @@ void CommLegend::paint(QPainter& p, const QPointF& topLeft) const {
   p.drawText(QRectF(x, y, s.width(), kRow), Qt::AlignVCenter | Qt::AlignLeft, title);
   y += kRow;
   p.setFont(legendFont());
-  p.drawText(QRectF(x, y, s.width(), kRow), Qt::AlignVCenter | Qt::AlignLeft, totals);
-  y += kRow;
+  for (const QString& line : totals.split(QLatin1Char('\n'))) {
+    p.drawText(QRectF(x, y, s.width(), kRow), Qt::AlignVCenter | Qt::AlignLeft, line);
+    y += kRow;
+  }
   const double tagWidth = QFontMetricsF(legendFont(true)).horizontalAdvance(QStringLiteral("A2A"));
   for (const QString& k : kinds) {
     paintCommKindIcon(p, QRectF(x, y + (kRow - kIconHeight) / 2, kIconWidth, kIconHeight), k, cc.text);

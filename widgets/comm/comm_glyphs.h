@@ -55,7 +55,7 @@ void paintCommGlyph(QPainter& p, const QRectF& rect, const CommGlyphStyle& style
 // Narrow, to fit the column beside the graph.
 struct CommLegend {
   QString title;      // "Communication on tpu-v5p"
-  QString totals;     // "3 collectives · 48.0 MiB per device · 1.2 ms"
+  QString totals;     // "3 collectives · 1.2 ms\n48.0 MiB per device" (a row per line)
   QStringList kinds;  // the kinds drawn, in commKinds() order
   QString maxTime;    // the largest estimated time, as text
   bool dark = false;

@@ -87,8 +87,8 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
     put(row, TimeDeltaColumn, signedSeconds(k.secondsDelta()), k.secondsDelta());
     ++row;
   }
-  const double bytes = diff.after.bytesPerDevice - diff.before.bytesPerDevice;
-  const double seconds = diff.after.seconds - diff.before.seconds;
+  const double bytes = diff.bytesDelta();
+  const double seconds = diff.secondsDelta();
   put(row, KindColumn, tr("total"), 0, true);
   put(row, CountColumn,
       arrow(QString::number(diff.before.count), QString::number(diff.after.count)),

@@ -49,10 +49,23 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
       std::min(widths[CommunicationModel::CauseColumn], kCauseWidth);
   const qreal tableWidth = std::accumulate(widths.begin(), widths.end(), qreal(0));
   const qreal rowH = fm.height() + 8;
+  // The whole cause, wrapped in its column, then why each axis was kept
+  // away (a line each): the picture is for reading the causes.
+  const qreal causeWidth = widths[CommunicationModel::CauseColumn] - 16;
+  std::vector<QString> causes;
+  std::vector<qreal> heights;
+  for (int r : rows) {
+    QString text = QString::fromStdString(model->entry(r)->cause);
+    for (const std::string& note : model->entry(r)->blocked)
+      text += QLatin1Char('\n') + QString::fromStdString(note);
+    causes.push_back(text);
+    heights.push_back(std::max(
+        rowH, fm.boundingRect(QRectF(0, 0, causeWidth, 1e6), Qt::TextWordWrap, text).height() + 8));
+  }
   const bool cut = n > static_cast<int>(rows.size());
   const qreal width = std::max<qreal>(tableWidth, 520);
-  const qreal height =
-      rowH * (2 + static_cast<qreal>(rows.size()) + (cut ? 1 : 0) + (n == 0 ? 1 : 0)) + 8;
+  const qreal height = rowH * (2 + (cut ? 1 : 0) + (n == 0 ? 1 : 0)) +
+                       std::accumulate(heights.begin(), heights.end(), qreal(0)) + 8;
   const QString totals = model->totalsText();
 
   Picture content;
@@ -80,11 +93,12 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
     }
     for (size_t i = 0; i < rows.size(); ++i) {
       const int r = rows[i];
-      if (i % 2) p.fillRect(QRectF(0, y, tableWidth, rowH), QColor(0xf7, 0xf7, 0xf7));
+      const qreal h = heights[i];
+      if (i % 2) p.fillRect(QRectF(0, y, tableWidth, h), QColor(0xf7, 0xf7, 0xf7));
       x = 0;
       for (int c = 0; c < cols; ++c) {
         const QModelIndex index = model->index(r, c);
-        const QRectF cell(x, y, widths[size_t(c)], rowH);
+        const QRectF cell(x, y, widths[size_t(c)], c == CommunicationModel::CauseColumn ? h : rowH);
         if (const QVariant bg = index.data(Qt::BackgroundRole); bg.canConvert<QColor>())
           p.fillRect(cell, bg.value<QColor>());
         p.setPen(c == CommunicationModel::CauseColumn ? QColor(0x44, 0x44, 0x44)
@@ -92,13 +106,18 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
         const bool right = c == CommunicationModel::BytesColumn ||
                            c == CommunicationModel::TimeColumn ||
                            c == CommunicationModel::LineColumn;
-        const QString text =
-            fm.elidedText(index.data().toString(), Qt::ElideRight, cell.width() - 16);
-        p.drawText(cell.adjusted(8, 0, -8, 0),
-                   Qt::AlignVCenter | (right ? Qt::AlignRight : Qt::AlignLeft), text);
+        if (c == CommunicationModel::CauseColumn) {
+          p.drawText(cell.adjusted(8, 4, -8, -4), Qt::AlignTop | Qt::AlignLeft | Qt::TextWordWrap,
+                     causes[i]);
+        } else {
+          const QString text =
+              fm.elidedText(index.data().toString(), Qt::ElideRight, cell.width() - 16);
+          p.drawText(cell.adjusted(8, 0, -8, 0),
+                     Qt::AlignVCenter | (right ? Qt::AlignRight : Qt::AlignLeft), text);
+        }
         x += widths[size_t(c)];
       }
-      y += rowH;
+      y += h;
     }
     if (cut) {
       p.setPen(QColor(0x77, 0x77, 0x77));

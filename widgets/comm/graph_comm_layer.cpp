@@ -321,10 +321,11 @@ CommLegend CommLayerDrawing::legend(bool dark) const {
   legend.maxTime = qs(api::secondsText(maxSeconds));
   const api::CommunicationTotals& t = report_->total;
   legend.title = QObject::tr("Communication on %1").arg(qs(report_->chip));
-  legend.totals = QObject::tr("%1 %2 · %3 per device · %4")
+  // Two short lines: the legend shares a narrow column with the mesh's.
+  legend.totals = QObject::tr("%1 %2 · %3\n%4 per device")
                       .arg(t.count)
                       .arg(t.count == 1 ? QObject::tr("collective") : QObject::tr("collectives"),
-                           qs(api::bytesText(t.bytesPerDevice)), qs(api::secondsText(t.seconds)));
+                           qs(api::secondsText(t.seconds)), qs(api::bytesText(t.bytesPerDevice)));
   // The kinds of every collective drawn (a group's summary holds several).
   QSet<QString> tags;
   for (const CommGlyph& g : glyphs_)

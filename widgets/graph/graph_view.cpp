@@ -525,10 +525,13 @@ void GraphView::zoomFit() {
   const qreal readable = kMinReadableScale * textScale_;
   if (s < readable) {
     // Room for the legend column: beside the graph when the graph is narrow
-    // enough, else above its top.
-    const QRectF padded = r.width() * readable + legend.width() <= vw
-                              ? r.adjusted(0, 0, legend.width() / readable, 0)
-                              : r.adjusted(0, -legend.height() / readable, 0, 0);
+    // enough; else where it costs less of the window: above the graph's top
+    // (a band as wide as the window) or beside it (a band as tall; the
+    // graph's right side is then under the column until scrolled to).
+    const bool beside = r.width() * readable + legend.width() <= vw ||
+                        legend.height() * vw > legend.width() * vh;
+    const QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
+                                 : r.adjusted(0, -legend.height() / readable, 0, 0);
     view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
     canvas->userZoomed = false;

@@ -68,6 +68,9 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
   collective_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   collective_->setFrameShape(QFrame::StyledPanel);
   collective_->setMargin(4);
+  // All of its lines (the cause and each "why not"): the text below gives
+  // way first when the dock is low.
+  collective_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   collective_->hide();
   layout->addWidget(collective_);
   text_ = new QTextBrowser(this);
