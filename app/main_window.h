@@ -45,6 +45,9 @@ class DumpFolderView;
 namespace shardscope::widgets::trace {
 struct TraceRun;
 }  // namespace shardscope::widgets::trace
+namespace shardscope::widgets::comm {
+class CommunicationPanel;
+}  // namespace shardscope::widgets::comm
 namespace shardscope::scw {
 class SparseCoreWorkspace;
 }  // namespace shardscope::scw
@@ -72,6 +75,8 @@ class MainWindow : public QMainWindow {
   }
 
   widgets::SourceView* sourceView() const { return source_; }
+  // The Communication dock's panel.
+  widgets::comm::CommunicationPanel* communicationPanel() const { return commPanel_; }
   // A document is being shown: stages deferred to later event-loop turns
   // (so that none blocks the UI thread for long) are still pending.
   bool isOpening() const { return !openStages_.empty(); }
@@ -108,10 +113,11 @@ class MainWindow : public QMainWindow {
 
   // --- Export (main_window_export.cpp) ------------------------------------
   // Views by their `shardscope --export --view` names: graph, mesh, source,
-  // factors, trace, why, sc-load, sc-spmem, sc-hbm, sc-pipeline, sc-ids,
-  // sc-stats. The one Ctrl+E exports: the centre tab shown, or the source or
-  // the trace explorer's factor table / Why tab / trace when the keyboard
-  // focus went there since.
+  // comm, factors, trace, why, sc-load, sc-spmem, sc-hbm, sc-pipeline,
+  // sc-ids, sc-stats; and compare (the Compare Strategies result, GUI only).
+  // The one Ctrl+E exports: the centre tab shown, or the source, the
+  // Communication dock or the trace explorer's factor table / Why tab /
+  // strategy comparison / trace when the keyboard focus went there since.
   QString currentExportView() const;
   // Write `view` as shown now to `path` (.png/.svg/.pdf). False with `error`.
   bool exportViewTo(const QString& view, const QString& path, QString* error,
@@ -243,6 +249,7 @@ class MainWindow : public QMainWindow {
   widgets::SourceView* source_;
   widgets::PropagationPanel* trace_;
   widgets::WhatIfPanel* whatIf_;
+  widgets::comm::CommunicationPanel* commPanel_ = nullptr;
   QFutureWatcher<WhatIfResult> whatIfWatcher_;
   quint64 whatIfRequest_ = 0;
   bool presentation_ = false;
@@ -283,7 +290,7 @@ class MainWindow : public QMainWindow {
   QString loadingPath_;
   std::optional<propagation::PropagationOptions> autoPropagate_;
   // Where the keyboard focus went last, for Ctrl+E.
-  enum class ExportFocus { Centre, Source, Explorer };
+  enum class ExportFocus { Centre, Source, Explorer, Communication };
   ExportFocus exportFocus_ = ExportFocus::Centre;
   SavePathChooser savePathChooser_;
   QString screenshotPath_;

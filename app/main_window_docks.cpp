@@ -22,6 +22,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "comm/communication_panel.h"
 #include "comm_dock_setup.h"
 #include "presentation_caption.h"
 #include "core/document_state.h"
@@ -297,7 +298,8 @@ QDockWidget* MainWindow::createBottomDocks() {
   whatIfDock->setWidget(whatIf_);
   addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
   tabifyDockWidget(traceDock, whatIfDock);
-  addCommunicationDock(this, state_, whatIfDock, graph_, explorer_);
+  commPanel_ = qobject_cast<comm::CommunicationPanel*>(
+      addCommunicationDock(this, state_, whatIfDock, graph_, explorer_)->widget());
   diagDock->raise();
   connect(whatIf_, &WhatIfPanel::valueActivated, this, &MainWindow::selectValueByKey);
   // A what-if edit: the source is rewritten (what_if_edit.h) and applied.

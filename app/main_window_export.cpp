@@ -3,11 +3,12 @@
 // the window taken by `shardscope --screenshot`.
 //
 // Views are named as `shardscope --export --view` names them: graph, mesh,
-// source, factors, trace, why, and the SparseCore charts sc-load, sc-spmem,
-// sc-hbm, sc-pipeline, sc-ids, sc-stats. Titles say the state shown (as
-// written, before/after propagation, which strategy, which step); pictures
-// are light in either theme and carry no selection halo. The save dialog
-// starts in the folder of the last export.
+// source, comm, factors, trace, why, and the SparseCore charts sc-load,
+// sc-spmem, sc-hbm, sc-pipeline, sc-ids, sc-stats; `compare` is the result
+// of Propagation > Compare Strategies (only the GUI has one). Titles say the
+// state shown (as written, before/after propagation, which strategy, which
+// step); pictures are light in either theme and carry no selection halo.
+// The save dialog starts in the folder of the last export.
 #include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
@@ -22,6 +23,10 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "api/communication.h"
+#include "comm/communication_export.h"
+#include "comm/communication_feed.h"
+#include "comm/communication_panel.h"
 #include "core/axis_style.h"
 #include "core/document_state.h"
 #include "core/html_picture.h"
@@ -36,6 +41,8 @@
 #include "sparsecore_workspace.h"
 #endif
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/strategy_compare_export.h"
+#include "trace/strategy_compare_widget.h"
 #include "trace/trace_export.h"
 #include "trace/trace_panel.h"
 #include "trace/trace_state.h"
@@ -59,10 +66,12 @@ const ExportEntry kExportEntries[] = {
     {"graph", QT_TRANSLATE_NOOP("MainWindow", "Dataflow &Graph…"), "exportGraphAction"},
     {"mesh", QT_TRANSLATE_NOOP("MainWindow", "&Mesh View…"), "exportMeshAction"},
     {"source", QT_TRANSLATE_NOOP("MainWindow", "&Source…"), "exportSourceAction"},
+    {"comm", QT_TRANSLATE_NOOP("MainWindow", "&Communication…"), "exportCommAction"},
     {nullptr, nullptr, nullptr},
     {"factors", QT_TRANSLATE_NOOP("MainWindow", "&Factor Table…"), "exportFactorsAction"},
     {"trace", QT_TRANSLATE_NOOP("MainWindow", "Propagation &Trace…"), "exportTraceAction"},
     {"why", QT_TRANSLATE_NOOP("MainWindow", "&Why Chain…"), "exportWhyAction"},
+    {"compare", QT_TRANSLATE_NOOP("MainWindow", "Strategy C&omparison…"), "exportCompareAction"},
     {nullptr, nullptr, nullptr},
     {"sc-load", QT_TRANSLATE_NOOP("MainWindow", "SparseCore Partition &Load…"),
      "exportScLoadAction"},
@@ -77,6 +86,12 @@ const ExportEntry kExportEntries[] = {
 };
 
 bool isSparseCoreName(const QString& view) { return view.startsWith(QLatin1String("sc-")); }
+
+// The views of the trace explorer (a build without it has none of them).
+bool isExplorerName(const QString& view) {
+  return view == QLatin1String("factors") || view == QLatin1String("trace") ||
+         view == QLatin1String("why") || view == QLatin1String("compare");
+}
 
 // `w` is `ancestor` or inside it.
 bool isInside(const QWidget* w, const QWidget* ancestor) {
@@ -113,10 +128,7 @@ void MainWindow::createExportActions(QMenu* file) {
       continue;
     }
 #ifndef SHARDSCOPE_HAVE_TRACE_WIDGETS
-    if (QLatin1String(e.view) == QLatin1String("factors") ||
-        QLatin1String(e.view) == QLatin1String("trace") ||
-        QLatin1String(e.view) == QLatin1String("why"))
-      continue;
+    if (isExplorerName(QLatin1String(e.view))) continue;
 #endif
 #ifndef SHARDSCOPE_HAVE_SC_WORKSPACE
     if (isSparseCoreName(QLatin1String(e.view))) continue;
@@ -125,8 +137,8 @@ void MainWindow::createExportActions(QMenu* file) {
         tr(e.menuText), this, [this, v = QString::fromLatin1(e.view)] { exportDialog(v); });
     a->setObjectName(QLatin1String(e.objectName));
   }
-  // Which view is in use: the centre tab shown, unless the source or the
-  // trace explorer took the keyboard focus since.
+  // Which view is in use: the centre tab shown, unless the source, the
+  // Communication dock or the trace explorer took the keyboard focus since.
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { exportFocus_ = ExportFocus::Centre; });
   connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
     if (!now || !isAncestorOf(now)) return;
@@ -134,6 +146,8 @@ void MainWindow::createExportActions(QMenu* file) {
       exportFocus_ = ExportFocus::Source;
     else if (isInside(now, explorer_))
       exportFocus_ = ExportFocus::Explorer;
+    else if (isInside(now, communicationPanel()))
+      exportFocus_ = ExportFocus::Communication;
     else if (isInside(now, tabs_))
       exportFocus_ = ExportFocus::Centre;
   });
@@ -141,12 +155,14 @@ void MainWindow::createExportActions(QMenu* file) {
 
 QString MainWindow::currentExportView() const {
   if (exportFocus_ == ExportFocus::Source) return QStringLiteral("source");
+  if (exportFocus_ == ExportFocus::Communication) return QStringLiteral("comm");
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
   if (exportFocus_ == ExportFocus::Explorer) {
     auto* explorer = static_cast<trace::TracePanel*>(explorer_);
     const QWidget* focus = QApplication::focusWidget();
     if (isInside(focus, explorer->whyPanel())) return QStringLiteral("why");
     if (isInside(focus, explorer->factorTableWidget())) return QStringLiteral("factors");
+    if (isInside(focus, explorer->compareWidget())) return QStringLiteral("compare");
     return QStringLiteral("trace");
   }
 #endif
@@ -236,8 +252,11 @@ bool MainWindow::exportViewTo(const QString& view, const QString& path, QString*
     return true;
 #endif
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
-  } else if (view == QLatin1String("factors") || view == QLatin1String("trace") ||
-             view == QLatin1String("why")) {
+  } else if (view == QLatin1String("compare")) {
+    auto* explorer = static_cast<trace::TracePanel*>(explorer_);
+    pic = trace::strategyComparePicture(*explorer->compareWidget(), error);
+    if (pic.isNull()) return false;
+  } else if (isExplorerName(view)) {
     auto* explorer = static_cast<trace::TracePanel*>(explorer_);
     const trace::TraceState* ts = explorer->state();
     if (!ts->run())
@@ -265,6 +284,30 @@ bool MainWindow::exportViewTo(const QString& view, const QString& path, QString*
       if (pic.isNull()) return false;
     }
 #endif
+  } else if (view == QLatin1String("comm")) {
+    const auto& doc = state_->document();
+    if (!doc) return fail(tr("Open a module first."));
+    comm::CommunicationPanel* panel = communicationPanel();
+    if (!panel) return fail(tr("This window has no Communication dock."));
+    const QString state = timelineCaption(*state_);
+    const QString file = toQString(doc->name);
+    // The report the dock shows, when it is of the state shown now; else
+    // (a step or an edit not analysed yet) the analysis the headless export
+    // makes, for the dock's chip. The same picture either way.
+    const comm::CommunicationFeed* feed = panel->feed();
+    std::shared_ptr<const api::CommunicationReport> report;
+    if (feed->isCurrent()) {
+      report = feed->report();
+    } else {
+      api::CommunicationOptions options;
+      options.chip = panel->chip().toStdString();
+      report = std::make_shared<const api::CommunicationReport>(
+          api::analyzeCommunication(*doc, options));
+    }
+    if (!report->ok)
+      return fail(tr("No communication report for %1: %2")
+                      .arg(file, QString::fromStdString(report->error)));
+    pic = comm::communicationPicture(*report, comm::communicationTitle(file, state));
   } else {
     return fail(tr("No view named '%1' can be exported here.").arg(view));
   }

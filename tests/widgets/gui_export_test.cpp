@@ -1,7 +1,8 @@
-// Export from the GUI (issue 13, item 6), driven like a user on the real
-// main window: Ctrl+E exports the view in use (each centre tab; the source,
-// the factor table and the Why tab when they have the focus), File > Export
-// View exports every view, titles say the state shown (as written, before or
+// Export from the GUI (issue 13, item 6; issue 14 for the Communication
+// dock and Compare Strategies), driven like a user on the real main window:
+// Ctrl+E exports the view in use (each centre tab; the source, the
+// Communication dock, the factor table, the Why tab and the strategy
+// comparison when they have the focus), File > Export View exports every view, titles say the state shown (as written, before or
 // after propagation, strategy, step), pictures carry no selection halo, the
 // save dialog starts where the last export went, and SVG text names a
 // generic font family after its own.
@@ -21,10 +22,16 @@
 #include <QTest>
 #include <optional>
 
+#include "api/document.h"
+#include "comm/communication_export.h"
+#include "comm/communication_feed.h"
+#include "comm/communication_model.h"
+#include "comm/communication_panel.h"
 #include "core/document_state.h"
 #include "main_window_test_util.h"
 #include "source/source_view.h"
 #include "sparsecore_workspace.h"
+#include "trace/strategy_compare_widget.h"
 #include "trace/trace_panel.h"
 #include "trace/trace_state.h"
 #include "trace/why_panel.h"
@@ -58,6 +65,17 @@ struct Fixture {
     QTest::keyClick(&w, Qt::Key_P, Qt::ControlModifier);
     return QTest::qWaitFor([&] { return w.state()->stepCount() > 0; }, 30000) &&
            QTest::qWaitFor([&] { return explorer()->state()->run() != nullptr; }, 30000);
+  }
+  // Propagation > Compare Strategies (basic with user-priority, the
+  // defaults), as a user picks it; true once both runs and their
+  // collectives are compared.
+  bool compareStrategies() {
+    auto* compare = explorer()->compareWidget();
+    QSignalSpy done(compare, &trace::StrategyCompareWidget::communicationCompared);
+    auto* action = w.findChild<QAction*>(QStringLiteral("compareStrategiesAction"));
+    if (!action) return false;
+    action->trigger();
+    return done.wait(30000) && compare->hasResult();
   }
   // A SparseCore job in the SparseCore tab, analysed.
   bool openJob(const QString& name) {
@@ -149,6 +167,14 @@ class GuiExportTest : public QObject {
     QTest::newRow("why tab focused") << "why"
                                      << "why"
                                      << "Why chain — after propagation";
+    QTest::newRow("communication dock focused")
+        << "comm"
+        << "comm"
+        << "Communication — mlp_megatron.mlir (after propagation (pipeline, 4 steps))";
+    QTest::newRow("strategy comparison focused")
+        << "compare"
+        << "compare"
+        << "mlp_megatron.mlir — strategies compared: basic → user-priority";
     QTest::newRow("back to the graph tab") << "source-then-graph"
                                            << "graph"
                                            << "dataflow graph";
@@ -187,6 +213,16 @@ class GuiExportTest : public QObject {
       f.pickWhyValue();
       QVERIFY(f.focus(f.explorer()->whyPanel()->findChild<QComboBox*>()));
     }
+    if (where == QLatin1String("comm")) {
+      auto* panel = f.w.communicationPanel();
+      QVERIFY(panel);
+      QTRY_VERIFY_WITH_TIMEOUT(panel->feed()->isCurrent(), 30000);
+      QVERIFY(f.focus(panel->view()));
+    }
+    if (where == QLatin1String("compare")) {
+      QVERIFY(f.compareStrategies());
+      QVERIFY(f.focus(f.explorer()->compareWidget()->findChild<QTableView*>()));
+    }
     QCOMPARE(f.w.currentExportView(), view);
     const auto [exported, title] = f.pressCtrlE();
     QCOMPARE(exported, view);
@@ -205,12 +241,16 @@ class GuiExportTest : public QObject {
                           << "mesh";
     QTest::newRow("source") << "exportSourceAction"
                             << "source";
+    QTest::newRow("communication") << "exportCommAction"
+                                   << "comm";
     QTest::newRow("factor table") << "exportFactorsAction"
                                   << "factors";
     QTest::newRow("trace") << "exportTraceAction"
                            << "trace";
     QTest::newRow("why chain") << "exportWhyAction"
                                << "why";
+    QTest::newRow("strategy comparison") << "exportCompareAction"
+                                         << "compare";
     QTest::newRow("sc load") << "exportScLoadAction"
                              << "sc-load";
     QTest::newRow("sc spmem") << "exportScSpmemAction"
@@ -229,6 +269,7 @@ class GuiExportTest : public QObject {
     QVERIFY(test::openSample(f.w, QStringLiteral("mlp_megatron.mlir")));
     QVERIFY(f.propagate());
     f.pickWhyValue();
+    if (view == QLatin1String("compare")) QVERIFY(f.compareStrategies());
     QVERIFY(f.openJob(QStringLiteral("dlrm_like.json")));
     for (const QString& suffix :
          {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")}) {
@@ -254,6 +295,11 @@ class GuiExportTest : public QObject {
     QTest::newRow("mesh mid-way") << "exportMeshAction" << 1 << "after step 2 of 4 (pipeline)";
     QTest::newRow("why mid-way") << "exportWhyAction" << 1 << "after step 2 of 4 (pipeline)";
     QTest::newRow("trace mid-way") << "exportTraceAction" << 1 << "step 2 of 4";
+    QTest::newRow("comm as written")
+        << "exportCommAction" << -1 << "Communication — mlp_megatron.mlir (as written)";
+    QTest::newRow("comm after propagation")
+        << "exportCommAction" << 0 << "(after propagation (pipeline, 4 steps))";
+    QTest::newRow("comm mid-way") << "exportCommAction" << 1 << "(after step 2 of 4 (pipeline))";
   }
   void titlesSayTheState() {
     QFETCH(QString, action);
@@ -321,6 +367,62 @@ class GuiExportTest : public QObject {
     QCOMPARE(QFileInfo(g.suggested).absolutePath(), QDir(elsewhere.path()).absolutePath());
   }
 
+  // The Communication dock's picture is the one `shardscope --export OUT
+  // --view comm` makes of the same state (one renderer): byte for byte, as
+  // written and after propagation, whether the dock's report or a fresh
+  // analysis is drawn.
+  void commPictureIsTheHeadlessOne_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<bool>("propagated");
+    for (const char* sample :
+         {"megatron_allreduce.mlir", "alltoall_conflict.mlir", "reshape_subaxis_gather.mlir"}) {
+      QTest::newRow(qPrintable(QLatin1String(sample) + QStringLiteral(" as written")))
+          << QString::fromLatin1(sample) << false;
+      QTest::newRow(qPrintable(QLatin1String(sample) + QStringLiteral(" propagated")))
+          << QString::fromLatin1(sample) << true;
+    }
+  }
+  void commPictureIsTheHeadlessOne() {
+    QFETCH(QString, sample);
+    QFETCH(bool, propagated);
+    Fixture f;
+    QVERIFY(test::openSample(f.w, sample));
+    if (propagated) QVERIFY(f.propagate());
+    auto* panel = f.w.communicationPanel();
+    QVERIFY(panel);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->feed()->isCurrent(), 30000);
+    QVERIFY(panel->model()->rowCount() > 0);  // these samples are about collectives
+    // The same file name in two folders: SVG writes it as its <title>.
+    QVERIFY(QDir().mkpath(f.dir.filePath(QStringLiteral("gui"))));
+    QVERIFY(QDir().mkpath(f.dir.filePath(QStringLiteral("headless"))));
+    f.answer = QStringLiteral("gui/comm.svg");
+    const auto [view, title] = f.exportFromMenu(QStringLiteral("exportCommAction"));
+    QCOMPARE(view, QStringLiteral("comm"));
+    const QString state = propagated ? QStringLiteral("after propagation (pipeline, %1 steps)")
+                                           .arg(f.w.state()->stepCount())
+                                     : QStringLiteral("as written");
+    QCOMPARE(title, comm::communicationTitle(sample, state));
+    api::CommunicationOptions options;
+    options.chip = panel->chip().toStdString();
+    QString error;
+    const QString headless = f.dir.filePath(QStringLiteral("headless/comm.svg"));
+    QVERIFY2(comm::exportCommunicationView(headless, *f.w.state()->document(), state, options,
+                                           &error),
+             qPrintable(error));
+    QCOMPARE(fileHash(f.out()), fileHash(headless));
+  }
+
+  // Before any comparison there is nothing to export, and the user is told
+  // what to do rather than given an empty picture.
+  void compareNeedsAComparisonFirst() {
+    Fixture f;
+    QVERIFY(test::openSample(f.w, QStringLiteral("mlp_megatron.mlir")));
+    const auto [view, message] = f.exportFromMenu(QStringLiteral("exportCompareAction"));
+    QCOMPARE(view, QStringLiteral("<failed>"));
+    QVERIFY2(message.contains(QStringLiteral("Compare Strategies")), qPrintable(message));
+    QVERIFY(!QFileInfo::exists(f.out()));
+  }
+
   // SVG text: its own family, then a generic one every viewer has.
   void svgTextNamesAGenericFamily_data() {
     QTest::addColumn<QString>("action");
@@ -329,6 +431,7 @@ class GuiExportTest : public QObject {
     QTest::newRow("source") << "exportSourceAction";
     QTest::newRow("factor table") << "exportFactorsAction";
     QTest::newRow("why chain") << "exportWhyAction";
+    QTest::newRow("communication") << "exportCommAction";
     QTest::newRow("sc load") << "exportScLoadAction";
   }
   void svgTextNamesAGenericFamily() {

@@ -135,6 +135,10 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
                             QString::fromStdString(report.chipDescription)));
 }
 
+QString communicationTitle(const QString& fileName, const QString& state) {
+  return QStringLiteral("Communication — %1 (%2)").arg(fileName, state);
+}
+
 bool exportCommunicationView(const QString& path, const api::Document& doc, const QString& state,
                              const api::CommunicationOptions& options, QString* error) {
   const api::CommunicationReport report = api::analyzeCommunication(doc, options);
@@ -144,9 +148,9 @@ bool exportCommunicationView(const QString& path, const api::Document& doc, cons
                    .arg(QString::fromStdString(doc.name), QString::fromStdString(report.error));
     return false;
   }
-  const QString title =
-      QStringLiteral("Communication — %1 (%2)").arg(QString::fromStdString(doc.name), state);
-  return writePicture(communicationPicture(report, title), path, error);
+  return writePicture(
+      communicationPicture(report, communicationTitle(QString::fromStdString(doc.name), state)),
+      path, error);
 }
 
 }  // namespace shardscope::widgets::comm

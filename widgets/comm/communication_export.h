@@ -16,6 +16,11 @@ namespace shardscope::widgets::comm {
 Picture communicationPicture(const api::CommunicationReport& report, const QString& title,
                              int maxRows = 40);
 
+// The picture's title, the same headless and in the GUI:
+//   communicationTitle("mlp.mlir", "after step 3 of 12 (pipeline)")
+//   == "Communication — mlp.mlir (after step 3 of 12 (pipeline))"
+QString communicationTitle(const QString& fileName, const QString& state);
+
 // Analyse `doc` and write its picture to `path`. `state` names the
 // document's state in the title ("as written"). False with `error` set.
 bool exportCommunicationView(const QString& path, const api::Document& doc, const QString& state,

@@ -40,6 +40,11 @@ void CommunicationFeed::setChip(const QString& name) {
   refresh();
 }
 
+bool CommunicationFeed::isCurrent() const {
+  return report_ && state_ && reportDoc_ == state_->document() && !running_ && !dirty_ &&
+         !throttle_.isActive();
+}
+
 void CommunicationFeed::schedule() {
   if (!throttle_.isActive()) throttle_.start();
 }

@@ -39,6 +39,9 @@ class CommunicationFeed : public QObject {
   const std::shared_ptr<const api::Document>& reportDocument() const { return reportDoc_; }
   QString reportFile() const { return reportFile_; }
   bool isComputing() const { return running_; }
+  // report() is of the state shown now: made for the state's document with
+  // no step, edit or chip change since (none waiting, none computing).
+  bool isCurrent() const;
 
   // The chip times are estimated for ("tpu-v5p"); a change recomputes.
   QString chip() const { return chip_; }

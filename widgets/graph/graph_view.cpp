@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QStyle>
 #include <QSettings>
 #include <QPromise>
 #include <QPushButton>
@@ -106,6 +107,19 @@ class Canvas : public QGraphicsView {
  private:
   GraphScene* scene_;
 };
+
+// The overview map's size for a graph of scene rect `r`: its shape, within
+// 200 x 150 pixels.
+QSizeF overviewMapSize(const QRectF& r) {
+  const qreal a = r.width() / std::max<qreal>(1, r.height());
+  constexpr qreal kW = 200, kH = 150;
+  qreal w = kW, h = kH;
+  if (a > kW / kH)
+    h = std::max<qreal>(40, kW / a);
+  else
+    w = std::max<qreal>(48, kH * a);
+  return {w, h};
+}
 
 }  // namespace
 
@@ -523,6 +537,15 @@ void GraphView::zoomFit() {
   // Never magnified beyond 1.5x, never smaller than readable.
   const qreal s = std::min(std::max(sRight, sBelow), 1.5 * textScale_);
   const qreal readable = kMinReadableScale * textScale_;
+  // Keeping the graph's whole bounding box out of the legend column is more
+  // than needed: a dataflow graph is mostly empty at its corners. A larger
+  // scale that still covers no node (or one that is readable where the box
+  // would not be) is better: the graph is then all in view, not cut at its
+  // left and under the overview map.
+  if (!legend.isEmpty() &&
+      fitAroundLegend(std::min({vw / r.width(), vh / r.height(), 1.5 * textScale_}),
+                      std::max(s, readable), s < readable))
+    return;
   if (s < readable) {
     // Room for the legend column: beside the graph when the graph is narrow
     // enough; else where it costs less of the window: above the graph's top
@@ -550,6 +573,103 @@ void GraphView::zoomFit() {
   canvas->userZoomed = false;
   view_->centerOn(padded.center());
   placeOverview();
+}
+
+std::vector<QRectF> GraphView::keepClearRects() const {
+  std::vector<QRectF> rects;
+  for (const QGraphicsItem* item : scene_->items()) {
+    if (!item->isVisible() || item->parentItem()) continue;
+    // Nodes and chips are at 2-3, what-if badges at 50, communication
+    // glyphs at 60; edges (1), clusters and expanded groups (below 0),
+    // strokes and halos (under 1) and travelling axis chips (30-40) may
+    // pass under a legend.
+    const qreal z = item->zValue();
+    if ((z >= 2 && z < 30) || z >= 50) rects.push_back(item->sceneBoundingRect());
+  }
+  return rects;
+}
+
+bool GraphView::fitAroundLegend(qreal from, qreal floor, bool includeFloor) {
+  const std::vector<QRectF> keep = keepClearRects();
+  if (keep.empty()) return false;
+  // The graph with its margin, else (in a small window) only what must be
+  // seen with a narrow one: the margin is room the legends may use.
+  QRectF content;
+  for (const QRectF& k : keep) content |= k;
+  for (const QRectF& r : {scene_->sceneRect(), content.adjusted(-8, -8, 8, 8)})
+    if (fitAroundLegend(r, keep, from, floor, includeFloor)) return true;
+  return false;
+}
+
+bool GraphView::fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep, qreal from,
+                                qreal floor, bool includeFloor) {
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QSizeF legend = canvas->legendSize();
+  // A pixel less than the viewport, so that no scroll bar appears.
+  const qreal vw = view_->viewport()->width() - 1, vh = view_->viewport()->height() - 1;
+  if (legend.isEmpty() || vw < 50 || vh < 50 || (from < floor && !includeFloor)) return false;
+  std::vector<qreal> scales;
+  for (qreal s = from; s > floor; s *= 0.92) scales.push_back(s);
+  if (includeFloor) scales.push_back(floor);
+  const QSizeF map = overviewMapSize(r);
+  // A graph taller (wider) than the view gets a scroll bar, which takes
+  // from the width (height).
+  const qreal bar = view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view_);
+  // Twice: first with the overview map clear of the graph too; then, when
+  // the graph is only just too tall (or wide) for any such place, with the
+  // map left out at Fit (placeOverview: the scroll bars say there is more,
+  // a zoom brings it back) rather than over a node or with the graph cut at
+  // its left.
+  for (const bool withMap : {true, false})
+    for (const qreal s : scales) {
+      QSizeF view(vw / s, vh / s);  // the viewport in scene units
+      const bool fitsAcross = view.width() >= r.width(), fitsDown = view.height() >= r.height();
+      if (!fitsDown && !view_->verticalScrollBar()->isVisible()) view.rwidth() -= bar / s;
+      if (!fitsAcross && !view_->horizontalScrollBar()->isVisible()) view.rheight() -= bar / s;
+      const qreal viewW = view.width() * s, viewH = view.height() * s;
+      // Only at the readable scale may the graph be larger than the view,
+      // and then only in one direction: it starts at its left or its top
+      // (where the arguments are).
+      if (!fitsAcross && !fitsDown) continue;
+      const bool partial = !fitsAcross || !fitsDown;
+      if (partial && s != floor) continue;
+      if (!partial && !withMap) continue;  // the first pass tried it
+      // Where the viewport's top-left may go: the graph centred, or moved
+      // left and down, away from the legend column at the top right.
+      std::vector<qreal> xs, ys;
+      if (fitsAcross)
+        xs = {r.center().x() - view.width() / 2, r.left()};
+      else
+        xs = {r.left()};
+      if (fitsDown)
+        ys = {r.center().y() - view.height() / 2, r.bottom() - view.height()};
+      else
+        ys = {r.top()};
+      for (const qreal y : ys)
+        for (const qreal x : xs) {
+          // The legend column (as coveredByOverlays has it) and, when part
+          // of the graph is out of view, the map, in scene units.
+          QList<QRectF> covered{QRectF(x + (viewW - legend.width() + 12) / s, y,
+                                       legend.width() / s, (legend.height() - 12) / s)};
+          if (partial && withMap)
+            covered << QRectF(x + (viewW - map.width() - 14) / s,
+                              y + (viewH - map.height() - 14) / s, (map.width() + 8) / s,
+                              (map.height() + 8) / s);
+          const bool hides = std::any_of(keep.begin(), keep.end(), [&](const QRectF& k) {
+            return std::any_of(covered.begin(), covered.end(),
+                               [&](const QRectF& c) { return c.intersects(k); });
+          });
+          if (hides) continue;
+          const QRectF shown(QPointF(x, y), view);
+          view_->setSceneRect(shown.united(r));
+          view_->setTransform(QTransform::fromScale(s, s));
+          canvas->userZoomed = false;
+          view_->centerOn(shown.center());
+          placeOverview();
+          return true;
+        }
+    }
+  return false;
 }
 
 void GraphView::setTextScale(qreal scale) {
@@ -925,13 +1045,8 @@ void GraphView::placeOverview() {
     return;
   }
   const QRectF r = scene_->sceneRect();
-  const qreal a = r.width() / std::max<qreal>(1, r.height());
-  constexpr qreal kW = 200, kH = 150;
-  qreal w = kW, h = kH;
-  if (a > kW / kH)
-    h = std::max<qreal>(40, kW / a);
-  else
-    w = std::max<qreal>(48, kH * a);
+  const QSizeF size = overviewMapSize(r);
+  const qreal w = size.width(), h = size.height();
   const QRect vp = view_->viewport()->geometry();
   if (vp.width() < 3 * w || vp.height() < 2 * h) {
     overview_->hide();  // no room
@@ -952,6 +1067,18 @@ void GraphView::placeOverview() {
       at.translated(-vp.topLeft()).right() > vp.width() - int(legend.width()) + 12) {
     overview_->hide();  // no room
     return;
+  }
+  // At Fit, never over a node: the graph was placed for the legends (and
+  // the map when it could be); the scroll bars say there is more, and a
+  // zoom brings the map back.
+  if (!static_cast<Canvas*>(view_)->userZoomed) {
+    const QRectF mapInScene =
+        view_->mapToScene(at.translated(-vp.topLeft()).adjusted(-4, -4, 4, 4)).boundingRect();
+    for (const QRectF& k : keepClearRects())
+      if (mapInScene.intersects(k)) {
+        overview_->hide();
+        return;
+      }
   }
   overview_->setGeometry(at);
   overview_->show();

@@ -144,6 +144,18 @@ class GraphView : public QWidget {
   void onNodeDoubleClicked(int node);
   void placeOverview();
   void placeExtraLegend();
+  // Fit, first try: the largest scale from `from` down to just above
+  // `floor` (or down to `floor` itself with `includeFloor`) at which the whole graph is in view and nothing a reader needs
+  // (keepClearRects) is under the legend column, the graph placed centred
+  // or moved left and down, away from the column. False: none found.
+  bool fitAroundLegend(qreal from, qreal floor, bool includeFloor);
+  // The same for the graph's extent `r` (the scene rect, or only what
+  // `keep` holds with a narrow margin).
+  bool fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep, qreal from, qreal floor,
+                       bool includeFloor);
+  // Scene rects of what overlays must not cover: nodes, value chips,
+  // what-if badges, communication glyphs (not edges, clusters, animations).
+  std::vector<QRectF> keepClearRects() const;
   void navigateTo(std::vector<int> candidates);
   void applyLayout(quint64 request, const GraphLayout& layout);
   void updateHighlight();

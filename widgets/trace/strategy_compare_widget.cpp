@@ -90,6 +90,8 @@ void StrategyCompareWidget::setModuleText(const QString& text, const QString& fi
   comm_->clear();
 }
 
+QString StrategyCompareWidget::statusText() const { return status_->text(); }
+
 void StrategyCompareWidget::setStrategies(Strategy a, Strategy b) {
   a_->setCurrentIndex(a_->findData(static_cast<int>(a)));
   b_->setCurrentIndex(b_->findData(static_cast<int>(b)));

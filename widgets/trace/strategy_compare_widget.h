@@ -35,6 +35,12 @@ class StrategyCompareWidget : public QWidget {
   // The change in collectives from strategy A to B (filled after `compared`,
   // when `communicationCompared` is emitted).
   comm::CommunicationChangeView* communicationView() const { return comm_; }
+  // Both runs of the last comparison arrived (its result is shown).
+  bool hasResult() const { return resultA_ && resultB_; }
+  // The line beside the strategies ("3 value(s) differ", "running…").
+  QString statusText() const;
+  // The file compared (as setModuleText named it).
+  QString fileName() const { return fileName_; }
 
  public slots:
   void compare();
