@@ -20,6 +20,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScopeGuard>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -35,6 +37,7 @@
 #include "comm/communication_model.h"
 #include "comm/communication_panel.h"
 #include "core/document_state.h"
+#include "core/theme_palette.h"
 #include "graph/graph_builder.h"
 #include "comm/graph_comm_layer.h"
 #include "graph/graph_layout.h"
@@ -368,25 +371,33 @@ class GraphCommLayerTest : public QObject {
   }
 
   // The layer's legend sits under the mesh legend, in the column Fit keeps
-  // free: at Fit it covers no node and no glyph, at the window sizes a
-  // laptop and a desktop give, in the real window.
+  // free: at Fit neither the legends nor the overview map cover a node or a
+  // glyph, and these small graphs are whole in view (not cut at an edge),
+  // at the window sizes a laptop and a desktop give, light and dark, in
+  // the real window.
   void legendClearOfTheGraph_data() {
     QTest::addColumn<QString>("sample");
     QTest::addColumn<QSize>("size");
-    for (const char* sample : {"priorities.mlir", "alltoall_conflict.mlir",
+    QTest::addColumn<bool>("dark");
+    for (const char* sample : {"priorities.mlir", "alltoall_conflict.mlir", "mlp_megatron.mlir",
                                "megatron_allreduce.mlir", "reshape_subaxis_gather.mlir"})
       for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)})
-        QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3")
-                                     .arg(QLatin1String(sample))
-                                     .arg(size.width())
-                                     .arg(size.height())))
-            << QString::fromLatin1(sample) << size;
+        for (const bool dark : {false, true})
+          QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3 %4")
+                                       .arg(QLatin1String(sample))
+                                       .arg(size.width())
+                                       .arg(size.height())
+                                       .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))))
+              << QString::fromLatin1(sample) << size << dark;
   }
   void legendClearOfTheGraph() {
     QFETCH(QString, sample);
     QFETCH(QSize, size);
+    QFETCH(bool, dark);
     QSettings().remove(QStringLiteral("graph/communicationLayer"));
     app::MainWindow w(test::sampleDir());
+    w.setTheme(dark ? Theme::Dark : Theme::Light);
+    auto lightAgain = qScopeGuard([&] { w.setTheme(Theme::Light); });
     w.resize(size);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -412,6 +423,26 @@ class GraphCommLayerTest : public QObject {
       const QRect glyph = canvas->mapFromScene(g.rect).boundingRect();
       QVERIFY2(!box.intersects(glyph), qPrintable(QStringLiteral("legend %1 covers glyph %2 at %3")
                                                       .arg(rectText(box), g.text, rectText(glyph))));
+    }
+    // All the overlays (the mesh legend, this one, the map) against every
+    // node and glyph; each whole in the viewport, except when the graph is
+    // taller (wider) than the window at a readable scale: then it starts
+    // at its top and left, never cut there.
+    const QRegion covered = w.graphView()->coveredByOverlays();
+    const bool scrolls = canvas->verticalScrollBar()->maximum() > 0 ||
+                         canvas->horizontalScrollBar()->maximum() > 0;
+    std::vector<std::pair<QString, QRectF>> shown;
+    for (size_t i = 0; i < scene->model().nodes.size(); ++i)
+      shown.emplace_back(QStringLiteral("node %1").arg(i), scene->nodeRect(static_cast<int>(i)));
+    for (const CommGlyph& g : layer->glyphs()) shown.emplace_back(g.text, g.rect);
+    for (const auto& [what, rect] : shown) {
+      const QRect at = canvas->mapFromScene(rect.adjusted(2, 2, -2, -2)).boundingRect();
+      QVERIFY2(!covered.intersects(at), qPrintable(QStringLiteral("an overlay covers %1 at %2")
+                                                       .arg(what, rectText(at))));
+      const QRect vp = canvas->viewport()->rect();
+      QVERIFY2(scrolls ? at.left() >= vp.left() && at.top() >= vp.top() : vp.contains(at),
+               qPrintable(QStringLiteral("%1 at %2 is cut by the viewport %3")
+                              .arg(what, rectText(at), rectText(vp))));
     }
   }
 

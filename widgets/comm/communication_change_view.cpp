@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -104,9 +105,13 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
   put(row, TimeDeltaColumn, signedSeconds(seconds), seconds, true);
   table_->resizeColumnsToContents();
   table_->resizeRowsToContents();
-  // Tall enough for every row (a handful of kinds), no taller.
+  // Tall enough for every row (a handful of kinds), no taller; and for the
+  // horizontal scroll bar a narrow panel needs (else it would take the
+  // total row's place and show a vertical one too).
   int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth();
   for (int r = 0; r < table_->rowCount(); ++r) height += table_->rowHeight(r);
+  if (table_->horizontalHeader()->length() > width() - 2 * table_->frameWidth())
+    height += table_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, table_);
   table_->setFixedHeight(height);
   table_->show();
 }
