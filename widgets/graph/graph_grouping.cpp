@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <set>
 #include <unordered_set>
 
@@ -404,6 +405,11 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   }
   const ir::Block& body = func.region(0).front();
   auto stop = [&] { return canceled && canceled(); };
+  // The search index needs nothing of the tree: it is built on a thread of
+  // its own meanwhile (both only read the module). Every return below
+  // waits for it; a cancel stops it too.
+  std::future<OpSearchIndex> index =
+      std::async(std::launch::async, [&func, &canceled] { return OpSearchIndex(func, canceled); });
 
   {
     TreeBuilder tree(func, opt, G);
@@ -423,7 +429,8 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   if (stop()) return nullptr;
 
   // The path of every group from the top, computed once.
-  std::vector<std::vector<int>> paths(G.groups.size());
+  std::vector<std::vector<int>> paths;
+  paths.resize(G.groups.size());
   auto pathOf = [&](int g) -> const std::vector<int>& {
     std::vector<int>& p = paths[static_cast<size_t>(g)];
     if (p.empty()) p = G.pathTo(g);
@@ -434,7 +441,8 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     return edges[static_cast<size_t>(level + 1)][{from, to}];
   };
 
-  std::vector<std::vector<const ir::Value*>> countedArgs(G.groups.size());
+  std::vector<std::vector<const ir::Value*>> countedArgs;
+  countedArgs.resize(G.groups.size());
   // Arguments: folded into the one group of a level that uses them; used by
   // several, a free node at the top level, from outside at a nested one.
   for (unsigned a = 0; a < body.numArguments(); ++a) {
@@ -596,7 +604,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   }
   if (stop()) return nullptr;
 
-  G.search = OpSearchIndex(func);
+  G.search = index.get();
   if (stop()) return nullptr;
   G.level = levelModel(G, -1);
   return out;

@@ -122,6 +122,8 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   auto* barLayout = new QHBoxLayout(bar);
   barLayout->setContentsMargins(6, 3, 6, 3);
   title_ = new QLabel(bar);
+  // A long path in the title must not widen the graph's pane: it is cut.
+  title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   barLayout->addWidget(title_, 1);
   auto addButton = [&](const QString& text, const QString& tip, auto slot) {
     auto* b = new QToolButton(bar);
@@ -228,7 +230,9 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     auto* s = new QShortcut(k, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);
   };
-  shortcut(QKeySequence::Find, &GraphView::showSearch);
+  // Ctrl+F is not a QShortcut here: in the main window its Find action has
+  // the same keys, and two shortcuts on one key sequence cancel each other
+  // (the canvas handles the key press instead: eventFilter).
   shortcut(QKeySequence::ZoomIn, &GraphView::zoomIn);
   shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), &GraphView::zoomIn);
   shortcut(QKeySequence::ZoomOut, &GraphView::zoomOut);
@@ -914,17 +918,17 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
   const qreal vw = std::max(50, view_->viewport()->width());
   const qreal vh = std::max(50, view_->viewport()->height());
   const int focusNode = focusGroup >= 0 ? scene_->nodeOfGroup(focusGroup) : -1;
-  if (focusNode >= 0) {
-    // Show the top of the group just expanded (or collapsed, or come up from).
+  const qreal fit = std::min(vw / r.width(), vh / r.height());
+  if (focusNode >= 0 && (!expanded_.empty() || fit < 0.35)) {
+    // Show the top of the group just expanded (or collapsed, or come up
+    // from) when the level does not fit the window.
     const QRectF gr = scene_->nodeRect(focusNode);
     const qreal s = canvas->transform().m11();
     view_->centerOn(gr.center().x(), gr.top() + vh / (2 * s) - 30 / s);
-    current_ = focusNode;
-    scene_->highlightNode(focusNode);
   } else {
-    // A new level: fit it, or, a long chain of groups, start readable at
-    // the top rather than fitting hundreds of boxes into the window.
-    const qreal fit = std::min(vw / r.width(), vh / r.height());
+    // A level of boxes only: fit it, or, a long chain of groups, start
+    // readable at the top rather than fitting hundreds of boxes into the
+    // window.
     if (fit >= 0.35) {
       zoomFit();
     } else {
@@ -934,6 +938,10 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
       view_->centerOn(r.center().x(), r.top() + vh / (2 * s));
       canvas->userZoomed = true;  // keep this on resize
     }
+  }
+  if (focusNode >= 0) {
+    current_ = focusNode;
+    scene_->highlightNode(focusNode);
   }
   placeOverview();
 }
@@ -1197,6 +1205,10 @@ bool GraphView::eventFilter(QObject* o, QEvent* e) {
   if (o != view_ || e->type() != QEvent::KeyPress || !scene_->hasGraph())
     return QWidget::eventFilter(o, e);
   auto* k = static_cast<QKeyEvent*>(e);
+  if (k->matches(QKeySequence::Find)) {
+    showSearch();
+    return true;
+  }
   const bool alt = k->modifiers() & Qt::AltModifier;
   switch (k->key()) {
     case Qt::Key_Up:

@@ -17,11 +17,12 @@ void appendLower(std::string& out, std::string_view s) {
 
 }  // namespace
 
-OpSearchIndex::OpSearchIndex(const ir::Op& func) {
+OpSearchIndex::OpSearchIndex(const ir::Op& func, const std::function<bool()>& canceled) {
   // Many ops share one location: its name scope is looked up once.
   std::unordered_map<const void*, std::string> scopeOf;
   const_cast<ir::Op&>(func).walkPreOrder([&](ir::Op& op) {
     if (&op == &func) return true;
+    if (ops_.size() % 4096 == 0 && canceled && canceled()) return false;
     starts_.push_back(static_cast<uint32_t>(text_.size()));
     ops_.push_back(&op);
     appendLower(text_, op.name());

@@ -16,6 +16,7 @@
 // concurrently).
 #pragma once
 #include <QString>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,8 @@ class OpSearchIndex {
  public:
   OpSearchIndex() = default;
   // Every op nested in `func` (not `func` itself), in pre-order.
-  explicit OpSearchIndex(const ir::Op& func);
+  // `canceled` is polled; when it says so the index stops where it is.
+  explicit OpSearchIndex(const ir::Op& func, const std::function<bool()>& canceled = {});
 
   // Ordinals of the ops matching `query` (case-insensitive substring of an
   // op's line, or FILE:LINE for a Python line), in program order. An empty
