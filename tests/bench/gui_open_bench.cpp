@@ -167,6 +167,7 @@ int main(int argc, char** argv) {
   waitFor([&] { return loader.isFinished(); });
   auto doc = loader.result();
   const qint64 loadMs = total.elapsed();
+  const double loadCpuMs = (processCpuNs() - cpu0) / 1e6;
   if (!doc || !doc->module) {
     std::fprintf(stderr, "could not load %s\n", qPrintable(path));
     return 1;
@@ -195,6 +196,7 @@ int main(int argc, char** argv) {
   if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_collapsed.png"));
   waitFor([] { return false; }, 50);  // let the heartbeat catch up
   const double stallOpen = beat.worstMs();
+  const double stallOpenCpu = beat.worstCpuMs();
 
   std::printf("module: %s, %d ops%s\n", qPrintable(path),
               view.grouping() ? view.grouping()->totalOps : int(view.scene()->model().nodes.size()),
@@ -213,14 +215,18 @@ int main(int argc, char** argv) {
     std::printf("search index: %.1f MB for %d ops\n", g->search.memoryBytes() / 1e6,
                 g->search.size());
   }
-  std::printf("load (off the UI thread):            %6lld ms\n", loadMs);
+  std::printf("load (off the UI thread):            %6lld ms (process CPU %.0f ms)\n", loadMs,
+              loadCpuMs);
   std::printf("DocumentState::setDocument (UI):     %6lld ms\n", setDocMs);
-  std::printf("grouped + laid out (from open):      %6lld ms\n", layoutMs);
+  std::printf("grouped + laid out (from open):      %6lld ms (process CPU since loaded %.0f ms)\n",
+              layoutMs, firstFrameCpuMs - loadCpuMs);
   std::printf("frame grab (UI):                     %6lld ms\n", frameMs);
   std::printf("TIME TO FIRST NAVIGABLE FRAME:       %6lld ms (process CPU %.0f ms)\n",
               firstFrameMs, firstFrameCpuMs);
   std::printf("longest UI stall while loading:      %6.1f ms\n", stallLoad);
-  std::printf("LONGEST UI STALL (open + first frame): %4.1f ms\n", stallOpen);
+  std::printf("LONGEST UI STALL (open + first frame): %4.1f ms (most UI-thread CPU between beats "
+              "%.1f ms)\n",
+              stallOpen, stallOpenCpu);
 
   // 4. Expand a group in the middle of the level shown and collapse it
   // again (a group of groups opens its level; Backspace comes back).
@@ -286,13 +292,15 @@ int main(int argc, char** argv) {
     waitFor([&] { return finished || answered == 0; });
     const qint64 openedMs = st.elapsed();
     const double stallSearch = beat.worstMs();
+    const double stallSearchCpu = beat.worstCpuMs();
     if (!grab.isEmpty()) view.grab().save(grab + QStringLiteral("_search.png"));
     std::printf("search \"%s\": %d matches (%zu direct)\n", qPrintable(search.trimmed()), answered,
                 direct);
     std::printf("SEARCH ANSWER (off the UI thread):   %6lld ms (index alone %lld ms, CPU %.1f ms)\n",
                 answerMs, indexMs, indexCpuMs);
-    std::printf("path to the first match opened:      %6lld ms, longest stall %.1f ms, level %s\n",
-                openedMs, stallSearch,
+    std::printf("path to the first match opened:      %6lld ms, longest stall %.1f ms (UI CPU "
+                "%.1f ms), level %s\n",
+                openedMs, stallSearch, stallSearchCpu,
                 view.shownLevel() < 0 ? "top"
                                       : qPrintable(g->groups[size_t(view.shownLevel())].label));
   }

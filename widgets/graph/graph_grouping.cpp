@@ -557,32 +557,35 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     s.sharded += own.sharded;
     s.axes.insert(own.axes.begin(), own.axes.end());
 
-    std::vector<std::pair<int, QString>> byCount;
+    // What a reader looks for first (matmuls, collectives, calls), then by
+    // count (the rank is found once per kind: 10^5 groups are summarised).
+    static const QStringList first = {
+        QStringLiteral("dot_general"),    QStringLiteral("dot"),
+        QStringLiteral("convolution"),    QStringLiteral("all_reduce"),
+        QStringLiteral("all_gather"),     QStringLiteral("all_to_all"),
+        QStringLiteral("reduce_scatter"), QStringLiteral("call"),
+        QStringLiteral("while"),          QStringLiteral("manual_computation"),
+        QStringLiteral("custom_call")};
+    struct Kind {
+      int rank;
+      int count;
+      QString name;
+    };
+    std::vector<Kind> byCount;
     for (const auto& [k, n] : s.kinds) {
       const auto dot = k->find('.');
       const QString name = toQString(dot == std::string::npos ? *k : k->substr(dot + 1));
-      if (name != QLatin1String("return") && name != QLatin1String("constant"))
-        byCount.push_back({n, name});
+      if (name == QLatin1String("return") || name == QLatin1String("constant")) continue;
+      const int i = static_cast<int>(first.indexOf(name));
+      byCount.push_back({i < 0 ? 100 : i, n, name});
     }
-    // What a reader looks for first (matmuls, collectives, calls), then by count.
-    auto rank = [](const QString& k) {
-      static const QStringList first = {
-          QStringLiteral("dot_general"),    QStringLiteral("dot"),
-          QStringLiteral("convolution"),    QStringLiteral("all_reduce"),
-          QStringLiteral("all_gather"),     QStringLiteral("all_to_all"),
-          QStringLiteral("reduce_scatter"), QStringLiteral("call"),
-          QStringLiteral("while"),          QStringLiteral("manual_computation"),
-          QStringLiteral("custom_call")};
-      const int i = static_cast<int>(first.indexOf(k));
-      return i < 0 ? 100 : i;
-    };
-    std::sort(byCount.begin(), byCount.end(), [&](const auto& a, const auto& b) {
-      if (rank(a.second) != rank(b.second)) return rank(a.second) < rank(b.second);
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    std::sort(byCount.begin(), byCount.end(), [](const Kind& a, const Kind& b) {
+      if (a.rank != b.rank) return a.rank < b.rank;
+      return a.count != b.count ? a.count > b.count : a.name < b.name;
     });
     QStringList topKinds;
     for (size_t i = 0; i < byCount.size() && i < 3; ++i)
-      topKinds << QStringLiteral("%1×%2").arg(byCount[i].second).arg(byCount[i].first);
+      topKinds << QStringLiteral("%1×%2").arg(byCount[i].name).arg(byCount[i].count);
     if (!topKinds.isEmpty()) g.lines << topKinds.join(QStringLiteral("  "));
     QString shard = s.sharded ? plural(s.sharded, "sharded value", "sharded values")
                               : QObject::tr("no shardings");

@@ -122,8 +122,6 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   auto* barLayout = new QHBoxLayout(bar);
   barLayout->setContentsMargins(6, 3, 6, 3);
   title_ = new QLabel(bar);
-  // A long path in the title must not widen the graph's pane: it is cut.
-  title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   barLayout->addWidget(title_, 1);
   auto addButton = [&](const QString& text, const QString& tip, auto slot) {
     auto* b = new QToolButton(bar);
@@ -174,6 +172,14 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   });
   barLayout->insertWidget(barLayout->indexOf(mapButton_), animateButton_);
   layout->addWidget(bar);
+  // A grouped function: where in its groups the view is, on a row of its
+  // own (wrapped, so that a long path is never cut), each part a link.
+  path_ = new QLabel(this);
+  path_->setWordWrap(true);
+  path_->setContentsMargins(8, 0, 8, 3);
+  path_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+  path_->hide();
+  layout->addWidget(path_);
 
   searchBar_ = new QWidget(this);
   auto* sl = new QHBoxLayout(searchBar_);
@@ -283,9 +289,8 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     }
     emit searchAnswered(static_cast<int>(opMatches_.size()));
   });
-  // The title's path: each part opens its level.
-  title_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
-  connect(title_, &QLabel::linkActivated, this, [this](const QString& link) {
+  // The path: each part opens its level.
+  connect(path_, &QLabel::linkActivated, this, [this](const QString& link) {
     if (link.startsWith(QLatin1String("group:"))) openGroup(link.mid(6).toInt());
   });
   connect(scene_, &GraphScene::nodeClicked, this, [this](int node) {
@@ -416,6 +421,7 @@ void GraphView::relayout() {
   const ir::Op* func = state_->function();
   if (!module || !func) {
     scene_->clearGraph();
+    path_->hide();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
     const auto& doc = state_->document();
     if (doc && !module && doc->failedStage == api::LoadStage::Read)
@@ -674,6 +680,7 @@ void GraphView::markSearchMatches() {
 void GraphView::resetGrouping() {
   if (groupWatcher_.isRunning()) groupWatcher_.cancel();
   grouping_.reset();
+  path_->hide();
   groupingDoc_.reset();
   groupingFunc_ = nullptr;
   level_ = -1;
@@ -813,8 +820,9 @@ void GraphView::applyGroupJob(quint64 request, const GroupJob& job) {
   emit layoutFinished(true);
 }
 
-// "@main › jit(model) › transformer — 999,955 ops in 137 groups": each
-// part but the last a link to its level.
+// The title ("@main — 999955 ops, grouped by name scope") and the path
+// ("@main › jit(model) › transformer — 999,955 ops in 137 groups"), each
+// part of the path but the last a link to its level.
 void GraphView::showGroupedTitle() {
   const Grouping& G = *grouping_;
   QStringList crumbs;
@@ -836,14 +844,19 @@ void GraphView::showGroupedTitle() {
   for (int c : G.childrenOf(level_)) nested = nested || !G.groups[static_cast<size_t>(c)].isLeaf();
   if (nested) hint = tr("double-click opens a group");
   if (level_ >= 0) hint += tr(", Backspace goes up");
-  title_->setText(tr("%1 — %2 ops in %3 groups%4 · %5")
-                      .arg(crumbs.join(QStringLiteral(" › ")))
-                      .arg(ops)
-                      .arg(boxes)
+  title_->setText(tr("<b>%1</b> — %2 ops, grouped%3%4")
+                      .arg(G.title.toHtmlEscaped())
+                      .arg(G.totalOps)
+                      .arg(G.byNameScope ? tr(" by name scope") : QString())
                       .arg(G.period && !G.byNameScope
                                ? tr(" (repeating every %1 ops)").arg(G.period)
-                               : QString())
-                      .arg(hint));
+                               : QString()));
+  path_->setText(tr("%1 — %2 ops in %3 groups · %4")
+                     .arg(crumbs.join(QStringLiteral(" › ")))
+                     .arg(ops)
+                     .arg(boxes)
+                     .arg(hint));
+  path_->show();
 }
 
 void GraphView::finishReveal() {

@@ -187,6 +187,7 @@ class GraphView : public QWidget {
   qreal textScale_ = 1.0;
   QGraphicsView* view_;
   QLabel* title_;
+  QLabel* path_;  // where in the groups of a grouped function
   QWidget* searchBar_;
   QLineEdit* searchEdit_;
   QLabel* searchInfo_;

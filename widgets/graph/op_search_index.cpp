@@ -18,8 +18,6 @@ void appendLower(std::string& out, std::string_view s) {
 }  // namespace
 
 OpSearchIndex::OpSearchIndex(const ir::Op& func, const std::function<bool()>& canceled) {
-  // Many ops share one location: its name scope is looked up once.
-  std::unordered_map<const void*, std::string> scopeOf;
   const_cast<ir::Op&>(func).walkPreOrder([&](ir::Op& op) {
     if (&op == &func) return true;
     if (ops_.size() % 4096 == 0 && canceled && canceled()) return false;
@@ -32,11 +30,7 @@ OpSearchIndex::OpSearchIndex(const ir::Op& func, const std::function<bool()>& ca
     }
     // A space after the last name: "%12 " finds %12, not %123.
     text_ += ' ';
-    if (op.location()) {
-      auto [it, added] = scopeOf.try_emplace(op.location());
-      if (added) appendLower(it->second, api::opSource(op).nameScope);
-      text_ += it->second;
-    }
+    appendLower(text_, api::nameScopeOf(op));
     text_ += '\n';
     return true;
   });
