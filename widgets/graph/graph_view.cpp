@@ -939,18 +939,9 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
     const qreal s = canvas->transform().m11();
     view_->centerOn(gr.center().x(), gr.top() + vh / (2 * s) - 30 / s);
   } else {
-    // A level of boxes only: fit it, or, a long chain of groups, start
-    // readable at the top rather than fitting hundreds of boxes into the
-    // window.
-    if (fit >= 0.35) {
-      zoomFit();
-    } else {
-      const qreal s = std::clamp((vw - 24) / r.width(), 0.35, 1.0);
-      view_->setSceneRect(r);
-      view_->setTransform(QTransform::fromScale(s, s));
-      view_->centerOn(r.center().x(), r.top() + vh / (2 * s));
-      canvas->userZoomed = true;  // keep this on resize
-    }
+    // A level of boxes only: fit it; a long chain of groups is shown
+    // readable from its top, clear of the legends (zoomFit).
+    zoomFit();
   }
   if (focusNode >= 0) {
     current_ = focusNode;
