@@ -27,6 +27,9 @@ QCPItemText* limitLine(QCustomPlot* plot, double y, const QColor& color, const Q
   text->setBrush(QColor(255, 255, 255, 230));
   text->setPadding(QMargins(3, 1, 3, 1));
   text->setFont(QFont(plot->font().family(), 8));
+  // Under the series: where a narrow plot leaves no free place, the lines
+  // stay visible over the label's box rather than cut by it.
+  text->setLayer(QStringLiteral("grid"));
   return text;
 }
 
