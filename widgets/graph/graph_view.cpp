@@ -591,8 +591,11 @@ void GraphView::zoomFit() {
     view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
     canvas->userZoomed = false;
-    // From the top (where the arguments are), or around the selection.
-    QPointF focus(padded.center().x(), padded.top() + vh / (2 * readable));
+    // From the top (where the arguments are) and the left edge (a graph
+    // wider than the window is not cut at both sides), or around the
+    // selection.
+    QPointF focus(std::min(padded.center().x(), padded.left() + vw / (2 * readable)),
+                  padded.top() + vh / (2 * readable));
     const QList<QGraphicsItem*> selected = scene_->selectedItems();
     if (!selected.isEmpty()) focus = selected.front()->sceneBoundingRect().center();
     view_->centerOn(focus);
