@@ -12,12 +12,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "comm/comm_report.h"
+#include "io/huge_page_heap.h"
 #include "io/input_file.h"
 #include "io/mapped_input.h"
 #include "io/output_file.h"
@@ -372,6 +374,12 @@ int main(int argc, char** argv) {
       std::cerr << "shardscope-opt: " << error << '\n';
       return 1;
     }
+    // A large module: restart once with a huge-page heap before reading it
+    // (io/huge_page_heap.h; a third less CPU time at a million ops).
+    std::error_code sizeError;
+    if (opts.input != "-" &&
+        std::filesystem::file_size(opts.input, sizeError) >= io::kHugePageHeapMinInput && !sizeError)
+      io::restartWithHugePageHeap(argv);
     return run(opts);
   } catch (const std::bad_alloc&) {
     std::cerr << "shardscope-opt: out of memory\n";

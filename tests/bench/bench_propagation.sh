@@ -8,10 +8,14 @@
 #   bash tests/bench/bench_propagation.sh 100000 1000000
 #
 # Environment: SHARDSCOPE_OPT (default build/bin/shardscope-opt), MLIR_OPT
-# (default mlir-opt-16), REPEAT (runs per measurement, medians; default 3).
+# (default mlir-opt-16), REPEAT (runs per measurement, medians; default 3),
+# BENCH_CHECK (`wall`, the default, or `cpu`: which time the targets are
+# checked on; on a machine shared with other work, wall time measures the
+# load more than the tool, and CPU time is the comparable figure).
 # Each size gets a row: read+print and pipeline (median wall s, CPU s = user
-# + system, peak MB), mlir-opt-16's read+print, and the ratios to it. Then the
-# growth of each time from one size to the next.
+# + system, peak MB), mlir-opt-16's read+print, and the ratios to it (wall,
+# then CPU). Then the growth of each time, wall and CPU, from one size to
+# the next.
 # Targets checked:
 #   issue 3:  100,000 ops through the pipeline in under 2 s and 1 GB;
 #   issue 17: about 1,000,000 ops read+print in under 2.5 s, the pipeline in
@@ -30,15 +34,17 @@ SIZES=("$@")
 have_mlir=1
 command -v "$MLIR_OPT" >/dev/null || have_mlir=0
 bench_init
+BENCH_CHECK="${BENCH_CHECK:-wall}"
+[[ "$BENCH_CHECK" == wall || "$BENCH_CHECK" == cpu ]] || { echo "bench: BENCH_CHECK must be wall or cpu" >&2; exit 2; }
 
 # check COND MESSAGE: records a missed target.
 ok=1
 check() { awk "BEGIN { exit !($1) }" || { echo "bench: missed: $2"; ok=0; }; }
 
-echo "start: $(load_note); REPEAT=$REPEAT, medians"
-printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %9s %9s\n' ops MB \
-  "read s" cpu MB "pipe s" cpu MB "mlir s" cpu MB "read/mlir" "pipe/mlir"
-declare -A read_s pipe_s
+echo "start: $(load_note); REPEAT=$REPEAT, medians; targets checked on $BENCH_CHECK time"
+printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %9s %9s | %9s %9s\n' ops MB \
+  "read s" cpu MB "pipe s" cpu MB "mlir s" cpu MB "read/mlir" "pipe/mlir" "cpu r/m" "cpu p/m"
+declare -A read_s pipe_s read_cpu pipe_cpu
 prev=""
 for n in "${SIZES[@]}"; do
   f="$bench_tmp/t_$n.mlir"
@@ -55,21 +61,27 @@ for n in "${SIZES[@]}"; do
     m_s=$med_s m_cpu=$med_cpu m_mb=$med_mb
   fi
   rm -f "$f"
-  read_s[$n]=$r_s pipe_s[$n]=$p_s
-  printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %8sx %8sx\n' "$real_ops" "$mb" \
+  read_s[$n]=$r_s pipe_s[$n]=$p_s read_cpu[$n]=$r_cpu pipe_cpu[$n]=$p_cpu
+  printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %8sx %8sx | %8sx %8sx\n' "$real_ops" "$mb" \
     "$r_s" "$r_cpu" "$r_mb" "$p_s" "$p_cpu" "$p_mb" "$m_s" "$m_cpu" "$m_mb" \
-    "$(ratio "$r_s" "$m_s")" "$(ratio "$p_s" "$m_s")"
+    "$(ratio "$r_s" "$m_s")" "$(ratio "$p_s" "$m_s")" "$(ratio "$r_cpu" "$m_cpu")" "$(ratio "$p_cpu" "$m_cpu")"
+  # The times the targets are checked on.
+  r_t=$r_s p_t=$p_s
+  [[ "$BENCH_CHECK" == cpu ]] && r_t=$r_cpu p_t=$p_cpu
   if ((n >= 90000 && n <= 110000)); then
-    check "$p_s < 2 && $p_mb < 1024" "100k pipeline ${p_s} s, ${p_mb} MB (target < 2 s, < 1 GB)"
+    check "$p_t < 2 && $p_mb < 1024" "100k pipeline ${p_t} s $BENCH_CHECK, ${p_mb} MB (target < 2 s, < 1 GB)"
   fi
   if ((n >= 900000)); then
-    check "$r_s < 2.5" "1M read+print ${r_s} s (target < 2.5 s)"
-    check "$p_s < 5" "1M pipeline ${p_s} s (target < 5 s)"
+    check "$r_t < 2.5" "1M read+print ${r_t} s $BENCH_CHECK (target < 2.5 s)"
+    check "$p_t < 5" "1M pipeline ${p_t} s $BENCH_CHECK (target < 5 s)"
     check "$p_mb < 1536 && $r_mb < 1536" "1M peak ${p_mb} MB (target < 1.5 GB)"
   fi
   if [[ -n "$prev" ]]; then
     g=$(ratio "$p_s" "${pipe_s[$prev]}")
-    echo "  growth $prev -> $n ops: pipeline ${g}x, read+print $(ratio "$r_s" "${read_s[$prev]}")x"
+    g_cpu=$(ratio "$p_cpu" "${pipe_cpu[$prev]}")
+    echo "  growth $prev -> $n ops: pipeline ${g}x wall, ${g_cpu}x CPU;" \
+      "read+print $(ratio "$r_s" "${read_s[$prev]}")x wall, $(ratio "$r_cpu" "${read_cpu[$prev]}")x CPU"
+    [[ "$BENCH_CHECK" == cpu ]] && g=$g_cpu
     if ((n >= 900000 && prev >= 90000 && prev <= 110000)); then
       check "$g < 11" "pipeline growth 100k -> 1M ${g}x (target < 11x)"
     elif ((prev * 10 == n)); then
