@@ -157,7 +157,7 @@ class ShardscopeCliTest : public QObject {
                                   << "no such file";
     // Issue 12, item 10: a directory is not "no such file".
     QTest::newRow("directory") << QStringList{QStringLiteral("--export"), out, dir_.path()}
-                               << dir_.path() + " is a directory, not a file";
+                               << QString(dir_.path() + QStringLiteral(" is a directory, not a file"));
     QTest::newRow("no file") << QStringList{QStringLiteral("--export"), out}
                              << "exactly one input FILE";
     QTest::newRow("unknown op") << QStringList{QStringLiteral("--export"), out,
