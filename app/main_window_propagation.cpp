@@ -125,6 +125,9 @@ void MainWindow::updateStepTitle() {
   // The same words as the trace dock and the explorer (core/step_words.h).
   QString place = stepPlace(steps, n);
   if (steps == 0 && !run_->importPasses.empty()) place += tr(", after the import passes");
+  // The export passes change ops, not only shardings: the timeline ends
+  // before them (what --export OUT.mlir --propagate pipeline writes is after).
+  if (steps == n && n > 0 && !run_->exportPasses.empty()) place += tr(", before the export passes");
   updateTitle(tr("%1, %2").arg(place, level));
   updatePresentationCaption();
 }

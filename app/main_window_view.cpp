@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "graph/graph_view.h"
+#include "mesh/mesh_view.h"
 #include "presentation_caption.h"
 #include "source/source_view.h"
 #include "window_layout.h"
@@ -49,6 +50,7 @@ void MainWindow::setPresentationMode(bool on) {
     setFont(f);
     source_->setFontScale(1.6);
     graph_->setTextScale(1.6);  // the legend, and Fit's smallest and largest zoom
+    mesh_->setTextScale(1.6);   // the device grid: never smaller than outside it
     // The step and its narration, large, under the graph.
     caption_->show();
     updatePresentationCaption();
@@ -58,6 +60,7 @@ void MainWindow::setPresentationMode(bool on) {
     setFont(QFont());  // inherit the application font again
     source_->setFontScale(1.0);
     graph_->setTextScale(1.0);
+    mesh_->setTextScale(1.0);
     setWindowState(normalWindowState_);
     restoreState(normalState_);
   }

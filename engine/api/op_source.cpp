@@ -101,9 +101,32 @@ std::vector<std::string> splitNameScope(std::string_view nameScope) {
   return parts;
 }
 
+std::string_view nameScopeOf(const ir::Op& op) {
+  // readSource's first name without the stack: no strings are built (a
+  // million ops are grouped and indexed by it).
+  auto first = [](auto& self, const Location* l) -> std::string_view {
+    while (l && l->kind() == Location::Kind::Name) {
+      const std::string& n = l->name();
+      if (n.empty() || n.back() != ':') return n;
+      l = l->child();
+    }
+    if (l && l->kind() == Location::Kind::Fused)
+      for (const Location* part : l->locations())
+        if (const std::string_view s = self(self, part); !s.empty()) return s;
+    return {};
+  };
+  return first(first, op.location());
+}
+
 const std::vector<std::string>& NameScopeCache::scopePath(const ir::Op& op) {
   auto [it, added] = byLocation_.try_emplace(op.location());
-  if (added) it->second = sourceOf(op.location()).scopePath;
+  if (added) {
+    const std::string_view scope = nameScopeOf(op);
+    if (!scope.empty()) {
+      it->second = splitNameScope(scope);
+      it->second.pop_back();  // the primitive
+    }
+  }
   return it->second;
 }
 

@@ -75,6 +75,10 @@ OpSource argumentSource(const ir::Block& block, unsigned index);
 // "jit(f)/a/scatter[x=(1/2)]" -> {"jit(f)", "a", "scatter[x=(1/2)]"}.
 std::vector<std::string> splitNameScope(std::string_view nameScope);
 
+// OpSource::nameScope of `op` without reading its stack (cheap; points into
+// the op's location).
+std::string_view nameScopeOf(const ir::Op& op);
+
 // The name-scope path of `op` (OpSource::scopePath). Many ops share a
 // location: the cache splits each location's name once (for grouping a
 // large function). Not thread-safe; one per thread.

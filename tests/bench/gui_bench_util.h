@@ -16,6 +16,13 @@
 
 namespace shardscope::bench {
 
+// CPU time of the whole process (all threads), ns.
+inline qint64 processCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 // CPU time of the calling thread, ns.
 inline qint64 threadCpuNs() {
   timespec ts{};
@@ -93,12 +100,13 @@ inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 300000) {
   return done();
 }
 
-// Write a transformer of about `ops` ops to `path` (tests/bench/gen_transformer.py).
-inline bool writeTransformer(int ops, const QString& path) {
-  const int rc = QProcess::execute(
-      QStringLiteral("python3"),
-      {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
-       QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path});
+// Write a transformer of about `ops` ops to `path` (tests/bench/gen_transformer.py),
+// with `locations` JAX-style name scopes and Python lines on every op.
+inline bool writeTransformer(int ops, const QString& path, bool locations = false) {
+  QStringList args = {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
+                      QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path};
+  if (locations) args << QStringLiteral("--locations");
+  const int rc = QProcess::execute(QStringLiteral("python3"), args);
   if (rc != 0) std::fprintf(stderr, "generator failed (%d)\n", rc);
   return rc == 0;
 }

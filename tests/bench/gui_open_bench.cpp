@@ -1,15 +1,22 @@
 // Opening a large module in the graph view, offscreen: time to the first
 // navigable frame and the longest UI-thread stall.
 //
-//   gui_open_bench [--ops 100000] [--grab PREFIX] [--main-window] [FILE.mlir]
+//   gui_open_bench [--ops 100000] [--locations] [--search TEXT] [--grab PREFIX]
+//                  [--main-window] [FILE.mlir]
 //
 // Without FILE, writes a transformer of --ops ops with
-// tests/bench/gen_transformer.py. The module is loaded the way the main
+// tests/bench/gen_transformer.py (--locations: with JAX name scopes, so the
+// graph is grouped by them). The module is loaded the way the main
 // window loads it (api::loadDocument in QtConcurrent::run, handed to the
 // DocumentState on the UI thread), the GraphView lays it out, and a frame is
 // grabbed. A 10 ms QTimer heartbeat measures how late the UI thread answers
-// (the longest stall). Then one group is expanded and collapsed again.
-// Prints figures; asserts nothing. --grab writes PREFIX_collapsed.png and
+// (the longest stall). Then the nesting of groups is reported (boxes on the
+// level shown, the most on any level, depth), one group is expanded and
+// collapsed again (a group of groups is opened as its level), and Ctrl+F
+// searches all ops (--search, default a name scope or value in the middle
+// of the model): the time to the answer and to the path opened to the first
+// match. Wall times, CPU times (the machine may be loaded) and the peak
+// resident memory are printed. Prints figures; asserts nothing. --grab writes PREFIX_collapsed.png and
 // PREFIX_expanded.png (the window after opening and after expanding).
 // --main-window opens the file in the whole main window instead (op tree,
 // source view, ... as well), through MainWindow::openFile, and also keeps
@@ -24,9 +31,13 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <ctime>
 #include <vector>
+
+#include "api/op_source.h"
 
 #include "core/document_state.h"
 #include "graph/graph_view.h"
@@ -46,13 +57,18 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   int ops = 100000;
   QString path, grab;
-  bool mainWindow = false;
+  bool mainWindow = false, locations = false;
+  QString search;
   const QStringList args = app.arguments();
   for (int i = 1; i < args.size(); ++i) {
     if (args[i] == QLatin1String("--ops") && i + 1 < args.size())
       ops = args[++i].toInt();
     else if (args[i] == QLatin1String("--main-window"))
       mainWindow = true;
+    else if (args[i] == QLatin1String("--locations"))
+      locations = true;
+    else if (args[i] == QLatin1String("--search") && i + 1 < args.size())
+      search = args[++i];
     else if (args[i] == QLatin1String("--grab") && i + 1 < args.size())
       grab = args[++i];
     else
@@ -63,7 +79,7 @@ int main(int argc, char** argv) {
     path = dir.filePath(QStringLiteral("transformer.mlir"));
     QElapsedTimer gen;
     gen.start();
-    if (!writeTransformer(ops, path)) return 1;
+    if (!writeTransformer(ops, path, locations)) return 1;
     std::printf("generated %d ops in %lld ms: %s\n", ops, gen.elapsed(), qPrintable(path));
   }
 
@@ -145,11 +161,13 @@ int main(int argc, char** argv) {
   // 1. Load off the UI thread, as the main window does.
   QElapsedTimer total;
   total.start();
+  const qint64 cpu0 = processCpuNs();
   QFutureWatcher<std::shared_ptr<api::Document>> loader;
   loader.setFuture(QtConcurrent::run([p = path.toStdString()] { return api::loadDocument(p); }));
   waitFor([&] { return loader.isFinished(); });
   auto doc = loader.result();
   const qint64 loadMs = total.elapsed();
+  const double loadCpuMs = (processCpuNs() - cpu0) / 1e6;
   if (!doc || !doc->module) {
     std::fprintf(stderr, "could not load %s\n", qPrintable(path));
     return 1;
@@ -174,31 +192,53 @@ int main(int argc, char** argv) {
   const QPixmap frame = view.grab();
   const qint64 frameMs = frameTimer.elapsed();
   const qint64 firstFrameMs = total.elapsed();
+  const double firstFrameCpuMs = (processCpuNs() - cpu0) / 1e6;
   if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_collapsed.png"));
   waitFor([] { return false; }, 50);  // let the heartbeat catch up
   const double stallOpen = beat.worstMs();
+  const double stallOpenCpu = beat.worstCpuMs();
 
   std::printf("module: %s, %d ops%s\n", qPrintable(path),
               view.grouping() ? view.grouping()->totalOps : int(view.scene()->model().nodes.size()),
               ok ? "" : " (layout FAILED)");
-  if (view.grouping())
-    std::printf("groups: %zu (period %d), scene nodes %zu\n", view.grouping()->groups.size(),
-                view.grouping()->period, view.scene()->model().nodes.size());
-  std::printf("load (off the UI thread):            %6lld ms\n", loadMs);
+  if (const Grouping* g = view.grouping()) {
+    std::printf("groups: %zu in all (%s, period %d), %d levels below the top\n",
+                g->groups.size(), g->byNameScope ? "by name scope" : "by structure", g->period,
+                g->depth());
+    std::printf("BOXES: %zu on the level shown (%s), %zu at the top, at most %d on any level; "
+                "scene nodes %zu\n",
+                g->childrenOf(view.shownLevel()).size(),
+                view.shownLevel() < 0
+                    ? "the top"
+                    : qPrintable(g->groups[size_t(view.shownLevel())].label),
+                g->topLevel.size(), g->maxBoxesPerLevel(), view.scene()->model().nodes.size());
+    std::printf("search index: %.1f MB for %d ops\n", g->search.memoryBytes() / 1e6,
+                g->search.size());
+  }
+  std::printf("load (off the UI thread):            %6lld ms (process CPU %.0f ms)\n", loadMs,
+              loadCpuMs);
   std::printf("DocumentState::setDocument (UI):     %6lld ms\n", setDocMs);
-  std::printf("grouped + laid out (from open):      %6lld ms\n", layoutMs);
+  std::printf("grouped + laid out (from open):      %6lld ms (process CPU since loaded %.0f ms)\n",
+              layoutMs, firstFrameCpuMs - loadCpuMs);
   std::printf("frame grab (UI):                     %6lld ms\n", frameMs);
-  std::printf("TIME TO FIRST NAVIGABLE FRAME:       %6lld ms\n", firstFrameMs);
+  std::printf("TIME TO FIRST NAVIGABLE FRAME:       %6lld ms (process CPU %.0f ms)\n",
+              firstFrameMs, firstFrameCpuMs);
   std::printf("longest UI stall while loading:      %6.1f ms\n", stallLoad);
-  std::printf("LONGEST UI STALL (open + first frame): %4.1f ms\n", stallOpen);
+  std::printf("LONGEST UI STALL (open + first frame): %4.1f ms (most UI-thread CPU between beats "
+              "%.1f ms)\n",
+              stallOpen, stallOpenCpu);
 
-  // 4. Expand a group in the middle and collapse it again.
-  if (view.grouping() && view.grouping()->groups.size() > 2) {
-    const int g = int(view.grouping()->groups.size() / 2);
+  // 4. Expand a group in the middle of the level shown and collapse it
+  // again (a group of groups opens its level; Backspace comes back).
+  if (view.grouping() && view.grouping()->childrenOf(view.shownLevel()).size() > 2) {
+    const auto& here = view.grouping()->childrenOf(view.shownLevel());
+    const int g = here[here.size() / 2];
+    const bool leaf = view.grouping()->groups[size_t(g)].isLeaf();
     beat.reset();
     QElapsedTimer ex;
     ex.start();
     finished = false;
+    const int level = view.shownLevel();
     view.expandGroup(g);
     waitFor([&] { return finished; });
     const qint64 expandMs = ex.elapsed();
@@ -207,14 +247,67 @@ int main(int argc, char** argv) {
     const double stallExpand = beat.worstMs();
     ex.restart();
     finished = false;
-    view.collapseGroup(g);
+    if (leaf)
+      view.collapseGroup(g);
+    else
+      view.openGroup(level);
     waitFor([&] { return finished; });
     const qint64 collapseMs = ex.elapsed();
-    std::printf("expand group %d (%d ops):            %6lld ms, longest stall %.1f ms\n", g,
-                view.grouping()->groups[size_t(g)].opCount, expandMs, stallExpand);
-    std::printf("collapse again (cached layout):      %6lld ms, cache hits %d misses %d\n",
-                collapseMs, view.cacheStats().hits, view.cacheStats().misses);
+    std::printf("%s %s (%d ops):   %6lld ms, longest stall %.1f ms%s\n",
+                leaf ? "expand" : "open", qPrintable(view.grouping()->groups[size_t(g)].label),
+                view.grouping()->groups[size_t(g)].opCount, expandMs, stallExpand,
+                leaf ? "" : qPrintable(QStringLiteral(", %1 boxes inside").arg(
+                                view.grouping()->groups[size_t(g)].children.size())));
+    std::printf("%s again (cached layout):     %6lld ms, cache hits %d misses %d\n",
+                leaf ? "collapse" : "back up", collapseMs, view.cacheStats().hits,
+                view.cacheStats().misses);
   }
+
+  // 5. Ctrl+F over all ops: a match deep inside a collapsed nested group.
+  if (const Grouping* g = view.grouping()) {
+    if (search.isEmpty()) {
+      // An op in the middle of the model: its name scope with locations,
+      // else its result's name.
+      const ir::Op* mid = g->search.op(g->search.size() / 2);
+      const auto scope = api::opSource(*mid).nameScope;
+      search = !scope.empty() ? QString::fromStdString(scope)
+                              : QString::fromStdString(api::valueName(*mid->result(0))) + u' ';
+    }
+    // The index alone, on this thread, for its CPU time.
+    const qint64 c0 = threadCpuNs();
+    QElapsedTimer idx;
+    idx.start();
+    const size_t direct = g->search.find(search).size();
+    const qint64 indexMs = idx.elapsed();
+    const double indexCpuMs = (threadCpuNs() - c0) / 1e6;
+    beat.reset();
+    int answered = -1;
+    QObject::connect(&view, &GraphView::searchAnswered, &view, [&](int n) { answered = n; });
+    finished = false;
+    QElapsedTimer st;
+    st.start();
+    view.find(search);
+    waitFor([&] { return answered >= 0; });
+    const qint64 answerMs = st.elapsed();
+    waitFor([&] { return finished || answered == 0; });
+    const qint64 openedMs = st.elapsed();
+    const double stallSearch = beat.worstMs();
+    const double stallSearchCpu = beat.worstCpuMs();
+    if (!grab.isEmpty()) view.grab().save(grab + QStringLiteral("_search.png"));
+    std::printf("search \"%s\": %d matches (%zu direct)\n", qPrintable(search.trimmed()), answered,
+                direct);
+    std::printf("SEARCH ANSWER (off the UI thread):   %6lld ms (index alone %lld ms, CPU %.1f ms)\n",
+                answerMs, indexMs, indexCpuMs);
+    std::printf("path to the first match opened:      %6lld ms, longest stall %.1f ms (UI CPU "
+                "%.1f ms), level %s\n",
+                openedMs, stallSearch, stallSearchCpu,
+                view.shownLevel() < 0 ? "top"
+                                      : qPrintable(g->groups[size_t(view.shownLevel())].label));
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("PEAK MEMORY (max RSS):               %6.0f MB; process CPU %.1f s\n",
+              usage.ru_maxrss / 1024.0, (processCpuNs() - cpu0) / 1e9);
   std::fflush(stdout);
   return ok ? 0 : 2;
 }

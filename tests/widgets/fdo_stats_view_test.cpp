@@ -103,6 +103,68 @@ class FdoStatsViewTest : public QObject {
     QVERIFY(view.historyPlot()->hasData());
   }
 
+  // The limit labels of the history plot (max and p50 of both series) sit
+  // where they cover no series line or point, no limit line and no other
+  // label, at the sizes the workspace gives it (1280x800: about 600x330)
+  // and the export's.
+  void historyLabelsCoverNothing_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("table");
+    for (const QSize& size : {QSize(600, 330), QSize(520, 300), QSize(780, 420), QSize(900, 500)})
+      for (const char* table : {"user_item", "ad"})
+        QTest::newRow(qPrintable(QStringLiteral("%1x%2 %3")
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(QLatin1String(table))))
+            << size << QString::fromLatin1(table);
+  }
+  void historyLabelsCoverNothing() {
+    QFETCH(QSize, size);
+    QFETCH(QString, table);
+    FdoStatsView view;
+    QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));
+    const sc::FdoStatsReport& r = *view.report();
+    size_t index = 0;
+    while (index < r.history.size() && QString::fromStdString(r.history[index].table) != table) ++index;
+    QVERIFY(index < r.history.size());
+    plots::FdoHistoryPlot plot;
+    plot.resize(size);
+    plot.show();
+    plot.setTable(r.history[index], r.suggestions[index]);
+    QTRY_VERIFY(!plot.limitLabels().empty() && plot.axisRectInPixels().width() > 0);
+    QTest::qWait(50);  // the queued replot of the resize
+    const QRectF area = plot.axisRectInPixels();
+    const auto series = plot.seriesInPixels();
+    const auto labels = plot.limitLabels();
+    QVERIFY(labels.size() >= 2);
+    for (size_t i = 0; i < labels.size(); ++i) {
+      const auto& l = labels[i];
+      const QString what = l.text + QStringLiteral(" at ") +
+                           QStringLiteral("%1,%2 %3x%4")
+                               .arg(l.box.x())
+                               .arg(l.box.y())
+                               .arg(l.box.width())
+                               .arg(l.box.height());
+      QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(l.box), qPrintable(what));
+      // Not on its own line nor on any other limit line.
+      for (const auto& other : labels)
+        QVERIFY2(!(other.lineY > l.box.top() && other.lineY < l.box.bottom()), qPrintable(what));
+      // No series segment or point under it.
+      for (const QPolygonF& s : series)
+        for (qsizetype k = 0; k < s.size(); ++k) {
+          QVERIFY2(!l.box.contains(s[k]), qPrintable(what));
+          if (k == 0) continue;
+          // Sampled along the segment: no point of it inside the box.
+          for (int t = 0; t <= 50; ++t) {
+            const QPointF p = s[k - 1] + (s[k] - s[k - 1]) * (t / 50.0);
+            QVERIFY2(!l.box.contains(p), qPrintable(what));
+          }
+        }
+      for (size_t j = i + 1; j < labels.size(); ++j)
+        QVERIFY2(!l.box.intersects(labels[j].box), qPrintable(what + QStringLiteral(" / ") + labels[j].text));
+    }
+  }
+
   void heatmapOverviewOfAllTables() {
     FdoStatsView view;
     QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));

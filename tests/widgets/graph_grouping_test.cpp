@@ -1,7 +1,10 @@
 // Large functions drawn collapsed (graph_grouping.h) and the graph view's
-// navigation aids: grouping of a generated transformer, expand/collapse,
-// the layout cache, keyboard navigation along edges, the overview map,
-// region clusters collapsing in small functions.
+// navigation aids: grouping of a generated transformer, the name-scope tree
+// and ranges of groups nested so that no level holds too many boxes,
+// expand/collapse, opening nested levels, search over all ops opening the
+// path to a match (op_search_index.h), the layout cache, keyboard
+// navigation along edges, the overview map, region clusters collapsing in
+// small functions.
 #include "graph/graph_grouping.h"
 
 #include <QProcess>
@@ -9,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "api/op_source.h"
 #include "core/document_state.h"
 #include "graph/graph_view.h"
 #include "graph/overview_map.h"
@@ -20,18 +24,68 @@ using namespace shardscope::widgets;
 namespace {
 
 // A transformer-like module of about `ops` ops, written by the benchmark's
-// generator (73 ops per layer, 61 of them at the top level).
-std::shared_ptr<api::Document> generated(int ops) {
+// generator (73 ops per layer, 61 of them at the top level); with
+// `locations`, each op has a JAX name scope
+// (jit(model)/transformer/layer_N/{ln_1,attention,ln_2,mlp}/primitive).
+std::shared_ptr<api::Document> generated(int ops, bool locations = false) {
   static QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("t%1.mlir").arg(ops));
+  const QString path = dir.filePath(QStringLiteral("t%1%2.mlir").arg(ops).arg(QLatin1String(locations ? "l" : "")));
   if (!QFile::exists(path)) {
-    const int rc = QProcess::execute(
-        QStringLiteral("python3"),
-        {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
-         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path});
+    QStringList args = {QStringLiteral(SHARDSCOPE_SOURCE_DIR "/tests/bench/gen_transformer.py"),
+                        QStringLiteral("--ops"), QString::number(ops), QStringLiteral("-o"), path};
+    if (locations) args << QStringLiteral("--locations");
+    const int rc = QProcess::execute(QStringLiteral("python3"), args);
     if (rc != 0) return nullptr;
   }
   return api::loadDocument(path.toStdString());
+}
+
+// The group reached from the top level by labels ("jit(model)/transformer"),
+// -1 for "" (the top level), -2 when a label is missing.
+int groupAt(const Grouping& g, const QString& path) {
+  int at = -1;
+  if (path.isEmpty()) return at;
+  for (const QString& label : path.split(u'/')) {
+    int next = -2;
+    for (int c : g.childrenOf(at))
+      if (g.groups[size_t(c)].label == label) next = c;
+    if (next == -2) return -2;
+    at = next;
+  }
+  return at;
+}
+
+// "a,b,c" -> {"a", "b", "c"} (UTF-8: the ranges' en dashes).
+QStringList names(const char* commaSeparated) {
+  return QString::fromUtf8(commaSeparated).split(u',');
+}
+
+QStringList labels(const Grouping& g, int parent) {
+  QStringList out;
+  for (int c : g.childrenOf(parent)) out << g.groups[size_t(c)].label;
+  return out;
+}
+
+// Every op of `func` sits in exactly one leaf, and op counts add up level by
+// level.
+void checkTree(const Grouping& g, const ir::Op& func) {
+  QCOMPARE(int(g.groupOf.size()), countOps(func));
+  int top = 0;
+  for (int c : g.topLevel) top += g.groups[size_t(c)].opCount;
+  QCOMPARE(top, countOps(func));
+  for (const OpGroup& grp : g.groups) {
+    if (grp.isLeaf()) {
+      QVERIFY(!grp.ops.empty());
+      continue;
+    }
+    QVERIFY(grp.ops.empty());
+    int sum = 0;
+    for (int c : grp.children) {
+      QCOMPARE(g.groups[size_t(c)].parent, grp.id);
+      sum += g.groups[size_t(c)].opCount;
+    }
+    QCOMPARE(sum, grp.opCount);
+  }
 }
 
 }  // namespace
@@ -83,6 +137,250 @@ class GraphGroupingTest : public QObject {
     QVERIFY(g->level.edges.size() >= g->groups.size() - 1);
   }
 
+  void rangeLabel_data() {
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("last");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("layers") << "layer 0" << "layer 99" << "layers 0–99";
+    QTest::newRow("merged layers") << "layers 100–101" << "layers 298–299" << "layers 100–299";
+    QTest::newRow("name scopes") << "layer_100" << "layer_199" << "layer_100–199";
+    QTest::newRow("ranges of ranges") << "layer_0–99" << "layer_900–999" << "layer_0–999";
+    QTest::newRow("chunks") << "ops 1–120" << "ops 1081–1200" << "ops 1–1200";
+    QTest::newRow("unlike") << "while" << "layer 7" << "while … layer 7";
+  }
+  void rangeLabel() {
+    QFETCH(QString, first);
+    QFETCH(QString, last);
+    QFETCH(QString, label);
+    QCOMPARE(widgets::rangeLabel(first, last), label);
+  }
+
+  // No locations: layers by period, nested in ranges when a level would
+  // hold more than maxBoxes of them.
+  void rangeNesting_data() {
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<int>("maxBoxes");
+    QTest::addColumn<int>("topGroups");
+    QTest::addColumn<int>("depth");
+    QTest::addColumn<QString>("firstLabel");
+    QTest::newRow("10 layers: flat") << 730 << 200 << 10 << 0 << "layer 0";
+    QTest::newRow("40 layers, 10 a level") << 2920 << 10 << 4 << 1 << "layers 0–9";
+    QTest::newRow("40 layers, 3 a level") << 2920 << 3 << 3 << 4 << "layers 0–13";
+    QTest::newRow("400 layers") << 29200 << 200 << 40 << 1 << "layers 0–9";
+  }
+  void rangeNesting() {
+    QFETCH(int, ops);
+    QFETCH(int, maxBoxes);
+    QFETCH(int, topGroups);
+    QFETCH(int, depth);
+    QFETCH(QString, firstLabel);
+    auto doc = generated(ops);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    const ir::Op& main = *doc->module->functions().front();
+    GroupingOptions options;
+    options.maxBoxes = maxBoxes;
+    auto g = groupFunction(*doc->module, main, options);
+    QVERIFY(g);
+    QVERIFY(!g->byNameScope);
+    QCOMPARE(int(g->topLevel.size()), topGroups);
+    QCOMPARE(g->depth(), depth);
+    QVERIFY(g->maxBoxesPerLevel() <= maxBoxes);
+    QCOMPARE(g->groups[size_t(g->topLevel.front())].label, firstLabel);
+    checkTree(*g, main);
+    // Every layer is a leaf somewhere, in order.
+    int layer = 0;
+    for (const OpGroup& grp : g->groups)
+      if (grp.isLeaf()) QCOMPARE(grp.label, QStringLiteral("layer %1").arg(layer++));
+    QCOMPARE(layer, ops / 73);
+    // A range's level: its layers in a chain, the rest of the function as
+    // "from outside" / "to outside".
+    if (depth > 0) {
+      const int range = g->topLevel[1];
+      const GraphModel level = levelModel(*g, range);
+      const int children = int(g->groups[size_t(range)].children.size());
+      QCOMPARE(int(level.nodes.size()), children + 2);
+      QVERIFY(level.nodes[size_t(children)].searchText.startsWith(QStringLiteral("from outside")));
+      QVERIFY(level.nodes[size_t(children + 1)].searchText.startsWith(QStringLiteral("to outside")));
+      QCOMPARE(int(level.edges.size()), int(level.input.edges.size()));
+      QVERIFY(int(level.edges.size()) >= children + 1);
+    }
+  }
+
+  // With JAX locations: the name-scope tree, ranges where a scope has too
+  // many sub-scopes.
+  void nameScopeTree_data() {
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QStringList>("first");  // the first children's labels
+    QTest::newRow("top") << 730 << "" << 2 << names("jit(model),return");
+    QTest::newRow("jit") << 730 << "jit(model)" << 1 << names("transformer");
+    QTest::newRow("layers") << 730 << "jit(model)/transformer" << 10
+                            << names("layer_0,layer_1,layer_2");
+    QTest::newRow("one layer") << 730 << "jit(model)/transformer/layer_3" << 4
+                               << names("ln_1,attention,ln_2,mlp");
+    QTest::newRow("ranges") << 29200 << "jit(model)/transformer" << 40
+                            << names("layer_0–9,layer_10–19");
+    QTest::newRow("in a range") << 29200 << "jit(model)/transformer/layer_10–19" << 10
+                                << names("layer_10,layer_11");
+  }
+  void nameScopeTree() {
+    QFETCH(int, ops);
+    QFETCH(QString, path);
+    QFETCH(int, count);
+    QFETCH(QStringList, first);
+    auto doc = generated(ops, /*locations=*/true);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    const ir::Op& main = *doc->module->functions().front();
+    auto g = groupFunction(*doc->module, main);
+    QVERIFY(g);
+    QVERIFY(g->byNameScope);
+    const int at = groupAt(*g, path);
+    QVERIFY2(at != -2, qPrintable(path));
+    const QStringList got = labels(*g, at);
+    QCOMPARE(int(got.size()), count);
+    QCOMPARE(got.mid(0, first.size()), first);
+    QVERIFY(g->maxBoxesPerLevel() <= GroupingOptions().maxBoxes);
+    checkTree(*g, main);
+    // A view opens inside jit(model) › transformer (they hold everything
+    // but the return).
+    QCOMPARE(g->openingLevel(), groupAt(*g, QStringLiteral("jit(model)/transformer")));
+    // Each op of a layer sits in the group of its name scope.
+    const ir::Op* op200 = std::next(main.region(0).front().ops().begin(), 200)->get();
+    QStringList scope;
+    for (const std::string& s : api::nameScopePath(*op200)) scope << QString::fromStdString(s);
+    QVERIFY(scope.size() == 4);
+    QStringList leafPath;
+    for (int p : g->pathTo(g->groupOfOp(op200)))
+      if (!g->groups[size_t(p)].label.contains(u'–')) leafPath << g->groups[size_t(p)].label;
+    QCOMPARE(leafPath, scope);
+    // A layer's level: its blocks, fed from outside (the previous layer,
+    // the weights), their result going on to the next layer.
+    if (path.endsWith(QLatin1String("layer_3"))) {
+      const GraphModel level = levelModel(*g, at);
+      QCOMPARE(int(level.nodes.size()), 4 + 2);
+      bool lnToAttention = false;
+      for (const GraphInput::Edge& e : level.input.edges)
+        lnToAttention = lnToAttention || (level.nodes[size_t(e.from)].title.startsWith(QLatin1String("ln_1")) &&
+                                          level.nodes[size_t(e.to)].title.startsWith(QLatin1String("attention")));
+      QVERIFY(lnToAttention);
+    }
+  }
+
+  // Ctrl+F over all ops: a match inside a collapsed nested group opens the
+  // path to it (its level shown, its group expanded, its node in view).
+  void searchOpensPath_data() {
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("scope");  // name scope of the first match
+    QTest::addColumn<QString>("op");     // its op name
+    QTest::newRow("name scope") << "layer_7/mlp" << "jit(model)/transformer/layer_7/mlp"
+                                << "stablehlo.dot_general";
+    QTest::newRow("primitive in a scope") << "layer_12/attention/dot_general"
+                                          << "jit(model)/transformer/layer_12/attention"
+                                          << "stablehlo.dot_general";
+    QTest::newRow("python line") << "model.py:70" << "jit(model)/transformer/layer_0/mlp"
+                                 << "stablehlo.dot_general";
+  }
+  void searchOpensPath() {
+    QFETCH(QString, query);
+    QFETCH(QString, scope);
+    QFETCH(QString, op);
+    auto doc = generated(29200, /*locations=*/true);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    DocumentState state;
+    GraphView view(&state);
+    view.resize(1200, 800);
+    view.show();
+    QSignalSpy laidOut(&view, &GraphView::layoutFinished);
+    QSignalSpy answered(&view, &GraphView::searchAnswered);
+    state.setDocument(doc);
+    QVERIFY(laidOut.wait(60000));
+    QVERIFY(view.isGrouped());
+    const Grouping& g = *view.grouping();
+    QCOMPARE(view.shownLevel(), g.openingLevel());
+    laidOut.clear();
+    view.find(query);
+    QVERIFY(answered.wait(20000));
+    // (the path may open at once when its layout is cached)
+    QVERIFY(answered.last().at(0).toInt() > 0);
+    const ir::Op* match = view.searchMatches().front();
+    QCOMPARE(QString::fromStdString(match->name()), op);
+    QStringList path;
+    for (const std::string& s : api::nameScopePath(*match)) path << QString::fromStdString(s);
+    QCOMPARE(path.join(u'/'), scope);
+    // The path opens: the level holding its group, the group expanded,
+    // the op's own node shown and in view.
+    if (laidOut.isEmpty()) QVERIFY(laidOut.wait(60000));
+    const int leaf = g.groupOfOp(match);
+    QCOMPARE(view.shownLevel(), g.groups[size_t(leaf)].parent);
+    QVERIFY(view.isExpanded(leaf));
+    const int node = view.scene()->nodeOf(match);
+    QVERIFY(node >= 0);
+    QCOMPARE(view.scene()->model().nodes[size_t(node)].op, match);
+    const QRectF shown = view.view()->mapToScene(view.view()->viewport()->rect()).boundingRect();
+    QVERIFY(shown.intersects(view.scene()->nodeRect(node)));
+    // Return goes to the next match (the same level when it is there).
+    if (view.searchMatches().size() > 1) {
+      view.findNext();
+      const ir::Op* second = view.searchMatches()[1];
+      // (its own node once its level is laid out: at once when it is shown)
+      auto secondShown = [&] {
+        const int n = view.scene()->nodeOf(second);
+        return n >= 0 && view.scene()->model().nodes[size_t(n)].op == second;
+      };
+      QTRY_VERIFY_WITH_TIMEOUT(secondShown(), 60000);
+      QVERIFY(!view.isLayoutRunning());
+    }
+    // Backspace goes up a level, the title's path back to the top
+    // (layoutFinished: at once from the cache, else when laid out).
+    const int before = view.shownLevel();
+    laidOut.clear();
+    QTest::keyClick(view.view(), Qt::Key_Backspace);
+    if (laidOut.isEmpty()) QVERIFY(laidOut.wait(60000));
+    QCOMPARE(view.shownLevel(), g.groups[size_t(before)].parent);
+    laidOut.clear();
+    view.openGroup(-1);
+    if (laidOut.isEmpty()) QVERIFY(laidOut.wait(60000));
+    QCOMPARE(view.shownLevel(), -1);
+    QCOMPARE(int(view.scene()->model().nodes.size()), int(g.topLevel.size() + g.freeArgs.size()));
+  }
+
+  // Double-click on a group of groups opens its level; on a leaf it expands
+  // in place.
+  void openNestedLevel() {
+    auto doc = generated(2920);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    DocumentState state;
+    GraphView view(&state);
+    GroupingOptions options;
+    options.maxBoxes = 10;
+    view.setGroupingOptions(options);
+    view.setSynchronous(true);
+    state.setDocument(doc);
+    QVERIFY(view.isGrouped());
+    QCOMPARE(view.shownLevel(), -1);
+    const Grouping& g = *view.grouping();
+    const int range = g.topLevel[2];  // layers 20–29
+    view.setCurrentNode(view.scene()->nodeOfGroup(range));
+    QTest::keyClick(view.view(), Qt::Key_Return);
+    QCOMPARE(view.shownLevel(), range);
+    const int layer = g.groups[size_t(range)].children[4];  // layer 24
+    QCOMPARE(g.groups[size_t(layer)].label, QStringLiteral("layer 24"));
+    QCOMPARE(int(view.scene()->model().nodes.size()), 10 + 2);  // + from / to outside
+    // An op of layer 24 is found in its box at this level, in the range's
+    // box at the top level.
+    const ir::Op* op = g.groups[size_t(layer)].ops[3];
+    QCOMPARE(view.scene()->nodeOf(op), view.scene()->nodeOfGroup(layer));
+    view.setCurrentNode(view.scene()->nodeOfGroup(layer));
+    QTest::keyClick(view.view(), Qt::Key_Return);
+    QVERIFY(view.isExpanded(layer));
+    QCOMPARE(view.scene()->model().nodes[size_t(view.scene()->nodeOf(op))].op, op);
+    view.openParent();
+    QCOMPARE(view.shownLevel(), -1);
+    QCOMPARE(view.scene()->nodeOf(op), view.scene()->nodeOfGroup(range));
+    QCOMPARE(view.currentNode(), view.scene()->nodeOfGroup(range));  // where we came from
+  }
+
   void smallModulesAreNotGrouped() {
     auto doc = test::loadSample(QStringLiteral("attention_block.mlir"));
     DocumentState state;
@@ -110,9 +408,12 @@ class GraphGroupingTest : public QObject {
     // An op of layer 2 is found in its collapsed group.
     const ir::Op* op = view.grouping()->groups[2].ops[5];
     QCOMPARE(view.scene()->nodeOf(op), view.scene()->nodeOfGroup(2));
-    // Ctrl+F finds a value of a collapsed group: the group matches.
+    // Ctrl+F over all ops (not only the boxes drawn) finds a value of a
+    // collapsed group.
     const QString valueName = QString::fromStdString(api::valueName(*op->result(0))) + u' ';
-    QCOMPARE(view.scene()->search(valueName), std::vector<int>{view.scene()->nodeOfGroup(2)});
+    const std::vector<int> found = view.grouping()->search.find(valueName);
+    QCOMPARE(int(found.size()), 1);
+    QCOMPARE(view.grouping()->search.op(found.front()), op);
 
     // Expand layer 2: laid out off the UI thread, its ops get nodes.
     view.expandGroup(2);

@@ -143,6 +143,10 @@ class MainWindowTest : public QObject {
     QVERIFY2(all, error.c_str());
     QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
              QString::fromStdString(ir::printModule(*all->module)));
+    // The last step is before the export passes, and the title says so
+    // (run->result, what --export writes, is after them).
+    QVERIFY2(w.windowTitle().contains(QLatin1String("before the export passes")),
+             qPrintable(w.windowTitle()));
     for (const QString& name : sharded) {
       const ir::Value* v = w.state()->findValue(name);
       QVERIFY2(v && api::valueSharding(*v) && !api::valueSharding(*v)->isFullyReplicated(),
@@ -155,6 +159,7 @@ class MainWindowTest : public QObject {
     QVERIFY2(expected, error.c_str());
     QCOMPARE(QString::fromStdString(ir::printModule(*w.state()->module())),
              QString::fromStdString(ir::printModule(*expected->module)));
+    QVERIFY(!w.windowTitle().contains(QLatin1String("export passes")));
     // Step 0: after the import passes.
     panel->setStep(0);
     QVERIFY(w.windowTitle().contains(QLatin1String("after the import passes")));

@@ -18,6 +18,8 @@
 #include "core/step_words.h"
 #include "graph/graph_view.h"
 #include "main_window.h"
+#include "mesh/mesh_view.h"
+#include <QTabWidget>
 #include "core/picture_export.h"
 #include "source/source_view.h"
 #include "main_window_test_util.h"
@@ -151,6 +153,48 @@ class PresentationTest : public QObject {
     w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
     QTRY_VERIFY(!caption->isVisible());
     QCOMPARE(w.graphView()->textScale(), 1.0);
+  }
+
+  // The mesh view's device grid is drawn larger in presentation mode, as the
+  // graph's text is: at every window size its scale is above the largest
+  // it has outside presentation mode (fonts grow, never shrink), and it
+  // comes back after.
+  void presentationGrowsTheMesh_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("sample");
+    QTest::newRow("1280x800 mlp") << QSize(1280, 800) << QStringLiteral("mlp_megatron.mlir");
+    QTest::newRow("1600x1000 mlp") << QSize(1600, 1000) << QStringLiteral("mlp_megatron.mlir");
+    QTest::newRow("1280x800 matmul") << QSize(1280, 800) << QStringLiteral("matmul_chain.mlir");
+  }
+  void presentationGrowsTheMesh() {
+    QFETCH(QSize, size);
+    QFETCH(QString, sample);
+    app::MainWindow w(test::sampleDir());
+    w.resize(size);
+    w.show();
+    QVERIFY(openSample(w, sample));
+    auto* mesh = w.findChild<MeshView*>();
+    QVERIFY(mesh);
+    const ir::Value* arg = w.state()->module()->functions().front()->regions().front()->front().arguments().front();
+    QVERIFY(arg);
+    w.state()->selectValue(arg);
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(1);
+    QTRY_VERIFY(mesh->isVisible());
+    QTRY_VERIFY(mesh->shownScale() > 0);
+    QVERIFY(mesh->tensor().drawsDevices());
+    const qreal before = mesh->shownScale();
+    QVERIFY(before <= 1.0);
+    auto* act = w.findChild<QAction*>(QStringLiteral("presentationAction"));
+    act->trigger();
+    QTRY_VERIFY(mesh->shownScale() > 1.0);
+    QVERIFY2(mesh->shownScale() > before,
+             qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(mesh->shownScale())));
+    QCOMPARE(mesh->textScale(), 1.6);
+    act->trigger();
+    QCOMPARE(mesh->textScale(), 1.0);
+    QTRY_VERIFY(mesh->shownScale() <= 1.0);
   }
 
   void themeChangesPalette() {

@@ -107,6 +107,40 @@ class SparseCorePlotsTest : public QObject {
     if (suffix == QLatin1String("pdf")) QVERIFY(head(path, 5).startsWith("%PDF"));
   }
 
+  // Titles and captions are never cut off: at any width their lines fit
+  // the rect the layout gives them, inside the plot (the workspace at
+  // 1280x800 gives a chart about 560 px; long stack names, the figures
+  // line).
+  void textsFitTheWidth_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("width");
+    for (const char* kind : {"partition_load", "partition_max", "overview", "spmem", "hbm", "gantt", "ids"})
+      for (int width : {320, 460, 560, 800, 1200})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(kind)).arg(width)))
+            << QString::fromLatin1(kind) << width;
+  }
+  void textsFitTheWidth() {
+    QFETCH(QString, kind);
+    QFETCH(int, width);
+    auto plot = makePlot(kind);
+    plot->resize(width, 480);
+    plot->show();
+    QTest::qWait(50);  // the queued replot of the resize
+    const auto texts = plot->shownTexts();
+    QVERIFY(!texts.empty());
+    QCOMPARE(texts.front().text.simplified(), plot->title().simplified());
+    for (const auto& t : texts) {
+      const QFontMetricsF fm(t.font);
+      QVERIFY2(QRect(0, 0, width, 480).contains(t.rect), qPrintable(t.text));
+      for (const QString& line : t.text.split(u'\n'))
+        QVERIFY2(fm.horizontalAdvance(line) <= t.rect.width() + 1,
+                 qPrintable(QStringLiteral("'%1': %2 px in %3 px")
+                                .arg(line)
+                                .arg(fm.horizontalAdvance(line))
+                                .arg(t.rect.width())));
+    }
+  }
+
   void partitionBarsFollowTheStats() {
     sc::AnalysisReport report = sampleReport("stacked_tables.json");
     const sc::StackStats& stats = report.tables[0].stats;

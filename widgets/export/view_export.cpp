@@ -84,12 +84,18 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       GraphModel model;
       QString groupsNote;
       if (hasMoreOpsThan(*func, GroupingOptions().threshold)) {
+        // The level the GUI opens at (inside `jit(f)` › `transformer` when
+        // one scope holds everything).
         auto grouping = groupFunction(*module, *func);
-        model = grouping->level;
+        const int level = grouping->openingLevel();
+        model = levelModel(*grouping, level);
         model.grouping = grouping;
         groupsNote = QStringLiteral(" · %1 ops collapsed into %2 groups")
                          .arg(grouping->totalOps)
-                         .arg(grouping->groups.size());
+                         .arg(grouping->childrenOf(level).size());
+        if (level >= 0)
+          groupsNote += QStringLiteral(" inside ") +
+                        grouping->groups[static_cast<size_t>(level)].label;
       } else {
         model = buildGraph(*module, *func);
       }

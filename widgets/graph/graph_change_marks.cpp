@@ -207,9 +207,12 @@ void GraphChangeMarks::refresh() {
       const int g = m.grouping->groupOfOp(topLevelOp(&op, func));
       if (g >= 0) perGroup[g] += count;
     });
-    for (const auto& [g, count] : perGroup) {
-      const int node = scene->nodeOfGroup(g);
-      if (node < 0 || m.nodes[static_cast<size_t>(node)].expanded) continue;  // inner nodes marked
+    // Groups nest: the leaves inside one shown group add up on its box.
+    std::map<int, int> perNode;
+    for (const auto& [g, count] : perGroup)
+      if (const int node = scene->shownNodeOfGroup(g); node >= 0) perNode[node] += count;
+    for (const auto& [node, count] : perNode) {
+      if (m.nodes[static_cast<size_t>(node)].expanded) continue;  // inner nodes marked
       const QRectF r = scene->nodeRect(node).adjusted(4, 4, -4, -4);
       halos->addNode(r, {});
       badges->addNode(r, tr("%n changed", nullptr, count));

@@ -1,10 +1,14 @@
 #include "graph/graph_grouping.h"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <set>
+#include <unordered_set>
 
+#include "api/op_source.h"
 #include "core/axis_style.h"
 
 namespace shardscope::widgets {
@@ -42,6 +46,62 @@ int findPeriod(const std::vector<int>& seq, int minPeriod, int maxPeriod, double
   return 0;
 }
 
+QString rangeLabel(const QString& first, const QString& last) {
+  // "<prefix><number>" or "<prefix><number>–<number>" at both ends.
+  static const QRegularExpression numbered(QStringLiteral("^(.*?)(\\d+)(?:–(\\d+))?$"));
+  const auto a = numbered.match(first);
+  const auto b = numbered.match(last);
+  if (a.hasMatch() && b.hasMatch()) {
+    auto singular = [](QString p) {
+      if (p == QLatin1String("layers ")) return QStringLiteral("layer ");
+      return p;
+    };
+    const QString prefix = singular(a.captured(1));
+    if (prefix == singular(b.captured(1))) {
+      const QString end = b.captured(3).isEmpty() ? b.captured(2) : b.captured(3);
+      const QString shown = prefix == QLatin1String("layer ") ? QStringLiteral("layers ") : prefix;
+      return shown + a.captured(2) + u'–' + end;
+    }
+  }
+  return first + QStringLiteral(" … ") + last;
+}
+
+std::vector<int> Grouping::pathTo(int group) const {
+  std::vector<int> path;
+  for (int g = group; g >= 0; g = groups[static_cast<size_t>(g)].parent) path.push_back(g);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+int Grouping::maxBoxesPerLevel() const {
+  size_t most = topLevel.size();
+  for (const OpGroup& g : groups) most = std::max(most, g.children.size());
+  return static_cast<int>(most);
+}
+
+int Grouping::openingLevel() const {
+  int level = -1;
+  for (;;) {
+    const std::vector<int>& here = childrenOf(level);
+    long total = 0;
+    for (int c : here) total += groups[static_cast<size_t>(c)].opCount;
+    int inner = -1;
+    for (int c : here) {
+      const OpGroup& g = groups[static_cast<size_t>(c)];
+      if (!g.isLeaf() && g.opCount * 100L >= total * 99L) inner = c;
+    }
+    if (inner < 0) return level;
+    level = inner;
+  }
+}
+
+int Grouping::depth() const {
+  int deepest = 0;
+  for (const OpGroup& g : groups)
+    if (g.isLeaf()) deepest = std::max(deepest, static_cast<int>(pathTo(g.id).size()) - 1);
+  return deepest;
+}
+
 namespace {
 
 // Rough text width in points for the 12px node font (no font access off the
@@ -59,65 +119,276 @@ QString shortOpName(const ir::Op& op) {
   return toQString(dot == std::string::npos ? n : n.substr(dot + 1));
 }
 
-void summarise(OpGroup& g, const Mesh& mesh) {
-  std::map<QString, int> kinds;
-  std::set<QString> axes;
+// What a group's box says, gathered from its leaves up.
+struct Summary {
+  std::unordered_map<const std::string*, int> kinds;  // op names are interned
+  std::set<std::string> axes;
   int sharded = 0;
-  auto noteValue = [&](const ir::Value& v) {
-    if (auto s = api::valueSharding(v)) {
-      ++sharded;
-      for (const AxisRef& a : s->dimAxes()) axes.insert(toQString(a.name));
+};
+
+// Builds the tree of groups of one function.
+class TreeBuilder {
+ public:
+  TreeBuilder(const ir::Op& func, const GroupingOptions& opt, Grouping& g)
+      : opt_(opt), G(g), body_(func.region(0).front()) {
+    for (const auto& op : body_.ops()) {
+      top_.push_back(op.get());
+      weight_.push_back(countOps(*op) + 1);
+      G.totalOps += weight_.back();
     }
-  };
-  QString search;
-  for (const ir::Op* top : g.ops)
-    const_cast<ir::Op*>(top)->walk([&](ir::Op& op) {
-      ++kinds[shortOpName(op)];
-      search += toQString(op.name()) + u' ';
-      for (ir::Value* r : op.results()) {
-        noteValue(*r);
-        search += toQString(api::valueName(*r)) + u' ';
-      }
-    });
-  for (const ir::Value* a : g.args) {
-    noteValue(*a);
-    search += toQString(api::valueName(*a)) + u' ';
   }
-  std::vector<std::pair<int, QString>> byCount;
-  for (const auto& [k, n] : kinds)
-    if (k != QLatin1String("return") && k != QLatin1String("constant")) byCount.push_back({n, k});
-  // What a reader looks for first (matmuls, collectives, calls), then by count.
-  auto rank = [](const QString& k) {
-    static const QStringList first = {
-        QStringLiteral("dot_general"),    QStringLiteral("dot"),
-        QStringLiteral("convolution"),    QStringLiteral("all_reduce"),
-        QStringLiteral("all_gather"),     QStringLiteral("all_to_all"),
-        QStringLiteral("reduce_scatter"), QStringLiteral("call"),
-        QStringLiteral("while"),          QStringLiteral("manual_computation"),
-        QStringLiteral("custom_call")};
-    const int i = static_cast<int>(first.indexOf(k));
-    return i < 0 ? 100 : i;
+
+  // Flat: the whole body split into groups at the top level.
+  void byStructure() {
+    std::vector<size_t> all(top_.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    for (Segment& s : segment(all)) G.topLevel.push_back(addLeaf(std::move(s), -1));
+  }
+
+  // By the name-scope tree of the top-level ops.
+  void byNameScope() {
+    G.byNameScope = true;
+    api::NameScopeCache cache;
+    scopes_.emplace_back();
+    for (size_t i = 0; i < top_.size(); ++i) {
+      int node = 0;
+      for (const std::string& part : cache.scopePath(*top_[i])) {
+        auto [it, added] =
+            scopes_[static_cast<size_t>(node)].childByName.try_emplace(part, int(scopes_.size()));
+        const int child = it->second;  // (emplace_back below may move the map)
+        if (added) {
+          scopes_[static_cast<size_t>(node)].children.push_back(child);
+          scopes_.emplace_back();
+          scopes_.back().name = toQString(part);
+        }
+        node = child;
+      }
+      scopes_[static_cast<size_t>(node)].ops.push_back(i);
+    }
+    G.topLevel = placeScopeChildren(0, -1);
+  }
+
+  // Levels with more than maxBoxes groups: ranges of groups, nested again
+  // while a range still holds too many.
+  void nestRanges() {
+    nest(G.topLevel, -1);
+    const size_t before = G.groups.size();
+    for (size_t g = 0; g < before; ++g) {
+      std::vector<int> children = G.groups[g].children;
+      if (children.size() > static_cast<size_t>(opt_.maxBoxes)) {
+        nest(children, static_cast<int>(g));
+        G.groups[g].children = std::move(children);
+      }
+    }
+  }
+
+  // Op counts and first ops of the groups with children, from their leaves.
+  void countUp() {
+    for (int g : G.topLevel) countUp(g);
+  }
+
+ private:
+  struct Segment {
+    QString label;
+    std::vector<size_t> ops;  // indices into top_
   };
-  std::sort(byCount.begin(), byCount.end(), [&](const auto& a, const auto& b) {
-    if (rank(a.second) != rank(b.second)) return rank(a.second) < rank(b.second);
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
-  QStringList top;
-  for (size_t i = 0; i < byCount.size() && i < 3; ++i)
-    top << QStringLiteral("%1×%2").arg(byCount[i].second).arg(byCount[i].first);
-  if (!top.isEmpty()) g.lines << top.join(QStringLiteral("  "));
-  QString shard =
-      sharded ? plural(sharded, "sharded value", "sharded values") : QObject::tr("no shardings");
-  if (!g.args.empty())
-    shard += QStringLiteral(" · ") + plural(static_cast<int>(g.args.size()), "arg", "args");
-  g.lines << shard;
-  // Axes in mesh order.
-  for (const MeshAxis& a : mesh.axes)
-    if (axes.count(toQString(a.name))) g.axes << toQString(a.name);
-  for (const QString& a : axes)
-    if (!g.axes.contains(a)) g.axes << a;
-  g.searchText = g.label + u' ' + search;
-}
+  struct ScopeNode {
+    QString name;
+    std::unordered_map<std::string, int> childByName;
+    std::vector<int> children;  // in the order of their first op
+    std::vector<size_t> ops;    // top-level ops whose scope ends here
+  };
+
+  int addGroup(QString label, int parent) {
+    OpGroup g;
+    g.id = static_cast<int>(G.groups.size());
+    g.label = std::move(label);
+    g.parent = parent;
+    G.groups.push_back(std::move(g));
+    return G.groups.back().id;
+  }
+  int addLeaf(Segment s, int parent) {
+    const int id = addGroup(std::move(s.label), parent);
+    OpGroup& g = G.groups[static_cast<size_t>(id)];
+    g.firstOp = s.ops.empty() ? 0 : static_cast<int>(s.ops.front());
+    for (size_t i : s.ops) {
+      g.ops.push_back(top_[i]);
+      g.opCount += weight_[i];
+    }
+    return id;
+  }
+
+  // Top-level ops (indices in program order) split into groups: a big region
+  // op on its own, runs between them by period or in chunks.
+  std::vector<Segment> segment(const std::vector<size_t>& idx) {
+    std::vector<Segment> out;
+    std::vector<size_t> run;
+    for (size_t i : idx) {
+      if (top_[i]->numRegions() > 0 && weight_[i] >= opt_.regionMin) {
+        chunk(run, out);
+        run.clear();
+        const ir::Op& op = *top_[i];
+        QString label = shortOpName(op);
+        if (op.is("func.call") || op.hasAttr("callee"))
+          if (const ir::Attribute* a = op.attr("callee")) label += u' ' + toQString(a->str());
+        out.push_back({label, {i}});
+      } else {
+        run.push_back(i);
+      }
+    }
+    chunk(run, out);
+    return out;
+  }
+
+  void chunk(const std::vector<size_t>& run, std::vector<Segment>& out) {
+    const size_t n = run.size();
+    if (n == 0) return;
+    auto slice = [&](size_t from, size_t to, QString label) {
+      out.push_back({std::move(label), std::vector<size_t>(run.begin() + long(from),
+                                                           run.begin() + long(to))});
+    };
+    auto opsLabel = [&](size_t from, size_t to) {
+      return QObject::tr("ops %1–%2").arg(run[from] + 1).arg(run[to - 1] + 1);
+    };
+    // Period of the op-name sequence (names are interned: compare pointers).
+    std::vector<int> seq;
+    std::unordered_map<const std::string*, int> ids;
+    for (size_t i : run)
+      seq.push_back(ids.emplace(&top_[i]->name(), static_cast<int>(ids.size())).first->second);
+    const int p = n > static_cast<size_t>(opt_.targetSize) ? findPeriod(seq, 4, opt_.maxSize) : 0;
+    if (p > 0) {
+      if (!G.period) G.period = p;
+      const int per = std::max(1, opt_.targetSize / p);
+      const size_t step = static_cast<size_t>(p) * static_cast<size_t>(per);
+      int layer = 0;
+      size_t i = 0;
+      for (; i + step <= n; i += step, layer += per)
+        slice(i, i + step,
+              per == 1 ? QObject::tr("layer %1").arg(layer)
+                       : QObject::tr("layers %1–%2").arg(layer).arg(layer + per - 1));
+      if (i < n && i > 0 && (n - i) * 2 < static_cast<size_t>(p)) {
+        // A short tail (e.g. the return): part of the last layer.
+        out.back().ops.insert(out.back().ops.end(), run.begin() + long(i), run.end());
+      } else if (i < n) {
+        slice(i, n, opsLabel(i, n));
+      }
+      return;
+    }
+    const size_t size = static_cast<size_t>(opt_.targetSize);
+    if (n == 1) {
+      slice(0, 1, shortOpName(*top_[run.front()]));
+      return;
+    }
+    for (size_t i = 0; i < n; i += size) slice(i, std::min(n, i + size), opsLabel(i, std::min(n, i + size)));
+  }
+
+  // A scope as a group under `parent`: a leaf when it holds few ops of its
+  // own, else its sub-scopes and own ops as children.
+  int placeScope(int s, int parent) {
+    const ScopeNode& node = scopes_[static_cast<size_t>(s)];
+    const QString name = node.name;
+    if (node.children.empty()) {
+      std::vector<Segment> segs = segment(node.ops);
+      if (segs.size() == 1) {
+        segs.front().label = name;
+        return addLeaf(std::move(segs.front()), parent);
+      }
+      const int g = addGroup(name, parent);
+      for (Segment& seg : segs) {
+        const int leaf = addLeaf(std::move(seg), g);  // (grows G.groups)
+        G.groups[static_cast<size_t>(g)].children.push_back(leaf);
+      }
+      return g;
+    }
+    const int g = addGroup(name, parent);
+    std::vector<int> children = placeScopeChildren(s, g);
+    G.groups[static_cast<size_t>(g)].children = std::move(children);
+    return g;
+  }
+
+  // The sub-scopes of scope `s` and its own ops, as groups under `g`, in the
+  // order of their first op.
+  std::vector<int> placeScopeChildren(int s, int g) {
+    std::vector<std::pair<size_t, int>> placed;  // (first op, group)
+    const std::vector<int> subScopes = scopes_[static_cast<size_t>(s)].children;
+    for (int c : subScopes) {
+      const int child = placeScope(c, g);
+      placed.push_back({firstTop(child), child});
+    }
+    const std::vector<size_t> own = scopes_[static_cast<size_t>(s)].ops;
+    std::vector<Segment> segs = segment(own);
+    if (segs.size() == 1 && own.size() > 1)
+      segs.front().label = s == 0 ? QObject::tr("ops outside name scopes") : QObject::tr("other ops");
+    for (Segment& seg : segs) {
+      const size_t first = seg.ops.front();
+      placed.push_back({first, addLeaf(std::move(seg), g)});
+    }
+    std::stable_sort(placed.begin(), placed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<int> out;
+    for (const auto& p : placed) out.push_back(p.second);
+    return out;
+  }
+
+  size_t firstTop(int g) const {
+    const OpGroup& grp = G.groups[static_cast<size_t>(g)];
+    if (grp.isLeaf()) return static_cast<size_t>(grp.firstOp);
+    return firstTop(grp.children.front());
+  }
+
+  void nest(std::vector<int>& children, int parent) {
+    const size_t n = children.size();
+    if (n <= static_cast<size_t>(std::max(2, opt_.maxBoxes))) return;
+    // Round ranges (0–99, 100–199) when a power of ten fits; with a tiny
+    // maxBoxes (tests) whatever splits the level.
+    const size_t most = static_cast<size_t>(std::max(2, opt_.maxBoxes));
+    size_t per = 10;
+    while ((n + per - 1) / per > most) per *= 10;
+    if (per >= n) per = std::max<size_t>(2, (n + most - 1) / most);
+    std::vector<int> ranges;
+    for (size_t i = 0; i < n; i += per) {
+      const size_t e = std::min(n, i + per);
+      if (e - i == 1) {
+        ranges.push_back(children[i]);
+        continue;
+      }
+      const int r = addGroup(rangeLabel(G.groups[static_cast<size_t>(children[i])].label,
+                                        G.groups[static_cast<size_t>(children[e - 1])].label),
+                             parent);
+      std::vector<int> inside(children.begin() + long(i), children.begin() + long(e));
+      for (int c : inside) G.groups[static_cast<size_t>(c)].parent = r;
+      nest(inside, r);
+      G.groups[static_cast<size_t>(r)].children = std::move(inside);
+      ranges.push_back(r);
+    }
+    children = std::move(ranges);
+  }
+
+  void countUp(int g) {
+    OpGroup& grp = G.groups[static_cast<size_t>(g)];
+    if (grp.isLeaf()) return;
+    const std::vector<int> children = grp.children;
+    int count = 0;
+    for (int c : children) {
+      countUp(c);
+      count += G.groups[static_cast<size_t>(c)].opCount;
+    }
+    OpGroup& again = G.groups[static_cast<size_t>(g)];
+    again.opCount = count;
+    again.firstOp = G.groups[static_cast<size_t>(children.front())].firstOp;
+  }
+
+  const GroupingOptions& opt_;
+  Grouping& G;
+  const ir::Block& body_;
+  std::vector<const ir::Op*> top_;
+  std::vector<int> weight_;
+  std::vector<ScopeNode> scopes_;
+};
+
+// Where an edge ends at one level: a group, or a stand-in for the rest.
+using EdgeKey = std::pair<int, int>;
+using LevelEdgeMap = std::map<EdgeKey, std::vector<const ir::Value*>>;
 
 }  // namespace
 
@@ -127,110 +398,228 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   auto out = std::make_shared<Grouping>();
   Grouping& G = *out;
   G.title = u'@' + toQString(api::symbolName(func));
-  if (func.numRegions() == 0 || func.region(0).empty()) return out;
+  G.legend.mesh = colorMesh(module, &G.legend.meshName);
+  if (func.numRegions() == 0 || func.region(0).empty()) {
+    G.level = levelModel(G, -1);
+    return out;
+  }
   const ir::Block& body = func.region(0).front();
-  std::vector<const ir::Op*> top;
-  std::vector<int> weight;
-  for (const auto& op : body.ops()) {
-    top.push_back(op.get());
-    weight.push_back(countOps(*op) + 1);
-    G.totalOps += weight.back();
-  }
   auto stop = [&] { return canceled && canceled(); };
+  // The search index needs nothing of the tree: it is built on a thread of
+  // its own meanwhile (both only read the module). Every return below
+  // waits for it; a cancel stops it too.
+  std::future<OpSearchIndex> index =
+      std::async(std::launch::async, [&func, &canceled] { return OpSearchIndex(func, canceled); });
 
-  // Segments between big region ops; each big region op is its own group.
-  auto addGroup = [&](size_t from, size_t to, QString label) {
-    OpGroup g;
-    g.id = static_cast<int>(G.groups.size());
-    g.label = std::move(label);
-    g.firstOp = static_cast<int>(from);
-    for (size_t i = from; i < to; ++i) {
-      g.ops.push_back(top[i]);
-      g.opCount += weight[i];
-    }
-    G.groups.push_back(std::move(g));
-  };
-  auto chunk = [&](size_t from, size_t to) {
-    const size_t n = to - from;
-    if (n == 0) return;
-    // Period of the op-name sequence (names are interned: compare pointers).
-    std::vector<int> seq;
-    std::map<const std::string*, int> ids;
-    for (size_t i = from; i < to; ++i)
-      seq.push_back(ids.emplace(&top[i]->name(), static_cast<int>(ids.size())).first->second);
-    const int p = n > static_cast<size_t>(opt.targetSize) ? findPeriod(seq, 4, opt.maxSize) : 0;
-    if (p > 0) {
-      if (!G.period) G.period = p;
-      const int per = std::max(1, opt.targetSize / p);
-      const size_t step = static_cast<size_t>(p) * static_cast<size_t>(per);
-      int layer = 0;
-      size_t i = from;
-      for (; i + step <= to; i += step, layer += per)
-        addGroup(i, i + step,
-                 per == 1 ? QObject::tr("layer %1").arg(layer)
-                          : QObject::tr("layers %1–%2").arg(layer).arg(layer + per - 1));
-      if (i < to && i > from && (to - i) * 2 < static_cast<size_t>(p)) {
-        // A short tail (e.g. the return): part of the last layer.
-        OpGroup& last = G.groups.back();
-        for (; i < to; ++i) {
-          last.ops.push_back(top[i]);
-          last.opCount += weight[i];
-        }
-      } else if (i < to) {
-        addGroup(i, to, QObject::tr("ops %1–%2").arg(i + 1).arg(to));
-      }
-      return;
-    }
-    const size_t size = static_cast<size_t>(opt.targetSize);
-    for (size_t i = from; i < to; i += size) {
-      const size_t e = std::min(to, i + size);
-      addGroup(i, e, QObject::tr("ops %1–%2").arg(i + 1).arg(e));
-    }
-  };
-  size_t segStart = 0;
-  for (size_t i = 0; i < top.size(); ++i) {
-    if (top[i]->numRegions() > 0 && weight[i] >= opt.regionMin) {
-      chunk(segStart, i);
-      const ir::Op& op = *top[i];
-      QString label = shortOpName(op);
-      if (op.is("func.call") || op.hasAttr("callee"))
-        if (const ir::Attribute* a = op.attr("callee")) label += u' ' + toQString(a->str());
-      addGroup(i, i + 1, label);
-      segStart = i + 1;
-    }
+  {
+    TreeBuilder tree(func, opt, G);
+    if (opt.byNameScope && api::hasNameScopes(func))
+      tree.byNameScope();
+    else
+      tree.byStructure();
+    if (stop()) return nullptr;
+    tree.nestRanges();
+    tree.countUp();
   }
-  chunk(segStart, top.size());
   if (stop()) return nullptr;
 
   for (const OpGroup& g : G.groups)
     for (const ir::Op* op : g.ops)
       const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { G.groupOf.emplace(&o, g.id); });
+  if (stop()) return nullptr;
 
-  // Arguments: folded into the one group that uses them, else free nodes.
-  std::vector<int> argNode(body.numArguments(), -1);
+  // The path of every group from the top, computed once.
+  std::vector<std::vector<int>> paths;
+  paths.resize(G.groups.size());
+  auto pathOf = [&](int g) -> const std::vector<int>& {
+    std::vector<int>& p = paths[static_cast<size_t>(g)];
+    if (p.empty()) p = G.pathTo(g);
+    return p;
+  };
+  std::vector<LevelEdgeMap> edges(G.groups.size() + 1);
+  auto edgeAt = [&](int level, int from, int to) -> std::vector<const ir::Value*>& {
+    return edges[static_cast<size_t>(level + 1)][{from, to}];
+  };
+
+  std::vector<std::vector<const ir::Value*>> countedArgs;
+  countedArgs.resize(G.groups.size());
+  // Arguments: folded into the one group of a level that uses them; used by
+  // several, a free node at the top level, from outside at a nested one.
   for (unsigned a = 0; a < body.numArguments(); ++a) {
     const ir::Value* v = body.argument(a);
-    std::set<int> users;
-    for (const ir::Use& u : v->uses()) users.insert(G.groupOfOp(u.user));
-    users.erase(-1);
-    if (users.size() == 1)
-      G.groups[static_cast<size_t>(*users.begin())].args.push_back(v);
-    else
-      G.freeArgs.push_back(v);
+    std::map<int, std::set<int>> usersAt;  // level -> its groups using v
+    for (const ir::Use& u : v->uses()) {
+      const int leaf = G.groupOfOp(u.user);
+      if (leaf < 0) continue;
+      const std::vector<int>& path = pathOf(leaf);
+      for (size_t k = 0; k < path.size(); ++k) usersAt[k == 0 ? -1 : path[k - 1]].insert(path[k]);
+    }
+    int deepest = -1;  // where its sharding is counted: the innermost group folding it
+    for (const auto& [level, users] : usersAt) {
+      if (users.size() == 1) {
+        const int g = *users.begin();
+        G.groups[static_cast<size_t>(g)].args.push_back(v);
+        if (deepest < 0 || pathOf(g).size() > pathOf(deepest).size()) deepest = g;
+        continue;
+      }
+      int from = LevelEdge::kFromOutside;
+      if (level < 0) {
+        from = LevelEdge::kFreeArgument - static_cast<int>(G.freeArgs.size());
+        G.freeArgs.push_back(v);
+      }
+      for (int g : users) edgeAt(level, from, g).push_back(v);
+    }
+    if (deepest >= 0) countedArgs[static_cast<size_t>(deepest)].push_back(v);
   }
   if (stop()) return nullptr;
 
-  Mesh mesh = colorMesh(module, &G.level.legend.meshName);
-  G.level.legend.mesh = mesh;
-  G.level.title = G.title;
-  for (OpGroup& g : G.groups) {
-    summarise(g, mesh);
+  // Values crossing groups: at the level holding both ends, an edge between
+  // the two boxes holding them; below it, from outside / to outside.
+  for (const OpGroup& leaf : G.groups) {
+    if (!leaf.isLeaf()) continue;
+    for (const ir::Op* op : leaf.ops)
+      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
+        for (ir::Value* v : o.operands()) {
+          if (!v->definingOp) continue;  // arguments: above; region arguments: inside
+          const int from = G.groupOfOp(v->definingOp);
+          if (from < 0 || from == leaf.id) continue;
+          const std::vector<int>& pf = pathOf(from);
+          const std::vector<int>& pt = pathOf(leaf.id);
+          size_t i = 0;
+          while (i < pf.size() && i < pt.size() && pf[i] == pt[i]) ++i;
+          const int common = i == 0 ? -1 : pf[i - 1];
+          edgeAt(common, pf[i], pt[i]).push_back(v);
+          for (size_t j = i + 1; j < pt.size(); ++j)
+            edgeAt(pt[j - 1], LevelEdge::kFromOutside, pt[j]).push_back(v);
+          for (size_t j = i + 1; j < pf.size(); ++j)
+            edgeAt(pf[j - 1], pf[j], LevelEdge::kToOutside).push_back(v);
+        }
+      });
     if (stop()) return nullptr;
   }
+  G.levelEdges.resize(edges.size());
+  for (size_t l = 0; l < edges.size(); ++l)
+    for (auto& [key, values] : edges[l]) {
+      // Each value once, in the order first seen.
+      std::unordered_set<const ir::Value*> seen;
+      std::vector<const ir::Value*> unique;
+      for (const ir::Value* v : values)
+        if (seen.insert(v).second) unique.push_back(v);
+      G.levelEdges[l].push_back({key.first, key.second, std::move(unique)});
+    }
+  edges.clear();
+  if (stop()) return nullptr;
 
-  // The collapsed graph.
-  GraphModel& L = G.level;
-  for (const OpGroup& g : G.groups) {
+  // Summaries: leaves from their ops, the groups above from their children.
+  std::vector<Summary> sums(G.groups.size());
+  auto noteValue = [](Summary& s, const ir::Value& v) {
+    if (auto sh = api::valueSharding(v)) {
+      ++s.sharded;
+      for (const AxisRef& a : sh->dimAxes()) s.axes.insert(a.name);
+    }
+  };
+  std::vector<int> postOrder;
+  {
+    std::vector<std::pair<int, bool>> stack;
+    for (auto it = G.topLevel.rbegin(); it != G.topLevel.rend(); ++it) stack.push_back({*it, false});
+    while (!stack.empty()) {
+      auto [g, done] = stack.back();
+      stack.pop_back();
+      if (done) {
+        postOrder.push_back(g);
+        continue;
+      }
+      stack.push_back({g, true});
+      const auto& ch = G.groups[static_cast<size_t>(g)].children;
+      for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back({*it, false});
+    }
+  }
+  for (int id : postOrder) {
+    OpGroup& g = G.groups[static_cast<size_t>(id)];
+    Summary& s = sums[static_cast<size_t>(id)];
+    if (g.isLeaf()) {
+      for (const ir::Op* top : g.ops)
+        const_cast<ir::Op*>(top)->walk([&](ir::Op& op) {
+          ++s.kinds[&op.name()];
+          for (ir::Value* r : op.results()) noteValue(s, *r);
+        });
+    } else {
+      for (int c : g.children) {
+        Summary& cs = sums[static_cast<size_t>(c)];
+        for (const auto& [k, n] : cs.kinds) s.kinds[k] += n;
+        s.axes.insert(cs.axes.begin(), cs.axes.end());
+        s.sharded += cs.sharded;
+      }
+    }
+    Summary own;
+    // An argument's sharding counts once, in the innermost group folding it.
+    for (const ir::Value* a : countedArgs[static_cast<size_t>(id)]) noteValue(own, *a);
+    s.sharded += own.sharded;
+    s.axes.insert(own.axes.begin(), own.axes.end());
+
+    // What a reader looks for first (matmuls, collectives, calls), then by
+    // count (the rank is found once per kind: 10^5 groups are summarised).
+    static const QStringList first = {
+        QStringLiteral("dot_general"),    QStringLiteral("dot"),
+        QStringLiteral("convolution"),    QStringLiteral("all_reduce"),
+        QStringLiteral("all_gather"),     QStringLiteral("all_to_all"),
+        QStringLiteral("reduce_scatter"), QStringLiteral("call"),
+        QStringLiteral("while"),          QStringLiteral("manual_computation"),
+        QStringLiteral("custom_call")};
+    struct Kind {
+      int rank;
+      int count;
+      QString name;
+    };
+    std::vector<Kind> byCount;
+    for (const auto& [k, n] : s.kinds) {
+      const auto dot = k->find('.');
+      const QString name = toQString(dot == std::string::npos ? *k : k->substr(dot + 1));
+      if (name == QLatin1String("return") || name == QLatin1String("constant")) continue;
+      const int i = static_cast<int>(first.indexOf(name));
+      byCount.push_back({i < 0 ? 100 : i, n, name});
+    }
+    std::sort(byCount.begin(), byCount.end(), [](const Kind& a, const Kind& b) {
+      if (a.rank != b.rank) return a.rank < b.rank;
+      return a.count != b.count ? a.count > b.count : a.name < b.name;
+    });
+    QStringList topKinds;
+    for (size_t i = 0; i < byCount.size() && i < 3; ++i)
+      topKinds << QStringLiteral("%1×%2").arg(byCount[i].name).arg(byCount[i].count);
+    if (!topKinds.isEmpty()) g.lines << topKinds.join(QStringLiteral("  "));
+    QString shard = s.sharded ? plural(s.sharded, "sharded value", "sharded values")
+                              : QObject::tr("no shardings");
+    if (!g.args.empty())
+      shard += QStringLiteral(" · ") + plural(static_cast<int>(g.args.size()), "arg", "args");
+    if (!g.isLeaf())
+      shard = plural(static_cast<int>(g.children.size()), "group", "groups") +
+              QStringLiteral(" · ") + shard;
+    g.lines << shard;
+    // Axes in mesh order.
+    for (const MeshAxis& a : G.legend.mesh.axes)
+      if (s.axes.count(a.name)) g.axes << toQString(a.name);
+    for (const std::string& a : s.axes)
+      if (!g.axes.contains(toQString(a))) g.axes << toQString(a);
+    g.searchText = g.label;
+    // Children's kinds are merged into this one: free them as we go up.
+    if (!g.isLeaf())
+      for (int c : g.children) sums[static_cast<size_t>(c)] = Summary();
+  }
+  if (stop()) return nullptr;
+
+  G.search = index.get();
+  if (stop()) return nullptr;
+  G.level = levelModel(G, -1);
+  return out;
+}
+
+GraphModel levelModel(const Grouping& G, int parent) {
+  GraphModel L;
+  L.legend = G.legend;
+  L.title = parent < 0 ? G.title : G.groups[static_cast<size_t>(parent)].label;
+  std::unordered_map<int, int> nodeOfGroup;
+  for (int id : G.childrenOf(parent)) {
+    const OpGroup& g = G.groups[static_cast<size_t>(id)];
     GraphNodeInfo n;
     n.kind = GraphNodeInfo::GroupNode;
     n.group = g.id;
@@ -238,70 +627,91 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     n.lines = g.lines;
     n.axes = g.axes;
     n.searchText = g.searchText;
-    n.border = QColor(0x5c, 0x6b, 0xc0);
+    // A group that opens a level of its own is drawn apart from one that
+    // expands in place into its ops.
+    n.border = g.isLeaf() ? QColor(0x5c, 0x6b, 0xc0) : QColor(0x00, 0x83, 0x8f);
+    nodeOfGroup[id] = static_cast<int>(L.nodes.size());
     L.nodes.push_back(std::move(n));
   }
-  std::map<const ir::Value*, int> freeArgNode;
-  for (const ir::Value* v : G.freeArgs) {
+  const std::vector<LevelEdge> none;
+  const std::vector<LevelEdge>& edges =
+      static_cast<size_t>(parent + 1) < G.levelEdges.size()
+          ? G.levelEdges[static_cast<size_t>(parent + 1)]
+          : none;
+  std::map<int, int> otherNode;  // free argument / outside stand-ins -> node
+  auto outsideNode = [&](int end) {
+    auto it = otherNode.find(end);
+    if (it != otherNode.end()) return it->second;
     GraphNodeInfo n;
     n.kind = GraphNodeInfo::ArgumentNode;
-    n.value = v;
-    const QString name = toQString(api::valueName(*v));
-    const QString type = toQString(api::shortType(v->type));
-    n.html = QStringLiteral(
-                 "<b>%1</b><br><span style=\"font-family:'DejaVu Sans "
-                 "Mono',monospace;color:#333\">%2</span>")
-                 .arg(name.toHtmlEscaped(), type.toHtmlEscaped());
-    n.searchText = name + u' ' + type;
-    n.border = QColor(0x2e, 0x7d, 0x32);
-    freeArgNode[v] = static_cast<int>(L.nodes.size());
+    if (end <= LevelEdge::kFreeArgument) {
+      const ir::Value* v = G.freeArgs[static_cast<size_t>(LevelEdge::kFreeArgument - end)];
+      n.value = v;
+      const QString name = toQString(api::valueName(*v));
+      const QString type = toQString(api::shortType(v->type));
+      n.html = QStringLiteral(
+                   "<b>%1</b><br><span style=\"font-family:'DejaVu Sans "
+                   "Mono',monospace;color:#333\">%2</span>")
+                   .arg(name.toHtmlEscaped(), type.toHtmlEscaped());
+      n.searchText = name + u' ' + type;
+      n.border = QColor(0x2e, 0x7d, 0x32);
+    } else {
+      // The rest of the function, seen from inside this group.
+      const bool in = end == LevelEdge::kFromOutside;
+      int values = 0;
+      for (const LevelEdge& e : edges)
+        if ((in ? e.from : e.to) == end) values += static_cast<int>(e.values.size());
+      const QString what = in ? QObject::tr("from outside") : QObject::tr("to outside");
+      const QString count = plural(values, "value", "values");
+      n.html = QStringLiteral("<b>%1</b><br>%2").arg(what, count);
+      n.searchText = what + u' ' + count;
+      n.border = QColor(0x75, 0x75, 0x75);
+      n.dashed = true;
+    }
+    const int node = static_cast<int>(L.nodes.size());
     L.nodes.push_back(std::move(n));
-  }
-  // Edges: (producer node, consumer group) -> values crossing.
-  std::map<std::pair<int, int>, std::vector<const ir::Value*>> cross;
-  for (const OpGroup& g : G.groups)
-    for (const ir::Op* op : g.ops)
-      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
-        for (ir::Value* v : o.operands()) {
-          int from = -1;
-          if (v->definingOp) {
-            from = G.groupOfOp(v->definingOp);
-          } else if (v->ownerBlock == &body) {
-            auto it = freeArgNode.find(v);
-            if (it != freeArgNode.end()) from = it->second;
-          }
-          if (from < 0 || from == g.id) continue;
-          auto& vs = cross[{from, g.id}];
-          if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
-        }
-      });
-  for (const auto& [key, values] : cross) {
-    GraphEdgeInfo e;
-    e.value = values.size() == 1 ? values.front() : nullptr;
-    e.width = 1.2 + std::min(3.0, std::log2(double(values.size())));
-    for (const ir::Value* v : values)
+    otherNode[end] = node;
+    return node;
+  };
+  auto nodeOf = [&](int end) {
+    if (end >= 0) {
+      auto it = nodeOfGroup.find(end);
+      return it == nodeOfGroup.end() ? -1 : it->second;
+    }
+    return outsideNode(end);
+  };
+  // Free arguments in their order (the stand-ins after them).
+  for (const LevelEdge& e : edges)
+    if (e.from <= LevelEdge::kFreeArgument) (void)outsideNode(e.from);
+  for (const LevelEdge& e : edges) {
+    const int from = nodeOf(e.from), to = nodeOf(e.to);
+    if (from < 0 || to < 0 || e.values.empty()) continue;
+    GraphEdgeInfo info;
+    info.value = e.values.size() == 1 ? e.values.front() : nullptr;
+    info.width = 1.2 + std::min(3.0, std::log2(double(e.values.size())));
+    for (const ir::Value* v : e.values)
       if (auto s = api::valueSharding(*v)) {
         const QString axis = primaryAxis(*s);
         if (!axis.isEmpty()) {
-          e.color = axisColor(&mesh, axis);
+          info.color = axisColor(&L.legend.mesh, axis);
           break;
         }
       }
-    e.count = static_cast<int>(values.size());
+    info.count = static_cast<int>(e.values.size());
     GraphInput::Edge ie;
-    ie.from = key.first;
-    ie.to = key.second;
+    ie.from = from;
+    ie.to = to;
     L.input.edges.push_back(ie);
-    L.edges.push_back(e);
+    L.edges.push_back(info);
   }
-  L.input = levelInput(G, {});
-  return out;
+  L.input = levelInput(L, {});
+  return L;
 }
 
-GraphInput levelInput(const Grouping& g, const std::map<int, QSizeF>& expanded) {
+GraphInput levelInput(const GraphModel& level, const std::map<int, QSizeF>& expanded) {
   GraphInput in;
-  in.edges = g.level.input.edges;
-  for (const GraphNodeInfo& n : g.level.nodes) {
+  in.edges = level.input.edges;
+  for (const GraphNodeInfo& n : level.nodes) {
     GraphInput::Node node;
     if (n.kind == GraphNodeInfo::GroupNode) {
       auto it = expanded.find(n.group);

@@ -465,8 +465,17 @@ int GraphScene::nodeOf(const ir::Op* op) const {
   if (!op) return -1;
   auto it = opNodes_.find(op);
   if (it != opNodes_.end()) return it->second;
-  if (model_.grouping) return nodeOfGroup(model_.grouping->groupOfOp(op));
+  if (model_.grouping) return shownNodeOfGroup(model_.grouping->groupOfOp(op));
   return -1;
+}
+
+int GraphScene::shownNodeOfGroup(int group) const {
+  // Groups nest (graph_grouping.h): the level shown may hold the group
+  // itself or one of the groups around it.
+  for (int g = group; g >= 0 && model_.grouping;
+       g = model_.grouping->groups[static_cast<size_t>(g)].parent)
+    if (const int node = nodeOfGroup(g); node >= 0) return node;
+  return nodeOfGroup(group);
 }
 
 int GraphScene::nodeOfGroup(int group) const {
@@ -566,6 +575,7 @@ void GraphScene::onSelectionChanged() {
   const GraphNodeInfo& n = model_.nodes[static_cast<size_t>(index)];
   emit nodeClicked(index);
   if (n.kind == GraphNodeInfo::GroupNode) return;  // nothing to select in the document
+  if (n.kind == GraphNodeInfo::ArgumentNode && !n.value) return;  // "from outside" of a level
   if (n.kind == GraphNodeInfo::ValueNode || n.kind == GraphNodeInfo::ArgumentNode)
     emit valueActivated(n.value);
   else

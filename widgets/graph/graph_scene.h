@@ -41,10 +41,14 @@ class GraphScene : public QGraphicsScene {
   QPainterPath edgePath(int edge) const;
   // The document the shown graph belongs to (its keep-alive), or nullptr.
   const void* shownDocument() const { return keepAlive_.get(); }
-  // The node of `op`: its own node, else the collapsed group holding it.
+  // The node of `op`: its own node, else the collapsed group holding it
+  // (the outer group shown, when groups nest).
   int nodeOf(const ir::Op* op) const;
   // The node of a collapsed or expanded group, or -1.
   int nodeOfGroup(int group) const;
+  // The node of `group` or, when the level shown holds it inside a larger
+  // group, of that group; -1 when neither is shown.
+  int shownNodeOfGroup(int group) const;
   // Emphasise one node (a group has no op to select in the document state).
   void highlightNode(int node);
   // Neighbours along edges, looking through value chips: the nodes whose

@@ -22,6 +22,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/document_state.h"
 #include "graph/graph_axis_animation.h"
@@ -171,6 +172,14 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   });
   barLayout->insertWidget(barLayout->indexOf(mapButton_), animateButton_);
   layout->addWidget(bar);
+  // A grouped function: where in its groups the view is, on a row of its
+  // own (wrapped, so that a long path is never cut), each part a link.
+  path_ = new QLabel(this);
+  path_->setWordWrap(true);
+  path_->setContentsMargins(8, 0, 8, 3);
+  path_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+  path_->hide();
+  layout->addWidget(path_);
 
   searchBar_ = new QWidget(this);
   auto* sl = new QHBoxLayout(searchBar_);
@@ -227,7 +236,9 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     auto* s = new QShortcut(k, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);
   };
-  shortcut(QKeySequence::Find, &GraphView::showSearch);
+  // Ctrl+F is not a QShortcut here: in the main window its Find action has
+  // the same keys, and two shortcuts on one key sequence cancel each other
+  // (the canvas handles the key press instead: eventFilter).
   shortcut(QKeySequence::ZoomIn, &GraphView::zoomIn);
   shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), &GraphView::zoomIn);
   shortcut(QKeySequence::ZoomOut, &GraphView::zoomOut);
@@ -250,7 +261,6 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
           &QProgressBar::setValue);
   connect(&groupWatcher_, &QFutureWatcher<GroupJob>::finished, this, [this] {
     const quint64 req = groupWatcher_.property("request").toULongLong();
-    const auto expanded = groupWatcher_.property("expanded").value<QList<int>>();
     if (groupWatcher_.isCanceled() || groupWatcher_.future().resultCount() == 0) {
       if (req == request_) {
         if (scene_->hasGraph())
@@ -261,7 +271,27 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
       emit layoutFinished(false);
       return;
     }
-    applyGroupJob(req, groupWatcher_.result(), std::set<int>(expanded.begin(), expanded.end()));
+    applyGroupJob(req, groupWatcher_.result());
+  });
+  connect(&searchWatcher_, &QFutureWatcher<std::vector<int>>::finished, this, [this] {
+    if (searchWatcher_.property("request").toULongLong() != searchRequest_ || !grouping_) return;
+    const std::vector<int> found = searchWatcher_.result();
+    opMatches_.clear();
+    opMatches_.reserve(found.size());
+    for (int i : found) opMatches_.push_back(grouping_->search.op(i));
+    matchPos_ = -1;
+    if (opMatches_.empty()) {
+      searchInfo_->setText(tr("no match"));
+    } else {
+      matchPos_ = 0;
+      searchInfo_->setText(tr("1 of %1").arg(opMatches_.size()));
+      revealOp(opMatches_.front());
+    }
+    emit searchAnswered(static_cast<int>(opMatches_.size()));
+  });
+  // The path: each part opens its level.
+  connect(path_, &QLabel::linkActivated, this, [this](const QString& link) {
+    if (link.startsWith(QLatin1String("group:"))) openGroup(link.mid(6).toInt());
   });
   connect(scene_, &GraphScene::nodeClicked, this, [this](int node) {
     current_ = node;
@@ -353,6 +383,8 @@ void GraphView::startPendingAxisAnimation() {
 GraphView::~GraphView() {
   watcher_.disconnect(this);
   groupWatcher_.disconnect(this);
+  searchWatcher_.disconnect(this);
+  searchWatcher_.waitForFinished();
   if (watcher_.isRunning()) {
     watcher_.cancel();
     watcher_.waitForFinished();
@@ -389,6 +421,7 @@ void GraphView::relayout() {
   const ir::Op* func = state_->function();
   if (!module || !func) {
     scene_->clearGraph();
+    path_->hide();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
     const auto& doc = state_->document();
     if (doc && !module && doc->failedStage == api::LoadStage::Read)
@@ -415,7 +448,7 @@ void GraphView::relayout() {
     // already, e.g. relayout of the same document), then lay out the
     // collapsed graph.
     if (grouping_ && groupingDoc_ == state_->document() && groupingFunc_ == func) {
-      startGroupJob(-1, expanded_);
+      startGroupJob(level_, -1, -1, expanded_);
       return;
     }
     resetGrouping();
@@ -423,7 +456,7 @@ void GraphView::relayout() {
     groupingFunc_ = func;
     title_->setText(tr("<b>@%1</b> — grouping a large function…")
                         .arg(toQString(api::symbolName(*func)).toHtmlEscaped()));
-    startGroupJob(-1, {});
+    startGroupJob(kOpeningLevel, -1, -1, {});
     return;
   }
   resetGrouping();
@@ -576,7 +609,21 @@ void GraphView::showSearch() {
   searchEdit_->selectAll();
 }
 
+void GraphView::find(const QString& text) {
+  if (!searchBar_->isVisible()) searchBar_->show();
+  if (searchEdit_->text() == text)
+    runSearch(false);
+  else
+    searchEdit_->setText(text);  // searches (textChanged)
+}
+
+void GraphView::findNext() { runSearch(true); }
+
 void GraphView::runSearch(bool next) {
+  if (grouping_) {
+    runGroupedSearch(next);
+    return;
+  }
   const QString text = searchEdit_->text().trimmed();
   if (!next) {
     matches_ = scene_->search(text);
@@ -596,20 +643,59 @@ void GraphView::runSearch(bool next) {
   searchInfo_->setText(tr("%1 of %2").arg(matchPos_ + 1).arg(matches_.size()));
 }
 
+// A grouped function: most ops have no item in the scene, so the search
+// runs over all of them (the grouping's OpSearchIndex, off the UI thread)
+// and each match is shown by opening the path to it.
+void GraphView::runGroupedSearch(bool next) {
+  const QString text = searchEdit_->text().trimmed();
+  if (next && text == searchedText_ && !searchWatcher_.isRunning()) {
+    if (opMatches_.empty()) return;
+    matchPos_ = (matchPos_ + 1) % static_cast<int>(opMatches_.size());
+    searchInfo_->setText(tr("%1 of %2").arg(matchPos_ + 1).arg(opMatches_.size()));
+    revealOp(opMatches_[static_cast<size_t>(matchPos_)]);
+    return;
+  }
+  const quint64 req = ++searchRequest_;
+  opMatches_.clear();
+  matchPos_ = -1;
+  searchedText_ = text;
+  markSearchMatches();
+  if (text.isEmpty()) {
+    searchInfo_->clear();
+    return;
+  }
+  searchInfo_->setText(tr("searching %1 ops…").arg(grouping_->search.size()));
+  auto grouping = grouping_;
+  searchWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
+  searchWatcher_.setFuture(
+      QtConcurrent::run([grouping, text] { return grouping->search.find(text); }));
+}
+
+void GraphView::markSearchMatches() {
+  if (searchBar_->isVisible()) scene_->search(searchEdit_->text().trimmed());
+}
+
 // --- Large functions: groups -------------------------------------------------
 
 void GraphView::resetGrouping() {
   if (groupWatcher_.isRunning()) groupWatcher_.cancel();
   grouping_.reset();
+  path_->hide();
   groupingDoc_.reset();
   groupingFunc_ = nullptr;
+  level_ = -1;
   expanded_.clear();
+  levelModels_.clear();
   innerModels_.clear();
   innerLayouts_.clear();
   levelLayouts_.clear();
+  pendingReveal_ = nullptr;
+  ++searchRequest_;  // a search still running was over the old grouping
+  opMatches_.clear();
+  searchedText_.clear();
 }
 
-void GraphView::startGroupJob(int group, std::set<int> expanded) {
+void GraphView::startGroupJob(int level, int group, int highlight, std::set<int> expanded) {
   const quint64 req = ++request_;
   if (watcher_.isRunning()) watcher_.cancel();
   if (groupWatcher_.isRunning()) groupWatcher_.cancel();
@@ -630,12 +716,16 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
   for (int g : expanded)
     if (auto it = innerLayouts_.find(g); it != innerLayouts_.end())
       sizes[g] = it->second.bounds.size();
-  const bool needLevel = !levelLayouts_.count(expanded);
+  std::optional<GraphModel> cachedModel;
+  if (auto it = levelModels_.find(level); it != levelModels_.end()) cachedModel = it->second;
+  const bool needLevel = level == kOpeningLevel || !levelLayouts_.count({level, expanded});
   if (grouping_ && !innerInput && !needLevel) {
     ++cacheStats_.hits;
     GroupJob cached;
-    cached.group = group;
-    applyGroupJob(req, cached, std::move(expanded));
+    cached.level = level;
+    cached.highlight = highlight;
+    cached.expanded = std::move(expanded);
+    applyGroupJob(req, cached);
     return;
   }
   ++cacheStats_.misses;
@@ -648,14 +738,21 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
                   const std::function<bool()>& canceled) -> std::optional<GroupJob> {
     (void)doc;  // keeps the module alive while this runs
     GroupJob job;
+    job.level = level;
     job.group = group;
+    job.highlight = highlight;
+    job.expanded = expanded;
     job.grouping = grouping;
     if (!job.grouping) {
       progress(2);
       job.grouping = groupFunction(*module, *func, options, canceled);
       if (!job.grouping || canceled()) return std::nullopt;
     }
+    if (job.level == kOpeningLevel) job.level = job.grouping->openingLevel();
     progress(30);
+    const GraphModel model =
+        cachedModel && job.level == level ? *cachedModel : levelModel(*job.grouping, job.level);
+    if (!cachedModel || job.level != level) job.levelModel = model;
     std::map<int, QSizeF> sz = sizes;
     if (innerInput) {
       job.inner = layoutGraph(
@@ -663,17 +760,14 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
       if (job.inner->canceled || canceled()) return std::nullopt;
       sz[group] = job.inner->bounds.size();
     }
-    if (needLevel) {
-      job.level = layoutGraph(
-          levelInput(*job.grouping, sz), [&](int p) { progress(60 + p * 4 / 10); }, canceled);
-      if (job.level->canceled || canceled()) return std::nullopt;
-    }
+    job.levelLayout = layoutGraph(
+        levelInput(model, sz), [&](int p) { progress(60 + p * 4 / 10); }, canceled);
+    if (job.levelLayout->canceled || canceled()) return std::nullopt;
     progress(100);
     return job;
   };
   if (sync_) {
-    if (auto job = work([](int) {}, [] { return false; }))
-      applyGroupJob(req, *job, std::move(expanded));
+    if (auto job = work([](int) {}, [] { return false; })) applyGroupJob(req, *job);
     return;
   }
   QFuture<GroupJob> future = QtConcurrent::run([work](QPromise<GroupJob>& promise) {
@@ -683,8 +777,6 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
     if (job && !promise.isCanceled()) promise.addResult(std::move(*job));
   });
   groupWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  groupWatcher_.setProperty("expanded",
-                            QVariant::fromValue(QList<int>(expanded.begin(), expanded.end())));
   progress_->setValue(0);
   if (!grouping_)
     setOverlay(tr("Grouping %1 and laying out the groups…")
@@ -695,50 +787,106 @@ void GraphView::startGroupJob(int group, std::set<int> expanded) {
                    .arg(grouping_->groups[static_cast<size_t>(group)].label)
                    .arg(grouping_->groups[static_cast<size_t>(group)].opCount),
                true);
+  else if (level >= 0)
+    setOverlay(tr("Laying out the groups of %1…")
+                   .arg(grouping_->groups[static_cast<size_t>(level)].label),
+               true);
   else
     setOverlay(tr("Laying out the groups…"), true);
   groupWatcher_.setFuture(future);
 }
 
-void GraphView::applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded) {
+void GraphView::applyGroupJob(quint64 request, const GroupJob& job) {
   if (request != request_) return;  // stale
   setOverlay(QString(), false);
   if (job.grouping) grouping_ = job.grouping;
   if (!grouping_) return;
+  if (job.levelModel) levelModels_[job.level] = *job.levelModel;
   if (job.inner) innerLayouts_[job.group] = *job.inner;
-  if (job.level) levelLayouts_[expanded] = *job.level;
-  const GraphLayout& level = levelLayouts_[expanded];
+  if (job.levelLayout) levelLayouts_[{job.level, job.expanded}] = *job.levelLayout;
+  const GraphLayout& level = levelLayouts_[{job.level, job.expanded}];
   if (!level.error.isEmpty()) {
     scene_->clearGraph();
     setOverlay(level.error, false);
     emit layoutFinished(false);
     return;
   }
-  expanded_ = std::move(expanded);
-  const Grouping& G = *grouping_;
-  title_->setText(tr("<b>%1</b> — %2 ops in %3 groups%4 · double-click or Enter expands a group")
-                      .arg(G.title.toHtmlEscaped())
-                      .arg(G.totalOps)
-                      .arg(G.groups.size())
-                      .arg(G.period ? tr(" (repeating every %1 ops)").arg(G.period) : QString()));
-  showGrouped(level, job.group);
+  if (job.level != level_) current_ = -1;
+  level_ = job.level;
+  expanded_ = job.expanded;
+  showGroupedTitle();
+  showGrouped(level, job.highlight);
+  finishReveal();
   emit layoutFinished(true);
 }
 
-void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
+// The title ("@main — 999955 ops, grouped by name scope") and the path
+// ("@main › jit(model) › transformer — 999,955 ops in 137 groups"), each
+// part of the path but the last a link to its level.
+void GraphView::showGroupedTitle() {
   const Grouping& G = *grouping_;
-  GraphModel m = G.level;
+  QStringList crumbs;
+  auto link = [](int group, const QString& text) {
+    return QStringLiteral("<a href=\"group:%1\">%2</a>").arg(group).arg(text.toHtmlEscaped());
+  };
+  const std::vector<int> path = level_ >= 0 ? G.pathTo(level_) : std::vector<int>();
+  crumbs << (path.empty() ? QStringLiteral("<b>%1</b>").arg(G.title.toHtmlEscaped())
+                          : link(-1, G.title));
+  for (size_t i = 0; i < path.size(); ++i) {
+    const QString label = G.groups[static_cast<size_t>(path[i])].label;
+    crumbs << (i + 1 == path.size() ? QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped())
+                                    : link(path[i], label));
+  }
+  const int ops = level_ >= 0 ? G.groups[static_cast<size_t>(level_)].opCount : G.totalOps;
+  const size_t boxes = G.childrenOf(level_).size();
+  QString hint = tr("double-click or Enter expands a group");
+  bool nested = false;
+  for (int c : G.childrenOf(level_)) nested = nested || !G.groups[static_cast<size_t>(c)].isLeaf();
+  if (nested) hint = tr("double-click opens a group");
+  if (level_ >= 0) hint += tr(", Backspace goes up");
+  title_->setText(tr("<b>%1</b> — %2 ops, grouped%3%4")
+                      .arg(G.title.toHtmlEscaped())
+                      .arg(G.totalOps)
+                      .arg(G.byNameScope ? tr(" by name scope") : QString())
+                      .arg(G.period && !G.byNameScope
+                               ? tr(" (repeating every %1 ops)").arg(G.period)
+                               : QString()));
+  path_->setText(tr("%1 — %2 ops in %3 groups · %4")
+                     .arg(crumbs.join(QStringLiteral(" › ")))
+                     .arg(ops)
+                     .arg(boxes)
+                     .arg(hint));
+  path_->show();
+}
+
+void GraphView::finishReveal() {
+  if (!pendingReveal_) return;
+  const ir::Op* op = std::exchange(pendingReveal_, nullptr);
+  const int node = scene_->nodeOf(op);
+  if (node < 0) return;
+  current_ = node;
+  scene_->highlightNode(node);
+  bringIntoView(scene_->nodeRect(node));
+}
+
+void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
+  GraphModel m = levelModels_[level_];
   m.grouping = grouping_;
   std::map<int, QSizeF> sizes;
   for (int g : expanded_) sizes[g] = innerLayouts_[g].bounds.size();
-  m.input = levelInput(G, sizes);
+  m.input = levelInput(m, sizes);
+  std::map<int, size_t> nodeOfGroup;
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    if (m.nodes[i].kind == GraphNodeInfo::GroupNode) nodeOfGroup[m.nodes[i].group] = i;
   GraphLayout l = level;
   for (int g : expanded_) {
+    auto at = nodeOfGroup.find(g);
+    if (at == nodeOfGroup.end() || at->second >= l.nodes.size()) continue;
     const GraphModel& im = innerModels_[g];
     const GraphLayout& il = innerLayouts_[g];
-    m.nodes[static_cast<size_t>(g)].expanded = true;
-    const QPointF off = l.nodes[static_cast<size_t>(g)].rect.topLeft() +
-                        QPointF(kGroupMargin, kGroupHeader) - il.bounds.topLeft();
+    m.nodes[at->second].expanded = true;
+    const QPointF off = l.nodes[at->second].rect.topLeft() + QPointF(kGroupMargin, kGroupHeader) -
+                        il.bounds.topLeft();
     const int base = static_cast<int>(m.nodes.size());
     const int cbase = static_cast<int>(m.input.clusters.size());
     for (size_t i = 0; i < im.nodes.size() && i < il.nodes.size(); ++i) {
@@ -776,35 +924,28 @@ void GraphView::showGrouped(const GraphLayout& level, int focusGroup) {
   if (state_->timeline()) scene_->refreshAllShardings();
   startPendingAxisAnimation();
   updateHighlight();
-  if (searchBar_->isVisible()) runSearch(false);
+  markSearchMatches();
   auto* canvas = static_cast<Canvas*>(view_);
   const QRectF r = scene_->sceneRect();
   view_->setSceneRect(r);  // the graph may have grown (zoomFit pads it again)
   const qreal vw = std::max(50, view_->viewport()->width());
   const qreal vh = std::max(50, view_->viewport()->height());
-  if (focusGroup >= 0) {
-    // Show the top of the group just expanded (or collapsed).
-    const int node = scene_->nodeOfGroup(focusGroup);
-    const QRectF gr = scene_->nodeRect(node);
+  const int focusNode = focusGroup >= 0 ? scene_->nodeOfGroup(focusGroup) : -1;
+  const qreal fit = std::min(vw / r.width(), vh / r.height());
+  if (focusNode >= 0 && (!expanded_.empty() || fit < 0.35)) {
+    // Show the top of the group just expanded (or collapsed, or come up
+    // from) when the level does not fit the window.
+    const QRectF gr = scene_->nodeRect(focusNode);
     const qreal s = canvas->transform().m11();
     view_->centerOn(gr.center().x(), gr.top() + vh / (2 * s) - 30 / s);
-    if (node >= 0) {
-      current_ = node;
-      scene_->highlightNode(node);
-    }
-  } else if (!canvas->userZoomed) {
-    // A long chain of groups: start readable at the top rather than fitting
-    // thousands of boxes into the window.
-    const qreal fit = std::min(vw / r.width(), vh / r.height());
-    if (fit >= 0.35) {
-      zoomFit();
-    } else {
-      const qreal s = std::clamp((vw - 24) / r.width(), 0.35, 1.0);
-      view_->setSceneRect(r);
-      view_->setTransform(QTransform::fromScale(s, s));
-      view_->centerOn(r.center().x(), r.top() + vh / (2 * s));
-      canvas->userZoomed = true;  // keep this on resize
-    }
+  } else {
+    // A level of boxes only: fit it; a long chain of groups is shown
+    // readable from its top, clear of the legends (zoomFit).
+    zoomFit();
+  }
+  if (focusNode >= 0) {
+    current_ = focusNode;
+    scene_->highlightNode(focusNode);
   }
   placeOverview();
 }
@@ -813,16 +954,59 @@ void GraphView::expandGroup(int group) {
   if (!grouping_ || group < 0 || static_cast<size_t>(group) >= grouping_->groups.size() ||
       expanded_.count(group))
     return;
+  const OpGroup& g = grouping_->groups[static_cast<size_t>(group)];
+  if (!g.isLeaf() || g.parent != level_) {
+    openGroup(group);  // a group of groups, or one of another level
+    return;
+  }
   auto e = expanded_;
   e.insert(group);
-  startGroupJob(group, std::move(e));
+  startGroupJob(level_, group, group, std::move(e));
 }
 
 void GraphView::collapseGroup(int group) {
   if (!grouping_ || !expanded_.count(group)) return;
   auto e = expanded_;
   e.erase(group);
-  startGroupJob(group < 0 ? -1 : group, std::move(e));
+  startGroupJob(level_, -1, group, std::move(e));
+}
+
+void GraphView::openGroup(int group) {
+  if (!grouping_ || group >= static_cast<int>(grouping_->groups.size()) || group < -1) return;
+  if (group >= 0 && grouping_->groups[static_cast<size_t>(group)].isLeaf()) {
+    // A leaf: its level, with it expanded.
+    const int parent = grouping_->groups[static_cast<size_t>(group)].parent;
+    std::set<int> e = parent == level_ ? expanded_ : std::set<int>();
+    e.insert(group);
+    startGroupJob(parent, group, group, std::move(e));
+    return;
+  }
+  if (group == level_) return;
+  // Coming up: the group we were in is brought into view.
+  int cameFrom = -1;
+  for (int g = level_; g >= 0; g = grouping_->groups[static_cast<size_t>(g)].parent)
+    if (grouping_->groups[static_cast<size_t>(g)].parent == group) cameFrom = g;
+  startGroupJob(group, -1, cameFrom, {});
+}
+
+void GraphView::openParent() {
+  if (!grouping_ || level_ < 0) return;
+  openGroup(grouping_->groups[static_cast<size_t>(level_)].parent);
+}
+
+void GraphView::revealOp(const ir::Op* op) {
+  if (!grouping_ || !op) return;
+  const int leaf = grouping_->groupOfOp(op);
+  if (leaf < 0) return;
+  pendingReveal_ = op;
+  const int parent = grouping_->groups[static_cast<size_t>(leaf)].parent;
+  if (parent == level_ && expanded_.count(leaf) && !isLayoutRunning()) {
+    finishReveal();
+    return;
+  }
+  std::set<int> e = parent == level_ ? expanded_ : std::set<int>();
+  e.insert(leaf);
+  startGroupJob(parent, leaf, leaf, std::move(e));
 }
 
 void GraphView::toggleRegions(const ir::Op* op) {
@@ -851,7 +1035,7 @@ void GraphView::activateCurrent() {
     if (n.expanded)
       collapseGroup(n.group);
     else
-      expandGroup(n.group);
+      expandGroup(n.group);  // a group of groups opens its level
   } else if (n.op && (n.op->numRegions() > 0 || n.op->is("func.call")) &&
              n.kind == GraphNodeInfo::OpNode) {
     toggleRegions(n.op);
@@ -1025,6 +1209,10 @@ bool GraphView::eventFilter(QObject* o, QEvent* e) {
   if (o != view_ || e->type() != QEvent::KeyPress || !scene_->hasGraph())
     return QWidget::eventFilter(o, e);
   auto* k = static_cast<QKeyEvent*>(e);
+  if (k->matches(QKeySequence::Find)) {
+    showSearch();
+    return true;
+  }
   const bool alt = k->modifiers() & Qt::AltModifier;
   switch (k->key()) {
     case Qt::Key_Up:
@@ -1048,6 +1236,10 @@ bool GraphView::eventFilter(QObject* o, QEvent* e) {
     case Qt::Key_Return:
     case Qt::Key_Enter:
       activateCurrent();
+      return true;
+    case Qt::Key_Backspace:
+      if (!grouping_ || level_ < 0) break;
+      openParent();
       return true;
     default:
       break;

@@ -48,6 +48,12 @@ class GraphView : public QWidget {
   bool isGrouped() const { return grouping_ != nullptr; }
   const Grouping* grouping() const { return grouping_.get(); }
   bool isExpanded(int group) const { return expanded_.count(group) > 0; }
+  // The group whose level is shown (-1: the top level). Groups nest
+  // (graph_grouping.h): a group with sub-groups opens as a level of its
+  // own, the title shows the path to it (each part a link back up).
+  int shownLevel() const { return level_; }
+  // The ops the last search over the whole function found (grouped view).
+  const std::vector<const ir::Op*>& searchMatches() const { return opMatches_; }
   // Layout cache use: level layouts keyed by the set of expanded groups,
   // inner layouts by group id.
   struct CacheStats {
@@ -113,6 +119,17 @@ class GraphView : public QWidget {
   // unless cached); toggle the regions of a region op (small functions).
   void expandGroup(int group);
   void collapseGroup(int group);
+  // Show the level inside `group` (-1: the top level; a leaf group opens its
+  // level with it expanded), or the level above (Backspace).
+  void openGroup(int group);
+  void openParent();
+  // Open the path to `op` in a grouped function: its level shown, its group
+  // expanded, its node centred and emphasised.
+  void revealOp(const ir::Op* op);
+  // Ctrl+F from code: set the search text (searches as typing does) / go to
+  // the next match (Return).
+  void find(const QString& text);
+  void findNext();
   void toggleRegions(const ir::Op* op);
   // Keyboard navigation (Alt+Up, Alt+Down, Tab / Shift+Tab, Enter).
   void goToProducer();
@@ -122,6 +139,9 @@ class GraphView : public QWidget {
 
  signals:
   void layoutFinished(bool ok);
+  // A search over all ops of a grouped function answered (off the UI
+  // thread): `matches` ops found; the first is being revealed.
+  void searchAnswered(int matches);
 
  protected:
   void resizeEvent(QResizeEvent* e) override;
@@ -132,14 +152,22 @@ class GraphView : public QWidget {
   // collapsed graph; any of them may be skipped.
   struct GroupJob {
     std::shared_ptr<const Grouping> grouping;
-    int group = -1;
+    int level = -1;      // the level shown (kOpeningLevel: decided once grouped)
+    int group = -1;      // a leaf group whose own graph is laid out
+    int highlight = -1;  // the group brought into view
+    std::set<int> expanded;
+    std::optional<GraphModel> levelModel;
     std::optional<GraphLayout> inner;
-    std::optional<GraphLayout> level;
-    QString error;
+    std::optional<GraphLayout> levelLayout;
   };
-  void startGroupJob(int group, std::set<int> expanded);
-  void applyGroupJob(quint64 request, const GroupJob& job, std::set<int> expanded);
+  static constexpr int kOpeningLevel = -100;
+  void startGroupJob(int level, int group, int highlight, std::set<int> expanded);
+  void applyGroupJob(quint64 request, const GroupJob& job);
   void showGrouped(const GraphLayout& level, int focusGroup);
+  void showGroupedTitle();
+  void finishReveal();
+  void runGroupedSearch(bool next);
+  void markSearchMatches();
   void resetGrouping();
   void onNodeDoubleClicked(int node);
   void placeOverview();
@@ -159,6 +187,7 @@ class GraphView : public QWidget {
   qreal textScale_ = 1.0;
   QGraphicsView* view_;
   QLabel* title_;
+  QLabel* path_;  // where in the groups of a grouped function
   QWidget* searchBar_;
   QLineEdit* searchEdit_;
   QLabel* searchInfo_;
@@ -186,10 +215,18 @@ class GraphView : public QWidget {
   std::shared_ptr<const Grouping> grouping_;
   std::shared_ptr<const void> groupingDoc_;
   const ir::Op* groupingFunc_ = nullptr;
-  std::set<int> expanded_;
+  int level_ = -1;  // the group whose level is shown
+  std::set<int> expanded_;  // leaf groups of that level drawn with their ops
+  std::map<int, GraphModel> levelModels_;
   std::map<int, GraphModel> innerModels_;
   std::map<int, GraphLayout> innerLayouts_;
-  std::map<std::set<int>, GraphLayout> levelLayouts_;
+  std::map<std::pair<int, std::set<int>>, GraphLayout> levelLayouts_;
+  const ir::Op* pendingReveal_ = nullptr;  // shown once its level is laid out
+  // Search over all ops of a grouped function (OpSearchIndex, off the UI thread).
+  QFutureWatcher<std::vector<int>> searchWatcher_;
+  quint64 searchRequest_ = 0;
+  QString searchedText_;
+  std::vector<const ir::Op*> opMatches_;
   CacheStats cacheStats_;
   QFutureWatcher<GroupJob> groupWatcher_;
   bool regroupAfterStep_ = false;  // a grouping was stopped for a step

@@ -434,10 +434,22 @@ void MeshView::showValue(const ir::Value* value) {
                        ? tr("Select a value (a graph chip, a tree row) to see its shards.")
                        : tr("No module loaded.");
   }
-  // Below kMinScale the picture scrolls (the view sits in a scroll area).
-  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale);
-  setMinimumSize(pic.isNull() ? QSize(200, 100) : (pic.size * kMinScale + QSizeF(32, 32)).toSize());
+  updateMinimumSize();
   update();
+}
+
+void MeshView::setTextScale(qreal scale) {
+  scale = std::max<qreal>(scale, 0.1);
+  if (qFuzzyCompare(scale, textScale_)) return;
+  textScale_ = scale;
+  updateMinimumSize();
+  update();
+}
+
+void MeshView::updateMinimumSize() {
+  // Below minScale() the picture scrolls (the view sits in a scroll area).
+  const Picture pic = meshPicture(tensor_, (width() - 32) / minScale());
+  setMinimumSize(pic.isNull() ? QSize(200, 100) : (pic.size * minScale() + QSizeF(32, 32)).toSize());
 }
 
 void MeshView::resizeEvent(QResizeEvent* e) {
@@ -456,16 +468,17 @@ void MeshView::paintEvent(QPaintEvent*) {
   const bool dark = isDark(palette());
   const CanvasColors& cc = canvasColors(dark);
   p.fillRect(rect(), cc.background);
-  const Picture pic = meshPicture(tensor_, (width() - 32) / kMinScale, dark);
+  const Picture pic = meshPicture(tensor_, (width() - 32) / minScale(), dark);
   if (pic.isNull()) {
     p.setPen(cc.faintText);
     p.drawText(rect(), Qt::AlignCenter, tensor_.note);
     return;
   }
   const qreal margin = 16;
-  const qreal fit = std::min<qreal>({1.0, (width() - 2 * margin) / pic.size.width(),
+  const qreal fit = std::min<qreal>({textScale_, (width() - 2 * margin) / pic.size.width(),
                                      (height() - 2 * margin) / pic.size.height()});
-  const qreal s = std::max<qreal>(fit, kMinScale);
+  const qreal s = std::max<qreal>(fit, minScale());
+  shownScale_ = s;
   p.translate(margin, margin);
   p.scale(s, s);
   pic.paint(p);

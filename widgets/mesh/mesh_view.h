@@ -58,6 +58,17 @@ class MeshView : public QWidget {
   Picture picture() const { return meshPicture(tensor_); }
   QSize sizeHint() const override { return {640, 480}; }
 
+  // How large the picture is drawn relative to normal (presentation mode:
+  // 1.6, as the graph's text). The picture is fitted to the view between
+  // kMinScale and 1.0 times this; with a scale above 1 its smallest size is
+  // already larger than the normal largest (fonts grow, never shrink) and
+  // the view scrolls when it does not fit.
+  //   mesh->setTextScale(1.6);  // 13 px header text is drawn 16-21 px
+  void setTextScale(qreal scale);
+  qreal textScale() const { return textScale_; }
+  // The scale the picture was last drawn at (tests; 0 before a paint).
+  qreal shownScale() const { return shownScale_; }
+
  public slots:
   void showValue(const ir::Value* value);
 
@@ -68,8 +79,12 @@ class MeshView : public QWidget {
 
  private:
   static constexpr double kMinScale = 0.75;
+  qreal minScale() const { return kMinScale * textScale_; }
+  void updateMinimumSize();
   DocumentState* state_;
   MeshTensor tensor_;
+  qreal textScale_ = 1.0;
+  qreal shownScale_ = 0;
 };
 
 }  // namespace shardscope::widgets

@@ -160,7 +160,7 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
     if (!qIsNaN(padding[i])) waste += padding[i];
     if (!qIsNaN(useful[i])) rows += useful[i];
   }
-  caption_->setText(QStringLiteral("per chip: %1 MiB of %2 GiB HBM (%3)\ntables %4 MiB (padding %5 MiB, "
+  setWrappedText(caption_, QStringLiteral("per chip: %1 MiB of %2 GiB HBM (%3)\ntables %4 MiB (padding %5 MiB, "
                                    "%6%) \u00b7 SparseCore stack %7 MiB \u00b7 prefetch heap %8 MiB")
                         .arg(used, 0, 'f', 1)
                         .arg(capacity / 1024.0, 0, 'f', 0)

@@ -90,7 +90,7 @@ void PartitionLoadPlot::clear(const QString& title) {
   upper->setVisible(false);
   figures_ = {};
   figuresText_.clear();
-  caption_->setText(QString());
+  setWrappedText(caption_, QString());
   setTitle(title);
   finish(false);
 }
@@ -200,7 +200,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
                      .arg(f.observedMaxIds)
                      .arg(f.observedMaxUniqueIds)
                      .arg(outcome);
-  caption_->setText(figuresText_);
+  setWrappedText(caption_, figuresText_);
   caption_->setTextColor(f.overLimitPartitions > 0 && !context.allowIdDropping && !context.minibatching
                              ? QColor(0xc0, 0x39, 0x2b)
                              : QColor(0x33, 0x33, 0x33));

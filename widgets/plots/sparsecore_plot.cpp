@@ -7,8 +7,10 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/svg_fonts.h"
+#include "plot_text.h"
 
 namespace shardscope::plots {
 
@@ -20,12 +22,74 @@ SparseCorePlot::SparseCorePlot(QWidget* parent) : QWidget(parent), plot_(new QCu
   plot_->plotLayout()->insertRow(0);
   title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
   plot_->plotLayout()->addElement(0, 0, title_);
+  title_->setMinimumSize(1, 0);  // its width follows the plot (wrapped), not its text
+  wrapped_.emplace_back(title_, QString());  // the title first (shownTexts)
+  connect(plot_, &QCustomPlot::afterLayout, this, &SparseCorePlot::fitWrappedTexts);
   setMinimumSize(320, 200);
 }
 
 SparseCorePlot::~SparseCorePlot() = default;
 
-void SparseCorePlot::setTitle(const QString& title) { title_->setText(title); }
+void SparseCorePlot::setTitle(const QString& title) { setWrappedText(title_, title); }
+
+void SparseCorePlot::setWrappedText(QCPTextElement* element, const QString& text) {
+  auto it = std::find_if(wrapped_.begin(), wrapped_.end(),
+                         [element](const auto& w) { return w.first == element; });
+  if (it == wrapped_.end()) {
+    // A text's width never widens its column: the layout gives the width,
+    // fitWrappedTexts breaks the text into it.
+    element->setMinimumSize(1, 0);
+    wrapped_.emplace_back(element, text);
+  } else {
+    it->second = text;
+  }
+  wrapTexts(plot_->width());
+}
+
+void SparseCorePlot::fitWrappedTexts() {
+  // A text in a column of a multi-column layout (a side legend or panel)
+  // gets less than the plot's width: broken again for the width it got, and
+  // laid out again for the lines' new height (twice at most: only heights
+  // change).
+  for (int pass = 0; pass < 2; ++pass) {
+    bool changed = false;
+    for (const auto& [element, text] : wrapped_) {
+      const QMargins m = element->margins();
+      const int width = element->outerRect().width() - m.left() - m.right() - 8;
+      if (width <= 0) continue;
+      const QString lines = wrapToWidth(text, element->font(), width);
+      if (lines != element->text()) {
+        element->setText(lines);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
+                       QCPLayoutElement::upLayout})
+      plot_->plotLayout()->update(phase);
+  }
+}
+
+void SparseCorePlot::wrapTexts(int width) const {
+  for (const auto& [element, text] : wrapped_) {
+    const QMargins m = element->margins();
+    element->setText(wrapToWidth(text, element->font(), width - m.left() - m.right() - 8));
+  }
+}
+
+void SparseCorePlot::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  // The plot's own resize replots (queued) after this.
+  wrapTexts(plot_->width());
+}
+
+std::vector<SparseCorePlot::ShownText> SparseCorePlot::shownTexts() const {
+  std::vector<ShownText> out;
+  for (const auto& [element, text] : wrapped_)
+    if (element->visible() && !element->text().isEmpty())
+      out.push_back({element->text(), element->font(), element->outerRect()});
+  return out;
+}
 
 void SparseCorePlot::moveLegendToRow(int row, int wrap) {
   plot_->axisRect()->insetLayout()->take(plot_->legend);
@@ -57,7 +121,11 @@ void SparseCorePlot::clearPlot(const QString& title) {
   finish(false);
 }
 
-QString SparseCorePlot::title() const { return title_ ? title_->text() : QString(); }
+QString SparseCorePlot::title() const {
+  for (const auto& [element, text] : wrapped_)
+    if (element == title_) return text;
+  return {};
+}
 
 int SparseCorePlot::elementCount() const { return plot_->plottableCount() + plot_->itemCount(); }
 
@@ -69,6 +137,12 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
   if (size.isEmpty())
     size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
   const QString suffix = QFileInfo(path).suffix().toLower();
+  // Texts broken for the picture's width while it is drawn.
+  wrapTexts(size.width());
+  struct Rewrap {
+    const SparseCorePlot* plot;
+    ~Rewrap() { plot->wrapTexts(plot->plot_->width()); }
+  } rewrap{this};
   bool ok = false;
   if (suffix == QLatin1String("png")) {
     ok = plot_->savePng(path, size.width(), size.height(), 2.0);

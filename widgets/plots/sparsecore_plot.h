@@ -2,9 +2,13 @@
 // of the headers, whose bare `signals` keyword clashes with other code) and
 // the export of what it shows to PNG, SVG or PDF.
 #pragma once
+#include <QFont>
+#include <QRect>
 #include <QSize>
 #include <QString>
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 class QCustomPlot;
 class QCPTextElement;
@@ -32,6 +36,16 @@ class SparseCorePlot : public QWidget {
   // Number of plottables + items (bars, markers, rectangles), for tests.
   int elementCount() const;
 
+  // The texts above the axes (title, captions) as last laid out: the lines
+  // drawn, their font and the rect the layout gave them (plot pixels), so
+  // tests can check that nothing is cut off.
+  struct ShownText {
+    QString text;
+    QFont font;
+    QRect rect;
+  };
+  std::vector<ShownText> shownTexts() const;
+
   // Removes everything drawn (hasData() becomes false); the title stays
   // unless `title` is given.
   void clearPlot(const QString& title = {});
@@ -39,6 +53,11 @@ class SparseCorePlot : public QWidget {
  protected:
   QCustomPlot* plot() const { return plot_; }
   void setTitle(const QString& title);
+  // `element` shows `text` broken into lines that fit the plot's width, now,
+  // after every resize and in exports of another size (a long stack name or
+  // figures line is never cut off at the edge).
+  void setWrappedText(QCPTextElement* element, const QString& text);
+  void resizeEvent(QResizeEvent* e) override;
   // Moves the legend out of the axis rect into its own layout row `row`
   // (one line, columns first, wrapping after `wrap` entries).
   void moveLegendToRow(int row, int wrap = 6);
@@ -47,8 +66,13 @@ class SparseCorePlot : public QWidget {
   void finish(bool hasData);  // replot and remember whether data was drawn
 
  private:
+  // Re-breaks every wrapped text for a plot `width` pixels wide.
+  void wrapTexts(int width) const;
+  // After a layout: each wrapped text broken for the width its cell got.
+  void fitWrappedTexts();
   QCustomPlot* plot_ = nullptr;
   QCPTextElement* title_ = nullptr;
+  std::vector<std::pair<QCPTextElement*, QString>> wrapped_;  // element, its whole text
   bool hasData_ = false;
 };
 

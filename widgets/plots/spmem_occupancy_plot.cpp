@@ -119,7 +119,7 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
 
   errorText_ = errors.join(QLatin1Char('\n'));
   if (errors.isEmpty()) {
-    caption_->setText(QStringLiteral("%1; all fit in TileSpmem").arg(countOf(n, "stacked table")));
+    setWrappedText(caption_, QStringLiteral("%1; all fit in TileSpmem").arg(countOf(n, "stacked table")));
     caption_->setTextColor(QColor(0x33, 0x33, 0x33));
   } else {
     QStringList shown;
@@ -129,7 +129,7 @@ void SpmemOccupancyPlot::setReport(const sc::AnalysisReport& report) {
       shown = shown.mid(0, 2);
       shown << QStringLiteral("(%1 more)").arg(more);
     }
-    caption_->setText(shown.join(QLatin1Char('\n')));
+    setWrappedText(caption_, shown.join(QLatin1Char('\n')));
     caption_->setTextColor(errorColor());
   }
 

@@ -79,6 +79,10 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   connect(openFolder, &QPushButton::clicked, this, &FdoStatsView::openFolderDialog);
   pathLabel_ = new QLabel(tr("no statistics loaded"), this);
   pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A long path must not widen the page past the window (the heatmap was
+  // cut off at 1280x800): the label shrinks, its tooltip has the whole path.
+  pathLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  pathLabel_->setMinimumWidth(80);
   tableChoice_ = new QComboBox(this);
   tableChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   tableChoice_->setMinimumContentsLength(18);
