@@ -109,7 +109,7 @@ void validateIdTransformation(const Job& job, const FeatureSpec& f, const std::s
 
 }  // namespace
 
-void validateJob(const Job& job, const std::string& source) {
+void validateJobAndTables(const Job& job, const std::string& source) {
   auto fail = [&](const std::string& field, const std::string& cause) {
     throw InputError(source + ": " + field + ": " + cause);
   };
@@ -135,7 +135,6 @@ void validateJob(const Job& job, const std::string& source) {
   if (job.maximumParallelIterations < 0)
     fail("maximum_parallel_iterations", "must not be negative");
   if (job.tables.empty()) fail("tables", "at least one table is required");
-  if (job.features.empty()) fail("features", "at least one feature is required");
   std::set<std::string> names;
   for (size_t i = 0; i < job.tables.size(); ++i) {
     const TableSpec& t = job.tables[i];
@@ -151,6 +150,14 @@ void validateJob(const Job& job, const std::string& source) {
     if (t.maxUniqueIdsPerPartition < 1)
       fail(at + ".max_unique_ids_per_partition", "must be positive");
   }
+}
+
+void validateJob(const Job& job, const std::string& source) {
+  auto fail = [&](const std::string& field, const std::string& cause) {
+    throw InputError(source + ": " + field + ": " + cause);
+  };
+  validateJobAndTables(job, source);
+  if (job.features.empty()) fail("features", "at least one feature is required");
   validateStackSettings(job, fail);
   std::set<std::string> featureNames;
   for (size_t i = 0; i < job.features.size(); ++i) {

@@ -131,6 +131,12 @@ struct Job {
 // Throws InputError "<source>: <field>: <cause>".
 void validateJob(const Job& job, const std::string& source);
 
+// The part of validateJob about the job's own settings and its tables,
+// which the features' ids are made from: checked before a generator or a
+// CSV file fills them, so that a table's vocab_size of -1 is the table's
+// error and not that of the first feature generated from it.
+void validateJobAndTables(const Job& job, const std::string& source);
+
 // Number of optimizer slot tables for `optimizer` (sgd 0, adagrad 1, adam 2).
 int optimizerSlots(const std::string& optimizer);
 

@@ -391,7 +391,9 @@ Job parseJob(std::string_view text, const std::string& source, const std::string
     job.features.push_back(std::move(spec));
   }
 
-  // Generators run once the job-level batch size is known.
+  // Generators run once the job-level batch size is known, on tables
+  // known to be valid (their errors are theirs, not the generator's).
+  validateJobAndTables(job, source);
   for (size_t i = 0; i < job.features.size(); ++i) {
     FeatureSpec& f = job.features[i];
     if (!f.generator) continue;

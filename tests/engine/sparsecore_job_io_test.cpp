@@ -149,6 +149,16 @@ TEST(SparseCoreJobIo, GeneratorFillsIds) {
             "\"normal\"");
 }
 
+// A table's vocab_size of -1 is the table's error, not its generated
+// feature's (issue 12, item 10: it was reported as features[0].generator).
+TEST(SparseCoreJobIo, NegativeVocabularyBlamesTheTable) {
+  nlohmann::json j = nlohmann::json::parse(kMinimal);
+  j["tables"][0]["vocab_size"] = -1;
+  j["features"][0].erase("samples");
+  j["features"][0]["generator"] = {{"distribution", "uniform"}, {"ids_per_sample", 2}};
+  EXPECT_EQ(parseError(j.dump()), "job.json: tables[0].vocab_size: must be positive for table 't'");
+}
+
 TEST(SparseCoreJobIo, FeatureWithoutIdsIsAnError) {
   nlohmann::json j = nlohmann::json::parse(kMinimal);
   j["features"][0].erase("samples");

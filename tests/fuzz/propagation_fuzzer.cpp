@@ -54,7 +54,9 @@
 //
 // Module i uses seed SEED+i, so a finding is replayed with
 // `--seed SEED+i --count 1`; the failing module is printed and, with
-// `--save FILE`, written to FILE. Exit status 1 on a finding.
+// `--save FILE`, written to FILE. `--module FILE` checks that one module
+// (a saved finding, or one written by hand) instead of generated ones.
+// Exit status 1 on a finding.
 #include <algorithm>
 #include <cctype>
 #include <csignal>
@@ -63,6 +65,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -266,7 +269,7 @@ bool check(const std::string& text, Finding& f, int timeout) {
 
 int usage() {
   std::cerr << "usage: propagation_fuzzer [--seed N] [--count N] [--seconds S] [--step-timeout S] "
-               "[--settle RUNS] [--save FILE] [--print] [--show-normalised]\n";
+               "[--settle RUNS] [--save FILE] [--print] [--show-normalised] [--module FILE]\n";
   return 2;
 }
 
@@ -277,7 +280,7 @@ int main(int argc, char** argv) {
   long count = -1;
   double seconds = -1;
   int stepTimeout = 120;
-  std::string save;
+  std::string save, moduleFile;
   bool print = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -299,6 +302,8 @@ int main(int argc, char** argv) {
       stepTimeout = std::max(1, std::atoi(v));
     } else if (a == "--save" && (v = next())) {
       save = v;
+    } else if (a == "--module" && (v = next())) {
+      moduleFile = v;
     } else {
       return usage();
     }
@@ -309,6 +314,21 @@ int main(int argc, char** argv) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  if (!moduleFile.empty()) {
+    std::ifstream in(moduleFile, std::ios::binary);
+    if (!in) {
+      std::cerr << "propagation_fuzzer: cannot read " << moduleFile << "\n";
+      return 2;
+    }
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    Finding f;
+    if (!check(text, f, stepTimeout)) {
+      std::cerr << "propagation_fuzzer: " << moduleFile << ": " << f.what << "\n" << f.detail << "\n";
+      return 1;
+    }
+    std::cout << "propagation_fuzzer: " << moduleFile << ": no finding\n";
+    return 0;
+  }
   long done = 0;
   for (uint64_t s = seed;; ++s) {
     if (count >= 0 && done >= count) break;

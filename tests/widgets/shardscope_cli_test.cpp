@@ -155,6 +155,9 @@ class ShardscopeCliTest : public QObject {
     QTest::newRow("missing file") << QStringList{QStringLiteral("--export"), out,
                                                  QStringLiteral("/no/such.mlir")}
                                   << "no such file";
+    // Issue 12, item 10: a directory is not "no such file".
+    QTest::newRow("directory") << QStringList{QStringLiteral("--export"), out, dir_.path()}
+                               << QString(dir_.path() + QStringLiteral(" is a directory, not a file"));
     QTest::newRow("no file") << QStringList{QStringLiteral("--export"), out}
                              << "exactly one input FILE";
     QTest::newRow("unknown op") << QStringList{QStringLiteral("--export"), out,

@@ -167,6 +167,7 @@ class SourceViewTest : public QObject {
     QTest::addColumn<int>("megabytes");
     QTest::newRow("1 MB line") << 1;
     QTest::newRow("8 MB line") << 8;
+    QTest::newRow("50 MB line (the issue's)") << 50;
   }
   void veryLongLineElided() {
     QFETCH(int, megabytes);
