@@ -304,9 +304,7 @@ bool MainWindow::exportViewTo(const QString& view, const QString& path, QString*
       report = std::make_shared<const api::CommunicationReport>(
           api::analyzeCommunication(*doc, options));
     }
-    if (!report->ok)
-      return fail(tr("No communication report for %1: %2")
-                      .arg(file, QString::fromStdString(report->error)));
+    if (!report->ok) return fail(comm::reportFailedMessage(file, report->error));
     pic = comm::communicationPicture(*report, comm::communicationTitle(file, state));
   } else {
     return fail(tr("No view named '%1' can be exported here.").arg(view));

@@ -92,6 +92,13 @@ void StrategyCompareWidget::setModuleText(const QString& text, const QString& fi
 
 QString StrategyCompareWidget::statusText() const { return status_->text(); }
 
+QString StrategyCompareWidget::failure() const {
+  if (!hasResult()) return {};
+  if (!resultA_->ok()) return resultA_->summary();
+  if (!resultB_->ok()) return resultB_->summary();
+  return {};
+}
+
 void StrategyCompareWidget::setStrategies(Strategy a, Strategy b) {
   a_->setCurrentIndex(a_->findData(static_cast<int>(a)));
   b_->setCurrentIndex(b_->findData(static_cast<int>(b)));
