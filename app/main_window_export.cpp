@@ -5,7 +5,7 @@
 // Views are named as `shardscope --export --view` names them: graph, mesh,
 // source, comm, factors, trace, why, and the SparseCore charts sc-load,
 // sc-spmem, sc-hbm, sc-pipeline, sc-ids, sc-stats; `compare` is the result
-// of Propagation > Compare Strategies (only the GUI has one). Titles say the
+// of Propagation > Compare Strategies (headless: `--view compare`). Titles say the
 // state shown (as written, before/after propagation, which strategy, which
 // step); pictures are light in either theme and carry no selection halo.
 // The save dialog starts in the folder of the last export.
