@@ -44,6 +44,10 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   run_->setToolTip(tr("Propagate the module with both strategies and list the values whose sharding differs"));
   top->addWidget(run_);
   status_ = new QLabel(this);
+  // Wrapped rather than widening the explorer (at 1280 px its three panes
+  // just fit side by side).
+  status_->setWordWrap(true);
+  status_->setMinimumWidth(80);
   top->addWidget(status_, 1);
   layout->addLayout(top);
   table_ = new QTableView(this);

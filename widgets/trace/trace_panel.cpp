@@ -40,16 +40,16 @@ namespace {
 void fitStepColumns(QTableView* steps) {
   steps->resizeColumnsToContents();
   const QFontMetrics fm(steps->font());
-  // "dot_general %12" reads; a long custom call's name is elided.
-  const int opMax = fm.horizontalAdvance(QStringLiteral("broadcast_in_dim %100"));
+  // "dot_general %12" reads; a longer name is elided.
+  const int opMax = fm.horizontalAdvance(QStringLiteral("dot_general %100"));
   if (steps->columnWidth(TraceStepModel::OpColumn) > opMax)
     steps->setColumnWidth(TraceStepModel::OpColumn, opMax);
   int width = 2 * steps->frameWidth() +
               steps->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, steps) + 4;
   for (int c = 0; c <= TraceStepModel::LineColumn; ++c) width += steps->columnWidth(c);
-  // Never more than a third of a 1280-pixel window: the narration and the
-  // Why panel need the rest.
-  steps->parentWidget()->setMinimumWidth(std::min(width, 400));
+  // Never more than a quarter of a 1280-pixel window: the narration and the
+  // Why / Compare tabs need the rest, side by side.
+  steps->parentWidget()->setMinimumWidth(std::min(width, 330));
 }
 }  // namespace
 
