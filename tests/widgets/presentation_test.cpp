@@ -16,6 +16,8 @@
 #include <QScopeGuard>
 #include <QTableView>
 
+#include "comm/communication_feed.h"
+#include "comm/communication_panel.h"
 #include "core/document_state.h"
 #include "core/step_words.h"
 #include "graph/graph_view.h"
@@ -125,7 +127,11 @@ class PresentationTest : public QObject {
     // all-reduce) grows with the graph's text, as the mesh legend does.
     auto* commLegend = w.graphView()->findChild<QWidget*>(QStringLiteral("communicationLegend"));
     QVERIFY(commLegend);
+    // The report of the propagated state, not the one of the module as
+    // written (the legend's rows follow it).
+    QTRY_VERIFY_WITH_TIMEOUT(w.communicationPanel()->feed()->isCurrent(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(commLegend->isVisible(), 30000);
+    QTest::qWait(200);
     const QSize legendBefore = commLegend->size();
     w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
     QTRY_VERIFY(caption->isVisible());
