@@ -97,8 +97,8 @@ TEST(TypeRef, ValuesOfAModuleShareTypes) {
   m->op->walkPreOrder([&](ir::Op& op) {
     for (ir::Value* r : op.resultRange()) values.push_back(r);
     for (const auto& region : op.regions())
-      for (const ir::Block& b : region->blocks())
-        for (unsigned i = 0; i < b.numArguments(); ++i) values.push_back(b.argument(i));
+      for (const auto& b : region->blocks())
+        for (unsigned i = 0; i < b->numArguments(); ++i) values.push_back(b->argument(i));
     return true;
   });
   ASSERT_EQ(values.size(), 5u);

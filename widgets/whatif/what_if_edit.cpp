@@ -17,9 +17,9 @@ using Rewrite = std::optional<QString>;
 std::optional<ir::Type> functionResultType(const ir::Op& func, unsigned index) {
   const ir::Attribute* ft = func.attr("function_type");
   const auto* type = ft ? ft->as<ir::TypeAttr>() : nullptr;
-  if (!type || type->type->kind != ir::Type::Kind::Function || index >= type->type->results.size())
+  if (!type || type->type.kind != ir::Type::Kind::Function || index >= type->type.results.size())
     return std::nullopt;
-  return type->type->results[index];
+  return type->type.results[index];
 }
 
 // `text` as the sharding of a value of `type` in `module` (see
