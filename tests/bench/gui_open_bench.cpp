@@ -214,6 +214,10 @@ int main(int argc, char** argv) {
                 g->topLevel.size(), g->maxBoxesPerLevel(), view.scene()->model().nodes.size());
     std::printf("search index: %.1f MB for %d ops\n", g->search.memoryBytes() / 1e6,
                 g->search.size());
+    std::printf("grouping stages (wall / thread CPU ms):");
+    for (const Grouping::Stage& st : g->stages)
+      std::printf(" %s %.0f/%.0f;", st.name, st.wallMs, st.cpuMs);
+    std::printf("\n");
   }
   std::printf("load (off the UI thread):            %6lld ms (process CPU %.0f ms)\n", loadMs,
               loadCpuMs);
