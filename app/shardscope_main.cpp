@@ -16,6 +16,7 @@
 #include <fstream>
 #include <new>
 
+#include "io/huge_page_heap.h"
 #include "api/document.h"
 #include "api/propagate.h"
 #include "core/axis_style.h"
@@ -320,6 +321,11 @@ int runExport(const QCommandLineParser& args, const QString& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The heap on transparent huge pages (io/huge_page_heap.h), before Qt or
+  // any file: which module will be opened, and how large, is not known yet
+  // (File > Open comes later), and the restart costs a few milliseconds.
+  // A million-op module then loads with a fraction of the page faults.
+  io::restartWithHugePageHeap(argv);
   if (!choosePlatform(argc, argv))
     return fail(QStringLiteral(
         "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under `xvfb-run -a`, or use "

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "api/op_source.h"
+#include "io/huge_page_heap.h"
 
 #include "core/document_state.h"
 #include "graph/graph_view.h"
@@ -52,6 +53,9 @@ using namespace shardscope::widgets;
 using namespace shardscope::bench;
 
 int main(int argc, char** argv) {
+  // As the app does (app/shardscope_main.cpp): the heap on huge pages;
+  // SHARDSCOPE_HUGE_PAGES=0 measures without.
+  io::restartWithHugePageHeap(argv);
   qputenv("QT_QPA_PLATFORM",
           qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
