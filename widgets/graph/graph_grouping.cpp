@@ -166,7 +166,7 @@ class TreeBuilder {
       : opt_(opt), G(g), body_(func.region(0).front()) {
     for (const auto& op : body_.ops()) {
       top_.push_back(op.get());
-      weight_.push_back(countOps(*op) + 1);
+      weight_.push_back(op->numRegions() == 0 ? 1 : countOps(*op) + 1);
       G.totalOps += weight_.back();
     }
   }
@@ -327,12 +327,17 @@ class TreeBuilder {
     auto opsLabel = [&](size_t from, size_t to) {
       return QObject::tr("ops %1–%2").arg(run[from] + 1).arg(run[to - 1] + 1);
     };
-    // Period of the op-name sequence (names are interned: compare pointers).
-    std::vector<int> seq;
-    std::unordered_map<const std::string*, int> ids;
-    for (size_t i : run)
-      seq.push_back(ids.emplace(&top_[i]->name(), static_cast<int>(ids.size())).first->second);
-    const int p = n > static_cast<size_t>(opt_.targetSize) ? findPeriod(seq, 4, opt_.maxSize) : 0;
+    // Period of the op-name sequence (names are interned: compare pointers),
+    // only looked for in runs longer than a group (the ~55,000 scopes of a
+    // million-op model hold a few ops each).
+    int p = 0;
+    if (n > static_cast<size_t>(opt_.targetSize)) {
+      std::vector<int> seq;
+      std::unordered_map<const std::string*, int> ids;
+      for (size_t i : run)
+        seq.push_back(ids.emplace(&top_[i]->name(), static_cast<int>(ids.size())).first->second);
+      p = findPeriod(seq, 4, opt_.maxSize);
+    }
     if (p > 0) {
       if (!G.period) G.period = p;
       const int per = std::max(1, opt_.targetSize / p);
@@ -569,12 +574,21 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
 
   // Values crossing groups: at the level holding both ends, an edge between
   // the two boxes holding them; below it, from outside / to outside.
+  // Most operands come from an op of the same leaf: those are found in the
+  // leaf's own ops (sorted, a few dozen, in cache) before asking groupOf (a
+  // million entries: a cache miss per lookup).
+  std::vector<const ir::Op*> inLeaf;
   for (const OpGroup& leaf : G.groups) {
     if (!leaf.isLeaf()) continue;
+    inLeaf.clear();
+    for (const ir::Op* op : leaf.ops)
+      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { inLeaf.push_back(&o); });
+    std::sort(inLeaf.begin(), inLeaf.end());
     for (const ir::Op* op : leaf.ops)
       const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
         for (ir::Value* v : o.operands()) {
           if (!v->definingOp) continue;  // arguments: above; region arguments: inside
+          if (std::binary_search(inLeaf.begin(), inLeaf.end(), v->definingOp)) continue;
           const int from = G.groupOfOp(v->definingOp);
           if (from < 0 || from == leaf.id) continue;
           const std::vector<int>& pf = pathOf(from);
