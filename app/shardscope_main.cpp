@@ -8,6 +8,7 @@
 //   LEVEL: pipeline (-sdy-propagation-pipeline), basic, aggressive,
 //          op-priority, user-priority (-sdy-LEVEL-propagate)
 #include <QApplication>
+#include <sys/prctl.h>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -326,6 +327,9 @@ int main(int argc, char** argv) {
   // (File > Open comes later), and the restart costs a few milliseconds.
   // A million-op module then loads with a fraction of the page faults.
   io::restartWithHugePageHeap(argv);
+  // Restarted through /proc/self/exe, the process would be listed as "exe"
+  // (ps, top, the desktop's task manager).
+  prctl(PR_SET_NAME, "shardscope");
   if (!choosePlatform(argc, argv))
     return fail(QStringLiteral(
         "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under `xvfb-run -a`, or use "
