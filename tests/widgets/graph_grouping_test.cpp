@@ -341,8 +341,14 @@ class GraphGroupingTest : public QObject {
     auto doc = generated(ops, /*locations=*/true);
     if (!doc) QSKIP("python3 or the generator is not available");
     const ir::Op& main = *doc->module->functions().front();
-    auto g = groupFunction(*doc->module, main);
+    std::vector<int> progress;
+    auto g = groupFunction(*doc->module, main, {}, {}, [&](int p) { progress.push_back(p); });
     QVERIFY(g);
+    // Progress after each stage, rising to the end.
+    QVERIFY(progress.size() >= 5);
+    QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+    QVERIFY(progress.front() > 0);
+    QVERIFY(progress.back() >= 99 && progress.back() <= 100);
     int checked = 0;
     for (const auto& op : main.region(0).front().ops()) {
       QStringList scope;

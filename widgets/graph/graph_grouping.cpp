@@ -127,8 +127,15 @@ QString shortOpName(const ir::Op& op) {
 // of Grouping::stages.
 class StageClock {
  public:
-  explicit StageClock(std::vector<Grouping::Stage>& stages) : stages_(stages) { restart(); }
-  void mark(const char* name) {
+  explicit StageClock(std::vector<Grouping::Stage>& stages,
+                      const std::function<void(int)>& progress = {})
+      : stages_(stages), progress_(progress) {
+    restart();
+  }
+  // Ends stage `name`; `percent` of the whole work is then done (reported
+  // to the progress callback, when there is one).
+  void mark(const char* name, int percent = -1) {
+    if (progress_ && percent >= 0) progress_(percent);
     const auto wall = std::chrono::steady_clock::now();
     const double cpu = cpuMs();
     stages_.push_back(
@@ -148,6 +155,7 @@ class StageClock {
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
   }
   std::vector<Grouping::Stage>& stages_;
+  std::function<void(int)> progress_;
   std::chrono::steady_clock::time_point wall0_;
   double cpu0_ = 0;
 };
@@ -206,7 +214,7 @@ class TreeBuilder {
       lastNode = node;
       scopes_[static_cast<size_t>(node)].ops.push_back(i);
     }
-    if (clock) clock->mark("scope of each op");
+    if (clock) clock->mark("scope of each op", 10);
     G.topLevel = placeScopeChildren(0, -1);
   }
 
@@ -476,7 +484,8 @@ using LevelEdgeMap = std::map<EdgeKey, std::vector<const ir::Value*>>;
 
 std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir::Op& func,
                                               const GroupingOptions& opt,
-                                              const std::function<bool()>& canceled) {
+                                              const std::function<bool()>& canceled,
+                                              const std::function<void(int)>& progress) {
   auto out = std::make_shared<Grouping>();
   Grouping& G = *out;
   G.title = u'@' + toQString(api::symbolName(func));
@@ -498,24 +507,24 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
         clock.mark("search index (own thread)");
         return built;
       });
-  StageClock clock(G.stages);
+  StageClock clock(G.stages, progress);
 
   {
     TreeBuilder tree(func, opt, G);
-    clock.mark("top-level ops");
+    clock.mark("top-level ops", 5);
     const bool scoped = opt.byNameScope && api::hasNameScopes(func);
-    clock.mark("has name scopes");
+    clock.mark("has name scopes", 6);
     if (scoped) {
       tree.byNameScope(&clock);
-      clock.mark("name-scope tree");
+      clock.mark("name-scope tree", 25);
     } else {
       tree.byStructure();
-      clock.mark("groups by structure");
+      clock.mark("groups by structure", 25);
     }
     if (stop()) return nullptr;
     tree.nestRanges();
     tree.countUp();
-    clock.mark("ranges, op counts");
+    clock.mark("ranges, op counts", 28);
   }
   if (stop()) return nullptr;
 
@@ -523,7 +532,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   for (const OpGroup& g : G.groups)
     for (const ir::Op* op : g.ops)
       const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { G.groupOf.emplace(&o, g.id); });
-  clock.mark("group of each op");
+  clock.mark("group of each op", 38);
   if (stop()) return nullptr;
 
   // The path of every group from the top, computed once.
@@ -569,7 +578,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     }
     if (deepest >= 0) countedArgs[static_cast<size_t>(deepest)].push_back(v);
   }
-  clock.mark("arguments");
+  clock.mark("arguments", 42);
   if (stop()) return nullptr;
 
   // Values crossing groups: at the level holding both ends, an edge between
@@ -616,7 +625,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
       G.levelEdges[l].push_back({key.first, key.second, std::move(unique)});
     }
   edges.clear();
-  clock.mark("edges of every level");
+  clock.mark("edges of every level", 68);
   if (stop()) return nullptr;
 
   // Summaries: leaves from their ops, the groups above from their children.
@@ -714,11 +723,11 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     if (!g.isLeaf())
       for (int c : g.children) sums[static_cast<size_t>(c)] = Summary();
   }
-  clock.mark("box summaries");
+  clock.mark("box summaries", 92);
   if (stop()) return nullptr;
 
   G.search = index.get();
-  clock.mark("waiting for the search index");
+  clock.mark("waiting for the search index", 99);
   G.stages.insert(G.stages.end(), indexStage.begin(), indexStage.end());
   if (stop()) return nullptr;
   clock.restart();

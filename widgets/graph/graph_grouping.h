@@ -150,9 +150,12 @@ int findPeriod(const std::vector<int>& seq, int minPeriod, int maxPeriod, double
 QString rangeLabel(const QString& first, const QString& last);
 
 // Group `func`. `canceled` is polled; returns nullptr when it says so.
+// `progress` hears the share done, 0-100, after each stage (a million ops
+// take seconds).
 std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir::Op& func,
                                               const GroupingOptions& options = {},
-                                              const std::function<bool()>& canceled = {});
+                                              const std::function<bool()>& canceled = {},
+                                              const std::function<void(int)>& progress = {});
 
 // The graph of the level inside `parent` (-1: the top level): its groups as
 // nodes in program order, then the free arguments (top level) or the
