@@ -131,10 +131,21 @@ const std::vector<std::string>& NameScopeCache::scopePath(const ir::Op& op) {
 }
 
 bool hasNameScopes(const ir::Op& root) {
-  NameScopeCache cache;
+  // A '/' outside brackets in the op's name, looked for in place: a module
+  // without scopes is walked to its end (a million ops), so nothing is
+  // split or cached per op.
+  auto scoped = [](std::string_view name) {
+    int depth = 0;
+    for (char c : name) {
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      if (c == '/' && depth == 0) return true;
+    }
+    return false;
+  };
   bool found = false;
   const_cast<ir::Op&>(root).walkPreOrder([&](ir::Op& op) {
-    if (!found && !cache.scopePath(op).empty()) found = true;
+    if (!found && scoped(nameScopeOf(op))) found = true;
     return !found;
   });
   return found;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "api/op_source.h"
+#include "io/huge_page_heap.h"
 
 #include "core/document_state.h"
 #include "graph/graph_view.h"
@@ -51,7 +52,23 @@ using namespace shardscope;
 using namespace shardscope::widgets;
 using namespace shardscope::bench;
 
+namespace {
+
+// One line per target of issue 17 item 2, for a rerun on a quiet machine:
+// "TARGET <what> <limit>: <measured> PASS|FAIL".
+void target(const char* what, double measured, double limit, const char* unit,
+            const QString& also = {}) {
+  std::printf("TARGET %-40s < %6.0f %s: %8.1f %s%s  %s\n", what, limit, unit, measured, unit,
+              also.isEmpty() ? "" : qPrintable(QStringLiteral(" (") + also + u')'),
+              measured < limit ? "PASS" : "FAIL");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // As the app does (app/shardscope_main.cpp): the heap on huge pages;
+  // SHARDSCOPE_HUGE_PAGES=0 measures without.
+  io::restartWithHugePageHeap(argv);
   qputenv("QT_QPA_PLATFORM",
           qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
@@ -214,6 +231,10 @@ int main(int argc, char** argv) {
                 g->topLevel.size(), g->maxBoxesPerLevel(), view.scene()->model().nodes.size());
     std::printf("search index: %.1f MB for %d ops\n", g->search.memoryBytes() / 1e6,
                 g->search.size());
+    std::printf("grouping stages (wall / thread CPU ms):");
+    for (const Grouping::Stage& st : g->stages)
+      std::printf(" %s %.0f/%.0f;", st.name, st.wallMs, st.cpuMs);
+    std::printf("\n");
   }
   std::printf("load (off the UI thread):            %6lld ms (process CPU %.0f ms)\n", loadMs,
               loadCpuMs);
@@ -227,6 +248,10 @@ int main(int argc, char** argv) {
   std::printf("LONGEST UI STALL (open + first frame): %4.1f ms (most UI-thread CPU between beats "
               "%.1f ms)\n",
               stallOpen, stallOpenCpu);
+  std::printf("heap: %s\n", qgetenv("GLIBC_TUNABLES").contains("glibc.malloc.hugetlb=1")
+                                ? "transparent huge pages (glibc.malloc.hugetlb=1)"
+                                : "ordinary pages");
+  double searchMs = -1;
 
   // 4. Expand a group in the middle of the level shown and collapse it
   // again (a group of groups opens its level; Backspace comes back).
@@ -298,6 +323,7 @@ int main(int argc, char** argv) {
                 direct);
     std::printf("SEARCH ANSWER (off the UI thread):   %6lld ms (index alone %lld ms, CPU %.1f ms)\n",
                 answerMs, indexMs, indexCpuMs);
+    searchMs = double(answerMs);
     std::printf("path to the first match opened:      %6lld ms, longest stall %.1f ms (UI CPU "
                 "%.1f ms), level %s\n",
                 openedMs, stallSearch, stallSearchCpu,
@@ -308,6 +334,17 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &usage);
   std::printf("PEAK MEMORY (max RSS):               %6.0f MB; process CPU %.1f s\n",
               usage.ru_maxrss / 1024.0, (processCpuNs() - cpu0) / 1e9);
+  // The targets (issue 17 item 2): wall times, so on a quiet machine; the
+  // CPU figures beside them are what a loaded machine can still compare.
+  std::printf("\n");
+  target("first navigable frame, wall", double(firstFrameMs), 3000, "ms",
+         QStringLiteral("process CPU %1 ms").arg(firstFrameCpuMs, 0, 'f', 0));
+  target("longest UI stall while opening, wall", std::max(stallLoad, stallOpen), 100, "ms",
+         QStringLiteral("UI-thread CPU %1 ms").arg(stallOpenCpu, 0, 'f', 1));
+  if (const Grouping* g = view.grouping())
+    target("boxes on any level", g->maxBoxesPerLevel(), 300, "boxes");
+  if (searchMs >= 0) target("search over all ops, wall", searchMs, 200, "ms");
+  target("peak memory", usage.ru_maxrss / 1024.0, 3072, "MB");
   std::fflush(stdout);
   return ok ? 0 : 2;
 }

@@ -93,6 +93,14 @@ TEST(OpSourceTest, NameScopeCacheAndPresence) {
   EXPECT_TRUE(hasNameScopes(*m->op));
   auto plain = parseTestModule("func.func @main() {\n  return loc(\"jit(f)\"(\"a.py\":1:1))\n}\n");
   EXPECT_FALSE(hasNameScopes(*plain->op));
+  // A '/' inside brackets is no scope; one outside is.
+  auto bracketed =
+      parseTestModule("func.func @main() {\n  return loc(\"scatter[x=(1/2)]\"(\"a.py\":1:1))\n}\n");
+  ASSERT_TRUE(bracketed);
+  EXPECT_FALSE(hasNameScopes(*bracketed->op));
+  auto scoped = parseTestModule("func.func @main() {\n  return loc(\"f/scatter[x=(1/2)]\")\n}\n");
+  ASSERT_TRUE(scoped);
+  EXPECT_TRUE(hasNameScopes(*scoped->op));
 }
 
 TEST(OpSourceTest, ParseSourceLineQuery) {

@@ -88,6 +88,33 @@ void checkTree(const Grouping& g, const ir::Op& func) {
   }
 }
 
+// The labels from the top level down to the leaf group holding `op`,
+// without the ranges ("layer_10–19") put in between, joined by " › ".
+QString leafPath(const Grouping& g, const ir::Op* op) {
+  QStringList out;
+  for (int p : g.pathTo(g.groupOfOp(op)))
+    if (!g.groups[size_t(p)].label.contains(u'–')) out << g.groups[size_t(p)].label;
+  return out.join(QStringLiteral(" › "));
+}
+
+// A function of one `stablehlo.abs` per name ("" for an op without a
+// location), then its return.
+std::shared_ptr<api::Document> namedOps(const QStringList& names) {
+  QString text = QStringLiteral(
+      "module {\n  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n");
+  QString last = QStringLiteral("%arg0");
+  for (int i = 0; i < names.size(); ++i) {
+    const QString value = u'%' + QString::number(i);
+    text += QStringLiteral("    ") + value + QStringLiteral(" = stablehlo.abs ") + last +
+            QStringLiteral(" : tensor<4xf32>");
+    if (!names[i].isEmpty()) text += QStringLiteral(" loc(\"%1\")").arg(names[i]);
+    text += u'\n';
+    last = value;
+  }
+  text += QStringLiteral("    return %1 : tensor<4xf32>\n  }\n}\n").arg(last);
+  return api::parseDocument(text.toStdString(), "named_ops.mlir");
+}
+
 }  // namespace
 
 class GraphGroupingTest : public QObject {
@@ -265,6 +292,76 @@ class GraphGroupingTest : public QObject {
                                           level.nodes[size_t(e.to)].title.startsWith(QLatin1String("attention")));
       QVERIFY(lnToAttention);
     }
+  }
+
+  // The scope of an op is its name up to the last '/' outside brackets, as
+  // api::nameScopePath splits it: each op lands in the leaf of its scope
+  // (the tree is built from each distinct scope once, not from each op).
+  void scopeOfEachOp_data() {
+    QTest::addColumn<QStringList>("names");
+    QTest::addColumn<QStringList>("paths");  // leafPath of each op, then of the return
+    QTest::newRow("brackets") << names("jit(f)/scatter[dims=(0/1)]/abs,jit(f)/scatter[dims=(0/1)]/abs")
+                              << names("jit(f) › scatter[dims=(0/1)],jit(f) › scatter[dims=(0/1)],return");
+    QTest::newRow("interleaved") << names("a/b/abs,a/c/abs,a/b/abs")
+                                 << names("a › b,a › c,a › b,return");
+    QTest::newRow("same scope, other primitives") << names("a/b/abs,a/b/neg,a/b/abs[x=1/2]")
+                                                  << names("a › b,a › b,a › b,return");
+    QTest::newRow("unscoped among scoped")
+        << names("a/x/abs,abs,,a/x/abs")
+        << names("a › x,ops outside name scopes,ops outside name scopes,a › x,"
+                 "ops outside name scopes");
+    QTest::newRow("empty parts") << names("/x/abs,a//abs") << names(" › x,a › ,return");
+    QTest::newRow("prefix of another scope") << names("a/b/c/abs,a/b/abs,a/b/c/abs")
+                                             << names("a › b › c,a › b › abs,a › b › c,return");
+  }
+  void scopeOfEachOp() {
+    QFETCH(QStringList, names);
+    QFETCH(QStringList, paths);
+    auto doc = namedOps(names);
+    QVERIFY2(doc->module, doc->diagnostics.empty() ? "" : doc->diagnostics.front().message.c_str());
+    const ir::Op& main = *doc->module->functions().front();
+    auto g = groupFunction(*doc->module, main);
+    QVERIFY(g);
+    QVERIFY(g->byNameScope);
+    QStringList got;
+    for (const auto& op : main.region(0).front().ops()) got << leafPath(*g, op.get());
+    QCOMPARE(got, paths);
+    checkTree(*g, main);
+  }
+
+  // On a generated model every op sits in the leaf of its own name scope,
+  // the path nameScopePath gives (checked for every op, not a sample).
+  void everyOpInItsScope_data() {
+    QTest::addColumn<int>("ops");
+    QTest::newRow("10 layers") << 730;
+    QTest::newRow("400 layers, ranges") << 29200;
+  }
+  void everyOpInItsScope() {
+    QFETCH(int, ops);
+    auto doc = generated(ops, /*locations=*/true);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    const ir::Op& main = *doc->module->functions().front();
+    std::vector<int> progress;
+    auto g = groupFunction(*doc->module, main, {}, {}, [&](int p) { progress.push_back(p); });
+    QVERIFY(g);
+    // Progress after each stage, rising to the end.
+    QVERIFY(progress.size() >= 5);
+    QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+    QVERIFY(progress.front() > 0);
+    QVERIFY(progress.back() >= 99 && progress.back() <= 100);
+    int checked = 0;
+    for (const auto& op : main.region(0).front().ops()) {
+      QStringList scope;
+      for (const std::string& s : api::nameScopePath(*op)) scope << QString::fromStdString(s);
+      if (scope.isEmpty()) scope << QStringLiteral("return");  // the one op outside scopes
+      QCOMPARE(leafPath(*g, op.get()), scope.join(QStringLiteral(" › ")));
+      ++checked;
+    }
+    QCOMPARE(checked, int(main.region(0).front().ops().size()));
+    // The stages are reported for the benchmark, the scope tree among them.
+    QVERIFY(std::any_of(g->stages.begin(), g->stages.end(), [](const Grouping::Stage& st) {
+      return QLatin1String(st.name) == QLatin1String("name-scope tree");
+    }));
   }
 
   // Ctrl+F over all ops: a match inside a collapsed nested group opens the

@@ -3,8 +3,12 @@
 #include <QObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <future>
+#include <optional>
+#include <string_view>
 #include <set>
 #include <unordered_set>
 
@@ -147,6 +151,43 @@ QString shortOpName(const ir::Op& op) {
   return toQString(dot == std::string::npos ? n : n.substr(dot + 1));
 }
 
+// Wall and this thread's CPU time since the last mark, appended as a stage
+// of Grouping::stages.
+class StageClock {
+ public:
+  explicit StageClock(std::vector<Grouping::Stage>& stages,
+                      const std::function<void(int)>& progress = {})
+      : stages_(stages), progress_(progress) {
+    restart();
+  }
+  // Ends stage `name`; `percent` of the whole work is then done (reported
+  // to the progress callback, when there is one).
+  void mark(const char* name, int percent = -1) {
+    if (progress_ && percent >= 0) progress_(percent);
+    const auto wall = std::chrono::steady_clock::now();
+    const double cpu = cpuMs();
+    stages_.push_back(
+        {name, std::chrono::duration<double, std::milli>(wall - wall0_).count(), cpu - cpu0_});
+    wall0_ = wall;
+    cpu0_ = cpu;
+  }
+  void restart() {
+    wall0_ = std::chrono::steady_clock::now();
+    cpu0_ = cpuMs();
+  }
+
+ private:
+  static double cpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+  }
+  std::vector<Grouping::Stage>& stages_;
+  std::function<void(int)> progress_;
+  std::chrono::steady_clock::time_point wall0_;
+  double cpu0_ = 0;
+};
+
 // What a group's box says, gathered from its leaves up.
 struct Summary {
   std::unordered_map<const std::string*, int> kinds;  // op names are interned
@@ -161,7 +202,7 @@ class TreeBuilder {
       : opt_(opt), G(g), body_(func.region(0).front()) {
     for (const auto& op : body_.ops()) {
       top_.push_back(op.get());
-      weight_.push_back(countOps(*op) + 1);
+      weight_.push_back(op->numRegions() == 0 ? 1 : countOps(*op) + 1);
       G.totalOps += weight_.back();
     }
   }
@@ -174,25 +215,34 @@ class TreeBuilder {
   }
 
   // By the name-scope tree of the top-level ops.
-  void byNameScope() {
+  //
+  // A million ops carry some 800,000 distinct locations (the primitive and
+  // the Python line differ), but only some 55,000 distinct scopes: an op's
+  // scope is the text of its name before the last '/', a view into the
+  // location, so each op costs one scan and, unless it shares the previous
+  // op's scope (most do), one hash lookup of that view. Only a scope seen
+  // the first time is split into parts and walked down the tree.
+  void byNameScope(StageClock* clock = nullptr) {
     G.byNameScope = true;
-    api::NameScopeCache cache;
     scopes_.emplace_back();
+    std::unordered_map<std::string_view, int> nodeOfScope;  // "jit(f)/a/b" -> node
+    std::optional<std::string_view> lastScope;
+    int lastNode = 0;
     for (size_t i = 0; i < top_.size(); ++i) {
-      int node = 0;
-      for (const std::string& part : cache.scopePath(*top_[i])) {
-        auto [it, added] =
-            scopes_[static_cast<size_t>(node)].childByName.try_emplace(part, int(scopes_.size()));
-        const int child = it->second;  // (emplace_back below may move the map)
-        if (added) {
-          scopes_[static_cast<size_t>(node)].children.push_back(child);
-          scopes_.emplace_back();
-          scopes_.back().name = toQString(part);
-        }
-        node = child;
+      const std::optional<std::string_view> scope = scopeOf(api::nameScopeOf(*top_[i]));
+      int node = 0;  // no scope: the root
+      if (scope && lastScope && *scope == *lastScope) {
+        node = lastNode;
+      } else if (scope) {
+        auto [it, added] = nodeOfScope.try_emplace(*scope, 0);
+        if (added) it->second = addScopePath(*scope);
+        node = it->second;
       }
+      lastScope = scope;
+      lastNode = node;
       scopes_[static_cast<size_t>(node)].ops.push_back(i);
     }
+    if (clock) clock->mark("scope of each op", 10);
     G.topLevel = placeScopeChildren(0, -1);
   }
 
@@ -220,6 +270,41 @@ class TreeBuilder {
     QString label;
     std::vector<size_t> ops;  // indices into top_
   };
+  // The scope part of a JAX name: everything before its last '/' outside
+  // brackets (`scatter[dims=(0/1)]` is one part), as
+  // api::splitNameScope splits it; nullopt for a name of one part (no
+  // scope), "" for "/x" (a scope whose one part is empty).
+  static std::optional<std::string_view> scopeOf(std::string_view name) {
+    int depth = 0;
+    size_t last = std::string_view::npos;
+    for (size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      if (c == '/' && depth == 0) last = i;
+    }
+    if (last == std::string_view::npos) return std::nullopt;
+    return name.substr(0, last);
+  }
+
+  // The tree node of a scope seen the first time, adding the nodes of its
+  // parts that are new.
+  int addScopePath(std::string_view scope) {
+    int node = 0;
+    for (const std::string& part : api::splitNameScope(scope)) {
+      auto [it, added] =
+          scopes_[static_cast<size_t>(node)].childByName.try_emplace(part, int(scopes_.size()));
+      const int child = it->second;  // (emplace_back below may move the map)
+      if (added) {
+        scopes_[static_cast<size_t>(node)].children.push_back(child);
+        scopes_.emplace_back();
+        scopes_.back().name = toQString(part);
+      }
+      node = child;
+    }
+    return node;
+  }
+
   struct ScopeNode {
     QString name;
     std::unordered_map<std::string, int> childByName;
@@ -278,12 +363,17 @@ class TreeBuilder {
     auto opsLabel = [&](size_t from, size_t to) {
       return QObject::tr("ops %1–%2").arg(run[from] + 1).arg(run[to - 1] + 1);
     };
-    // Period of the op-name sequence (names are interned: compare pointers).
-    std::vector<int> seq;
-    std::unordered_map<const std::string*, int> ids;
-    for (size_t i : run)
-      seq.push_back(ids.emplace(&top_[i]->name(), static_cast<int>(ids.size())).first->second);
-    const int p = n > static_cast<size_t>(opt_.targetSize) ? findPeriod(seq, 4, opt_.maxSize) : 0;
+    // Period of the op-name sequence (names are interned: compare pointers),
+    // only looked for in runs longer than a group (the ~55,000 scopes of a
+    // million-op model hold a few ops each).
+    int p = 0;
+    if (n > static_cast<size_t>(opt_.targetSize)) {
+      std::vector<int> seq;
+      std::unordered_map<const std::string*, int> ids;
+      for (size_t i : run)
+        seq.push_back(ids.emplace(&top_[i]->name(), static_cast<int>(ids.size())).first->second);
+      p = findPeriod(seq, 4, opt_.maxSize);
+    }
     if (p > 0) {
       if (!G.period) G.period = p;
       const int per = std::max(1, opt_.targetSize / p);
@@ -422,7 +512,8 @@ using LevelEdgeMap = std::map<EdgeKey, std::vector<const ir::Value*>>;
 
 std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir::Op& func,
                                               const GroupingOptions& opt,
-                                              const std::function<bool()>& canceled) {
+                                              const std::function<bool()>& canceled,
+                                              const std::function<void(int)>& progress) {
   auto out = std::make_shared<Grouping>();
   Grouping& G = *out;
   G.title = u'@' + toQString(api::symbolName(func));
@@ -436,24 +527,40 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   // The search index needs nothing of the tree: it is built on a thread of
   // its own meanwhile (both only read the module). Every return below
   // waits for it; a cancel stops it too.
+  std::vector<Grouping::Stage> indexStage;
   std::future<OpSearchIndex> index =
-      std::async(std::launch::async, [&func, &canceled] { return OpSearchIndex(func, canceled); });
+      std::async(std::launch::async, [&func, &canceled, &indexStage] {
+        StageClock clock(indexStage);
+        OpSearchIndex built(func, canceled);
+        clock.mark("search index (own thread)");
+        return built;
+      });
+  StageClock clock(G.stages, progress);
 
   {
     TreeBuilder tree(func, opt, G);
-    if (opt.byNameScope && api::hasNameScopes(func))
-      tree.byNameScope();
-    else
+    clock.mark("top-level ops", 5);
+    const bool scoped = opt.byNameScope && api::hasNameScopes(func);
+    clock.mark("has name scopes", 6);
+    if (scoped) {
+      tree.byNameScope(&clock);
+      clock.mark("name-scope tree", 25);
+    } else {
       tree.byStructure();
+      clock.mark("groups by structure", 25);
+    }
     if (stop()) return nullptr;
     tree.nestRanges();
     tree.countUp();
+    clock.mark("ranges, op counts", 28);
   }
   if (stop()) return nullptr;
 
+  G.groupOf.reserve(static_cast<size_t>(G.totalOps));
   for (const OpGroup& g : G.groups)
     for (const ir::Op* op : g.ops)
       const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { G.groupOf.emplace(&o, g.id); });
+  clock.mark("group of each op", 38);
   if (stop()) return nullptr;
 
   // The path of every group from the top, computed once.
@@ -499,16 +606,26 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     }
     if (deepest >= 0) countedArgs[static_cast<size_t>(deepest)].push_back(v);
   }
+  clock.mark("arguments", 42);
   if (stop()) return nullptr;
 
   // Values crossing groups: at the level holding both ends, an edge between
   // the two boxes holding them; below it, from outside / to outside.
+  // Most operands come from an op of the same leaf: those are found in the
+  // leaf's own ops (sorted, a few dozen, in cache) before asking groupOf (a
+  // million entries: a cache miss per lookup).
+  std::vector<const ir::Op*> inLeaf;
   for (const OpGroup& leaf : G.groups) {
     if (!leaf.isLeaf()) continue;
+    inLeaf.clear();
+    for (const ir::Op* op : leaf.ops)
+      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { inLeaf.push_back(&o); });
+    std::sort(inLeaf.begin(), inLeaf.end());
     for (const ir::Op* op : leaf.ops)
       const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
         for (ir::Value* v : o.operands()) {
           if (!v->definingOp) continue;  // arguments: above; region arguments: inside
+          if (std::binary_search(inLeaf.begin(), inLeaf.end(), v->definingOp)) continue;
           const int from = G.groupOfOp(v->definingOp);
           if (from < 0 || from == leaf.id) continue;
           const std::vector<int>& pf = pathOf(from);
@@ -536,6 +653,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
       G.levelEdges[l].push_back({key.first, key.second, std::move(unique)});
     }
   edges.clear();
+  clock.mark("edges of every level", 68);
   if (stop()) return nullptr;
 
   // Summaries: leaves from their ops, the groups above from their children.
@@ -633,11 +751,16 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     if (!g.isLeaf())
       for (int c : g.children) sums[static_cast<size_t>(c)] = Summary();
   }
+  clock.mark("box summaries", 92);
   if (stop()) return nullptr;
 
   G.search = index.get();
+  clock.mark("waiting for the search index", 99);
+  G.stages.insert(G.stages.end(), indexStage.begin(), indexStage.end());
   if (stop()) return nullptr;
+  clock.restart();
   G.level = levelModel(G, -1);
+  clock.mark("top level's graph");
   return out;
 }
 

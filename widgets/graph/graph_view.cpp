@@ -894,7 +894,8 @@ void GraphView::startGroupJob(int level, int group, int highlight, std::set<int>
     job.grouping = grouping;
     if (!job.grouping) {
       progress(2);
-      job.grouping = groupFunction(*module, *func, options, canceled);
+      job.grouping = groupFunction(*module, *func, options, canceled,
+                                   [&](int p) { progress(2 + p * 28 / 100); });
       if (!job.grouping || canceled()) return std::nullopt;
     }
     if (job.level == kOpeningLevel) job.level = job.grouping->openingLevel();
