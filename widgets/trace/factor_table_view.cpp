@@ -144,6 +144,18 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
 void AxisChipDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
   if (option.state & QStyle::State_Selected) painter->fillRect(option.rect, option.palette.highlight().color().lighter(175));
   AxisCellData c = AxisCellData::fromIndex(index);
+  // Plain text (the T and tensor columns) on the view's own background is
+  // in the palette's text colour: paintAxisCell draws for light pictures,
+  // and its near-black would vanish in the dark theme.
+  if (!c.blank && !c.text.isEmpty() && c.mapped && !c.conflict && !c.changed) {
+    painter->save();
+    painter->setFont(option.font);
+    painter->setPen(option.palette.color(QPalette::Text));
+    painter->drawText(QRectF(option.rect).adjusted(kCellPadX, 0, -kCellPadX, 0),
+                      Qt::AlignVCenter | Qt::AlignLeft, c.text);
+    painter->restore();
+    return;
+  }
   paintAxisCell(*painter, option.rect, c, option.font);
 }
 
