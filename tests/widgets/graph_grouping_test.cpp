@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTest>
 
 #include "api/op_source.h"
@@ -440,6 +441,37 @@ class GraphGroupingTest : public QObject {
     if (laidOut.isEmpty()) QVERIFY(laidOut.wait(60000));
     QCOMPARE(view.shownLevel(), -1);
     QCOMPARE(int(view.scene()->model().nodes.size()), int(g.topLevel.size() + g.freeArgs.size()));
+  }
+
+  // A search over all ops still running when another file replaces the
+  // module: its answer is dropped, and the worker, which reads the ops'
+  // locations for a Python line, keeps the old module alive until it ends
+  // (the sanitizer run reports a use-after-free otherwise).
+  void searchOutlivesItsModule() {
+    auto doc = generated(29200, /*locations=*/true);
+    if (!doc) QSKIP("python3 or the generator is not available");
+    DocumentState state;
+    GraphView view(&state);
+    view.resize(1000, 700);
+    QSignalSpy laidOut(&view, &GraphView::layoutFinished);
+    QSignalSpy answered(&view, &GraphView::searchAnswered);
+    state.setDocument(doc);
+    QVERIFY(laidOut.wait(60000));
+    QVERIFY(view.isGrouped());
+    std::weak_ptr<api::Document> old = doc;
+    doc.reset();  // the view and the state hold it now
+    view.find(QStringLiteral("model.py:70"));
+    // The small module is laid out at once: the scene lets go of the old
+    // module while the search runs over it.
+    view.setSynchronous(true);
+    state.setDocument(test::loadSample(QStringLiteral("attention_block.mlir")));
+    QVERIFY(!view.isGrouped());
+    QVERIFY(view.scene()->hasGraph());
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    QVERIFY(old.expired());  // nothing holds the old module once the search ended
+    QCOMPARE(answered.count(), 0);
+    QVERIFY(view.searchMatches().empty());
   }
 
   // Double-click on a group of groups opens its level; on a leaf it expands

@@ -803,10 +803,16 @@ void GraphView::runGroupedSearch(bool next) {
     return;
   }
   searchInfo_->setText(tr("searching %1 ops…").arg(grouping_->search.size()));
+  // The index holds the module's ops, and a Python-line query reads their
+  // locations: the worker keeps the document alive too (another file may be
+  // opened, and this grouping reset, before the search ends).
   auto grouping = grouping_;
+  auto doc = groupingDoc_;
   searchWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  searchWatcher_.setFuture(
-      QtConcurrent::run([grouping, text] { return grouping->search.find(text); }));
+  searchWatcher_.setFuture(QtConcurrent::run([grouping, doc, text] {
+    (void)doc;
+    return grouping->search.find(text);
+  }));
 }
 
 void GraphView::markSearchMatches() {
