@@ -186,6 +186,8 @@ void WhyPanelTest::longChainCollapses() {
   // The nearest hop is the last add, the farthest starts at %arg0.
   QVERIFY2(text.contains(QStringLiteral("from operand-0 %") + QString::number(adds - 2)), qPrintable(text));
   QVERIFY2(text.contains(QStringLiteral("from operand-0 %arg0")), qPrintable(text));
+  // The tail keeps its place in the chain: the last hop is number `hops`.
+  QVERIFY2(text.contains(QString::number(hops) + QStringLiteral(". step ")), qPrintable(text));
   emit browser->anchorClicked(QUrl(QStringLiteral("why:all-hops")));
   QVERIFY(!why->plainText().contains(QStringLiteral("more hops")));
   QCOMPARE(hopLines(), hops);

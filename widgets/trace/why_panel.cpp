@@ -183,18 +183,23 @@ QString WhyPanel::explanationHtml() const {
       if (collapse && k == kHeadHops) {
         const int skipped = hops - kHeadHops - kTailHops;
         html += tr("</ol><p style=\"margin-left:24px\"><i>… %1 more hops (steps %2 to %3)</i> "
-                   "<a href=\"why:all-hops\">show all %4 hops</a></p><ol start=\"%5\">")
+                   "<a href=\"why:all-hops\">show all %4 hops</a></p>")
                     .arg(skipped)
                     .arg(h.step)
                     .arg(a.hops[static_cast<size_t>(hops - kTailHops - 1)].step)
-                    .arg(hops)
-                    .arg(hops - kTailHops + 1);
+                    .arg(hops);
+        // Qt's rich text ignores <ol start>: the tail numbers itself.
+        html += QStringLiteral("<ol style=\"list-style-type:none\">");
         k = hops - kTailHops - 1;
         continue;
       }
+      const qsizetype item = html.size() + 4;  // after the next "<li>"
+      const QString number =
+          collapse && k >= hops - kTailHops ? QString::number(k + 1) + QStringLiteral(". ") : QString();
       if (h.viaShardingGroup) {
         html += QStringLiteral("<li>step %1: copied from <b>%2</b> (same sharding group)</li>")
                     .arg(QString::number(h.step), qs(h.fromName).toHtmlEscaped());
+        html.insert(item, number);
         continue;
       }
       html += QStringLiteral("<li>step %1: <b>%2</b>%3, factor <b>%4</b> (%5): from %6 <b>%7</b> dim %8</li>")
@@ -204,6 +209,7 @@ QString WhyPanel::explanationHtml() const {
                        h.line ? QStringLiteral(" (line %1)").arg(h.line) : QString(), qs(h.factorName),
                        qs(h.factorKinds).toHtmlEscaped(), qs(h.fromTensor), qs(h.fromName).toHtmlEscaped(),
                        QString::number(h.fromDim));
+      html.insert(item, number);
     }
     html += QStringLiteral("</ol>");
     if (a.seed)
