@@ -100,6 +100,7 @@ void MainWindow::createActions() {
   }
   if (auto* layer = findChild<QAction*>(QStringLiteral("communicationLayerAction")))
     view->addAction(layer);
+  view->addAction(graph_->groupByNameScopeAction());
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
   view->addSeparator();

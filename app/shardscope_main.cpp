@@ -202,6 +202,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     return fail(QStringLiteral("--comm-layer takes on or off, not '%1'").arg(commLayer));
   if (args.isSet(QStringLiteral("comm-layer")) && (commView || view != ExportView::Graph))
     return fail(QStringLiteral("--comm-layer applies to --view graph only"));
+  if (args.isSet(QStringLiteral("group-scopes")) && (commView || view != ExportView::Graph))
+    return fail(QStringLiteral("--group-scopes applies to --view graph only"));
   if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
   auto doc = api::loadDocument(file.toStdString());
   for (const auto& d : doc->diagnostics) std::fprintf(stderr, "%s\n", d.format(doc->name).c_str());
@@ -273,6 +275,7 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   ExportRequest req;
   req.view = view;
   req.state = view == ExportView::Source ? QStringLiteral("as written") : stateCaption;
+  req.grouping.scopesAtAnySize = args.isSet(QStringLiteral("group-scopes"));
   if (args.isSet(QStringLiteral("op"))) {
     const QString name = args.value(QStringLiteral("op"));
     req.op = state.findOp(name);
@@ -376,6 +379,12 @@ int main(int argc, char** argv) {
        QStringLiteral("With --view graph: on (default) draws the collectives the shardings need "
                       "on the graph (the GUI's View > Communication Layer), off leaves them out."),
        QStringLiteral("on|off")});
+  args.addOption(
+      {QStringLiteral("group-scopes"),
+       QStringLiteral("With --view graph: group the function by its ops' JAX name scopes whatever "
+                      "its size (the GUI's View > Group by Name Scope); without it only "
+                      "functions over %1 ops are grouped.")
+           .arg(GroupingOptions().threshold)});
   args.addOption({QStringLiteral("screenshot"),
                   QStringLiteral("Open the window, grab it to PNG once laid out, exit."),
                   QStringLiteral("PNG")});
@@ -394,7 +403,7 @@ int main(int argc, char** argv) {
       return fail(QStringLiteral("out of memory"));
     }
   }
-  for (const char* opt : {"view", "op", "value", "step", "strategy", "comm-layer"})
+  for (const char* opt : {"view", "op", "value", "step", "strategy", "comm-layer", "group-scopes"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
   if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));

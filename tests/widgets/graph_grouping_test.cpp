@@ -391,6 +391,77 @@ class GraphGroupingTest : public QObject {
     QVERIFY(!view.isGrouped());
   }
 
+  // View > Group by Name Scope: a small function whose ops carry JAX name
+  // scopes is grouped by them when asked, drawn op by op otherwise.
+  void smallScopedFunctionGroupedOnRequest() {
+    // An MLP as JAX exports it from Flax modules (scopes mlp › dense_0 ...).
+    const char* text = R"(module @jit_apply {
+  func.func public @main(%x: tensor<8x16xf32> loc("x"), %w0: tensor<16x32xf32>, %w1: tensor<32x4xf32>) -> tensor<8x4xf32> {
+    %0 = stablehlo.dot_general %x, %w0, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32> loc(#d0)
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<8x32xf32> loc(#relu)
+    %1 = stablehlo.maximum %0, %cst : tensor<8x32xf32> loc(#relu)
+    %2 = stablehlo.dot_general %1, %w1, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x4xf32>) -> tensor<8x4xf32> loc(#d1)
+    %3 = stablehlo.tanh %2 : tensor<8x4xf32> loc(#out)
+    return %3 : tensor<8x4xf32>
+  }
+}
+#py = loc("model.py":21:8)
+#d0 = loc("jit(apply)/mlp/dense_0/dot_general"(#py))
+#relu = loc("jit(apply)/mlp/relu/max"(#py))
+#d1 = loc("jit(apply)/mlp/dense_1/dot_general"(#py))
+#out = loc("jit(apply)/head/tanh"(#py))
+)";
+    auto doc = api::parseDocument(text, "scoped_mlp.mlir");
+    QVERIFY(doc && doc->module);
+    const ir::Op& main = *doc->module->functions().front();
+    GroupingOptions options;
+    QVERIFY(!drawsGrouped(main, options));
+    options.scopesAtAnySize = true;
+    QVERIFY(drawsGrouped(main, options));
+
+    DocumentState state;
+    GraphView view(&state);
+    view.setSynchronous(true);
+    view.setGroupScopesAtAnySize(false);
+    state.setDocument(doc);
+    QVERIFY(!view.isGrouped());
+    QVERIFY(view.scene()->hasGraph());
+    // The menu's action regroups the shown function at once.
+    QAction* action = view.groupByNameScopeAction();
+    QVERIFY(action && action->isCheckable() && !action->isChecked());
+    action->trigger();
+    QVERIFY(view.isGrouped());
+    const Grouping& g = *view.grouping();
+    QVERIFY(g.byNameScope);
+    checkTree(g, main);
+    // jit(apply) holds everything but the return: the view opens inside it.
+    QCOMPARE(view.shownLevel(), groupAt(g, QStringLiteral("jit(apply)")));
+    QCOMPARE(labels(g, view.shownLevel()), names("mlp,head"));
+    QCOMPARE(labels(g, groupAt(g, QStringLiteral("jit(apply)/mlp"))), names("dense_0,relu,dense_1"));
+    action->trigger();
+    QVERIFY(!view.isGrouped());
+    QVERIFY(view.scene()->hasGraph());
+    // Nor is one whose ops all sit in one scope (small JAX exports: every
+    // op in jit(f)/jit(main)): one box would hide everything.
+    auto oneScope = api::parseDocument(R"(func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.abs %a : tensor<4xf32> loc(#s)
+  %1 = stablehlo.negate %0 : tensor<4xf32> loc(#t)
+  return %1 : tensor<4xf32>
+}
+#py = loc("lu.py":3:1)
+#s = loc("jit(f)/jit(main)/abs"(#py))
+#t = loc("jit(f)/jit(main)/neg"(#py))
+)", "one_scope.mlir");
+    QVERIFY(oneScope && oneScope->module);
+    QVERIFY(!drawsGrouped(*oneScope->module->functions().front(), options));
+    // A function without name scopes is not grouped by the option.
+    auto plain = test::loadSample(QStringLiteral("attention_block.mlir"));
+    view.setGroupScopesAtAnySize(true);
+    state.setDocument(plain);
+    QVERIFY(!view.isGrouped());
+    view.setGroupScopesAtAnySize(false);
+  }
+
   void expandCollapseAndCache() {
     auto doc = generated(1460);  // 20 layers
     if (!doc) QSKIP("python3 or the generator is not available");

@@ -83,10 +83,10 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
       // takes minutes.
       GraphModel model;
       QString groupsNote;
-      if (hasMoreOpsThan(*func, GroupingOptions().threshold)) {
+      if (drawsGrouped(*func, req.grouping)) {
         // The level the GUI opens at (inside `jit(f)` › `transformer` when
         // one scope holds everything).
-        auto grouping = groupFunction(*module, *func);
+        auto grouping = groupFunction(*module, *func, req.grouping);
         const int level = grouping->openingLevel();
         model = levelModel(*grouping, level);
         model.grouping = grouping;

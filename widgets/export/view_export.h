@@ -6,6 +6,7 @@
 #include "api/communication.h"
 #include "api/document.h"
 #include "core/picture_export.h"
+#include "graph/graph_grouping.h"
 #include "propagation/propagation_trace.h"
 
 namespace shardscope::widgets {
@@ -26,6 +27,9 @@ struct ExportRequest {
   // Graph: the communication report of `doc` to draw as the communication
   // layer (graph_comm_layer.h); null or without collectives: no layer.
   std::shared_ptr<const api::CommunicationReport> comm;
+  // Graph: how a function is grouped (GroupingOptions::scopesAtAnySize is
+  // the GUI's View > Group by Name Scope).
+  GroupingOptions grouping;
   // The state `doc` is in, for the title ("after step 3 of 12
   // (user-priority)", core/timeline_caption.h); empty: not said.
   QString state;

@@ -31,6 +31,26 @@ bool hasMoreOpsThan(const ir::Op& func, int limit) {
   return false;
 }
 
+bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt) {
+  if (hasMoreOpsThan(func, opt.threshold)) return true;
+  if (!opt.byNameScope || !opt.scopesAtAnySize || func.numRegions() == 0 || func.region(0).empty())
+    return false;
+  // Small by now, so looking at every scope is cheap. Grouped only when the
+  // scopes split the body: a function whose ops all sit in one scope
+  // (`jit(f)/jit(main)`, as small JAX exports are) would be one box.
+  api::NameScopeCache cache;
+  const std::vector<std::string>* first = nullptr;
+  for (const auto& op : func.region(0).front().ops()) {
+    const std::vector<std::string>& path = cache.scopePath(*op);
+    if (path.empty()) continue;
+    if (!first)
+      first = &path;
+    else if (path != *first)
+      return true;
+  }
+  return false;
+}
+
 int findPeriod(const std::vector<int>& seq, int minPeriod, int maxPeriod, double ratio) {
   const int n = static_cast<int>(seq.size());
   maxPeriod = std::min(maxPeriod, n / 2);
@@ -83,8 +103,16 @@ int Grouping::openingLevel() const {
   int level = -1;
   for (;;) {
     const std::vector<int>& here = childrenOf(level);
+    // The function's return is left out of the count: in a small function
+    // it alone is more than the 1% allowed outside.
+    auto returnOnly = [](const OpGroup& g) {
+      return g.isLeaf() && !g.ops.empty() &&
+             std::all_of(g.ops.begin(), g.ops.end(),
+                         [](const ir::Op* op) { return op->name() == "func.return"; });
+    };
     long total = 0;
-    for (int c : here) total += groups[static_cast<size_t>(c)].opCount;
+    for (int c : here)
+      if (!returnOnly(groups[static_cast<size_t>(c)])) total += groups[static_cast<size_t>(c)].opCount;
     int inner = -1;
     for (int c : here) {
       const OpGroup& g = groups[static_cast<size_t>(c)];

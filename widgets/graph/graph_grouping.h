@@ -50,6 +50,11 @@ struct GroupingOptions {
   int regionMin = 40;    // a region op with at least this many nested ops is its own group
   int maxBoxes = 200;    // groups per level at most; more are nested in ranges
   bool byNameScope = true;  // group by JAX name scopes when the ops have them
+  // Group a function of any size whose ops carry name scopes (View > Group
+  // by Name Scope): a small JAX export then shows its `jit(f)` › `mlp` ›
+  // `dense_2` tree as a large one does. Off, only functions over `threshold`
+  // ops are grouped.
+  bool scopesAtAnySize = false;
 };
 
 struct OpGroup {
@@ -128,6 +133,11 @@ int countOps(const ir::Op& func);
 // Whether `func` holds more than `limit` ops; stops counting there (cheap on
 // the UI thread for any size).
 bool hasMoreOpsThan(const ir::Op& func, int limit);
+// Whether `func` is drawn grouped under `opt`: it has more than
+// `opt.threshold` ops, or `opt.scopesAtAnySize` asks for name scopes at any
+// size and its top-level ops sit in at least two different ones. The graph
+// view and picture export both ask it.
+bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt);
 
 // Smallest p in [minPeriod, maxPeriod] with seq[i] == seq[i+p] for at least
 // `ratio` of the positions checked (up to 4,000), or 0.

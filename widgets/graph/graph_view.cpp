@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QScrollBar>
 #include <QStyle>
+#include <QAction>
 #include <QSettings>
 #include <QPromise>
 #include <QPushButton>
@@ -185,6 +186,20 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
     QSettings().setValue(QStringLiteral("graph/animateAxisMoves"), on);
   });
   barLayout->insertWidget(barLayout->indexOf(mapButton_), animateButton_);
+  groupingOptions_.scopesAtAnySize =
+      QSettings().value(QStringLiteral("graph/groupScopesAtAnySize"), false).toBool();
+  groupScopesAction_ = new QAction(tr("Group by &Name Scope"), this);
+  groupScopesAction_->setObjectName(QStringLiteral("groupByNameScopeAction"));
+  groupScopesAction_->setCheckable(true);
+  groupScopesAction_->setChecked(groupingOptions_.scopesAtAnySize);
+  groupScopesAction_->setToolTip(
+      tr("Group the graph by the ops' JAX name scopes (jit(f) › mlp › dense_2) whatever the "
+         "function's size; off, only functions over %1 ops are grouped")
+          .arg(groupingOptions_.threshold));
+  connect(groupScopesAction_, &QAction::toggled, this, [this](bool on) {
+    QSettings().setValue(QStringLiteral("graph/groupScopesAtAnySize"), on);
+    setGroupScopesAtAnySize(on);
+  });
   layout->addWidget(bar);
   // A grouped function: where in its groups the view is, on a row of its
   // own (wrapped, so that a long path is never cut), each part a link.
@@ -457,7 +472,7 @@ void GraphView::relayout() {
   }
   current_ = -1;
   navList_.clear();
-  if (hasMoreOpsThan(*func, groupingOptions_.threshold)) {
+  if (drawsGrouped(*func, groupingOptions_)) {
     // Large function: group it off the UI thread (unless it is grouped
     // already, e.g. relayout of the same document), then lay out the
     // collapsed graph.
@@ -799,6 +814,17 @@ void GraphView::markSearchMatches() {
 }
 
 // --- Large functions: groups -------------------------------------------------
+
+void GraphView::setGroupScopesAtAnySize(bool on) {
+  if (groupScopesAction_->isChecked() != on) {
+    groupScopesAction_->setChecked(on);  // comes back here through toggled
+    return;
+  }
+  if (groupingOptions_.scopesAtAnySize == on) return;
+  groupingOptions_.scopesAtAnySize = on;
+  resetGrouping();  // a grouping made under the old options is not reused
+  relayout();
+}
 
 void GraphView::resetGrouping() {
   if (groupWatcher_.isRunning()) groupWatcher_.cancel();

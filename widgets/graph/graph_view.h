@@ -17,6 +17,7 @@
 #include "graph/graph_scene.h"
 #include "propagation/propagation_trace.h"
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -45,6 +46,12 @@ class GraphView : public QWidget {
 
   // Large functions (more ops than options.threshold) open collapsed.
   void setGroupingOptions(const GroupingOptions& o) { groupingOptions_ = o; }
+  // View > Group by Name Scope: functions whose ops carry JAX name scopes
+  // are grouped by them at any size (GroupingOptions::scopesAtAnySize; kept
+  // in QSettings as graph/groupScopesAtAnySize). The action is this view's;
+  // the main window puts it in its View menu.
+  QAction* groupByNameScopeAction() const { return groupScopesAction_; }
+  void setGroupScopesAtAnySize(bool on);
   bool isGrouped() const { return grouping_ != nullptr; }
   const Grouping* grouping() const { return grouping_.get(); }
   bool isExpanded(int group) const { return expanded_.count(group) > 0; }
@@ -250,6 +257,7 @@ class GraphView : public QWidget {
   // Axis movement.
   AxisMoveAnimator* animator_ = nullptr;
   QToolButton* animateButton_ = nullptr;
+  QAction* groupScopesAction_ = nullptr;
   bool animateAxes_ = true;
   const void* axisTrace_ = nullptr;  // the trace and step shown last
   int axisStep_ = -2;
