@@ -12,6 +12,7 @@
 //   main_window_selection.cpp    op tree, value combo, diagnostics → selection
 //   main_window_view.cpp         presentation mode, theme, saved settings
 #include "main_window.h"
+#include "diagnostics_dock.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -160,8 +161,8 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   trace_->setRun(nullptr);
   updatePropagationActions();
   updateTitle();
+  updateDiagnosticsDock(this, *diagModel_);
   if (doc->hasErrors()) {
-    if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) d->raise();
     const auto& diags = doc->diagnostics;
     if (!diags.empty() && diags.front().loc.known())
       source_->goToLine(static_cast<int>(diags.front().loc.line),

@@ -1,7 +1,8 @@
 // File > Open Dump Folder: a folder of module dumps (Shardy's
 // module-dump-directory, XLA's shardy/ dumps) in a "Dump folder" tab of the
 // centre (a diff wants the width a dock does not have), as a timeline with
-// the diff between neighbours (widgets/dumps).
+// the diff between neighbours (widgets/dumps). The tab takes the whole
+// window while it is current (the MLIR docks come back on another tab).
 #include <QTabWidget>
 #include <QFileDialog>
 #include <QSettings>
@@ -10,6 +11,7 @@
 #include "dumps/dump_folder_view.h"
 #include "graph/graph_view.h"
 #include "main_window.h"
+#include "window_layout.h"
 
 namespace shardscope::app {
 
@@ -38,7 +40,12 @@ bool MainWindow::openDumpFolder(const QString& folder, QString* error) {
     if (error) *error = why;
     return false;
   }
-  if (tabs_->indexOf(dumpView_) < 0) tabs_->addTab(dumpView_, tr("Dump folder"));
+  if (tabs_->indexOf(dumpView_) < 0) {
+    tabs_->addTab(dumpView_, tr("Dump folder"));
+    // The timeline and its diffs take the whole window, as the SparseCore
+    // tab does: the MLIR docks (empty for a folder) would leave them a third.
+    layout_->setFullWindowPage(dumpView_);
+  }
   tabs_->setTabToolTip(tabs_->indexOf(dumpView_), folder);
   tabs_->setCurrentWidget(dumpView_);
   showStatusMessage(

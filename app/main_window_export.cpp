@@ -5,7 +5,7 @@
 // Views are named as `shardscope --export --view` names them: graph, mesh,
 // source, comm, factors, trace, why, and the SparseCore charts sc-load,
 // sc-spmem, sc-hbm, sc-pipeline, sc-ids, sc-stats; `compare` is the result
-// of Propagation > Compare Strategies (only the GUI has one). Titles say the
+// of Propagation > Compare Strategies (headless: `--view compare`). Titles say the
 // state shown (as written, before/after propagation, which strategy, which
 // step); pictures are light in either theme and carry no selection halo.
 // The save dialog starts in the folder of the last export.
@@ -304,9 +304,7 @@ bool MainWindow::exportViewTo(const QString& view, const QString& path, QString*
       report = std::make_shared<const api::CommunicationReport>(
           api::analyzeCommunication(*doc, options));
     }
-    if (!report->ok)
-      return fail(tr("No communication report for %1: %2")
-                      .arg(file, QString::fromStdString(report->error)));
+    if (!report->ok) return fail(comm::reportFailedMessage(file, report->error));
     pic = comm::communicationPicture(*report, comm::communicationTitle(file, state));
   } else {
     return fail(tr("No view named '%1' can be exported here.").arg(view));

@@ -138,7 +138,7 @@ void MainWindow::showValueInCombo(const ir::Value* value) {
   // Past the listed values (or in another function): one transient entry at
   // the end names it, so the combo never names a value the mesh view does
   // not show.
-  if (!value->type.isRankedTensor()) return;
+  if (!value->type->isRankedTensor()) return;
   const QVariant data = QVariant::fromValue(reinterpret_cast<quintptr>(value));
   if (comboTransientRow_ < 0) {
     valueCombo_->addItem(comboText(*value), data);
@@ -164,7 +164,7 @@ void MainWindow::fillValueCombo() {
   QList<QStandardItem*> items;
   bool more = false;
   auto add = [this, &items, &more](const ir::Value* v) {
-    if (!v->type.isRankedTensor()) return;
+    if (!v->type->isRankedTensor()) return;
     if (items.size() >= kMaxComboValues) {
       more = true;
       return;

@@ -1,6 +1,7 @@
 // What-if: the edited source re-parsed and propagated off the UI thread,
 // diffed against the previous run, and shown (or its errors, edits kept).
 #include "main_window.h"
+#include "diagnostics_dock.h"
 
 #include <QDockWidget>
 #include <QStatusBar>
@@ -62,10 +63,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
     diagModel_->setDiagnostics(r.doc->diagnostics, errorName(*r.doc));
     diagView_->resizeColumnsToContents();
     source_->setDiagnostics(r.doc->diagnostics);
-    if (auto* d = findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))) {
-      d->show();
-      d->raise();
-    }
+    updateDiagnosticsDock(this, *diagModel_);
     const int errors = r.doc->errorCount();
     const QString msg =
         tr("The edited source has %n error(s); nothing was re-run and your edits are kept.", "",
@@ -88,6 +86,7 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
                                                             toQString(r.doc->name));
 #endif
   diagModel_->setDiagnostics(r.doc->diagnostics, errorName(*r.doc));
+  updateDiagnosticsDock(this, *diagModel_, "whatIfDock");  // the re-run's result is told there
   std::vector<WhatIfChange> changes;
   QString summary;
   const QString level = QString::fromLatin1(api::levelName(run_->options.level));

@@ -3,6 +3,8 @@
 //   shardscope --export OUT.{png,svg,pdf} --view graph|mesh|source|comm|factors|trace
 //              [--op NAME] [--value NAME] [--propagate LEVEL] [--step N] FILE
 //                                      write the picture and exit, no window
+//   shardscope --export OUT.svg --view compare [--compare basic,user-priority] FILE
+//                                      Propagation > Compare Strategies' picture
 //   shardscope --export OUT.mlir [--propagate LEVEL [--step N]] FILE
 //                                      write the module as the GUI holds it
 //   LEVEL: pipeline (-sdy-propagation-pipeline), basic, aggressive,
@@ -27,6 +29,7 @@
 #include "export/view_export.h"
 #include "comm/communication_export.h"
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+#include "trace/strategy_compare_export.h"
 #include "trace/trace_export.h"
 #endif
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
@@ -92,7 +95,7 @@ QString unknownLevel(const QString& option, const QString& level) {
 // with --step N after that step of the run.
 int runModuleExport(const QCommandLineParser& args, const QString& file, const QString& out) {
   if (!QFileInfo(file).isFile()) return fail(QStringLiteral("no such file: %1").arg(file));
-  for (const char* opt : {"view", "op", "value", "strategy"})
+  for (const char* opt : {"view", "op", "value", "strategy", "compare"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 does not apply to --export %2 (a module, not a picture)")
                       .arg(QLatin1String(opt), out));
@@ -156,6 +159,39 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   }
 #endif
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  // --view compare: Propagation > Compare Strategies, with the strategies
+  // its choosers start at unless --compare names two.
+  const bool compareView = args.value(QStringLiteral("view")) == QLatin1String("compare");
+  if (args.isSet(QStringLiteral("compare")) && !compareView)
+    return fail(QStringLiteral("--compare applies to --view compare only"));
+  if (compareView) {
+    for (const char* opt :
+         {"op", "value", "step", "strategy", "propagate", "comm-layer", "group-scopes"})
+      if (args.isSet(QLatin1String(opt)))
+        return fail(QStringLiteral("--%1 does not apply to --view compare (each strategy runs "
+                                   "alone on the file as written; --compare names them)")
+                        .arg(QLatin1String(opt)));
+    const QString pair = args.isSet(QStringLiteral("compare"))
+                             ? args.value(QStringLiteral("compare"))
+                             : QStringLiteral("basic,user-priority");
+    const QStringList names = pair.split(u',');
+    widgets::trace::Strategy a{}, b{};
+    if (names.size() != 2 || !widgets::trace::parseStrategy(names[0].trimmed(), &a) ||
+        !widgets::trace::parseStrategy(names[1].trimmed(), &b))
+      return fail(QStringLiteral("--compare takes two strategies A,B (basic, aggressive, "
+                                 "op-priority or user-priority), not '%1'")
+                      .arg(pair));
+    if (const QString problem = inputFileProblem(file); !problem.isEmpty()) return fail(problem);
+    // As the GUI compares: the module's text, named as the window names it.
+    const auto cdoc = api::loadDocument(file.toStdString());
+    QString error;
+    const Picture pic = widgets::trace::strategyComparePicture(
+        toQString(cdoc->text), toQString(cdoc->name), a, b, &error);
+    if (pic.isNull()) return fail(error);
+    if (!writePicture(pic, out, &error)) return fail(error);
+    std::fprintf(stdout, "wrote %s (compare, %s)\n", qPrintable(out), qPrintable(pic.title));
+    return 0;
+  }
   // The trace explorer's views (widgets/trace): factor table / trace.
   widgets::trace::TraceExportOptions traceOpts;
   if (args.isSet(QStringLiteral("view")) &&
@@ -183,8 +219,8 @@ int runExport(const QCommandLineParser& args, const QString& out) {
     return 0;
   }
   const QString knownViews =
-      QStringLiteral("graph, mesh, source, comm, factors, trace, or for a SparseCore job sc-load, sc-spmem, sc-hbm, "
-                     "sc-pipeline, sc-ids");
+      QStringLiteral("graph, mesh, source, comm, factors, trace, compare, or for a SparseCore job sc-load, "
+                     "sc-spmem, sc-hbm, sc-pipeline, sc-ids");
 #else
   const QString knownViews = QStringLiteral("graph, mesh, source or comm");
 #endif
@@ -262,11 +298,10 @@ int runExport(const QCommandLineParser& args, const QString& out) {
   }
 
   if (commView) {
-    const QString level = args.value(QStringLiteral("propagate"));
-    const QString docState =
-        level.isEmpty() ? QStringLiteral("as written") : QStringLiteral("after %1 propagation").arg(level);
+    // Its title says the state as the GUI's export does.
     QString error;
-    if (!widgets::comm::exportCommunicationView(out, *doc, docState, {}, &error)) return fail(error);
+    if (!widgets::comm::exportCommunicationView(out, *doc, stateCaption, {}, &error))
+      return fail(error);
     std::fprintf(stdout, "wrote %s (comm)\n", qPrintable(out));
     return 0;
   }
@@ -348,7 +383,8 @@ int main(int argc, char** argv) {
       {QStringLiteral("view"),
        QStringLiteral(
            "View to export: graph (default), mesh, source; comm (collectives with cost and cause); "
-           "factors or trace (trace explorer); "
+           "factors or trace (trace explorer); compare (two strategies side by side, "
+           "as Propagation > Compare Strategies); "
            "sc-load, sc-spmem, sc-hbm, sc-pipeline or sc-ids for a SparseCore job (JSON)."),
        QStringLiteral("VIEW")});
   args.addOption(
@@ -374,6 +410,11 @@ int main(int argc, char** argv) {
        QStringLiteral(
            "With --view factors|trace: basic, aggressive, op-priority or user-priority."),
        QStringLiteral("NAME")});
+  args.addOption(
+      {QStringLiteral("compare"),
+       QStringLiteral("With --view compare: the two strategies, A,B (default basic,user-priority, "
+                      "as the GUI's Compare Strategies starts)."),
+       QStringLiteral("A,B")});
   args.addOption(
       {QStringLiteral("comm-layer"),
        QStringLiteral("With --view graph: on (default) draws the collectives the shardings need "
@@ -403,7 +444,8 @@ int main(int argc, char** argv) {
       return fail(QStringLiteral("out of memory"));
     }
   }
-  for (const char* opt : {"view", "op", "value", "step", "strategy", "comm-layer", "group-scopes"})
+  for (const char* opt :
+       {"view", "op", "value", "step", "strategy", "compare", "comm-layer", "group-scopes"})
     if (args.isSet(QLatin1String(opt)))
       return fail(QStringLiteral("--%1 is only valid with --export").arg(QLatin1String(opt)));
   if (args.positionalArguments().size() > 1) return fail(QStringLiteral("at most one FILE"));

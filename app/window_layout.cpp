@@ -131,12 +131,14 @@ void WindowLayout::applyDefaultSizes() {
 }
 
 void WindowLayout::setFullWindowPage(QWidget* page) {
-  fullPage_ = page;
+  if (!page || fullPages_.contains(page)) return;
+  fullPages_ << page;
   onTabChanged();
 }
 
 bool WindowLayout::isFullWindowPageCurrent() const {
-  return fullPage_ && tabs_->currentWidget() == fullPage_;
+  QWidget* current = tabs_->currentWidget();
+  return current && fullPages_.contains(current);
 }
 
 void WindowLayout::onTabChanged() {

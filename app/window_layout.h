@@ -7,7 +7,7 @@
 //   width; View > Reset Layout goes back to it.
 // - The dock layout is saved on close and restored at start (QSettings,
 //   versioned: layouts saved by older versions are ignored).
-// - A "full-window" tab (SparseCore) hides the MLIR docks while it is
+// - A "full-window" tab (SparseCore, the dump folder) hides the MLIR docks while it is
 //   current and brings them back, as they were, when another tab is chosen.
 #pragma once
 #include <QByteArray>
@@ -55,7 +55,8 @@ class WindowLayout : public QObject {
   // Apply the default dock sizes for the window's current size.
   void applyDefaultSizes();
 
-  // While `page` is current in the tabs, the MLIR docks are hidden.
+  // While `page` is current in the tabs, the MLIR docks are hidden (the
+  // SparseCore tab, the dump folder); several pages may be so.
   void setFullWindowPage(QWidget* page);
   bool isFullWindowPageCurrent() const;
   // The dock layout to keep: the current one, or the one a full-window page hid.
@@ -73,7 +74,7 @@ class WindowLayout : public QObject {
   QByteArray default_;
   QByteArray pendingState_;  // restored again once the window is shown
   bool pendingDefaultSizes_ = false;
-  QPointer<QWidget> fullPage_;
+  QList<QPointer<QWidget>> fullPages_;
   QByteArray hiddenState_;  // the layout while the full page is shown
   QList<QPointer<QDockWidget>> hiddenDocks_;
 };

@@ -18,6 +18,7 @@ S="$ROOT/sample_models"
 "$BIN" --export "$OUT/graph_step_mlp_megatron.png" --view graph --step 3 "$S/mlp_megatron.mlir"
 "$BIN" --export "$OUT/graph_comm_priorities.png" --view graph --propagate pipeline "$S/priorities.mlir"
 "$BIN" --export "$OUT/comm_megatron_allreduce.png" --view comm --propagate pipeline "$S/megatron_allreduce.mlir"
+"$BIN" --export "$OUT/compare_alltoall_conflict.png" --view compare "$S/alltoall_conflict.mlir"
 "$BIN" --export "$OUT/source_errors.png" --view source "$ROOT/tests/widgets/data/bad_module.mlir" 2>/dev/null ||
   "$BIN" --export "$OUT/source_matmul.png" --view source "$S/matmul_chain.mlir"
 "$BIN" --export "$OUT/sc_load_zipf.png" --view sc-load "$S/sparsecore/zipf_dropping.json"

@@ -29,7 +29,7 @@ std::string withPriority(const std::string& text, const std::optional<int64_t>& 
 std::string lineText(uint32_t line) { return line ? " (line " + std::to_string(line) + ")" : ""; }
 
 const std::vector<int64_t>* shapeOf(const TensorRef& t) {
-  if (t.value) return t.value->type.isRankedTensor() ? &t.value->type.shape : nullptr;
+  if (t.value) return t.value->type->isRankedTensor() ? &t.value->type->shape : nullptr;
   if (!t.func) return nullptr;
   // The function result has the type of the returned value.
   const ir::Op* ret = nullptr;
@@ -38,7 +38,7 @@ const std::vector<int64_t>* shapeOf(const TensorRef& t) {
       if (op->is("func.return")) ret = op.get();
   if (!ret || t.result >= ret->numOperands()) return nullptr;
   const ir::Value* v = ret->operand(t.result);
-  return v->type.isRankedTensor() ? &v->type.shape : nullptr;
+  return v->type->isRankedTensor() ? &v->type->shape : nullptr;
 }
 
 // The sharding of a function result as written on the func.func.
@@ -103,7 +103,7 @@ std::vector<Neighbour> neighboursOf(const ShardingState& state, const TensorRef&
     const ir::Op* func = ret.parentOp();
     if (!func || !func->is("func.func")) return;
     const std::vector<int64_t>* shape =
-        ret.operand(i)->type.isRankedTensor() ? &ret.operand(i)->type.shape : nullptr;
+        ret.operand(i)->type->isRankedTensor() ? &ret.operand(i)->type->shape : nullptr;
     if (!shape) return;
     Neighbour n;
     n.label = "func.return";

@@ -327,9 +327,9 @@ FactorTable factorTableForOp(ir::Module& module, ir::Op& op, std::string* error,
   for (size_t r = 0; r < out.rows.size(); ++r) {
     const ir::Value* v = r < op.numOperands() ? op.operand(static_cast<unsigned>(r))
                                               : op.result(static_cast<unsigned>(r - op.numOperands()));
-    if (!v->type.isRankedTensor()) continue;
-    for (size_t d = 0; d < out.rows[r].dims.size() && d < v->type.shape.size(); ++d)
-      out.rows[r].dims[d].size = v->type.shape[d];
+    if (!v->type->isRankedTensor()) continue;
+    for (size_t d = 0; d < out.rows[r].dims.size() && d < v->type->shape.size(); ++d)
+      out.rows[r].dims[d].size = v->type->shape[d];
   }
   return out;
 }

@@ -167,7 +167,7 @@ int64_t TraceIndex::rankOf(const TraceValueRef& ref) const {
     return -1;
   }
   ir::Value* v = value(ref);
-  return v && v->type.isRankedTensor() ? v->type.rank() : -1;
+  return v && v->type->isRankedTensor() ? v->type->rank() : -1;
 }
 
 std::vector<size_t> TraceIndex::updatesOf(const TraceValueRef& ref) const {
@@ -189,7 +189,7 @@ std::vector<TraceValueRef> TraceIndex::shardedValues() const {
         consider(TraceValueRef{"block_arg", idx, g, a});
     }
     for (unsigned r = 0; r < op->numResults(); ++r)
-      if (op->result(r)->type.isRankedTensor()) consider(TraceValueRef{"result", idx, 0, r});
+      if (op->result(r)->type->isRankedTensor()) consider(TraceValueRef{"result", idx, 0, r});
     if (op->is("func.func"))
       for (unsigned r = 0; r < propagation::funcNumResults(*op); ++r) consider(TraceValueRef{"func_result", idx, 0, r});
   }

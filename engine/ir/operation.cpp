@@ -155,9 +155,9 @@ std::vector<Value*> Op::results() const {
   return out;
 }
 
-Value* Op::addResult(Type t) {
+Value* Op::addResult(TypeRef t) {
   auto v = std::make_unique<Value>();
-  v->type = std::move(t);
+  v->type = t;
   v->definingOp = this;
   v->index = static_cast<unsigned>(results_.size());
   results_.push_back(std::move(v));
@@ -282,9 +282,9 @@ std::vector<Value*> Block::arguments() const {
   return out;
 }
 
-Value* Block::addArgument(Type t) {
+Value* Block::addArgument(TypeRef t) {
   auto v = std::make_unique<Value>();
-  v->type = std::move(t);
+  v->type = t;
   v->ownerBlock = this;
   v->index = static_cast<unsigned>(args_.size());
   args_.push_back(std::move(v));

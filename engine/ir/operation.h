@@ -15,6 +15,7 @@
 #include "diagnostics.h"
 #include "node_pool.h"
 #include "type.h"
+#include "type_ref.h"
 
 namespace shardscope::ir {
 
@@ -43,7 +44,8 @@ struct Use {
 // An SSA value: either result `index` of `definingOp`, or argument `index` of `ownerBlock`.
 class Value {
  public:
-  Type type;
+  // Interned (type_ref.h): one pointer, shared by every value of that type.
+  TypeRef type;
   Op* definingOp = nullptr;
   Block* ownerBlock = nullptr;
   unsigned index = 0;
@@ -190,7 +192,7 @@ class Op {
     const PoolVector<std::unique_ptr<Value>>* r_;
   };
   ResultRange resultRange() const { return ResultRange(results_); }
-  Value* addResult(Type t);
+  Value* addResult(TypeRef t);
 
   // Attributes. Inherent attributes (the op's own, MLIR "properties") and
   // discardable ones (`sdy.sharding`, ...) live in one list, each flagged.
@@ -293,7 +295,7 @@ class Block {
   unsigned numArguments() const { return static_cast<unsigned>(args_.size()); }
   Value* argument(unsigned i) const { return args_[i].get(); }
   std::vector<Value*> arguments() const;
-  Value* addArgument(Type t);
+  Value* addArgument(TypeRef t);
   void eraseArgument(unsigned i);
   // The `loc(...)` written after argument `i` (location.h), or nullptr.
   // Kept here rather than on every value: few values are block arguments.

@@ -1534,7 +1534,7 @@ bool Parser::resolveUses(const std::vector<ValueUse>& uses, bool typed, size_t n
     bool placeholder = v->definingOp && v->definingOp->name() == "builtin.unrealized_forward_ref";
     if (t && !placeholder && v->type != *t) {
       return error(uses[i].pos, "use of value '%" + std::string(uses[i].name) + "' expects different type than prior uses: '" +
-                                    t->str() + "' vs '" + v->type.str() + "'");
+                                    t->str() + "' vs '" + v->type->str() + "'");
     }
     op.addOperand(v);
   }

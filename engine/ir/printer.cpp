@@ -115,7 +115,7 @@ class NameState {
   // The name an op gives its result (MLIR's getAsmResultNames), or "".
   static std::string resultHint(const Op& op) {
     if (op.name() == "stablehlo.constant" && op.numResults() == 1) {
-      const std::string& et = op.result(0)->type.elementType;
+      const std::string& et = op.result(0)->type->elementType;
       bool integer = !et.empty() && (et[0] == 'i' || et.rfind("ui", 0) == 0 || et.rfind("si", 0) == 0);
       return integer ? "c" : "cst";
     }
@@ -537,7 +537,7 @@ class Writer {
       writeType(op.operand(i)->type);
     }
     os_ << ") -> ";
-    bool parens = op.numResults() != 1 || op.result(0)->type.kind == Type::Kind::Function;
+    bool parens = op.numResults() != 1 || op.result(0)->type->kind == Type::Kind::Function;
     if (parens) os_ << '(';
     for (unsigned i = 0; i < op.numResults(); ++i) {
       if (i) os_ << ", ";
@@ -584,8 +584,8 @@ class Writer {
       std::string_view part = r.isTensor() ? complexPartType(r.elementType) : std::string_view();
       bool real = !part.empty();
       for (const Value* o : op.operands())
-        real &= o->type.isTensor() && o->type.elementType == part && o->type.shape == r.shape &&
-                o->type.unranked == r.unranked && o->type.encoding == r.encoding;
+        real &= o->type->isTensor() && o->type->elementType == part && o->type->shape == r.shape &&
+                o->type->unranked == r.unranked && o->type->encoding == r.encoding;
       if (real) {
         writeType(r);
         return;
@@ -816,7 +816,7 @@ class Writer {
       const std::string& text = value->as<OpaqueAttr>()->text;
       auto colon = text.rfind(" : ");
       typeText_.clear();
-      op.result(0)->type.print(typeText_);
+      op.result(0)->type->print(typeText_);
       if (colon == std::string::npos || std::string_view(text).substr(colon + 3) != typeText_) {
         // The value's type differs from the result (e.g. quantized): spelled generically.
         os_ << n << "() <{value = " << text << "}>";
@@ -1197,7 +1197,7 @@ class Writer {
                 inner->operand(1) == body.argument(1) && inner->numResults() == 1 && inner->attrs().empty() &&
                 inner->numRegions() == 0 && ret->name() == "stablehlo.return" && ret->numOperands() == 1 &&
                 ret->operand(0) == inner->result(0) && inner->dialect() == "stablehlo" &&
-                body.argument(0)->type.rank() == 0 && lookupSimpleSyntax(inner->name()) &&
+                body.argument(0)->type->rank() == 0 && lookupSimpleSyntax(inner->name()) &&
                 lookupSimpleSyntax(inner->name())->keywords.empty();
       if (!ok) inner = nullptr;
     }

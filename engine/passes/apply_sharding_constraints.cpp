@@ -136,7 +136,7 @@ void recordConstraintStep(propagation::ShardingDebugInfo& debug, ir::Module& mod
   ir::Value* result = constraint->result(0);
   std::optional<TensorSharding> resultSharding = util::getSharding(result);
   const Mesh* mesh = resultSharding ? module.meshOf(*resultSharding) : nullptr;
-  if (!mesh || !input->type.isRankedTensor()) {
+  if (!mesh || !input->type->isRankedTensor()) {
     update();
     return;
   }

@@ -132,7 +132,7 @@ TensorSharding shardingBeforeTransposes(TensorSharding sharding, ir::Value* v) {
       continue;
     }
     if (def->is("stablehlo.reshape") && def->numOperands() == 1 &&
-        def->operand(0)->type.rank() == v->type.rank()) {
+        def->operand(0)->type->rank() == v->type->rank()) {
       v = def->operand(0);
       continue;
     }

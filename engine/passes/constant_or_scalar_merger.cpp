@@ -65,7 +65,7 @@ bool constantOrScalarMerger(ir::Module& module, ir::DiagnosticSink& diags) {
       if (!inserted) cached = it->second;
     } else if (isScalarBroadcast(*op)) {
       auto [it, inserted] =
-          broadcasts.try_emplace(mergeKey(*op, region, op->operand(0), op->result(0)->type.str()), op);
+          broadcasts.try_emplace(mergeKey(*op, region, op->operand(0), op->result(0)->type->str()), op);
       if (!inserted) cached = it->second;
     }
     if (!cached || cached->numResults() != op->numResults()) continue;

@@ -47,7 +47,7 @@ bool ConstantUniquer::insertKnownConstant(ir::Op& op) {
   ir::Region* region = insertionRegion(block);
   if (!region || region->empty()) return false;
   const ir::Attribute* value = op.attr("value");
-  Key key{region, op.name(), value ? value->str() : std::string(), op.result(0)->type.str()};
+  Key key{region, op.name(), value ? value->str() : std::string(), op.result(0)->type->str()};
   auto it = unique_.find(key);
   if (it != unique_.end()) {
     op.result(0)->replaceAllUsesWith(it->second->result(0));

@@ -76,7 +76,7 @@ bool addUnusedToReplicated(std::vector<TensorSharding>& shardings, std::span<ir:
                            const Mesh& mesh) {
   bool modified = false;
   for (size_t i = 0; i < shardings.size(); ++i) {
-    if (i < values.size() && !values[i]->type.isShaped()) continue;
+    if (i < values.size() && !values[i]->type->isShaped()) continue;
     TensorSharding& s = shardings[i];
     AxisRefList unused = unusedManualAxes(manualAxes, s, mesh);
     if (unused.empty()) continue;

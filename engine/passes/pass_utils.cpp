@@ -74,7 +74,7 @@ bool isElementwise(const Op& op) {
     return true;
   if (op.is("stablehlo.bitcast_convert")) {
     return op.numOperands() == 1 && op.numResults() == 1 &&
-           op.operand(0)->type.shape == op.result(0)->type.shape;
+           op.operand(0)->type->shape == op.result(0)->type->shape;
   }
   static thread_local std::unordered_map<const std::string*, bool> cache;
   return byName(op, cache, [](const std::string& n) {
@@ -113,12 +113,12 @@ std::string symNameOf(const Op& op) {
 // ---- Types ------------------------------------------------------------------
 
 bool isScalar(const Value* v) {
-  return v && v->type.isRankedTensor() && v->type.rank() == 0;
+  return v && v->type->isRankedTensor() && v->type->rank() == 0;
 }
 
 bool isStaticShaped(const ir::Type& t) { return t.isRankedTensor() && t.hasStaticShape(); }
 
-int64_t rankOf(const Value* v) { return v && v->type.isRankedTensor() ? v->type.rank() : 0; }
+int64_t rankOf(const Value* v) { return v && v->type->isRankedTensor() ? v->type->rank() : 0; }
 
 // ---- Shardings on values ----------------------------------------------------
 

@@ -97,7 +97,7 @@ std::optional<ReshardLowering> planReshardOp(const ir::Module& module, const ir:
   }
   const Mesh* mesh = module.meshOf(in);
   if (!mesh || !sameMeshUpToDeviceOrder(module, in, out)) return std::nullopt;
-  lowering.plan = planReshard(in, out, *mesh, reshard.result(0)->type.shape);
+  lowering.plan = planReshard(in, out, *mesh, reshard.result(0)->type->shape);
   return lowering;
 }
 

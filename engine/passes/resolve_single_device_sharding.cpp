@@ -86,7 +86,7 @@ class Resolver {
     std::optional<int64_t> device;
     bool shardedElsewhere = false;
     for (unsigned i = 0; i < op.numResults(); ++i) {
-      if (!op.result(i)->type.isTensor()) continue;
+      if (!op.result(i)->type->isTensor()) continue;
       std::optional<TensorSharding> s = util::getSharding(op.result(i));
       if (!s) continue;
       if (std::optional<int64_t> d = singleDeviceOf(module_, s)) {

@@ -96,8 +96,8 @@ bool shardingGroupImport(ir::Module& module, ir::DiagnosticSink& diags) {
       ok = false;
       break;
     }
-    auto [sit, sinserted] = groupToShape.try_emplace(id, input->type.shape);
-    if (!sinserted && sit->second != input->type.shape) {
+    auto [sit, sinserted] = groupToShape.try_emplace(id, input->type->shape);
+    if (!sinserted && sit->second != input->type->shape) {
       diags.error(op->loc(),
                   "'sdy.sharding_group' op ShardingGroupOps values must have the same shape for "
                   "groupId: " + std::to_string(id));

@@ -11,7 +11,7 @@ namespace shardscope::propagation {
 
 namespace {
 
-bool isScalarValue(const ir::Value* v) { return v->type.isRankedTensor() && v->type.rank() == 0; }
+bool isScalarValue(const ir::Value* v) { return v->type->isRankedTensor() && v->type->rank() == 0; }
 
 PropagationDirection directionByUses(const ir::Op& op, bool allowMultiUse) {
   if (allowMultiUse) return PropagationDirection::Both;

@@ -12,11 +12,9 @@ namespace {
 
 bool isDiscardableSdyAttr(const std::string& name) { return name.compare(0, 4, "sdy.") == 0; }
 
-void hashType(size_t& seed, const ir::Type& t) {
-  hashCombine(seed, static_cast<size_t>(t.kind));
-  for (int64_t d : t.shape) hashCombine(seed, std::hash<int64_t>{}(d));
-  hashCombine(seed, std::hash<std::string>{}(t.elementType));
-}
+// Types are interned (ir::TypeRef): equal types are one object, so its
+// address identifies the type.
+void hashType(size_t& seed, const ir::TypeRef& t) { hashCombine(seed, std::hash<const void*>{}(&*t)); }
 
 }  // namespace
 

@@ -35,8 +35,8 @@ class OpShardingRuleCache {
   struct Signature {
     const std::string* name = nullptr;
     bool conservative = false;
-    std::vector<ir::Type> operandTypes;
-    std::vector<ir::Type> resultTypes;
+    std::vector<ir::TypeRef> operandTypes;
+    std::vector<ir::TypeRef> resultTypes;
     std::vector<std::pair<std::string, ir::Attribute>> attrs;
     bool operator==(const Signature&) const = default;
   };

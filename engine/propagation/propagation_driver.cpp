@@ -75,7 +75,7 @@ bool isElementwiseOp(const ir::Op& op) {
   if (it->second) return true;
   static const std::string* const kBitcastConvert = &ir::Op::internOpName("stablehlo.bitcast_convert");
   if (name == kBitcastConvert && op.numOperands() == 1 && op.numResults() == 1)
-    return op.operand(0)->type.shape == op.result(0)->type.shape;
+    return op.operand(0)->type->shape == op.result(0)->type->shape;
   return false;
 }
 
@@ -812,7 +812,7 @@ struct PropagationDriver::Impl {
   bool processEdge(ir::Op* op) {
     if (op->numOperands() != 1 || op->numResults() != 1) return false;
     ir::Value* result = op->result(0);
-    if (!result->type.isRankedTensor() || !result->type.hasStaticShape()) return false;
+    if (!result->type->isRankedTensor() || !result->type->hasStaticShape()) return false;
     std::vector<ir::Value*> sources = edgeSources(op->operand(0));
     std::vector<Slot> operands;
     StepEvent ev;
@@ -846,7 +846,7 @@ struct PropagationDriver::Impl {
   bool processFuncEdge(ir::Op* op) {
     if (op->numOperands() != 1 || op->numResults() != 1) return false;
     ir::Value* result = op->result(0);
-    if (!result->type.isRankedTensor() || !result->type.hasStaticShape()) return false;
+    if (!result->type->isRankedTensor() || !result->type->hasStaticShape()) return false;
     ir::Value* in = op->operand(0);
     std::vector<ir::Value*> sources;
     if (in->isBlockArgument()) {
@@ -893,7 +893,7 @@ struct PropagationDriver::Impl {
     ir::Op* func = mainFunc;
     for (unsigned i = 0; i < ret->numOperands(); ++i) {
       ir::Value* v = ret->operand(i);
-      if (!v->type.isRankedTensor() || !v->type.hasStaticShape()) continue;
+      if (!v->type->isRankedTensor() || !v->type->hasStaticShape()) continue;
       std::vector<Slot> operands{valueSlot(v)};
       Slot res;
       res.value = v;

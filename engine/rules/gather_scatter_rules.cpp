@@ -110,11 +110,11 @@ bool hasCommonCombiner(const ir::Op& scatter, size_t numInputs) {
   for (unsigned k = 0; k < numInputs; ++k) {
     const ir::Value* v = ret->operand(k);
     const ir::Op* def = v ? v->definingOp : nullptr;
-    if (!def || def->numOperands() != 2 || !v->type.isRankedTensor()) return false;
+    if (!def || def->numOperands() != 2 || !v->type->isRankedTensor()) return false;
     const std::string& n = def->name();
     bool arithmetic = n == "stablehlo.add" || n == "stablehlo.multiply" ||
                       n == "stablehlo.maximum" || n == "stablehlo.minimum";
-    bool logical = v->type.elementType == "i1" && (n == "stablehlo.and" || n == "stablehlo.or");
+    bool logical = v->type->elementType == "i1" && (n == "stablehlo.and" || n == "stablehlo.or");
     if (!arithmetic && !logical) return false;
     if (combiner.empty()) combiner = n;
     else if (combiner != n) return false;

@@ -83,8 +83,8 @@ OpShardingRule OpShardingRuleBuilder::build() && {
 }
 
 std::optional<OpShardingRule> OpShardingRuleBuilder::buildPointwise(const ir::Op& op) {
-  if (op.numResults() == 0 || !op.result(0)->type.isRankedTensor()) return std::nullopt;
-  const std::vector<int64_t>& shape = op.result(0)->type.shape;
+  if (op.numResults() == 0 || !op.result(0)->type->isRankedTensor()) return std::nullopt;
+  const std::vector<int64_t>& shape = op.result(0)->type->shape;
   OpShardingRuleBuilder builder(op);
   builder.factorSizes_ = shape;
   // Factor d is dimension d everywhere; a tensor of another rank (not valid

@@ -23,7 +23,7 @@ struct RuleContext {
 // Shape of a value (empty for scalars and non-tensors).
 inline const std::vector<int64_t>& shapeOf(const ir::Value* v) {
   static const std::vector<int64_t> kNone;
-  return v && v->type.isRankedTensor() ? v->type.shape : kNone;
+  return v && v->type->isRankedTensor() ? v->type->shape : kNone;
 }
 inline const std::vector<int64_t>& operandShape(const ir::Op& op, unsigned i) {
   return shapeOf(i < op.numOperands() ? op.operand(i) : nullptr);

@@ -284,7 +284,7 @@ VerifyResult verifyCollectiveCommon(const ir::Op& op, const CollectiveOperand& o
   if (!ir::allowsMissingInputSharding(*kind) && !operand.sharding)
     return problem("collective on operand without sharding");
   const Mesh* resultMesh = meshes.of(*result);
-  if (VerifyResult r = verifyTensorSharding(*result, &op.result(0)->type, resultMesh, bound)) return r;
+  if (VerifyResult r = verifyTensorSharding(*result, &*op.result(0)->type, resultMesh, bound)) return r;
   if (*kind != CollectiveKind::CollectivePermute && operand.sharding) {
     const Mesh* operandMesh = meshes.of(*operand.sharding);
     if (operandMesh && resultMesh && !verifier_support::sameMesh(*operandMesh, *resultMesh))

@@ -12,7 +12,7 @@ namespace shardscope::verifier {
 namespace {
 
 const ir::Type* operandType(const ir::Op& op, unsigned i) {
-  return i < op.numOperands() && op.operand(i) ? &op.operand(i)->type : nullptr;
+  return i < op.numOperands() && op.operand(i) ? &*op.operand(i)->type : nullptr;
 }
 
 int64_t elementCount(const ir::Type& type) {

@@ -753,7 +753,7 @@ class Verifier {
   bool verifyConstraint(const Op& op) {
     const TensorSharding* sharding = inherentSharding(op);
     if (!sharding || op.numResults() == 0) return true;
-    if (VerifyResult r = verifyTensorSharding(*sharding, &op.result(0)->type, meshes_.of(*sharding),
+    if (VerifyResult r = verifyTensorSharding(*sharding, &*op.result(0)->type, meshes_.of(*sharding),
                                               boundManualAxesAround(op))) {
       emitOpError(op, "", *r, "sharding");
       return false;

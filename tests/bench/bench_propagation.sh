@@ -37,9 +37,17 @@ bench_init
 BENCH_CHECK="${BENCH_CHECK:-wall}"
 [[ "$BENCH_CHECK" == wall || "$BENCH_CHECK" == cpu ]] || { echo "bench: BENCH_CHECK must be wall or cpu" >&2; exit 2; }
 
-# check COND MESSAGE: records a missed target.
+# check COND MESSAGE: prints a PASS or FAIL line per target; a FAIL makes
+# the script exit non-zero.
 ok=1
-check() { awk "BEGIN { exit !($1) }" || { echo "bench: missed: $2"; ok=0; }; }
+check() {
+  if awk "BEGIN { exit !($1) }"; then
+    echo "bench: PASS: $2"
+  else
+    echo "bench: FAIL: $2"
+    ok=0
+  fi
+}
 
 echo "start: $(load_note); REPEAT=$REPEAT, medians; targets checked on $BENCH_CHECK time"
 printf '%-8s %6s | %7s %6s %6s | %7s %6s %6s | %7s %6s %6s | %9s %9s | %9s %9s\n' ops MB \
@@ -91,5 +99,5 @@ for n in "${SIZES[@]}"; do
   prev=$n
 done
 echo "end: $(load_note)"
-((ok)) && echo "bench: targets met"
+if ((ok)); then echo "bench: all targets met ($BENCH_CHECK time)"; else echo "bench: some targets missed ($BENCH_CHECK time)"; fi
 ((ok))

@@ -208,6 +208,35 @@ class FdoStatsViewTest : public QObject {
     QVERIFY(w.statsView()->historyPlot()->hasData());
   }
 
+  // The history and the heatmap share the width, with or without a file
+  // (without, the heatmap's size hint once left the history a sliver with
+  // its title wrapped word by word).
+  void historyAndHeatmapShareTheWidth_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("loaded");
+    for (const QSize& size : {QSize(850, 700), QSize(1170, 900)})
+      for (const bool loaded : {false, true})
+        QTest::newRow(qPrintable(QStringLiteral("%1x%2 %3")
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(loaded ? QStringLiteral("loaded") : QStringLiteral("empty"))))
+            << size << loaded;
+  }
+  void historyAndHeatmapShareTheWidth() {
+    QFETCH(QSize, size);
+    QFETCH(bool, loaded);
+    FdoStatsView view;
+    view.resize(size);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    if (loaded) QVERIFY(openAndWait(view, {fixture(kHistoryNpz)}));
+    QTest::qWait(50);
+    const int history = view.historyPlot()->width();
+    const int heatmap = view.findChild<plots::PartitionHeatmapPlot*>()->width();
+    QVERIFY2(history >= 260 && history * 10 >= (history + heatmap) * 4,
+             qPrintable(QStringLiteral("history %1, heatmap %2").arg(history).arg(heatmap)));
+  }
+
   void headlessExport_data() {
     QTest::addColumn<QString>("view");
     QTest::newRow("history") << QStringLiteral("sc-stats");

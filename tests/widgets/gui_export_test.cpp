@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -125,6 +126,21 @@ struct Fixture {
     return {done.last().at(0).toString(), done.last().at(2).toString()};
   }
 };
+
+// `shardscope ARGS` as a user runs it headless; its exit code and stderr.
+std::pair<int, QString> runCli(const QStringList& args) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(SHARDSCOPE_BIN), args);
+  if (!p.waitForFinished(120000)) {
+    p.kill();
+    return {-1, QStringLiteral("timed out")};
+  }
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+          QString::fromLocal8Bit(p.readAllStandardError())};
+}
 
 QByteArray fileHash(const QString& path) {
   QFile f(path);
@@ -410,6 +426,73 @@ class GuiExportTest : public QObject {
                                            &error),
              qPrintable(error));
     QCOMPARE(fileHash(f.out()), fileHash(headless));
+  }
+
+  // The headless CLI's pictures are the GUI's: the Communication dock's
+  // and Compare Strategies' (with the strategies its choosers start at),
+  // byte for byte, as `shardscope --export OUT --view comm|compare` writes
+  // them.
+  void cliPictureIsTheGuiOne_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<bool>("propagated");
+    QTest::newRow("comm megatron_allreduce as written") << "megatron_allreduce.mlir" << "comm" << false;
+    QTest::newRow("comm alltoall_conflict propagated") << "alltoall_conflict.mlir" << "comm" << true;
+    QTest::newRow("compare mlp_megatron") << "mlp_megatron.mlir" << "compare" << false;
+    QTest::newRow("compare alltoall_conflict") << "alltoall_conflict.mlir" << "compare" << false;
+    QTest::newRow("compare while_loop") << "while_loop.mlir" << "compare" << false;
+  }
+  void cliPictureIsTheGuiOne() {
+    QFETCH(QString, sample);
+    QFETCH(QString, view);
+    QFETCH(bool, propagated);
+    Fixture f;
+    QVERIFY(test::openSample(f.w, sample));
+    if (propagated) QVERIFY(f.propagate());
+    if (view == QLatin1String("compare")) {
+      QVERIFY(f.compareStrategies());
+    } else {
+      QTRY_VERIFY_WITH_TIMEOUT(f.w.communicationPanel()->feed()->isCurrent(), 30000);
+    }
+    // The same file name in two folders: SVG writes it as its <title>.
+    QVERIFY(QDir().mkpath(f.dir.filePath(QStringLiteral("gui"))));
+    QVERIFY(QDir().mkpath(f.dir.filePath(QStringLiteral("cli"))));
+    f.answer = QStringLiteral("gui/") + view + QStringLiteral(".svg");
+    const QString action =
+        view == QLatin1String("comm") ? QStringLiteral("exportCommAction") : QStringLiteral("exportCompareAction");
+    QCOMPARE(f.exportFromMenu(action).first, view);
+    const QString cli = f.dir.filePath(QStringLiteral("cli/") + view + QStringLiteral(".svg"));
+    QStringList args{QStringLiteral("--export"), cli, QStringLiteral("--view"), view};
+    if (propagated) args << QStringLiteral("--propagate") << QStringLiteral("pipeline");
+    args << QDir(test::sampleDir()).filePath(sample);
+    const auto [code, err] = runCli(args);
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(fileHash(f.out()), fileHash(cli));
+  }
+
+  // A module without a communication report: the GUI's export and the
+  // CLI's say why in the same words (comm::reportFailedMessage).
+  void commReportFailedSaysWhatTheCliSays() {
+    Fixture f;
+    const QString broken = f.dir.filePath(QStringLiteral("broken.mlir"));
+    {
+      QFile file(broken);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("func.func @main(\n");
+    }
+    QSignalSpy loaded(&f.w, &app::MainWindow::loaded);
+    f.w.openFile(broken);
+    QVERIFY(loaded.wait(30000));
+    const auto [view, guiMessage] = f.exportFromMenu(QStringLiteral("exportCommAction"));
+    QCOMPARE(view, QStringLiteral("<failed>"));
+    const auto [code, err] = runCli({QStringLiteral("--export"), f.dir.filePath(QStringLiteral("b.png")),
+                                     QStringLiteral("--view"), QStringLiteral("comm"), broken});
+    QCOMPARE(code, 1);
+    QVERIFY2(guiMessage.startsWith(QStringLiteral("no communication report for broken.mlir: ")),
+             qPrintable(guiMessage));
+    QVERIFY2(err.contains(QStringLiteral("shardscope: ") + guiMessage + u'\n'),
+             qPrintable(err + QStringLiteral(" vs ") + guiMessage));
+    QVERIFY(!QFileInfo::exists(f.out()));
   }
 
   // Before any comparison there is nothing to export, and the user is told

@@ -4,14 +4,19 @@
 // screen, the dock layout saved, restored and reset, kept when a file opens,
 // the SparseCore tab on the whole window.
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QHeaderView>
 #include <QScreen>
+#include <QScrollBar>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -22,6 +27,7 @@
 #include "main_window_test_util.h"
 #include "trace/strategy_compare_widget.h"
 #include "trace/trace_panel.h"
+#include "trace/trace_step_model.h"
 #include "window_layout.h"
 
 using namespace shardscope;
@@ -107,24 +113,98 @@ class LayoutTest : public QObject {
     QVERIFY(why);
     QVERIFY(why->isVisible());
     QVERIFY2(visibleLines(why) >= 6, qPrintable(QString::number(visibleLines(why))));
+    // The step list shows each step's line, not cut by its pane.
+    auto* steps = explorer->findChild<QTableView*>(QStringLiteral("traceSteps"));
+    QVERIFY(steps);
+    const int line = widgets::trace::TraceStepModel::LineColumn;
+    QVERIFY2(steps->columnViewportPosition(line) + steps->columnWidth(line) <=
+                 steps->viewport()->width(),
+             qPrintable(QStringLiteral("Line column ends at %1 of %2")
+                            .arg(steps->columnViewportPosition(line) + steps->columnWidth(line))
+                            .arg(steps->viewport()->width())));
+    QVERIFY(steps->columnWidth(line) >=
+            steps->fontMetrics().horizontalAdvance(QStringLiteral("Line")));
     // Each is wide enough for a sentence.
     QVERIFY(narration->viewport()->width() >= 360);
     QVERIFY(why->viewport()->width() >= 300);
     w.grab().save(QStringLiteral("/tmp/layout_%1x%2.png").arg(size.width()).arg(size.height()));
   }
 
+  // Compare Strategies brings its tab into view, and the change in
+  // collectives shows every row with its total (no scroll bar over them).
+  void compareStrategiesComesIntoView_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
   void compareStrategiesComesIntoView() {
+    QFETCH(QSize, size);
     app::MainWindow w(test::sampleDir());
     w.show();
-    w.resize(1280, 800);
+    w.resize(size);
     QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
     dock(w, "diagnosticsDock")->raise();
     auto* compare = w.findChild<widgets::trace::StrategyCompareWidget*>();
     QVERIFY(compare);
     QVERIFY(!compare->isVisible());
+    QSignalSpy done(compare, &widgets::trace::StrategyCompareWidget::communicationCompared);
     w.findChild<QAction*>(QStringLiteral("compareStrategiesAction"))->trigger();
     QTRY_VERIFY(compare->isVisible());
     QVERIFY(compare->visibleRegion().boundingRect().height() >= 120);
+    QVERIFY(done.wait(30000));
+    auto* table = compare->findChild<QTableView*>(QStringLiteral("commChangeTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->isVisible());
+    QTest::qWait(50);
+    int rows = 0;
+    for (int r = 0; r < table->model()->rowCount(); ++r) rows += table->rowHeight(r);
+    QVERIFY(table->model()->rowCount() >= 2);  // a kind and the total
+    QVERIFY2(table->viewport()->height() >= rows,
+             qPrintable(QStringLiteral("%1 px for %2 px of rows")
+                            .arg(table->viewport()->height())
+                            .arg(rows)));
+    QVERIFY(!table->verticalScrollBar()->isVisible());
+  }
+
+  // The Diagnostics dock holds the bottom of the window only when it has
+  // something to say: a clean module leaves the Trace explorer in front; a
+  // broken one brings the diagnostics forward, counted in the tab; a clean
+  // one after it gives the place back.
+  void diagnosticsComeForwardOnlyWithSomethingToSay_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
+  void diagnosticsComeForwardOnlyWithSomethingToSay() {
+    QFETCH(QSize, size);
+    QTemporaryDir dir;
+    const QString broken = dir.filePath(QStringLiteral("broken.mlir"));
+    {
+      QFile f(broken);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("func.func @main(\n");
+    }
+    app::MainWindow w(test::sampleDir());
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QDockWidget* diag = dock(w, "diagnosticsDock");
+    QDockWidget* explorer = dock(w, "traceExplorerDock");
+    auto inFront = [](QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); };
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    QTRY_VERIFY(inFront(explorer));
+    QVERIFY(!inFront(diag));
+    QCOMPARE(diag->windowTitle(), QStringLiteral("Diagnostics"));
+    QSignalSpy loaded(&w, &app::MainWindow::loaded);
+    w.openFile(broken);
+    QVERIFY(loaded.wait(30000));
+    QTRY_VERIFY(inFront(diag));
+    QVERIFY2(diag->windowTitle().startsWith(QStringLiteral("Diagnostics (")),
+             qPrintable(diag->windowTitle()));
+    QVERIFY(w.findChild<QTableView*>(QStringLiteral("diagnosticsView"))->model()->rowCount() > 0);
+    QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
+    QTRY_VERIFY(inFront(explorer));
+    QCOMPARE(diag->windowTitle(), QStringLiteral("Diagnostics"));
   }
 
   void windowFitsTheScreen() {
@@ -239,26 +319,51 @@ class LayoutTest : public QObject {
     QTRY_VERIFY(g->isOverviewShown());  // zoomed: part of it out of view
   }
 
-  void sparseCoreTabGetsTheWholeWindow() {
+  // The SparseCore tab and the dump folder (a timeline of diffs) take the
+  // whole window: the MLIR docks hide while they are current and come back,
+  // as they were, on another tab.
+  void fullWindowTabs_data() {
+    QTest::addColumn<QString>("tab");
+    QTest::addColumn<QSize>("size");
+    for (const char* tab : {"SparseCore", "Dump folder"})
+      for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3")
+                                     .arg(QLatin1String(tab))
+                                     .arg(size.width())
+                                     .arg(size.height())))
+            << QString::fromLatin1(tab) << size;
+  }
+  void fullWindowTabs() {
+    QFETCH(QString, tab);
+    QFETCH(QSize, size);
     app::MainWindow w(test::sampleDir());
     w.show();
-    w.resize(1280, 800);
+    w.resize(size);
     QVERIFY(openSample(w, QStringLiteral("matmul_chain.mlir")));
     QTest::qWait(20);
     const auto before = dockGeometries(w);
     QVERIFY(!before.isEmpty());
     auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
     QVERIFY(tabs);
-    QWidget* sc = w.findChild<QWidget*>(QStringLiteral("sparseCoreWorkspace"));
-    QVERIFY(sc);
-    int scTab = -1;
+    QTemporaryDir dumps;
+    if (tab == QLatin1String("Dump folder")) {
+      for (const char* name : {"01.before_propagation.mlir", "02.after_propagation.mlir"})
+        QVERIFY(QFile::copy(QDir(test::sampleDir()).filePath(QStringLiteral("matmul_chain.mlir")),
+                            dumps.filePath(QLatin1String(name))));
+      QString error;
+      QVERIFY2(w.openDumpFolder(dumps.path(), &error), qPrintable(error));
+    }
+    int index = -1;
     for (int i = 0; i < tabs->count(); ++i)
-      if (tabs->tabText(i) == QLatin1String("SparseCore")) scTab = i;
-    QVERIFY(scTab >= 0);
-    tabs->setCurrentIndex(scTab);
+      if (tabs->tabText(i) == tab) index = i;
+    QVERIFY(index >= 0);
+    tabs->setCurrentIndex(index);
+    QWidget* page = tabs->widget(index);
     QTRY_VERIFY(dockGeometries(w).isEmpty());
-    QTRY_VERIFY2(sc->width() >= w.width() - 30,
-                 qPrintable(QStringLiteral("%1 of %2").arg(sc->width()).arg(w.width())));
+    QTRY_VERIFY2(page->width() >= w.width() - 30,
+                 qPrintable(QStringLiteral("%1 of %2").arg(page->width()).arg(w.width())));
+    QVERIFY2(page->height() >= w.height() * 3 / 4,
+             qPrintable(QStringLiteral("%1 of %2").arg(page->height()).arg(w.height())));
     tabs->setCurrentIndex(0);
     QTRY_COMPARE(dockGeometries(w), before);
   }

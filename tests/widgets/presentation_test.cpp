@@ -13,7 +13,11 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QScopeGuard>
+#include <QTableView>
 
+#include "comm/communication_feed.h"
+#include "comm/communication_panel.h"
 #include "core/document_state.h"
 #include "core/step_words.h"
 #include "graph/graph_view.h"
@@ -119,8 +123,21 @@ class PresentationTest : public QObject {
     QVERIFY(status);
     const int statusBefore = QFontInfo(status->font()).pixelSize();
     const int menuBefore = QFontInfo(w.menuBar()->font()).pixelSize();
+    // The communication legend under the mesh legend (this sample needs an
+    // all-reduce) grows with the graph's text, as the mesh legend does.
+    auto* commLegend = w.graphView()->findChild<QWidget*>(QStringLiteral("communicationLegend"));
+    QVERIFY(commLegend);
+    // The report of the propagated state, not the one of the module as
+    // written (the legend's rows follow it).
+    QTRY_VERIFY_WITH_TIMEOUT(w.communicationPanel()->feed()->isCurrent(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(commLegend->isVisible(), 30000);
+    QTest::qWait(200);
+    const QSize legendBefore = commLegend->size();
     w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
     QTRY_VERIFY(caption->isVisible());
+    QTRY_VERIFY2(commLegend->height() >= legendBefore.height() * 3 / 2,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(legendBefore.height()).arg(commLegend->height())));
+    QVERIFY(commLegend->width() >= legendBefore.width() * 3 / 2);
     const int n = w.state()->stepCount();
     w.state()->setStepsApplied(2);
     QCoreApplication::processEvents();
@@ -153,6 +170,7 @@ class PresentationTest : public QObject {
     w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
     QTRY_VERIFY(!caption->isVisible());
     QCOMPARE(w.graphView()->textScale(), 1.0);
+    QTRY_COMPARE(commLegend->size(), legendBefore);
   }
 
   // The mesh view's device grid is drawn larger in presentation mode, as the
@@ -195,6 +213,43 @@ class PresentationTest : public QObject {
     act->trigger();
     QCOMPARE(mesh->textScale(), 1.0);
     QTRY_VERIFY(mesh->shownScale() <= 1.0);
+  }
+
+  // The factor table's plain-text cells (T, tensor) contrast with the
+  // table in either theme: light text in the dark one, dark in the light.
+  void factorTableTextReadableInEitherTheme_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+  void factorTableTextReadableInEitherTheme() {
+    QFETCH(bool, dark);
+    app::MainWindow w(test::sampleDir());
+    w.resize(1600, 1000);
+    w.show();
+    w.setTheme(dark ? Theme::Dark : Theme::Light);
+    auto lightAgain = qScopeGuard([&] { w.setTheme(Theme::Light); });
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.state()->stepCount() > 1, 30000);
+    auto* table = w.findChild<QTableView*>(QStringLiteral("factorTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->isVisible() && table->model()->rowCount() > 0);
+    QTest::qWait(100);
+    const QImage img = table->viewport()->grab().toImage();
+    const QColor background = table->palette().color(QPalette::Base);
+    for (const int column : {0, 1}) {  // T, tensor
+      const QRect cell = table->visualRect(table->model()->index(0, column));
+      QVERIFY(!cell.isEmpty());
+      int maxContrast = 0;
+      for (int y = cell.top(); y <= cell.bottom(); ++y)
+        for (int x = cell.left(); x <= cell.right(); ++x)
+          maxContrast = std::max(maxContrast,
+                                 std::abs(QColor(img.pixel(x, y)).lightness() - background.lightness()));
+      QVERIFY2(maxContrast >= 120, qPrintable(QStringLiteral("column %1: text contrast %2")
+                                                  .arg(column)
+                                                  .arg(maxContrast)));
+    }
   }
 
   void themeChangesPalette() {

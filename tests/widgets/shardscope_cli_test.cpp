@@ -214,11 +214,66 @@ class ShardscopeCliTest : public QObject {
                        QStringLiteral("mesh"), QStringLiteral("--comm-layer"), QStringLiteral("off"),
                        sample("matmul_chain.mlir")}
         << "--comm-layer applies to --view graph only";
+    QTest::newRow("compare: one strategy")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("compare"),
+                       QStringLiteral("--compare"), QStringLiteral("basic"), sample("matmul_chain.mlir")}
+        << "--compare takes two strategies A,B (basic, aggressive, op-priority or user-priority), not 'basic'";
+    QTest::newRow("compare: unknown strategy")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("compare"),
+                       QStringLiteral("--compare"), QStringLiteral("basic,eager"), sample("matmul_chain.mlir")}
+        << "not 'basic,eager'";
+    QTest::newRow("compare: not the compare view")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--compare"),
+                       QStringLiteral("basic,aggressive"), sample("matmul_chain.mlir")}
+        << "--compare applies to --view compare only";
+    QTest::newRow("compare: a level")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("compare"),
+                       QStringLiteral("--propagate"), QStringLiteral("basic"), sample("matmul_chain.mlir")}
+        << "--propagate does not apply to --view compare";
+    QTest::newRow("compare: missing file")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("compare"),
+                       QStringLiteral("/no/such.mlir")}
+        << "no such file";
     QTest::newRow("view without export")
         << QStringList{QStringLiteral("--view"), QStringLiteral("mesh"),
                        sample("matmul_chain.mlir")}
         << "only valid with --export";
   }
+  // --view compare: the strategies compared (the GUI's defaults, or
+  // --compare A,B) in the title, the values that differ and the change in
+  // collectives; a module with errors says why, not a picture.
+  void compareViewExport_data() {
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("title");
+    QTest::newRow("defaults") << QStringList{} << "mlp_megatron.mlir — strategies compared: basic → user-priority";
+    QTest::newRow("named") << QStringList{QStringLiteral("--compare"), QStringLiteral("aggressive,op-priority")}
+                           << "mlp_megatron.mlir — strategies compared: aggressive → op-priority";
+  }
+  void compareViewExport() {
+    QFETCH(QStringList, extra);
+    QFETCH(QString, title);
+    const QString path = dir_.filePath(QStringLiteral("compare.svg"));
+    const Run r = run(QStringList{QStringLiteral("--export"), path, QStringLiteral("--view"),
+                                  QStringLiteral("compare")} +
+                      extra + QStringList{sample("mlp_megatron.mlir")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile svg(path);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    QVERIFY2(text.contains(title.toHtmlEscaped()), qPrintable(title));
+    QVERIFY(text.contains(QLatin1String("each strategy alone on the applied source")));
+    const QString broken = dir_.filePath(QStringLiteral("broken.mlir"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("func.func @main(\n");
+    f.close();
+    const Run b = run({QStringLiteral("--export"), dir_.filePath(QStringLiteral("b.png")),
+                       QStringLiteral("--view"), QStringLiteral("compare"), broken});
+    QCOMPARE(b.code, 1);
+    QVERIFY2(b.err.contains(QLatin1String("The comparison has no result")), qPrintable(b.err));
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("b.png"))));
+  }
+
   // --view comm draws the collectives with the totals and the state in the
   // title; a module with errors gets a message, not a picture.
   void commViewExport() {
@@ -229,7 +284,7 @@ class ShardscopeCliTest : public QObject {
     QFile svg(path);
     QVERIFY(svg.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(svg.readAll());
-    for (const char* word : {"mlp_megatron.mlir (after user-priority propagation)", "1 collective, 3.00 KiB per device",
+    for (const char* word : {"mlp_megatron.mlir (after propagation (user-priority, ", "1 collective, 3.00 KiB per device",
                              "all-reduce", "sdy.all_reduce of %4 (planned)", "model"})
       QVERIFY2(text.contains(QLatin1String(word)), word);
     // The whole cause, wrapped, not cut after its first 560 pixels.

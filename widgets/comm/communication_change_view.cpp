@@ -1,6 +1,7 @@
 #include "communication_change_view.h"
 
 #include <QHeaderView>
+#include <QEvent>
 #include <QLabel>
 #include <QStyle>
 #include <QTableWidget>
@@ -28,6 +29,36 @@ void tint(QTableWidgetItem* item, double delta) {
   item->setForeground(delta > 0 ? QColor(0xd3, 0x3a, 0x2c) : QColor(0x2e, 0x9d, 0x4f));
 }
 
+// Tall enough for every row (a handful of kinds), no taller; and for the
+// horizontal scroll bar a panel `width` pixels wide needs (else it would
+// take the total row's place and show a vertical one too).
+void fitTableHeight(QTableWidget* table, int width) {
+  if (table->rowCount() == 0) return;
+  int height = table->horizontalHeader()->height() + 2 * table->frameWidth();
+  for (int r = 0; r < table->rowCount(); ++r) height += table->rowHeight(r);
+  // Counted against the width left beside a vertical bar: the bar may show
+  // while the height is being fitted, and it takes from the width.
+  const int bar = table->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, table);
+  if (table->horizontalHeader()->length() > width - 2 * table->frameWidth() - bar) height += bar;
+  if (table->minimumHeight() != height || table->maximumHeight() != height)
+    table->setFixedHeight(height);
+}
+
+// The height again whenever the panel is resized: the comparison is filled
+// before its tab has its final width (a narrower one needs the scroll bar).
+class RefitOnResize : public QObject {
+ public:
+  RefitOnResize(QWidget* panel, QTableWidget* table) : QObject(panel), table_(table) {
+    panel->installEventFilter(this);
+  }
+  bool eventFilter(QObject* o, QEvent* e) override {
+    if (e->type() == QEvent::Resize) fitTableHeight(table_, static_cast<QWidget*>(o)->width());
+    return false;
+  }
+
+ private:
+  QTableWidget* table_;
+};
 }  // namespace
 
 CommunicationChangeView::CommunicationChangeView(QWidget* parent) : QWidget(parent) {
@@ -49,6 +80,7 @@ CommunicationChangeView::CommunicationChangeView(QWidget* parent) : QWidget(pare
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
   table_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   layout->addWidget(table_);
+  new RefitOnResize(this, table_);
   clear();
 }
 
@@ -105,15 +137,9 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
   put(row, TimeDeltaColumn, signedSeconds(seconds), seconds, true);
   table_->resizeColumnsToContents();
   table_->resizeRowsToContents();
-  // Tall enough for every row (a handful of kinds), no taller; and for the
-  // horizontal scroll bar a narrow panel needs (else it would take the
-  // total row's place and show a vertical one too).
-  int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth();
-  for (int r = 0; r < table_->rowCount(); ++r) height += table_->rowHeight(r);
-  if (table_->horizontalHeader()->length() > width() - 2 * table_->frameWidth())
-    height += table_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, table_);
-  table_->setFixedHeight(height);
+  fitTableHeight(table_, width());
   table_->show();
+  fitTableHeight(table_, width());  // the header's length once shown
 }
 
 void CommunicationChangeView::setMessage(const QString& text) {

@@ -139,13 +139,16 @@ QString communicationTitle(const QString& fileName, const QString& state) {
   return QStringLiteral("Communication — %1 (%2)").arg(fileName, state);
 }
 
+QString reportFailedMessage(const QString& fileName, const std::string& reason) {
+  return QStringLiteral("no communication report for %1: %2")
+      .arg(fileName, QString::fromStdString(reason));
+}
+
 bool exportCommunicationView(const QString& path, const api::Document& doc, const QString& state,
                              const api::CommunicationOptions& options, QString* error) {
   const api::CommunicationReport report = api::analyzeCommunication(doc, options);
   if (!report.ok) {
-    if (error)
-      *error = QStringLiteral("no communication report for %1: %2")
-                   .arg(QString::fromStdString(doc.name), QString::fromStdString(report.error));
+    if (error) *error = reportFailedMessage(QString::fromStdString(doc.name), report.error);
     return false;
   }
   return writePicture(

@@ -5,6 +5,7 @@
 // file suffix (picture_export.h).
 #pragma once
 #include <QString>
+#include <string>
 
 #include "api/communication.h"
 #include "core/picture_export.h"
@@ -20,6 +21,12 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
 //   communicationTitle("mlp.mlir", "after step 3 of 12 (pipeline)")
 //   == "Communication — mlp.mlir (after step 3 of 12 (pipeline))"
 QString communicationTitle(const QString& fileName, const QString& state);
+
+// Why there is no picture: the report of `fileName` failed with `reason`.
+// The GUI's export and the headless one say it in these words:
+//   reportFailedMessage("broken.mlir", "the module has errors")
+//   == "no communication report for broken.mlir: the module has errors"
+QString reportFailedMessage(const QString& fileName, const std::string& reason);
 
 // Analyse `doc` and write its picture to `path`. `state` names the
 // document's state in the title ("as written"). False with `error` set.

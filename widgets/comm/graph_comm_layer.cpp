@@ -10,6 +10,8 @@
 #include <QPainterPath>
 #include <QSet>
 #include <QSettings>
+#include <QTimer>
+#include <functional>
 #include <QWidget>
 #include <algorithm>
 #include <map>
@@ -381,20 +383,32 @@ class LegendWidget : public QWidget {
     setObjectName(QStringLiteral("communicationLegend"));
     hide();
   }
-  void setLegend(const CommLegend& legend) {
+  // Called (queued) when the window's font changed: presentation mode sets
+  // it, then the graph's text scale, which the legend follows.
+  std::function<void()> onFontChange;
+  // `scale`: the graph's text scale (presentation mode), as the mesh
+  // legend above it grows.
+  void setLegend(const CommLegend& legend, qreal scale) {
     legend_ = legend;
-    resize(legend.size().toSize() + QSize(1, 1));
+    scale_ = scale;
+    resize((legend.size() * scale).toSize() + QSize(1, 1));
     update();
   }
 
  protected:
+  void changeEvent(QEvent* e) override {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange && onFontChange) QTimer::singleShot(0, this, onFontChange);
+  }
   void paintEvent(QPaintEvent*) override {
     QPainter p(this);
+    p.scale(scale_, scale_);
     legend_.paint(p, QPointF(0, 0));
   }
 
  private:
   CommLegend legend_;
+  qreal scale_ = 1.0;
 };
 
 }  // namespace
@@ -418,6 +432,11 @@ GraphCommLayer::GraphCommLayer(DocumentState* state, GraphView* view)
   });
   viewport_->installEventFilter(this);
   view_->setExtraLegend(legend_);
+  // Presentation mode: the legend grows with the graph's text (refresh
+  // reads GraphView::textScale).
+  static_cast<LegendWidget*>(legend_)->onFontChange = [this] {
+    if (legend_->isVisible()) refresh();
+  };
   connect(view_, &GraphView::layoutFinished, this, &GraphCommLayer::refresh);
 }
 
@@ -464,7 +483,8 @@ void GraphCommLayer::refresh() {
   // both); the view refits only when its size or visibility changed.
   const QSize before = legend_->isHidden() ? QSize() : legend_->size();
   if (drawing_ && !drawing_->glyphs().empty()) {
-    static_cast<LegendWidget*>(legend_)->setLegend(drawing_->legend(isDark(scene)));
+    static_cast<LegendWidget*>(legend_)->setLegend(drawing_->legend(isDark(scene)),
+                                                   view_->textScale());
     legend_->show();
   } else {
     legend_->hide();

@@ -92,16 +92,16 @@ const ir::Value* DocumentState::defaultValue() const {
   if (!f || f->numRegions() == 0 || f->region(0).empty()) return nullptr;
   const ir::Block& body = f->region(0).front();
   for (ir::Value* arg : body.arguments())
-    if (api::valueSharding(*arg) && arg->type.isRankedTensor()) return arg;
+    if (api::valueSharding(*arg) && arg->type->isRankedTensor()) return arg;
   const ir::Value* found = nullptr;
   const_cast<ir::Op*>(f)->walk([&](ir::Op& op) {
     for (unsigned i = 0; i < op.numResults() && !found; ++i)
-      if (api::valueSharding(*op.result(i)) && op.result(i)->type.isRankedTensor())
+      if (api::valueSharding(*op.result(i)) && op.result(i)->type->isRankedTensor())
         found = op.result(i);
   });
   if (found) return found;
   for (ir::Value* arg : body.arguments())
-    if (arg->type.isRankedTensor()) return arg;
+    if (arg->type->isRankedTensor()) return arg;
   return nullptr;
 }
 

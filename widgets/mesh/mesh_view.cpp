@@ -67,7 +67,7 @@ QString MeshTensor::cellText(int64_t linearIndex) const {
 MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
   MeshTensor t;
   t.valueName = toQString(api::valueName(value));
-  t.typeText = toQString(value.type.str());
+  t.typeText = toQString(value.type->str());
   const auto sharding = api::valueSharding(value);
   if (!sharding) {
     t.note =
@@ -87,21 +87,21 @@ MeshTensor describeValue(const ir::Module& module, const ir::Value& value) {
     return t;
   }
   t.mesh = *mesh;
-  if (!value.type.isRankedTensor()) {
-    if (value.type.isToken() || !value.type.isTensor()) {
+  if (!value.type->isRankedTensor()) {
+    if (value.type->isToken() || !value.type->isTensor()) {
       t.note = QStringLiteral("%1 is not a ranked tensor (%2)").arg(t.valueName, t.typeText);
       t.layout.error = "not a tensor";
       return t;
     }
   }
-  std::vector<int64_t> shape = value.type.shape;
+  std::vector<int64_t> shape = value.type->shape;
   if (value.isBlockArgument()) {
     const ir::Op* owner = value.ownerBlock->parentOp();
     if (owner && owner->is("sdy.manual_computation") && value.index < owner->numOperands()) {
-      shape = owner->operand(value.index)->type.shape;
+      shape = owner->operand(value.index)->type->shape;
       t.note = QStringLiteral(
                    "Body argument of sdy.manual_computation: showing the global operand (%1).")
-                   .arg(toQString(owner->operand(value.index)->type.str()));
+                   .arg(toQString(owner->operand(value.index)->type->str()));
     }
   }
   t.layout = api::computeShardLayout(shape, *sharding, *mesh);
@@ -120,7 +120,7 @@ MeshTensor describeValue(const api::Document& doc, const ir::Value& value) {
   if (!doc.hasErrors() && doc.module) return describeValue(*doc.module, value);
   MeshTensor t;
   t.valueName = toQString(api::valueName(value));
-  t.typeText = toQString(value.type.str());
+  t.typeText = toQString(value.type->str());
   t.layout.error = "the module has errors";
   QStringList lines;
   lines << QStringLiteral("Not drawn: %1 has %2 error(s); fix them to see the devices.")

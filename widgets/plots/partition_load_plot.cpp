@@ -15,28 +15,24 @@ namespace {
 
 constexpr int kMaxLegendTables = 9;  // more members are drawn as one "other" series
 
+// A limit as a dashed line across `rect`, named in the legend (its own row
+// above the plots) rather than by a label on the line, which would sit on
+// the bars of the last partitions when they pass the limit.
 void limitLine(QCustomPlot* plot, QCPAxisRect* rect, double y, const QColor& color,
-               const QString& label, Qt::Alignment vertical) {
+               const QString& label) {
+  const QPen pen(color, 1.5, Qt::DashLine);
   auto* line = new QCPItemStraightLine(plot);
   line->setClipAxisRect(rect);
   for (QCPItemPosition* pos : {line->point1, line->point2}) pos->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
   line->point1->setCoords(0, y);
   line->point2->setCoords(1, y);
-  line->setPen(QPen(color, 1.5, Qt::DashLine));
-  auto* text = new QCPItemText(plot);
-  text->setClipAxisRect(rect);
-  text->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-  text->position->setAxisRect(rect);
-  text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-  text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-  text->position->setCoords(0.995, y);
-  text->setPositionAlignment(Qt::AlignRight | vertical);
-  text->setText(label);
-  text->setColor(color);
-  text->setBrush(QColor(255, 255, 255, 235));
-  text->setPen(QPen(color.lighter(150), 0.8));
-  text->setPadding(QMargins(3, 1, 3, 1));
-  text->setFont(QFont(plot->font().family(), 8));
+  line->setPen(pen);
+  // The legend entry: a graph without points, drawn as the line's pen.
+  QCPGraph* entry = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+  entry->setName(label);
+  entry->setPen(pen);
+  entry->setLineStyle(QCPGraph::lsLine);
+  if (!plot->legend->hasItemWithPlottable(entry)) entry->addToLegend();
 }
 
 QCPBars* makeBars(QCPAxisRect* rect, const QString& name, const QColor& color) {
@@ -317,11 +313,10 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
       }
     }
     limitLine(p, maxRect, double(stats.maxIdsLimit), QColor(0xc0, 0x39, 0x2b),
-              QStringLiteral("max_ids_per_partition %1").arg(stats.maxIdsLimit), Qt::AlignBottom);
+              QStringLiteral("max_ids_per_partition %1").arg(stats.maxIdsLimit));
     if (stats.maxUniqueIdsLimit != stats.maxIdsLimit)
       limitLine(p, maxRect, double(stats.maxUniqueIdsLimit), QColor(0x8e, 0x44, 0xad),
-                QStringLiteral("max_unique_ids_per_partition %1").arg(stats.maxUniqueIdsLimit),
-                stats.maxUniqueIdsLimit < stats.maxIdsLimit ? Qt::AlignTop : Qt::AlignBottom);
+                QStringLiteral("max_unique_ids_per_partition %1").arg(stats.maxUniqueIdsLimit));
     topValue = std::max(topValue, double(std::max(stats.maxIdsLimit, stats.maxUniqueIdsLimit)));
     y->setLabel(QStringLiteral("ids, max over sources"));
     x->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));

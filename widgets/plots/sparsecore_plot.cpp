@@ -14,6 +14,11 @@
 
 namespace shardscope::plots {
 
+namespace {
+// The legend row's most columns, as moveLegendToRow was asked (wrapTexts fits fewer).
+const char* const kLegendWrapProperty = "shardscopeLegendWrap";
+}  // namespace
+
 SparseCorePlot::SparseCorePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -75,6 +80,23 @@ void SparseCorePlot::wrapTexts(int width) const {
     const QMargins m = element->margins();
     element->setText(wrapToWidth(text, element->font(), width - m.left() - m.right() - 8));
   }
+  // The legend row (moveLegendToRow): as many columns as fit, at most the
+  // number asked there, so that no entry's text is cut.
+  QCPLegend* legend = plot_->legend;
+  const int wanted = legend->property(kLegendWrapProperty).toInt();
+  if (wanted <= 0 || legend->itemCount() == 0) return;
+  int widest = 0;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i))
+      widest = std::max(widest, item->minimumOuterSizeHint().width());
+  const QMargins m = legend->margins();
+  const int room = width - m.left() - m.right() - 8;
+  const int columns = (room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing());
+  const int wrap = std::clamp(columns, 1, wanted);
+  if (legend->wrap() != wrap) {
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), true);  // the entries laid out again
+  }
 }
 
 void SparseCorePlot::resizeEvent(QResizeEvent* e) {
@@ -99,6 +121,7 @@ void SparseCorePlot::moveLegendToRow(int row, int wrap) {
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   plot_->legend->setWrap(wrap);
+  plot_->legend->setProperty(kLegendWrapProperty, wrap);
   plot_->legend->setFont(QFont(font().family(), 8));
   plot_->legend->setMargins(QMargins(4, 0, 4, 0));
 }
@@ -112,6 +135,7 @@ void SparseCorePlot::reset() {
 
 void SparseCorePlot::finish(bool hasData) {
   hasData_ = hasData;
+  wrapTexts(plot_->width());  // the legend's new entries in as many columns as fit
   plot_->replot();
 }
 
@@ -128,6 +152,8 @@ QString SparseCorePlot::title() const {
 }
 
 int SparseCorePlot::elementCount() const { return plot_->plottableCount() + plot_->itemCount(); }
+
+
 
 bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) const {
   auto fail = [&](const QString& why) {

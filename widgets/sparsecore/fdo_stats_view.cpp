@@ -115,6 +115,14 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   heatmap_ = new plots::PartitionHeatmapPlot(plots);
   plots->addWidget(history_);
   plots->addWidget(heatmap_);
+  // Half each: the heatmap's larger size hint would leave the history a
+  // sliver (its title wrapped word by word) in a 1280-pixel window.
+  plots->setChildrenCollapsible(false);
+  plots->setStretchFactor(0, 1);
+  plots->setStretchFactor(1, 1);
+  history_->setMinimumWidth(260);
+  heatmap_->setMinimumWidth(260);
+  plots->setSizes({1, 1});
   auto* bottom = new QSplitter(Qt::Horizontal, vertical);
   limits_ = new FdoLimitsModel(this);
   sorted_ = new QSortFilterProxyModel(this);

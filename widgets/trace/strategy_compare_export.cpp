@@ -1,6 +1,7 @@
 #include "strategy_compare_export.h"
 
 #include <QAbstractItemModel>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QTableWidget>
 
@@ -18,6 +19,10 @@ Picture strategyComparePicture(const StrategyCompareWidget& compare, QString* er
       *error = QStringLiteral(
           "Compare strategies first (Propagation > Compare Strategies): there is no result to "
           "export.");
+    return {};
+  }
+  if (const QString why = compare.failure(); !why.isEmpty()) {
+    if (error) *error = QStringLiteral("The comparison has no result: %1").arg(why);
     return {};
   }
   const QAbstractItemModel& values = *compare.model();
@@ -40,6 +45,28 @@ Picture strategyComparePicture(const StrategyCompareWidget& compare, QString* er
                    QStringLiteral("%1 — strategies compared: %2 → %3").arg(file, a, b),
                    QStringLiteral("each strategy alone on the applied source · %1")
                        .arg(compare.statusText()));
+}
+
+Picture strategyComparePicture(const QString& moduleText, const QString& fileName, Strategy a,
+                               Strategy b, QString* error) {
+  StrategyCompareWidget compare;
+  compare.setModuleText(moduleText, fileName);
+  compare.setStrategies(a, b);
+  QEventLoop loop;
+  // Done when the collectives are compared, or when a run failed (then
+  // nothing more comes).
+  QObject::connect(&compare, &StrategyCompareWidget::communicationCompared, &loop,
+                   &QEventLoop::quit);
+  QObject::connect(&compare, &StrategyCompareWidget::compared, &loop, [&] {
+    if (!compare.failure().isEmpty()) loop.quit();
+  });
+  if (moduleText.isEmpty()) {
+    if (error) *error = QStringLiteral("%1 is empty: there is nothing to compare").arg(fileName);
+    return {};
+  }
+  compare.compare();
+  loop.exec();
+  return strategyComparePicture(compare, error);
 }
 
 }  // namespace shardscope::widgets::trace

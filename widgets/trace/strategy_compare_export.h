@@ -15,12 +15,23 @@
 #include <QString>
 
 #include "core/picture_export.h"
+#include "propagation_runner.h"
 
 namespace shardscope::widgets::trace {
 
 class StrategyCompareWidget;
 
-// Null picture with `error` set when no comparison has finished yet.
+// Null picture with `error` set when no comparison has finished yet or one
+// of its runs failed.
 Picture strategyComparePicture(const StrategyCompareWidget& compare, QString* error);
+
+// Compare `a` with `b` on `moduleText` as Propagation > Compare Strategies
+// does, and draw the result: headless `shardscope --export OUT --view
+// compare [--compare A,B] FILE`. The comparison is the GUI's own widget,
+// never shown (both runs and the analysis of their collectives off this
+// thread, which waits in an event loop), so the picture is the GUI's byte
+// for byte. Needs a QApplication.
+Picture strategyComparePicture(const QString& moduleText, const QString& fileName, Strategy a,
+                               Strategy b, QString* error);
 
 }  // namespace shardscope::widgets::trace

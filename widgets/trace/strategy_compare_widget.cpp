@@ -44,6 +44,10 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   run_->setToolTip(tr("Propagate the module with both strategies and list the values whose sharding differs"));
   top->addWidget(run_);
   status_ = new QLabel(this);
+  // Wrapped rather than widening the explorer (at 1280 px its three panes
+  // just fit side by side).
+  status_->setWordWrap(true);
+  status_->setMinimumWidth(80);
   top->addWidget(status_, 1);
   layout->addLayout(top);
   table_ = new QTableView(this);
@@ -91,6 +95,13 @@ void StrategyCompareWidget::setModuleText(const QString& text, const QString& fi
 }
 
 QString StrategyCompareWidget::statusText() const { return status_->text(); }
+
+QString StrategyCompareWidget::failure() const {
+  if (!hasResult()) return {};
+  if (!resultA_->ok()) return resultA_->summary();
+  if (!resultB_->ok()) return resultB_->summary();
+  return {};
+}
 
 void StrategyCompareWidget::setStrategies(Strategy a, Strategy b) {
   a_->setCurrentIndex(a_->findData(static_cast<int>(a)));

@@ -37,6 +37,9 @@ class StrategyCompareWidget : public QWidget {
   comm::CommunicationChangeView* communicationView() const { return comm_; }
   // Both runs of the last comparison arrived (its result is shown).
   bool hasResult() const { return resultA_ && resultB_; }
+  // Why the last comparison has no result to show (a run failed: its first
+  // error), or "" when both runs succeeded or none finished yet.
+  QString failure() const;
   // The line beside the strategies ("3 value(s) differ", "running…").
   QString statusText() const;
   // The file compared (as setModuleText named it).

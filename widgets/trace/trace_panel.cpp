@@ -1,5 +1,7 @@
 #include "trace_panel.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -30,6 +32,26 @@
 #include "core/step_words.h"
 
 namespace shardscope::widgets::trace {
+
+namespace {
+// The step list's columns up to Line sized to their text (Op at most a
+// few words wide, elided after) and its pane at least as wide as they are,
+// so that the line of each step is never cut off.
+void fitStepColumns(QTableView* steps) {
+  steps->resizeColumnsToContents();
+  const QFontMetrics fm(steps->font());
+  // "dot_general %12" reads; a longer name is elided.
+  const int opMax = fm.horizontalAdvance(QStringLiteral("dot_general %100"));
+  if (steps->columnWidth(TraceStepModel::OpColumn) > opMax)
+    steps->setColumnWidth(TraceStepModel::OpColumn, opMax);
+  int width = 2 * steps->frameWidth() +
+              steps->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, steps) + 4;
+  for (int c = 0; c <= TraceStepModel::LineColumn; ++c) width += steps->columnWidth(c);
+  // Never more than a quarter of a 1280-pixel window: the narration and the
+  // Why / Compare tabs need the rest, side by side.
+  steps->parentWidget()->setMinimumWidth(std::min(width, 330));
+}
+}  // namespace
 
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -226,7 +248,7 @@ TracePanel::TracePanel(QWidget* parent)
   connect(state_, &TraceState::opSelectionChanged, this, &TracePanel::updateFactorTable);
   connect(state_, &TraceState::runChanged, this, [this] {
     stepModel_->setRun(state_->run());
-    steps_->resizeColumnsToContents();
+    fitStepColumns(steps_);
     player_->setTrace(state_->run() ? &state_->run()->trace : nullptr);
   });
   updateControls();

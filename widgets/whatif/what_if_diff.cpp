@@ -36,7 +36,7 @@ void collect(const api::Document& doc, std::map<QString, Entry>& out, std::vecto
   for (ir::Op* f : doc.module->functions()) {
     const QString fname = toQString(api::symbolName(*f));
     auto add = [&](const ir::Value* v, int line) {
-      if (!v->type.isRankedTensor()) return;
+      if (!v->type->isRankedTensor()) return;
       const QString key = DocumentState::valueKey(*v);
       if (out.count(key)) return;
       out[key] = Entry{fname, toQString(api::valueName(*v)), line, api::valueSharding(*v)};

@@ -121,7 +121,7 @@ QStringList resultEntries(const ir::Op& op, unsigned index, const TensorSharding
     }
     auto cur = api::valueSharding(res);
     if (!cur)
-      cur = TensorSharding::replicatedOf(sharding.mesh, static_cast<int64_t>(res.type.shape.size()),
+      cur = TensorSharding::replicatedOf(sharding.mesh, static_cast<int64_t>(res.type->shape.size()),
                                          false);
     entries << toQString(cur->strBody());
   }

@@ -148,8 +148,8 @@ void WhatIfPanel::onSelectionChanged() {
 }
 
 void WhatIfPanel::showTarget(bool keepTyping) {
-  const ir::Type* type = func_    ? &returnOp_->operand(resultIndex_)->type
-                         : value_ ? &value_->type
+  const ir::Type* type = func_    ? &*returnOp_->operand(resultIndex_)->type
+                         : value_ ? &*value_->type
                                   : nullptr;
   const bool editable = type && state_->module() && type->isRankedTensor();
   edit_->setEnabled(editable);

@@ -141,7 +141,7 @@ void reshardCallArguments(ir::Op* call, const ReshardContext& ctx) {
     }
     if (!mesh) return;
     for (ir::Value* operand : call->operands())
-      targets.push_back(TensorSharding::replicatedOf(*mesh, operand->type.rank(), /*closed=*/true));
+      targets.push_back(TensorSharding::replicatedOf(*mesh, operand->type->rank(), /*closed=*/true));
   }
   for (unsigned i = 0; i < call->numOperands() && i < targets.size(); ++i) {
     InsertPoint at = InsertPoint::afterValue(call->operand(i));

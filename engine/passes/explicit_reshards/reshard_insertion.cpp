@@ -193,7 +193,7 @@ void allReduceReductionFactors(ir::Op* op, const prop::ShardingProjection& proje
   InsertPoint at = InsertPoint::afterOp(op);
   for (ir::Value* result : op->results()) {
     std::optional<TensorSharding> sharding = shardingOf(result);
-    TensorSharding out = sharding ? *sharding : TensorSharding::replicatedOf(mesh.ref(), result->type.rank(), true);
+    TensorSharding out = sharding ? *sharding : TensorSharding::replicatedOf(mesh.ref(), result->type->rank(), true);
     ir::Op* allReduce = createAllReduce(at, result, allReduceAxes, out, out.unreducedReduction, op->loc());
     ir::Value* reduced = allReduce->result(0);
     result->replaceUsesWithIf(reduced, [&](const ir::Use& u) { return u.user != allReduce; });
@@ -218,7 +218,7 @@ void allReduceReductionFactors(ir::Op* op, const prop::ShardingProjection& proje
 std::vector<int64_t> tensorSizes(const ir::Op& op) {
   std::vector<int64_t> sizes;
   auto add = [&](const ir::Value* v) {
-    sizes.push_back(v->type.isRankedTensor() && v->type.hasStaticShape() ? v->type.numElements() : 0);
+    sizes.push_back(v->type->isRankedTensor() && v->type->hasStaticShape() ? v->type->numElements() : 0);
   };
   for (const ir::Value* v : op.operands()) add(v);
   for (const ir::Value* v : op.resultRange()) add(v);
@@ -261,7 +261,7 @@ void reshardToProjection(ir::Op* op, const OpShardingRule& rule, const OpMesh& m
     // the others with (sdy_opt does the same).
     std::optional<TensorSharding> current = shardingOf(result);
     TensorSharding wanted =
-        current ? *current : TensorSharding::replicatedOf(mesh.ref(), result->type.rank(), true);
+        current ? *current : TensorSharding::replicatedOf(mesh.ref(), result->type->rank(), true);
     ir::Op* reshard = createReshard(after, result, wanted, op->loc());
     result->replaceUsesWithIf(reshard->result(0), [&](const ir::Use& u) { return u.user != reshard; });
     util::setSharding(result, sharding);

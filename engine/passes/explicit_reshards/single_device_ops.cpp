@@ -47,8 +47,8 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
   InsertPoint before = InsertPoint::beforeOp(op);
   for (unsigned i = 0; i < op->numOperands(); ++i) {
     ir::Value* operand = op->operand(i);
-    if (!operand->type.isRankedTensor()) continue;
-    int64_t rank = operand->type.rank();
+    if (!operand->type->isRankedTensor()) continue;
+    int64_t rank = operand->type->rank();
     TensorSharding replicated = TensorSharding::replicatedOf(global->ref(), rank, /*closed=*/true);
     std::optional<TensorSharding> source = shardingOf(operand);
     TensorSharding from = source ? *source : replicated;
@@ -69,8 +69,8 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
   InsertPoint after = InsertPoint::afterOp(op);
   for (unsigned i = 0; i < op->numResults(); ++i) {
     ir::Value* result = op->result(i);
-    if (!result->type.isRankedTensor()) continue;
-    int64_t rank = result->type.rank();
+    if (!result->type->isRankedTensor()) continue;
+    int64_t rank = result->type->rank();
     TensorSharding replicated = TensorSharding::replicatedOf(global->ref(), rank, /*closed=*/true);
     TensorSharding target = i < results.size() && results[i] && !isSingleDeviceSharding(ctx.meshes, results[i])
                                 ? *results[i]
@@ -89,9 +89,9 @@ bool reshardSingleDeviceOp(ir::Op* op, const OptionalShardings& results, ir::Dia
 
   for (unsigned i = 0; i < op->numResults(); ++i) {
     ir::Value* result = op->result(i);
-    if (result->type.isRankedTensor())
+    if (result->type->isRankedTensor())
       util::setSharding(result, onDevice);
-    else if (result->type.isToken())
+    else if (result->type->isToken())
       util::setSharding(result, TensorSharding::replicatedOf(global->ref(), 0, /*closed=*/true));
   }
   return true;
