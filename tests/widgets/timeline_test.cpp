@@ -10,7 +10,12 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include "api/communication.h"
 #include "api/propagate.h"
+#include "comm/communication_feed.h"
+#include "comm/communication_model.h"
+#include "comm/communication_panel.h"
+#include "explain/factor_table.h"
 #include "core/document_state.h"
 #include "explain/narration.h"
 #include "graph/graph_view.h"
@@ -18,8 +23,10 @@
 #include "mesh/mesh_view.h"
 #include "propagation/propagation_panel.h"
 #include "trace/trace_panel.h"
+#include "trace/factor_table_model.h"
 #include "trace/trace_player.h"
 #include "trace/trace_state.h"
+#include "trace/why_panel.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;
@@ -161,6 +168,90 @@ class TimelineTest : public QObject {
     QCOMPARE(layouts.count(), 0);
     QVERIFY(!w.graphView()->isLayoutRunning());
     QCOMPARE(nodePositions(*w.graphView()->scene()), laidOut);
+  }
+
+  // The views that now update only what a step changes (the factor table,
+  // the Why panel, the communication dock, which analyses once the timeline
+  // rests) still show the state after the current step, back and forth.
+  void stepViewsFollow_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::newRow("mlp_megatron") << QStringLiteral("mlp_megatron.mlir");
+    QTest::newRow("attention_block") << QStringLiteral("attention_block.mlir");
+  }
+
+  void stepViewsFollow() {
+    QFETCH(QString, sample);
+    app::MainWindow w(test::sampleDir());
+    w.resize(1400, 860);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(test::openSample(w, sample));
+    auto input = api::loadDocument(QDir(test::sampleDir()).filePath(sample).toStdString());
+    auto* explorer = w.findChild<trace::TracePanel*>();
+    auto* commPanel = w.findChild<comm::CommunicationPanel*>();
+    QVERIFY(explorer && commPanel);
+    comm::CommunicationFeed* feed = commPanel->feed();
+    QTest::keyClick(w.graphView()->view(), Qt::Key_P, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(w.state()->steppedRun(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(feed->isCurrent(), 30000);
+    const auto& run = w.state()->steppedRun()->run;
+    const int n = w.state()->stepCount();
+    QVERIFY(n >= 3);
+    QSignalSpy reports(feed, &comm::CommunicationFeed::reportReady);
+    QSignalSpy steps(w.state(), &DocumentState::stepChanged);
+
+    auto check = [&](int k) -> bool {
+      [&] {
+        QCOMPARE(w.state()->stepsApplied(), k);
+        const auto& step = run->trace.steps[static_cast<size_t>(k - 1)];
+        // The factor table is the step's (after it), row by row.
+        const explain::FactorTable want = explain::factorTableForStep(step, true, nullptr);
+        const trace::FactorTableModel* model = explorer->factorModel();
+        QCOMPARE(model->rowCount(), static_cast<int>(want.rows.size()));
+        for (int r = 0; r < model->rowCount(); ++r) {
+          const auto& row = want.rows[static_cast<size_t>(r)];
+          QCOMPARE(model->index(r, trace::FactorTableModel::ValueColumn).data().toString(),
+                   QString::fromStdString(row.value.empty() ? row.tensor : row.value));
+        }
+        // The Why panel explains the state after this step.
+        const QString why = explorer->whyPanel()->plainText();
+        QVERIFY2(why.contains(QStringLiteral("after step %1").arg(k - 1)), qPrintable(why));
+        // The communication dock: once the timeline rests, the report of
+        // this step's shardings (an independent analysis of the replay).
+        QTRY_VERIFY_WITH_TIMEOUT(feed->isCurrent(), 30000);
+        auto expected = api::documentAtStep(*input, *run, static_cast<size_t>(k));
+        api::CommunicationOptions options;
+        options.chip = feed->chip().toStdString();
+        const api::CommunicationReport report = api::analyzeCommunication(*expected, options);
+        QVERIFY(feed->report());
+        QCOMPARE(feed->report()->total.count, report.total.count);
+        QCOMPARE(feed->report()->total.bytesPerDevice, report.total.bytesPerDevice);
+        QCOMPARE(feed->report()->collectives.size(), report.collectives.size());
+        QCOMPARE(commPanel->totalsText(), comm::CommunicationModel::totalsText(report));
+      }();
+      return !QTest::currentTestFailed();
+    };
+
+    // Three steps back in a burst: no analysis while the keys come, one
+    // report (of the step shown) once they stop.
+    reports.clear();
+    for (int i = 0; i < 3; ++i)
+      QTest::keyClick(w.graphView()->view(), Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(steps.count(), 3);
+    QVERIFY(!feed->isCurrent());
+    QVERIFY(check(n - 3));
+    QCOMPARE(reports.count(), 1);
+    // Forward one at a time, resting after each.
+    for (int k = n - 2; k <= n; ++k) {
+      QTest::keyClick(w.graphView()->view(), Qt::Key_Right, Qt::AltModifier);
+      QVERIFY(check(k));
+    }
+    // Back and forward again: the table and the Why panel are the step's.
+    QTest::keyClick(w.graphView()->view(), Qt::Key_Left, Qt::AltModifier);
+    QVERIFY(check(n - 1));
+    QTest::keyClick(w.graphView()->view(), Qt::Key_Right, Qt::AltModifier);
+    QVERIFY(check(n));
   }
 
   // Play runs the one player: the dock's Play and the explorer's player are

@@ -1,6 +1,8 @@
 // Models of the trace explorer (widgets/trace/): FactorTableModel for known
 // ops, TraceStepModel, ShardingDiffModel, each under QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPalette>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -8,6 +10,7 @@
 #include "explain/trace_index.h"
 #include "ir/parser.h"
 #include "trace/factor_table_model.h"
+#include "trace/factor_table_view.h"
 #include "trace/propagation_runner.h"
 #include "trace/sharding_diff_model.h"
 #include "trace/trace_step_model.h"
@@ -51,6 +54,8 @@ class TraceModelsTest : public QObject {
   void dimensionView();
   void stepModel();
   void diffModel();
+  void namesReadInEveryTheme_data();
+  void namesReadInEveryTheme();
 };
 
 void TraceModelsTest::dotGeneralCells_data() {
@@ -200,6 +205,62 @@ void TraceModelsTest::diffModel() {
   auto c = runPropagation(test::chainModule().toStdString(), "chain.mlir", optionsFor(Strategy::Basic));
   model.setRuns(a, c);
   QCOMPARE(model.rowCount(), 0);
+}
+
+void TraceModelsTest::namesReadInEveryTheme_data() {
+  QTest::addColumn<QColor>("base");
+  QTest::addColumn<QColor>("text");
+  QTest::addColumn<bool>("selected");
+  QTest::newRow("light") << QColor(Qt::white) << QColor(0x20, 0x20, 0x20) << false;
+  QTest::newRow("dark") << QColor(0x1e, 0x1e, 0x1e) << QColor(0xe6, 0xe6, 0xe6) << false;
+  QTest::newRow("dark, row selected") << QColor(0x1e, 0x1e, 0x1e) << QColor(0xe6, 0xe6, 0xe6) << true;
+}
+
+// The T and tensor columns of a step's table (here the function-result
+// sync step, whose rows are the returned value and "result 0") are drawn
+// in a colour that stands out from what is behind them, in the light and
+// the dark theme: enough of their pixels differ clearly from the cell's
+// background.
+void TraceModelsTest::namesReadInEveryTheme() {
+  QFETCH(QColor, base);
+  QFETCH(QColor, text);
+  QFETCH(bool, selected);
+  auto run = runPropagation(test::chainModule().toStdString(), "chain.mlir", optionsFor(Strategy::Basic));
+  QVERIFY(run->ok());
+  const propagation::TraceStep* sync = nullptr;
+  for (const auto& s : run->trace.steps)
+    if (s.op == "func.return") sync = &s;
+  QVERIFY(sync);
+  FactorTableModel model;
+  model.setTable(explain::factorTableForStep(*sync, true, run->input->lookupMesh("mesh")));
+  QCOMPARE(model.rowCount(), 2);
+  QCOMPARE(model.index(1, FactorTableModel::ValueColumn).data().toString(), QStringLiteral("result 0"));
+  FactorTableView view;
+  QPalette pal = view.palette();
+  pal.setColor(QPalette::Base, base);
+  pal.setColor(QPalette::Window, base);
+  pal.setColor(QPalette::Text, text);
+  pal.setColor(QPalette::Highlight, QColor(0x2a, 0x6f, 0xd0));
+  view.setPalette(pal);
+  view.setModel(&model);
+  view.resize(600, 200);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  if (selected) view.selectRow(1);
+  const QImage img = view.viewport()->grab().toImage();
+  for (int row = 0; row < 2; ++row)
+    for (int col : {int(FactorTableModel::TensorColumn), int(FactorTableModel::ValueColumn)}) {
+      const QRect r = view.visualRect(model.index(row, col)).adjusted(2, 2, -2, -2);
+      QVERIFY(!r.isEmpty());
+      // The cell's background: its most common colour (a corner).
+      const QColor bg = img.pixelColor(r.topLeft());
+      int ink = 0;
+      for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x)
+          if (std::abs(img.pixelColor(x, y).lightness() - bg.lightness()) > 90) ++ink;
+      QVERIFY2(ink >= 15, qPrintable(QStringLiteral("row %1 column %2: %3 pixels of text")
+                                         .arg(row).arg(col).arg(ink)));
+    }
 }
 
 QTEST_MAIN(TraceModelsTest)

@@ -3,6 +3,8 @@
 #include "trace/why_panel.h"
 
 #include <QSignalSpy>
+#include <QTextBrowser>
+#include <QUrl>
 #include <QTest>
 
 #include "explain/trace_index.h"
@@ -21,6 +23,8 @@ class WhyPanelTest : public QObject {
   void whyNot_data();
   void whyNot();
   void noSectionWhenEveryAxisIsHeld();
+  void longChainCollapses_data();
+  void longChainCollapses();
 };
 
 namespace {
@@ -36,6 +40,28 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, ARG0
 )mlir")
       .replace(QStringLiteral("ARG0"), arg0)
       .replace(QStringLiteral("ARG1"), arg1);
+}
+
+// A chain of `adds` adds from a sharded %arg0: the result's axis comes back
+// hop by hop through every add.
+QString addChain(int adds) {
+  QString body;
+  QString last = QStringLiteral("%arg0");
+  for (int i = 0; i < adds; ++i) {
+    // One arg() call: the names inserted hold "%N" themselves.
+    const QString name = u'%' + QString::number(i);
+    body += QStringLiteral("  %1 = stablehlo.add %2, %arg1 : tensor<8x8xf32>\n").arg(name, last);
+    last = name;
+  }
+  return QStringLiteral(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+                %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+BODY  return LAST : tensor<8x8xf32>
+}
+)mlir")
+      .replace(QStringLiteral("BODY"), body)
+      .replace(QStringLiteral("LAST"), last);
 }
 
 // Runs `text` with `strategy` in a panel and selects `value`/`dim` after the last step.
@@ -118,6 +144,56 @@ void WhyPanelTest::noSectionWhenEveryAxisIsHeld() {
                Strategy::Basic, QStringLiteral("%0"), 0);
   const QString text = panel.whyPanel()->plainText();
   QVERIFY2(!text.contains(QStringLiteral("Why not")), qPrintable(text));
+}
+
+void WhyPanelTest::longChainCollapses_data() {
+  QTest::addColumn<int>("adds");
+  QTest::addColumn<bool>("collapsed");
+  QTest::newRow("short chain, every hop") << 8 << false;
+  QTest::newRow("just above the cut, every hop")
+      << WhyPanel::kHeadHops + WhyPanel::kTailHops + 1 << false;
+  QTest::newRow("long chain, head and tail") << 60 << true;
+}
+
+// A long chain shows its first and last hops and a link to the rest; the
+// link shows every hop; another dimension starts collapsed again.
+void WhyPanelTest::longChainCollapses() {
+  QFETCH(int, adds);
+  QFETCH(bool, collapsed);
+  TracePanel panel;
+  runAndSelect(panel, addChain(adds), Strategy::Basic, u'%' + QString::number(adds - 1), 0);
+  WhyPanel* why = panel.whyPanel();
+  auto* browser = why->findChild<QTextBrowser*>(QStringLiteral("whyText"));
+  QVERIFY(browser);
+  auto hopLines = [&] {
+    int n = 0;
+    for (const QString& line : why->plainText().split(u'\n'))
+      if (line.contains(QStringLiteral("(pass-through): from"))) ++n;
+    return n;
+  };
+  const QString text = why->plainText();
+  // One hop per add and one for %arg0's step into the first add.
+  const int hops = adds;
+  if (!collapsed) {
+    QVERIFY2(!text.contains(QStringLiteral("more hops")), qPrintable(text));
+    QCOMPARE(hopLines(), hops);
+    return;
+  }
+  const int skipped = hops - WhyPanel::kHeadHops - WhyPanel::kTailHops;
+  QVERIFY2(text.contains(QStringLiteral("%1 more hops").arg(skipped)), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("show all %1 hops").arg(hops)), qPrintable(text));
+  QCOMPARE(hopLines(), WhyPanel::kHeadHops + WhyPanel::kTailHops);
+  // The nearest hop is the last add, the farthest starts at %arg0.
+  QVERIFY2(text.contains(QStringLiteral("from operand-0 %") + QString::number(adds - 2)), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("from operand-0 %arg0")), qPrintable(text));
+  // The tail keeps its place in the chain: the last hop is number `hops`.
+  QVERIFY2(text.contains(QString::number(hops) + QStringLiteral(". step ")), qPrintable(text));
+  emit browser->anchorClicked(QUrl(QStringLiteral("why:all-hops")));
+  QVERIFY(!why->plainText().contains(QStringLiteral("more hops")));
+  QCOMPARE(hopLines(), hops);
+  // Another value: its chain starts collapsed again.
+  runAndSelect(panel, addChain(adds), Strategy::Basic, u'%' + QString::number(adds - 2), 0);
+  QVERIFY(why->plainText().contains(QStringLiteral("more hops")));
 }
 
 QTEST_MAIN(WhyPanelTest)

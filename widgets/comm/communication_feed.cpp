@@ -12,8 +12,9 @@ CommunicationFeed::CommunicationFeed(DocumentState* state, QObject* parent)
   // Documents and steps come in bursts (opening, playing a run): the first
   // change of a burst starts the clock, later ones do not push it back.
   throttle_.setSingleShot(true);
-  throttle_.setInterval(120);
+  throttle_.setInterval(kBurstMs);
   connect(&throttle_, &QTimer::timeout, this, [this] {
+    throttle_.setInterval(kBurstMs);
     if (running_)
       dirty_ = true;  // once the running analysis is done
     else
@@ -21,7 +22,7 @@ CommunicationFeed::CommunicationFeed(DocumentState* state, QObject* parent)
   });
   if (state_) {
     connect(state_, &DocumentState::documentChanged, this, &CommunicationFeed::schedule);
-    connect(state_, &DocumentState::shardingsChanged, this, &CommunicationFeed::schedule);
+    connect(state_, &DocumentState::shardingsChanged, this, &CommunicationFeed::scheduleAfterSteps);
     connect(state_, &DocumentState::shardingsAboutToChange, this,
             &CommunicationFeed::waitForSnapshot);
   }
@@ -49,6 +50,11 @@ void CommunicationFeed::schedule() {
   if (!throttle_.isActive()) throttle_.start();
 }
 
+void CommunicationFeed::scheduleAfterSteps() {
+  // Every step pushes the analysis back: it starts once the timeline rests.
+  throttle_.start(kStepRestMs);
+}
+
 void CommunicationFeed::refresh() { start(); }
 
 void CommunicationFeed::waitForSnapshot() {
@@ -57,6 +63,7 @@ void CommunicationFeed::waitForSnapshot() {
 
 void CommunicationFeed::start() {
   throttle_.stop();
+  throttle_.setInterval(kBurstMs);
   dirty_ = false;
   const quint64 request = ++request_;
   std::shared_ptr<const api::Document> doc = state_ ? state_->document() : nullptr;

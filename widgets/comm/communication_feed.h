@@ -6,8 +6,13 @@
 // what-if re-run) and every move of the propagation timeline (a step
 // changes shardings in place) ask for a new report. Requests are throttled:
 // at most one analysis runs at a time, and one more follows when something
-// changed meanwhile, so playing a run refreshes the report as fast as it can
-// be computed and the last state is always analysed.
+// changed meanwhile, so the last state is always analysed. Steps wait for
+// the timeline to rest (kStepRestMs without a step): while a run plays or
+// Alt+Right is held, no analysis competes with the steps for the CPU, no
+// step waits for a snapshot and no report rebuilds the views between two
+// steps; the report of the step shown follows when the player stops (e.g.
+// playing at 10 steps/s, the report of the last step shown arrives 0.3 s
+// plus the analysis time after Pause). isCurrent() is false meanwhile.
 //
 // The analysis reads the module only while it takes a snapshot
 // (api::snapshotForCommunication, on a worker); a timeline step about to
@@ -57,8 +62,14 @@ class CommunicationFeed : public QObject {
   // A report (or its absence) was delivered: report() holds it.
   void reportReady();
 
+ public:
+  // A document change starts an analysis after kBurstMs (later changes of
+  // the burst do not push it back); a step after kStepRestMs without one.
+  static constexpr int kBurstMs = 120, kStepRestMs = 300;
+
  private:
   void schedule();
+  void scheduleAfterSteps();
   void start();
   void waitForSnapshot();
 

@@ -112,9 +112,17 @@ void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationRepo
   }
   model_->setReport(report);
   totals_->setText(model_->totalsText());
-  view_->resizeColumnsToContents();
-  if (view_->columnWidth(CommunicationModel::CauseColumn) > 600)
-    view_->setColumnWidth(CommunicationModel::CauseColumn, 600);
+  // Columns fit the first rows of a document; the reports of its timeline
+  // steps keep those widths (measuring every row of every report held the
+  // UI thread 10-20 ms on a 25k-op module).
+  const void* doc = feed_->reportDocument().get();
+  if (doc != sizedFor_ || !sizedWithRows_) {
+    view_->resizeColumnsToContents();
+    if (view_->columnWidth(CommunicationModel::CauseColumn) > 600)
+      view_->setColumnWidth(CommunicationModel::CauseColumn, 600);
+    sizedFor_ = doc;
+    sizedWithRows_ = model_->rowCount() > 0;
+  }
   showDetail(nullptr);
   followSelection();
   emit reportReady();

@@ -81,7 +81,10 @@ class CommunicationPanel : public QWidget {
   QString shownFile_;                                      // its document's file
   QComboBox* chips_;
   CommunicationFeed* feed_;
-  bool selecting_ = false;  // we are the ones changing the state's selection
+  bool selecting_ = false;
+  // The document the columns were sized for, and whether it had rows then.
+  const void* sizedFor_ = nullptr;
+  bool sizedWithRows_ = false;  // we are the ones changing the state's selection
 };
 
 }  // namespace shardscope::widgets::comm

@@ -62,7 +62,8 @@ qreal axisCellWidth(const AxisCellData& c, const QFont& font) {
   return w;
 }
 
-void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const QFont& font) {
+void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const QFont& font,
+                   const QColor& ink) {
   p.save();
   QColor bg;
   if (!c.mapped) bg = kUnmappedBg;
@@ -78,7 +79,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
   qreal x = rect.left() + kCellPadX;
   if (!c.text.isEmpty()) {
     p.setFont(font);
-    p.setPen(QColor(0x20, 0x20, 0x20));
+    p.setPen(ink);
     p.drawText(QRectF(x, rect.top(), rect.width() - 2 * kCellPadX, rect.height()), Qt::AlignVCenter | Qt::AlignLeft,
                c.text);
     p.restore();
@@ -142,21 +143,17 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
 }
 
 void AxisChipDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
-  if (option.state & QStyle::State_Selected) painter->fillRect(option.rect, option.palette.highlight().color().lighter(175));
-  AxisCellData c = AxisCellData::fromIndex(index);
-  // Plain text (the T and tensor columns) on the view's own background is
-  // in the palette's text colour: paintAxisCell draws for light pictures,
-  // and its near-black would vanish in the dark theme.
-  if (!c.blank && !c.text.isEmpty() && c.mapped && !c.conflict && !c.changed) {
-    painter->save();
-    painter->setFont(option.font);
-    painter->setPen(option.palette.color(QPalette::Text));
-    painter->drawText(QRectF(option.rect).adjusted(kCellPadX, 0, -kCellPadX, 0),
-                      Qt::AlignVCenter | Qt::AlignLeft, c.text);
-    painter->restore();
-    return;
+  // The text cells' ink: the palette's text on the view's base (it was a
+  // fixed near-black, which left the T and tensor columns blank in the dark
+  // theme), near-black on the light selection fill.
+  QColor ink = option.palette.color(QPalette::Text);
+  if (option.state & QStyle::State_Selected) {
+    const QColor fill = option.palette.highlight().color().lighter(175);
+    painter->fillRect(option.rect, fill);
+    if (fill.lightness() >= 128) ink = QColor(0x20, 0x20, 0x20);
   }
-  paintAxisCell(*painter, option.rect, c, option.font);
+  AxisCellData c = AxisCellData::fromIndex(index);
+  paintAxisCell(*painter, option.rect, c, option.font, ink);
 }
 
 QSize AxisChipDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {

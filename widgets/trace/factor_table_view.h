@@ -31,8 +31,12 @@ struct AxisCellData {
   static AxisCellData fromIndex(const QModelIndex& index);
 };
 
-// Paint one cell into `rect` (background, chips, markers).
-void paintAxisCell(QPainter& painter, const QRectF& rect, const AxisCellData& cell, const QFont& font);
+// Paint one cell into `rect` (background, chips, markers). `ink` is the
+// colour of a text cell (the tensor and value columns): the view passes
+// its palette's text colour, so that the names read in the dark theme too;
+// pictures (drawn on white) keep the default.
+void paintAxisCell(QPainter& painter, const QRectF& rect, const AxisCellData& cell, const QFont& font,
+                   const QColor& ink = QColor(0x20, 0x20, 0x20));
 // The width a cell needs.
 qreal axisCellWidth(const AxisCellData& cell, const QFont& font);
 

@@ -6,6 +6,13 @@
 namespace shardscope::widgets::trace {
 
 TracePlayer::TracePlayer(QObject* parent) : QObject(parent) {
+  // The beat: Qt schedules each timeout one interval after the last one
+  // was due (not after it fired), so a step that takes 20 ms does not
+  // stretch it; a precise timer also keeps Qt from moving timeouts by up to
+  // 5% of the interval as a coarse one may. A beat missed altogether is
+  // dropped, never queued: a slow step delays the next, it does not make
+  // two run back to back.
+  timer_.setTimerType(Qt::PreciseTimer);
   timer_.setInterval(static_cast<int>(1000 / speed_));
   connect(&timer_, &QTimer::timeout, this, [this] {
     if (current_ >= stepCount() - 1) {

@@ -3,7 +3,9 @@
 // next / previous user-priority round or op-priority stage. The current
 // step is -1 before the first step (the input) up to count-1 (the result).
 // Emits currentStepChanged whenever it moves; the panel forwards that to
-// the TraceState.
+// the TraceState. Playing shows every step, one per beat of a precise
+// timer (e.g. at 10 steps/s one step every 100 ms, however long the step
+// took as long as it took less than the beat); no step is skipped.
 #pragma once
 #include <QObject>
 #include <QTimer>

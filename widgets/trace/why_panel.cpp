@@ -8,6 +8,7 @@
 #include <QSpinBox>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/axis_style.h"
@@ -25,6 +26,9 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QVariant refToVariant(const propagation::TraceValueRef& r) {
   return QVariantList{qs(r.kind), qlonglong(r.op), qlonglong(r.region), qlonglong(r.index)};
+}
+QString refKey(const propagation::TraceValueRef& r) {
+  return QStringLiteral("%1/%2/%3/%4").arg(qs(r.kind)).arg(r.op).arg(r.region).arg(r.index);
 }
 std::optional<propagation::TraceValueRef> refFromVariant(const QVariant& v) {
   const QVariantList l = v.toList();
@@ -76,6 +80,11 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
   text_ = new QTextBrowser(this);
   text_->setObjectName(QStringLiteral("whyText"));
   text_->setOpenLinks(false);
+  connect(text_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (url.toString() != QLatin1String("why:all-hops")) return;
+    allHops_ = true;
+    refresh();
+  });
   layout->addWidget(text_, 1);
 
   connect(value_, &QComboBox::currentIndexChanged, this, [this] {
@@ -95,9 +104,11 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
     refresh();
   });
   connect(state_, &TraceState::valueSelectionChanged, this, [this] {
+    allHops_ = false;  // another value or dimension: its chain starts collapsed
     const auto& v = state_->selectedValue();
     if (v) {
-      const int i = value_->findData(refToVariant(*v));
+      // A hash, not findData: the list holds every sharded value (25k+).
+      const int i = rowOfValue_.value(refKey(*v), -1);
       if (i >= 0 && i != value_->currentIndex()) {
         QSignalBlocker b(value_);
         value_->setCurrentIndex(i);
@@ -111,6 +122,7 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
 void WhyPanel::rebuildValues() {
   QSignalBlocker b(value_);
   value_->clear();
+  rowOfValue_.clear();
   const auto& run = state_->run();
   if (run && run->index) {
     for (const auto& r : run->index->shardedValues()) {
@@ -121,6 +133,7 @@ void WhyPanel::rebuildValues() {
         if (r.kind == "result") label += QStringLiteral("  (%1, line %2)").arg(qs(explain::shortOpName(op->name()))).arg(op->loc().line);
       }
       if (rank >= 0) label += QStringLiteral("  rank %1").arg(rank);
+      rowOfValue_.insert(refKey(r), value_->count());
       value_->addItem(label, refToVariant(r));
     }
   }
@@ -161,10 +174,32 @@ QString WhyPanel::explanationHtml() const {
   if (o.axes.empty()) html += tr("<p>No axes: this dimension is replicated.</p>");
   for (const explain::AxisOrigin& a : o.axes) {
     html += QStringLiteral("<p>Axis %1<ol>").arg(axis(a.axis));
-    for (const explain::OriginHop& h : a.hops) {
+    // A long chain: its head and tail, the middle behind a link (laying
+    // out hundreds of hops on every step would hold the UI thread).
+    const int hops = static_cast<int>(a.hops.size());
+    const bool collapse = !allHops_ && hops > kHeadHops + kTailHops + 2;
+    for (int k = 0; k < hops; ++k) {
+      const explain::OriginHop& h = a.hops[static_cast<size_t>(k)];
+      if (collapse && k == kHeadHops) {
+        const int skipped = hops - kHeadHops - kTailHops;
+        html += tr("</ol><p style=\"margin-left:24px\"><i>… %1 more hops (steps %2 to %3)</i> "
+                   "<a href=\"why:all-hops\">show all %4 hops</a></p>")
+                    .arg(skipped)
+                    .arg(h.step)
+                    .arg(a.hops[static_cast<size_t>(hops - kTailHops - 1)].step)
+                    .arg(hops);
+        // Qt's rich text ignores <ol start>: the tail numbers itself.
+        html += QStringLiteral("<ol style=\"list-style-type:none\">");
+        k = hops - kTailHops - 1;
+        continue;
+      }
+      const qsizetype item = html.size() + 4;  // after the next "<li>"
+      const QString number =
+          collapse && k >= hops - kTailHops ? QString::number(k + 1) + QStringLiteral(". ") : QString();
       if (h.viaShardingGroup) {
         html += QStringLiteral("<li>step %1: copied from <b>%2</b> (same sharding group)</li>")
                     .arg(QString::number(h.step), qs(h.fromName).toHtmlEscaped());
+        html.insert(item, number);
         continue;
       }
       html += QStringLiteral("<li>step %1: <b>%2</b>%3, factor <b>%4</b> (%5): from %6 <b>%7</b> dim %8</li>")
@@ -174,6 +209,7 @@ QString WhyPanel::explanationHtml() const {
                        h.line ? QStringLiteral(" (line %1)").arg(h.line) : QString(), qs(h.factorName),
                        qs(h.factorKinds).toHtmlEscaped(), qs(h.fromTensor), qs(h.fromName).toHtmlEscaped(),
                        QString::number(h.fromDim));
+      html.insert(item, number);
     }
     html += QStringLiteral("</ol>");
     if (a.seed)
@@ -196,10 +232,31 @@ void WhyPanel::refresh() {
     dim_->setRange(0, std::max(0, rank - 1));
     dim_->setValue(std::clamp(state_->selectedDimension(), 0, std::max(0, rank - 1)));
   }
-  text_->setHtml(explanationHtml());
+  if (!isVisible()) {
+    stale_ = true;  // laid out when shown
+    return;
+  }
+  stale_ = false;
+  QString html = explanationHtml();
+  if (html == shownHtml_) return;  // the step left this chain as it was
+  shownHtml_ = std::move(html);
+  text_->setHtml(shownHtml_);
 }
 
-QString WhyPanel::plainText() const { return text_->toPlainText(); }
+void WhyPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (stale_) refresh();
+}
+
+QString WhyPanel::plainText() const {
+  if (stale_) {
+    // Hidden since the last step: what it would show.
+    QTextDocument doc;
+    doc.setHtml(explanationHtml());
+    return doc.toPlainText();
+  }
+  return text_->toPlainText();
+}
 
 void WhyPanel::showCollective(const QString& html) {
   collective_->setText(html);

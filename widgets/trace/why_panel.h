@@ -4,7 +4,16 @@
 // With "follow steps" on, each new step selects the first value it updated.
 // Above it, the collective selected in the Communication dock or on the
 // graph's communication layer says why it is needed (showCollective).
+//
+// A chain can be long (a residual stream of a 100k-op transformer crosses
+// some 200 adds): it shows the hops nearest the value and the ones nearest
+// the seed, and "show all N hops" expands the middle. Stepping keeps the
+// panel cheap: the text is laid out only when it differs from the one
+// shown, and only while the panel is visible (a hidden panel catches up
+// when shown). E.g. a chain of 200 hops shows hops 1-10, "... 186 more
+// hops (steps 16533 to 10833), show all", hops 197-200.
 #pragma once
+#include <QHash>
 #include <QWidget>
 
 class QCheckBox;
@@ -34,12 +43,26 @@ class WhyPanel : public QWidget {
  private:
   void rebuildValues();
   void refresh();
+  void showEvent(QShowEvent* e) override;
 
+ public:
+  // Hops shown of a long chain before and after the collapsed middle.
+  static constexpr int kHeadHops = 10, kTailHops = 4;
+
+ private:
   TraceState* state_;
   QComboBox* value_;
   QSpinBox* dim_;
   QCheckBox* follow_;
   QTextBrowser* text_;
+  // The HTML shown (no re-layout when a step leaves it as it is).
+  QString shownHtml_;
+  // refresh() was skipped while hidden.
+  bool stale_ = false;
+  // The combo row of each value ("kind/op/region/index").
+  QHash<QString, int> rowOfValue_;
+  // "show all" was clicked for the value and dimension shown.
+  bool allHops_ = false;
   QLabel* collective_;
 };
 
