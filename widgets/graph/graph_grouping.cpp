@@ -35,21 +35,42 @@ bool hasMoreOpsThan(const ir::Op& func, int limit) {
   return false;
 }
 
+namespace {
+
+// The scope part of a JAX name: everything before its last '/' outside
+// brackets (`scatter[dims=(0/1)]` is one part), as
+// api::splitNameScope splits it; nullopt for a name of one part (no
+// scope), "" for "/x" (a scope whose one part is empty).
+std::optional<std::string_view> scopeOf(std::string_view name) {
+  int depth = 0;
+  size_t last = std::string_view::npos;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '/' && depth == 0) last = i;
+  }
+  if (last == std::string_view::npos) return std::nullopt;
+  return name.substr(0, last);
+}
+
+}  // namespace
+
 bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt) {
   if (hasMoreOpsThan(func, opt.threshold)) return true;
   if (!opt.byNameScope || !opt.scopesAtAnySize || func.numRegions() == 0 || func.region(0).empty())
     return false;
   // Small by now, so looking at every scope is cheap. Grouped only when the
   // scopes split the body: a function whose ops all sit in one scope
-  // (`jit(f)/jit(main)`, as small JAX exports are) would be one box.
-  api::NameScopeCache cache;
-  const std::vector<std::string>* first = nullptr;
+  // (`jit(f)/jit(main)`, as small JAX exports are) would be one box. The
+  // scopes are read as the grouping reads them (scopeOf).
+  std::optional<std::string_view> first;
   for (const auto& op : func.region(0).front().ops()) {
-    const std::vector<std::string>& path = cache.scopePath(*op);
-    if (path.empty()) continue;
+    const std::optional<std::string_view> scope = scopeOf(api::nameScopeOf(*op));
+    if (!scope) continue;
     if (!first)
-      first = &path;
-    else if (path != *first)
+      first = scope;
+    else if (*scope != *first)
       return true;
   }
   return false;
@@ -270,22 +291,6 @@ class TreeBuilder {
     QString label;
     std::vector<size_t> ops;  // indices into top_
   };
-  // The scope part of a JAX name: everything before its last '/' outside
-  // brackets (`scatter[dims=(0/1)]` is one part), as
-  // api::splitNameScope splits it; nullopt for a name of one part (no
-  // scope), "" for "/x" (a scope whose one part is empty).
-  static std::optional<std::string_view> scopeOf(std::string_view name) {
-    int depth = 0;
-    size_t last = std::string_view::npos;
-    for (size_t i = 0; i < name.size(); ++i) {
-      const char c = name[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      if (c == '/' && depth == 0) last = i;
-    }
-    if (last == std::string_view::npos) return std::nullopt;
-    return name.substr(0, last);
-  }
 
   // The tree node of a scope seen the first time, adding the nodes of its
   // parts that are new.
