@@ -48,6 +48,15 @@ QString expectedSharding(const DocumentState& expected, const ir::Value& v) {
   return s ? shardingText(*s) : QString();
 }
 
+// `w` shown at 1400x860 and active (key clicks need the focus), `sample`
+// open in it.
+bool showActiveWithSample(app::MainWindow& w, const QString& sample) {
+  w.resize(1400, 860);
+  w.show();
+  w.activateWindow();
+  return QTest::qWaitForWindowActive(&w) && test::openSample(w, sample);
+}
+
 }  // namespace
 
 class TimelineTest : public QObject {
@@ -65,11 +74,7 @@ class TimelineTest : public QObject {
   void oneTimelineEveryView() {
     QFETCH(QString, sample);
     app::MainWindow w(test::sampleDir());
-    w.resize(1400, 860);
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(test::openSample(w, sample));
+    QVERIFY(showActiveWithSample(w, sample));
     auto input = api::loadDocument(QDir(test::sampleDir()).filePath(sample).toStdString());
     auto* explorer = w.findChild<trace::TracePanel*>();
     auto* panel = w.findChild<PropagationPanel*>();
@@ -182,11 +187,7 @@ class TimelineTest : public QObject {
   void stepViewsFollow() {
     QFETCH(QString, sample);
     app::MainWindow w(test::sampleDir());
-    w.resize(1400, 860);
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(test::openSample(w, sample));
+    QVERIFY(showActiveWithSample(w, sample));
     auto input = api::loadDocument(QDir(test::sampleDir()).filePath(sample).toStdString());
     auto* explorer = w.findChild<trace::TracePanel*>();
     auto* commPanel = w.findChild<comm::CommunicationPanel*>();
