@@ -214,6 +214,11 @@ class ShardscopeCliTest : public QObject {
                        QStringLiteral("mesh"), QStringLiteral("--comm-layer"), QStringLiteral("off"),
                        sample("matmul_chain.mlir")}
         << "--comm-layer applies to --view graph only";
+    QTest::newRow("group scopes: not a graph")
+        << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"),
+                       QStringLiteral("mesh"), QStringLiteral("--group-scopes"),
+                       sample("matmul_chain.mlir")}
+        << "--group-scopes applies to --view graph only";
     QTest::newRow("compare: one strategy")
         << QStringList{QStringLiteral("--export"), out, QStringLiteral("--view"), QStringLiteral("compare"),
                        QStringLiteral("--compare"), QStringLiteral("basic"), sample("matmul_chain.mlir")}
