@@ -33,6 +33,7 @@ class UiTimeProfile {
   // Starts charging time (the previous profile's figures are dropped).
   void begin() {
     parts_.clear();
+    pendingNs_ = 0;
     last_ = threadCpuNs();
     active_ = true;
     current_ = this;
@@ -41,7 +42,8 @@ class UiTimeProfile {
   void mark(const QString& phase) {
     if (!active_) return;
     const qint64 now = threadCpuNs();
-    parts_[phase] += (now - last_) / 1e6;
+    parts_[phase] += (pendingNs_ + now - last_) / 1e6;
+    pendingNs_ = 0;
     last_ = now;
   }
   void end() {
@@ -74,16 +76,17 @@ class UiTimeProfile {
 
  private:
   friend class ProfilingApplication;
-  // Time before the event is charged to the running phase; the event's own
-  // time to `key`.
+  // The event's own time goes to `key`; the time before it to the phase
+  // the next mark closes (an event sent from inside a slot splits that
+  // slot's phase, which keeps the rest).
   void event(const QString& key, qint64 startNs, qint64 endNs) {
-    parts_[QStringLiteral("(between events)")] += (startNs - last_) / 1e6;
+    pendingNs_ += startNs - last_;
     parts_[key] += (endNs - startNs) / 1e6;
     last_ = endNs;
   }
 
   std::map<QString, double> parts_;
-  qint64 last_ = 0;
+  qint64 last_ = 0, pendingNs_ = 0;
   bool active_ = false;
   static inline UiTimeProfile* current_ = nullptr;
 };

@@ -605,14 +605,22 @@ void GraphView::zoomFit() {
     // graph's right side is then under the column until scrolled to).
     const bool beside = r.width() * readable + legend.width() <= vw ||
                         legend.height() * vw > legend.width() * vh;
-    // A graph wider than the window gets both: the band above keeps the
-    // column off its top as it starts (at its left), the margin beside
-    // keeps it off its rightmost nodes once scrolled to its right end.
-    const bool wider = r.width() * readable > vw;
-    const QRectF padded =
-        wider    ? r.adjusted(0, -legend.height() / readable, legend.width() / readable, 0)
-        : beside ? r.adjusted(0, 0, legend.width() / readable, 0)
-                 : r.adjusted(0, -legend.height() / readable, 0, 0);
+    // A graph wider than the window gets the margin beside, which keeps
+    // the column off its rightmost nodes once scrolled to its right end;
+    // and the band above too only when the column would cover a node where
+    // the view starts (its top left): a band as tall as the column can
+    // take most of a short pane.
+    QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
+                           : r.adjusted(0, -legend.height() / readable, 0, 0);
+    if (r.width() * readable > vw) {
+      padded = r.adjusted(0, 0, legend.width() / readable, 0);
+      const QSizeF changed =
+          changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
+      if (overlayPlaces(QSizeF(vw, vh), legend, changed, {})
+              .inScene(padded.topLeft(), readable)
+              .covers(keepClearRects()))
+        padded.adjust(0, -legend.height() / readable, 0, 0);
+    }
     view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
     canvas->userZoomed = false;
@@ -702,49 +710,52 @@ bool GraphView::fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep
       const OverlayPlaces places = overlayPlaces(QSizeF(viewW, viewH), legend, changed,
                                                  partial && withMap ? map : QSizeF());
       // A graph that scrolls slides under the overlays: room is made for
-      // them in the scene, a band the overlays always sit over (the legend
-      // column above the graph and the label below it when it scrolls
-      // sideways; the column beside it when it scrolls down), else, where
-      // the band does not fit, a margin at the end the graph scrolls to.
-      QRectF extent = r;
+      // them in the scene. Scrolling sideways, a margin at its right end
+      // (the column then covers no rightmost node), and only when the
+      // column covers a node where the view starts, a band above the graph
+      // (and below it for the label), which the overlays always sit over;
+      // a band as tall as the column can take most of a short pane.
+      // Scrolling down, the band beside it when it is narrow enough, else
+      // a margin at its bottom end.
+      std::vector<QRectF> extents{r};
       if (partial) {
         const qreal above = places.legendColumn.isEmpty() ? 0 : places.legendColumn.bottom() / s;
         const qreal below = places.changedLabel.isEmpty() ? 0 : (viewH - places.changedLabel.top()) / s;
         const qreal beside = places.legendColumn.isEmpty() ? 0 : (viewW - places.legendColumn.left()) / s;
+        extents.clear();
         if (!fitsAcross) {
+          extents.push_back(r.adjusted(0, 0, beside, 0));
           if (r.height() + above + below <= view.height())
-            extent.adjust(0, -above, 0, below);
-          else
-            extent.adjust(0, 0, beside, 0);
+            extents.push_back(r.adjusted(0, -above, beside, below));
         } else {
-          if (r.width() + beside <= view.width())
-            extent.adjust(0, 0, beside, below);
-          else
-            extent.adjust(0, 0, 0, std::max(above, below));
+          if (r.width() + beside <= view.width()) extents.push_back(r.adjusted(0, 0, beside, below));
+          extents.push_back(r.adjusted(0, 0, 0, std::max(above, below)));
         }
       }
-      // Where the viewport's top-left may go: the graph centred, or moved
-      // left and down, away from the legend column at the top right.
-      std::vector<qreal> xs, ys;
-      if (view.width() >= extent.width())
-        xs = {extent.center().x() - view.width() / 2, extent.left()};
-      else
-        xs = {extent.left()};
-      if (view.height() >= extent.height())
-        ys = {extent.center().y() - view.height() / 2, extent.bottom() - view.height()};
-      else
-        ys = {extent.top()};
-      for (const qreal y : ys)
-        for (const qreal x : xs) {
-          if (places.inScene(QPointF(x, y), s).covers(keep)) continue;
-          const QRectF shown(QPointF(x, y), view);
-          view_->setSceneRect(shown.united(extent));
-          view_->setTransform(QTransform::fromScale(s, s));
-          canvas->userZoomed = false;
-          view_->centerOn(shown.center());
-          placeOverview();
-          return true;
-        }
+      for (const QRectF& extent : extents) {
+        // Where the viewport's top-left may go: the graph centred, or moved
+        // left and down, away from the legend column at the top right.
+        std::vector<qreal> xs, ys;
+        if (view.width() >= extent.width())
+          xs = {extent.center().x() - view.width() / 2, extent.left()};
+        else
+          xs = {extent.left()};
+        if (view.height() >= extent.height())
+          ys = {extent.center().y() - view.height() / 2, extent.bottom() - view.height()};
+        else
+          ys = {extent.top()};
+        for (const qreal y : ys)
+          for (const qreal x : xs) {
+            if (places.inScene(QPointF(x, y), s).covers(keep)) continue;
+            const QRectF shown(QPointF(x, y), view);
+            view_->setSceneRect(shown.united(extent));
+            view_->setTransform(QTransform::fromScale(s, s));
+            canvas->userZoomed = false;
+            view_->centerOn(shown.center());
+            placeOverview();
+            return true;
+          }
+      }
     }
   return false;
 }
