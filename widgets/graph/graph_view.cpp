@@ -607,19 +607,23 @@ void GraphView::zoomFit() {
                         legend.height() * vw > legend.width() * vh;
     // A graph wider than the window gets the margin beside, which keeps
     // the column off its rightmost nodes once scrolled to its right end;
-    // and the band above too only when the column would cover a node where
-    // the view starts (its top left): a band as tall as the column can
-    // take most of a short pane.
+    // and a band above too only when the column would cover a node where
+    // the view starts (its top left), only as tall as clears the nodes it
+    // would cover: a band as tall as the column can take most of a short
+    // pane.
     QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
                            : r.adjusted(0, -legend.height() / readable, 0, 0);
     if (r.width() * readable > vw) {
       padded = r.adjusted(0, 0, legend.width() / readable, 0);
       const QSizeF changed =
           changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
-      if (overlayPlaces(QSizeF(vw, vh), legend, changed, {})
-              .inScene(padded.topLeft(), readable)
-              .covers(keepClearRects()))
-        padded.adjust(0, -legend.height() / readable, 0, 0);
+      const QRectF column = overlayPlaces(QSizeF(vw, vh), legend, changed, {})
+                                .inScene(padded.topLeft(), readable)
+                                .legendColumn;
+      qreal band = 0;
+      for (const QRectF& k : keepClearRects())
+        if (column.intersects(k)) band = std::max(band, column.bottom() - k.top() + 8 / readable);
+      padded.adjust(0, -std::min(band, legend.height() / readable), 0, 0);
     }
     view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
