@@ -110,7 +110,7 @@ func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8xf32>, %arg2: tensor<64xf
       GetDirectionFn direction = opPriorityDirection(stage, outer);
       for (int round = 0; round < 2; ++round) {
         for (ir::Op* op : ops) {
-          for (const OpShardingRule* r : {static_cast<const OpShardingRule*>(nullptr), &rule}) {
+          for (const OpShardingRule* r : std::vector<const OpShardingRule*>{nullptr, &rule}) {
             for (int64_t f = 0; f < 4; ++f) {
               D expected = D::None;
               for (int s = 0; s <= stage; ++s) expected = unionOf(expected, opPriorityStageDirection(s, *op, f, r));
