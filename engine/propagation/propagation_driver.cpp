@@ -572,7 +572,8 @@ struct PropagationDriver::Impl {
       // again, and adding an attribute moves the op's attribute list to
       // fresh memory, away from its neighbours', for every later pass.
       if (created && d.options_.keepShardingRules) {
-        op->setAttr(kShardingRuleAttr, std::move(*created), /*inherent=*/false);
+        static const ir::AttrName kRuleName{kShardingRuleAttr};  // interned once, not per op
+        op->setAttr(kRuleName, std::move(*created), /*inherent=*/false);
         created.reset();
       }
       if (const ir::Attribute* a = created ? &*created : op->attr(kShardingRuleAttr)) {

@@ -86,6 +86,11 @@ TensorFactorShardings projectTensor(const TensorFactorMapping& mapping, const Te
                                     bool closedIfMissing) {
   static const AxisRefList kNoAxes;
   TensorFactorShardings row;
+  // One block for the row's factors instead of a growing one (rows are
+  // built on every op step that may change something).
+  size_t mapped = 0;
+  for (const std::vector<int64_t>& dimFactors : mapping.dims) mapped += dimFactors.size();
+  row.factors.reserve(mapped);
   for (size_t dim = 0; dim < mapping.dims.size(); ++dim) {
     const std::vector<int64_t>& dimFactors = mapping.dims[dim];
     bool hasDim = sharding && dim < sharding->dims.size();
