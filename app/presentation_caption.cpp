@@ -3,7 +3,10 @@
 #include <QEvent>
 #include <QLabel>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace shardscope::app {
 
@@ -33,6 +36,23 @@ PresentationCaption::PresentationCaption(QWidget* parent) : QFrame(parent) {
 void PresentationCaption::setStep(const QString& caption, const QString& narrationHtml) {
   caption_->setText(caption);
   narration_->setHtml(narrationHtml);
+  fitNarration();
+}
+
+void PresentationCaption::resizeEvent(QResizeEvent* e) {
+  QFrame::resizeEvent(e);
+  fitNarration();
+}
+
+void PresentationCaption::fitNarration() {
+  const int least = QFontMetrics(narration_->font()).lineSpacing() * 3 + 8;
+  QTextDocument* doc = narration_->document();
+  doc->setTextWidth(std::max(100, narration_->viewport()->width()));
+  const int wanted = int(std::ceil(doc->size().height())) + 2 * narration_->frameWidth() + 4;
+  const QWidget* window = this->window();
+  const int most = std::max(least, window ? window->height() * 2 / 5 : wanted);
+  const int height = std::clamp(wanted, least, most);
+  if (narration_->maximumHeight() != height) narration_->setFixedHeight(height);
 }
 
 QString PresentationCaption::caption() const { return caption_->text(); }
@@ -60,8 +80,7 @@ void PresentationCaption::applyFonts() {
   else
     text.setPixelSize(qRound(text.pixelSize() * 1.1));
   narration_->setFont(text);
-  // Three lines of narration at least.
-  narration_->setMinimumHeight(QFontMetrics(text).lineSpacing() * 3 + 8);
+  fitNarration();  // three lines of narration at least
 }
 
 }  // namespace shardscope::app

@@ -22,9 +22,14 @@ class PresentationCaption : public QFrame {
 
  protected:
   void changeEvent(QEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void applyFonts();
+  // The narration as tall as its text, up to two fifths of the window
+  // above the strip (it scrolled at 6 lines in a 1600x1000 window), never
+  // under three lines.
+  void fitNarration();
   QLabel* caption_;
   QTextBrowser* narration_;
 };

@@ -103,6 +103,8 @@ class LayoutTest : public QObject {
     auto* narration = explorer->findChild<QTextBrowser*>(QStringLiteral("narration"));
     QVERIFY(narration);
     QVERIFY2(visibleLines(narration) >= 5, qPrintable(QString::number(visibleLines(narration))));
+    // ... and as tall as its text (the last step's): all of it shows.
+    QTRY_COMPARE(narration->verticalScrollBar()->maximum(), 0);
     // The factor table: its header and three tensors.
     auto* table = explorer->findChild<QTableView*>(QStringLiteral("factorTable"));
     QVERIFY(table);

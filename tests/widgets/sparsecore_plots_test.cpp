@@ -140,14 +140,12 @@ class SparseCorePlotsTest : public QObject {
                                 .arg(fm.horizontalAdvance(line))
                                 .arg(t.rect.width())));
     }
-    // Nor the legend's entries, where the legend is a row across the chart:
-    // as many columns as their texts fit. (The HBM chart's legend sits over
-    // its left panel only and the id distribution's beside the plot: not
-    // fitted yet, see the README of widgets/sparsecore.)
+    // Nor the legend's entries: a row across the chart (the HBM chart's
+    // over its left panel only) has as many columns as their texts fit; the
+    // id distribution's goes under the plot when beside it would be cut.
     auto* cp = plot->findChild<QCustomPlot*>();
     QVERIFY(cp);
-    const bool legendRow = kind != QLatin1String("hbm") && kind != QLatin1String("ids");
-    if (legendRow && cp->legend->visible())
+    if (cp->legend->visible())
       for (int i = 0; i < cp->legend->itemCount(); ++i) {
         QCPAbstractLegendItem* item = cp->legend->item(i);
         if (!item) continue;
@@ -160,6 +158,43 @@ class SparseCorePlotsTest : public QObject {
                                 .arg(needed)
                                 .arg(item->outerRect().x())));
       }
+  }
+
+  // The pipeline chart's box labels show only where they fit their box as
+  // drawn (they overflowed at 1280x800, the chart about 560 px wide).
+  void pipelineLabelsFitTheirBoxes_data() {
+    QTest::addColumn<int>("width");
+    for (int width : {420, 560, 900, 1400}) QTest::newRow(qPrintable(QString::number(width))) << width;
+  }
+  void pipelineLabelsFitTheirBoxes() {
+    QFETCH(int, width);
+    auto plot = makePlot(QStringLiteral("gantt"));
+    plot->resize(width, 480);
+    plot->show();
+    QTest::qWait(50);
+    auto* cp = plot->findChild<QCustomPlot*>();
+    QVERIFY(cp);
+    cp->replot();
+    int boxes = 0, shown = 0;
+    for (int i = 0; i < cp->itemCount(); ++i) {
+      auto* box = qobject_cast<QCPItemRect*>(cp->item(i));
+      if (!box) continue;
+      ++boxes;
+      const QRectF r = QRectF(box->topLeft->pixelPosition(), box->bottomRight->pixelPosition()).normalized();
+      for (int j = 0; j < cp->itemCount(); ++j) {
+        auto* text = qobject_cast<QCPItemText*>(cp->item(j));
+        if (!text || !text->visible() || !r.contains(text->position->pixelPosition())) continue;
+        if (text->positionAlignment() != Qt::AlignCenter) continue;  // step and staleness notes
+        ++shown;
+        const double w = QFontMetricsF(text->font()).horizontalAdvance(text->text());
+        QVERIFY2(w <= r.width(), qPrintable(QStringLiteral("'%1': %2 px in a box of %3 px")
+                                                .arg(text->text())
+                                                .arg(w)
+                                                .arg(r.width())));
+      }
+    }
+    QVERIFY(boxes > 0);
+    if (width >= 1400) QVERIFY(shown > 0);  // wide enough for some
   }
 
   void partitionBarsFollowTheStats() {

@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <QResizeEvent>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -124,6 +126,36 @@ void IdDistributionPlot::setDistribution(const IdDistribution& distribution, int
                             .arg(countOf(qint64(distribution.series.size()), "table"))
                       : QStringLiteral("Id distribution (rank / frequency, log-log)"));
   finish(seriesCount_ > 0);
+}
+
+void IdDistributionPlot::resizeEvent(QResizeEvent* e) {
+  placeLegend(e->size().width());
+  SparseCorePlot::resizeEvent(e);  // fits the legend row's columns to the width
+}
+
+void IdDistributionPlot::placeLegend(int width) {
+  const bool below = width < kLegendBesideMinWidth;
+  if (below == legendBelow_) return;
+  legendBelow_ = below;
+  QCustomPlot* p = plot();
+  QCPLayoutGrid* grid = p->plotLayout();
+  grid->take(p->legend);
+  grid->simplify();  // the emptied row or column goes
+  if (below) {
+    const int row = grid->rowCount();
+    grid->insertRow(row);
+    grid->addElement(row, 0, p->legend);
+    grid->setRowStretchFactor(row, 0.001);
+    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    p->legend->setWrap(2);
+    p->legend->setProperty(kLegendWrapProperty, 2);
+  } else {
+    p->legend->setProperty(kLegendWrapProperty, 0);  // not a row: wrapTexts leaves it
+    p->legend->setWrap(0);
+    p->legend->setFillOrder(QCPLegend::foRowsFirst, true);
+    grid->addElement(1, 1, p->legend);
+    grid->setColumnStretchFactor(1, 0.001);
+  }
 }
 
 }  // namespace shardscope::plots

@@ -44,9 +44,19 @@ class IdDistributionPlot : public SparseCorePlot {
   // Draws at most `maxSeries` tables (the most looked-up ones; 10 colours).
   void setDistribution(const IdDistribution& distribution, int maxSeries = 10);
   int seriesCount() const { return seriesCount_; }
+  // Narrower than this, the legend (one entry of two lines per table) goes
+  // under the axes, in as many columns as fit, instead of beside them,
+  // where it was cut at the right.
+  static constexpr int kLegendBesideMinWidth = 600;
+  bool legendBelow() const { return legendBelow_; }
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
+  void placeLegend(int width);
   int seriesCount_ = 0;
+  bool legendBelow_ = false;
 };
 
 }  // namespace shardscope::plots

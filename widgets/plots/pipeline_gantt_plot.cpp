@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetricsF>
+#include <cmath>
 #include <map>
 
 #include "sparsecore/pipeline.h"
@@ -25,13 +27,18 @@ PipelineGanttPlot::PipelineGanttPlot(QWidget* parent) : SparseCorePlot(parent) {
   moveLegendToRow(p->plotLayout()->rowCount(), 6);
   connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange&) { updateLabelVisibility(); });
+  // The plot's size changes the boxes' widths too: checked again after each
+  // layout (before the drawing that follows it).
+  connect(p, &QCustomPlot::afterLayout, this, &PipelineGanttPlot::updateLabelVisibility);
 }
 
 PipelineGanttPlot::~PipelineGanttPlot() = default;
 
 void PipelineGanttPlot::updateLabelVisibility() {
-  const double span = plot()->xAxis->range().size();
-  for (const Label& l : labels_) l.text->setVisible(l.duration >= span / 40.0);
+  const QCPAxis* x = plot()->xAxis;
+  for (const Label& l : labels_)
+    l.text->setVisible(std::abs(x->coordToPixel(l.end) - x->coordToPixel(l.start)) >=
+                       l.textWidth + 4);
 }
 
 void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBatches,
@@ -88,7 +95,8 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
           text->setFont(small);
           text->setColor(st.phase == sc::Phase::Forward ? Qt::white : QColor(0x22, 0x22, 0x22));
           text->setClipToAxisRect(true);
-          labels_.push_back({text, st.end - st.start});
+          labels_.push_back({text, st.start, st.end,
+                             QFontMetricsF(small).horizontalAdvance(text->text())});
         }
       }
       if (sc && st.phase == sc::Phase::Forward) forwardEnd[st.batch] = {st.end, top - sparseCoreRows};

@@ -37,10 +37,14 @@ class PipelineGanttPlot : public SparseCorePlot {
   int stalenessArrowCount() const { return arrows_; }
 
  private:
+  // A box's label shows only when it fits the box as drawn now (its width
+  // in pixels at this zoom and plot size): labels overflowed their boxes
+  // at 1280x800, when this went by the share of the time span.
   void updateLabelVisibility();
   struct Label {
     QCPItemText* text;
-    double duration;
+    double start, end;  // the box, in time
+    double textWidth;   // pixels
   };
   std::vector<Label> labels_;
   int boxes_ = 0, boundaries_ = 0, arrows_ = 0;

@@ -51,6 +51,9 @@ class SparseCorePlot : public QWidget {
   void clearPlot(const QString& title = {});
 
  protected:
+  // The legend row's most columns, as moveLegendToRow was asked (wrapTexts
+  // fits fewer); 0 or unset: the legend is not a row.
+  static constexpr const char* kLegendWrapProperty = "shardscopeLegendWrap";
   QCustomPlot* plot() const { return plot_; }
   void setTitle(const QString& title);
   // `element` shows `text` broken into lines that fit the plot's width, now,

@@ -201,7 +201,9 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
     QStringList shown;
     for (const std::string& f : r.report->files) shown << QDir::toNativeSeparators(QString::fromStdString(f));
     pathLabel_->setToolTip(shown.join(QLatin1Char('\n')));
-    pathLabel_->setText(shown.size() == 1 ? shown.front()
+    // The file's name, which a narrow label still shows (the whole path
+    // was cut to its first folders at 1280x800); the paths in the tooltip.
+    pathLabel_->setText(shown.size() == 1 ? QFileInfo(shown.front()).fileName()
                                           : tr("%1 files (batch by batch, the maximum over files)").arg(shown.size()));
     apply(r.report);
     emit statsLoaded();

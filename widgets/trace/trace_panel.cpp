@@ -1,7 +1,5 @@
 #include "trace_panel.h"
 
-#include <algorithm>
-
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -15,8 +13,11 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 #include "explain/factor_info.h"
 #include "explain/factor_table.h"
@@ -359,6 +360,28 @@ void TracePanel::changeEvent(QEvent* e) {
 void TracePanel::setNarration(const QString& html) {
   narrationHtml_ = html;
   narration_->setHtml(html);
+  fitNarration();
+}
+
+void TracePanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitNarration();
+}
+
+void TracePanel::fitNarration() {
+  auto* middle = qobject_cast<QSplitter*>(narration_->parentWidget());
+  if (!middle || !isVisible() || middle->count() != 2) return;
+  const QList<int> sizes = middle->sizes();
+  const int total = sizes[0] + sizes[1];
+  if (total <= 0) return;
+  QTextDocument* doc = narration_->document();
+  doc->setTextWidth(narration_->viewport()->width());
+  const int wanted = int(std::ceil(doc->size().height())) + 2 * narration_->frameWidth() + 2;
+  const int tableRows = 4 * table_->verticalHeader()->defaultSectionSize();
+  const int least = narration_->minimumHeight();
+  const int height = std::clamp(wanted, least, std::max(least, total - tableRows - 30));
+  if (std::abs(height - sizes[0]) < narration_->fontMetrics().height()) return;
+  middle->setSizes({height, total - height});
 }
 
 void TracePanel::updateNarration() {

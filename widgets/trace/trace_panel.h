@@ -82,9 +82,15 @@ class TracePanel : public QWidget {
 
  protected:
   void changeEvent(QEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void setNarration(const QString& html);
+  // The narration pane as tall as its text (readable without dragging: it
+  // had a fixed 2/5 of the column, about 4 lines at 1280x800), the factor
+  // table keeping at least its header and three rows; moved only when the
+  // difference is a line or more (no relayout between most steps).
+  void fitNarration();
   void updateControls();
   void updateNarration();
   void updateFactorTable();
