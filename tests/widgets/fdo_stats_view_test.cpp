@@ -5,7 +5,9 @@
 // headless export draws both pictures.
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -197,6 +199,34 @@ class FdoStatsViewTest : public QObject {
     QVERIFY(view.report());  // the last good statistics stay
     QCOMPARE(view.currentTable(), QStringLiteral("user_item"));
     QVERIFY(view.historyPlot()->hasData());
+  }
+
+  // The path label names the file (a narrow label still shows its name;
+  // the whole path was cut to its first folders at 1280x800), the paths in
+  // its tooltip; a folder says how many files; a bad file after a good one
+  // says the shown one is kept.
+  void pathLabelNamesTheFile_data() {
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("npz") << kHistoryNpz << QStringLiteral("fdo_stats_0_1700000000000000000.npz");
+    QTest::newRow("csv") << kHistoryCsv << QStringLiteral("fdo_stats_0_1700000000000000000.csv");
+    QTest::newRow("folder") << QStringLiteral("hosts") << QStringLiteral("3 files");
+  }
+  void pathLabelNamesTheFile() {
+    QFETCH(QString, input);
+    QFETCH(QString, shown);
+    FdoStatsView view;
+    auto* label = view.findChild<QLabel*>(QStringLiteral("fdoPathLabel"));
+    QVERIFY(label);
+    QVERIFY(openAndWait(view, {fixture(input)}));
+    QVERIFY2(label->text().startsWith(shown), qPrintable(label->text()));
+    QVERIFY2(!label->text().contains(QLatin1Char('/')), qPrintable(label->text()));
+    const QStringList paths = label->toolTip().split(QLatin1Char('\n'));
+    QCOMPARE(paths.size(), input == QLatin1String("hosts") ? 3 : 1);
+    for (const QString& path : paths) QVERIFY2(QFileInfo(path).isAbsolute() && QFileInfo::exists(path), qPrintable(path));
+    QVERIFY(!openAndWait(view, {fixture(QStringLiteral("broken/ragged.csv"))}));
+    QVERIFY2(label->text().startsWith(shown) && label->text().contains(QLatin1String("kept")),
+             qPrintable(label->text()));
   }
 
   void workspaceHasTheStatisticsPage() {

@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QScopeGuard>
 #include <QTableView>
+#include <QScrollBar>
+#include <algorithm>
 
 #include "comm/communication_feed.h"
 #include "comm/communication_panel.h"
@@ -149,6 +151,12 @@ class PresentationTest : public QObject {
     QVERIFY(QFontInfo(step->font()).pixelSize() > QFontInfo(w.font()).pixelSize());
     QVERIFY(QFontInfo(narration->font()).pixelSize() >= QFontInfo(w.font()).pixelSize());
     QVERIFY(narration->height() >= 3 * QFontMetrics(narration->font()).lineSpacing());
+    // As tall as its text: all of it shows, unless the narration already
+    // takes the most it may (two fifths of the window).
+    QTRY_VERIFY2(narration->verticalScrollBar()->maximum() == 0 || narration->height() >= w.height() * 2 / 5 - 1,
+                 qPrintable(QStringLiteral("%1 px, scrolls %2").arg(narration->height()).arg(narration->verticalScrollBar()->maximum())));
+    QVERIFY2(narration->height() <= std::max(w.height() * 2 / 5, 3 * QFontMetrics(narration->font()).lineSpacing() + 8),
+             qPrintable(QString::number(narration->height())));
     // Nothing shrinks.
     QVERIFY(QFontInfo(status->font()).pixelSize() >= statusBefore);
     QVERIFY(QFontInfo(w.menuBar()->font()).pixelSize() >= menuBefore);

@@ -59,6 +59,9 @@ QString heatmapTitle(const sc::TableStats& t, sc::StatKind kind) {
 
 // The heatmap choice "max ids of every table" (not a StatKind).
 constexpr int kAllTables = -1;
+// What the path label names for the statistics shown (the file name, or how
+// many files): said again, with "kept", when a newer file could not be read.
+const char* const kShownNameProperty = "shownName";
 
 QString rowName(sc::StatKind kind) {
   return kind == sc::StatKind::RequiredBufferSize ? QStringLiteral("source SparseCore")
@@ -78,6 +81,7 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   connect(openFiles, &QPushButton::clicked, this, &FdoStatsView::openFilesDialog);
   connect(openFolder, &QPushButton::clicked, this, &FdoStatsView::openFolderDialog);
   pathLabel_ = new QLabel(tr("no statistics loaded"), this);
+  pathLabel_->setObjectName(QStringLiteral("fdoPathLabel"));
   pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   // A long path must not widen the page past the window (the heatmap was
   // cut off at 1280x800): the label shrinks, its tooltip has the whole path.
@@ -191,7 +195,8 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
       error_ = r.error;
       banner_->setText(r.error);
       banner_->show();
-      pathLabel_->setText(report_ ? tr("%1 (kept: the new file could not be read)").arg(pathLabel_->toolTip())
+      pathLabel_->setText(report_ ? tr("%1 (kept: the new file could not be read)")
+                                        .arg(pathLabel_->property(kShownNameProperty).toString())
                                   : tr("no statistics loaded"));
       emit loadFailed(r.error);
       return;
@@ -203,8 +208,10 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
     pathLabel_->setToolTip(shown.join(QLatin1Char('\n')));
     // The file's name, which a narrow label still shows (the whole path
     // was cut to its first folders at 1280x800); the paths in the tooltip.
-    pathLabel_->setText(shown.size() == 1 ? QFileInfo(shown.front()).fileName()
-                                          : tr("%1 files (batch by batch, the maximum over files)").arg(shown.size()));
+    pathLabel_->setProperty(kShownNameProperty,
+                            shown.size() == 1 ? QFileInfo(shown.front()).fileName()
+                                              : tr("%1 files (batch by batch, the maximum over files)").arg(shown.size()));
+    pathLabel_->setText(pathLabel_->property(kShownNameProperty).toString());
     apply(r.report);
     emit statsLoaded();
   });
