@@ -86,20 +86,7 @@ void SparseCorePlot::wrapTexts(int width) const {
     if (QCPAbstractLegendItem* item = legend->item(i))
       widest = std::max(widest, item->minimumOuterSizeHint().width());
   const QMargins m = legend->margins();
-  // The legend's row shares the columns of the rows under it (a panel
-  // beside the main one takes a column): its room is its column's share of
-  // the width, not the whole width (the HBM chart's legend was cut below
-  // ~560 px).
-  double share = 1;
-  QCPLayoutGrid* grid = plot_->plotLayout();
-  for (int r = 0; r < grid->rowCount(); ++r)
-    for (int c = 0; c < grid->columnCount(); ++c)
-      if (grid->element(r, c) == legend) {
-        double sum = 0;
-        for (double f : grid->columnStretchFactors()) sum += f;
-        if (sum > 0) share = grid->columnStretchFactors().value(c) / sum;
-      }
-  const int room = int(width * share) - m.left() - m.right() - 8;
+  const int room = width - m.left() - m.right() - 8;
   const int columns = (room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing());
   const int wrap = std::clamp(columns, 1, wanted);
   if (legend->wrap() != wrap) {
