@@ -13,6 +13,7 @@
 //   main_window_view.cpp         presentation mode, theme, saved settings
 #include "main_window.h"
 #include "diagnostics_dock.h"
+#include "load_progress.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -110,16 +111,23 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   openStageTimer_.setSingleShot(true);
   openStageTimer_.setInterval(0);
   connect(&openStageTimer_, &QTimer::timeout, this, &MainWindow::runOpenStage);
-  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this, [this] {
-    const quint64 req = loader_.property("request").toULongLong();
-    if (req != loadRequest_ || loader_.future().resultCount() == 0) return;  // stale
-    showDocument(loader_.result());
-  });
+  // Opening a file: progress and Cancel (Esc) at the right of the status bar.
+  loadProgress_ = new LoadProgress(this);
+  statusBar()->addPermanentWidget(loadProgress_);
+  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::progressValueChanged,
+          loadProgress_, &LoadProgress::setValue);
+  connect(&propagator_, &QFutureWatcher<PreparedRun>::progressValueChanged, loadProgress_,
+          &LoadProgress::setValue);
+  connect(loadProgress_, &LoadProgress::cancelRequested, this, &MainWindow::cancelLoading);
+  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this,
+          &MainWindow::onLoaderFinished);
 }
 
 MainWindow::~MainWindow() {
   loader_.disconnect(this);
+  loader_.cancel();  // a file still being read need not be read to its end
   propagator_.disconnect(this);
+  propagator_.cancel();
   whatIfWatcher_.disconnect(this);
   loader_.waitForFinished();
   propagator_.waitForFinished();
