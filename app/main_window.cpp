@@ -114,12 +114,12 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   // Opening a file: progress and Cancel (Esc) at the right of the status bar.
   loadProgress_ = new LoadProgress(this);
   statusBar()->addPermanentWidget(loadProgress_);
-  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::progressValueChanged,
+  connect(&loader_, &QFutureWatcher<Loaded>::progressValueChanged,
           loadProgress_, &LoadProgress::setValue);
   connect(&propagator_, &QFutureWatcher<PreparedRun>::progressValueChanged, loadProgress_,
           &LoadProgress::setValue);
   connect(loadProgress_, &LoadProgress::cancelRequested, this, &MainWindow::cancelLoading);
-  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this,
+  connect(&loader_, &QFutureWatcher<Loaded>::finished, this,
           &MainWindow::onLoaderFinished);
 }
 
@@ -230,12 +230,23 @@ QString MainWindow::errorName(const api::Document& doc) {
   return doc.failedStage ? QString::fromLatin1(api::loadStageName(*doc.failedStage)) : QString();
 }
 
+int MainWindow::functionOpCount(const ir::Module& module) {
+  int ops = 0;
+  for (ir::Op* f : module.functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
+  return ops;
+}
+
 QString MainWindow::statusText() const {
   const auto& doc = state_->document();
   if (!doc) return statusLabel_->text();
   int ops = 0;
-  if (doc->module)
-    for (ir::Op* f : doc->module->functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
+  if (doc->module) {
+    if (countedDoc_.lock() != doc) {
+      countedDoc_ = doc;
+      countedOps_ = functionOpCount(*doc->module);
+    }
+    ops = countedOps_;
+  }
   const int errors = doc->errorCount();
   QString text = tr("%1 — %2 function(s), %3 ops")
                      .arg(toQString(doc->name))

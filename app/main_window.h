@@ -291,7 +291,19 @@ class MainWindow : public QMainWindow {
   int comboTransientRow_ = -1;             // a selected value past the list's end
   QMenu* recentMenu_ = nullptr;
   QMenu* sampleMenu_ = nullptr;
-  QFutureWatcher<std::shared_ptr<api::Document>> loader_;
+  // A document read off the UI thread, with its op count (the status bar's).
+  struct Loaded {
+    std::shared_ptr<api::Document> doc;
+    int ops = 0;
+  };
+  QFutureWatcher<Loaded> loader_;
+  // The ops (in functions) of the module the status bar counted last:
+  // counting a million ops is not done on the UI thread for every message.
+  // (Held weakly: a freed document's address may come back for another.)
+  mutable std::weak_ptr<const api::Document> countedDoc_;
+  mutable int countedOps_ = 0;
+  // The ops in `module`'s functions.
+  static int functionOpCount(const ir::Module& module);
   LoadProgress* loadProgress_ = nullptr;
   // What the status bar's progress follows.
   enum class Busy { None, Loading, Propagating };

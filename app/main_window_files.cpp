@@ -104,8 +104,7 @@ void MainWindow::openFile(const QString& path) {
   // problems of the document shown; the new document's decide after.
   if (diagModel_->rowCount() == 0) updateDiagnosticsDock(this, *diagModel_);
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  loader_.setFuture(QtConcurrent::run([p = path.toStdString()](
-                                          QPromise<std::shared_ptr<api::Document>>& promise) {
+  loader_.setFuture(QtConcurrent::run([p = path.toStdString()](QPromise<Loaded>& promise) {
     promise.setProgressRange(0, LoadProgress::kRange);
     // The document's share of the bar; the op tree's rows are the rest.
     constexpr double kDocumentShare = 0.95;
@@ -120,8 +119,9 @@ void MainWindow::openFile(const QString& path) {
     if (promise.isCanceled()) return;
     SourceView::prepare(doc);
     if (promise.isCanceled()) return;
+    const int ops = doc->module ? functionOpCount(*doc->module) : 0;
     promise.setProgressValue(LoadProgress::kRange);
-    promise.addResult(std::move(doc));
+    promise.addResult(Loaded{std::move(doc), ops});
   }));
 }
 
@@ -143,7 +143,10 @@ void MainWindow::onLoaderFinished() {
     emit loadCancelled(loadingPath_);
     return;
   }
-  showDocument(loader_.result());
+  const Loaded loaded = loader_.result();
+  countedDoc_ = loaded.doc;
+  countedOps_ = loaded.ops;
+  showDocument(loaded.doc);
 }
 
 QString MainWindow::fileSizeText(qint64 bytes) {

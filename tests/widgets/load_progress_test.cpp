@@ -149,14 +149,16 @@ class LoadProgressTest : public QObject {
   // at the right line and column, the Diagnostics dock in front.
   void invalidBigFile_data() {
     QTest::addColumn<QByteArray>("tail");    // appended after 200,000 good ops
+    // (Cut after an operand's comma: the reader stops at the last token it read.)
     QTest::addColumn<int>("line");          // of the error, 1-based
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("message");  // part of it
     const int last = 1 + 200000;  // the line of the last good op
     QTest::newRow("truncated in an op")
-        << QByteArray("  %bad = stablehlo.add %v199999, ") << last + 1 << 35 << QString();
+        << QByteArray("  %bad = stablehlo.add %v199999, ") << last + 1 << 32 << QStringLiteral("expected");
     QTest::newRow("unknown value")
-        << QByteArray("  %w = stablehlo.add %nope, %nope : tensor<8x128xf32>\n")
+        << QByteArray("  %w = stablehlo.add %nope, %nope : tensor<8x128xf32>\n"
+                      "  return %w : tensor<8x128xf32>\n}\n")
         << last + 1 << 22 << QStringLiteral("undeclared SSA value");
   }
   void invalidBigFile() {
