@@ -161,6 +161,7 @@ struct SourceView::Prepared {
   std::weak_ptr<const api::Document> doc;
   QString text;               // editorText(doc->text)
   qsizetype longestLine = 0;  // characters
+  int lines = 0;              // as the line numbers count them
 };
 
 namespace {
@@ -182,6 +183,7 @@ std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
     qsizetype nl = p->text.indexOf(u'\n', pos);
     if (nl < 0) nl = p->text.size();
     p->longestLine = std::max(p->longestLine, nl - pos);
+    ++p->lines;
     pos = nl + 1;
   }
   return p;
@@ -221,6 +223,7 @@ void SourceView::onDocumentChanged() {
   std::unique_ptr<Prepared> prepared = takePrepared(doc.get());
   if (!prepared) prepared = prepareText(doc);
   const QString text = std::move(prepared->text);
+  sourceLines_ = prepared->lines;
   // Same text as before (a propagation step): keep the editor as it is, with
   // any unapplied edits. Text just applied (equal to the editor's): keep the
   // scroll position and the undo history. Otherwise a new file.
@@ -308,11 +311,9 @@ void SourceView::finishFill() {
   if (capped_) {
     // The note, in the editor's last (empty) block: it has no line number.
     const qsizetype hidden = appliedText_.size() - fillEnd_;
-    const int lines = static_cast<int>(appliedText_.count(u'\n')) +
-                      (appliedText_.endsWith(u'\n') ? 0 : 1);
     QTextCursor c(document());
     c.movePosition(QTextCursor::End);
-    c.insertText(capNote(shownLines() + 1, lines, hidden));
+    c.insertText(capNote(shownLines() + 1, sourceLines_, hidden));
     document()->setModified(false);
   }
   document()->setUndoRedoEnabled(true);

@@ -184,6 +184,7 @@ class SourceView : public QPlainTextEdit {
   qsizetype fillPos_ = -1;     // next offset of appliedText_ to append (-1: not filling)
   qsizetype fillEnd_ = 0;      // where filling stops (the text's size unless capped_)
   bool capped_ = false;        // only the text up to fillEnd_ is shown (kMaxEditorText)
+  int sourceLines_ = 0;        // lines of appliedText_ (counted when prepared)
   QTimer* fillTimer_ = nullptr;
   int pendingLine_ = 0, pendingCol_ = 0;  // goToLine asked for while filling
   // Long lines shown in pieces: the source text (edited through replaceText)
