@@ -10,28 +10,55 @@ namespace shardscope::ir {
 
 // One table for the process: readers on several threads (the GUI opens a
 // file off the UI thread while a propagation reads another) share it.
+//
+// A module with JAX locations interns about one location per op (each op's
+// name scope differs by its layer), so a lookup must not allocate: it
+// probes with a Key of views (the name's text, the nested locations) and
+// builds the stored Location only when the key is new.
 struct LocationInterner {
+  struct Key {
+    Location::Kind kind = Location::Kind::Unknown;
+    uint32_t line = 0, column = 0, endLine = 0, endColumn = 0;
+    std::string_view text;
+    const Location* first = nullptr;
+    const Location* second = nullptr;
+    const std::vector<const Location*>* locations = nullptr;  // Fused only
+  };
+  static Key keyOf(const Location& l) {
+    return {l.kind_, l.line_, l.column_, l.endLine_, l.endColumn_, l.text_, l.first_, l.second_,
+            &l.locations_};
+  }
+  static size_t hashOf(const Key& k) {
+    size_t h = std::hash<std::string_view>()(k.text);
+    auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(static_cast<size_t>(k.kind));
+    mix(k.line);
+    mix(k.column);
+    mix(k.endLine);
+    mix(k.endColumn);
+    mix(reinterpret_cast<size_t>(k.first));
+    mix(reinterpret_cast<size_t>(k.second));
+    if (k.locations)
+      for (const Location* c : *k.locations) mix(reinterpret_cast<size_t>(c));
+    return h;
+  }
+  static bool same(const Key& a, const Key& b) {
+    auto list = [](const Key& k) { return k.locations ? k.locations->size() : size_t(0); };
+    return a.kind == b.kind && a.line == b.line && a.column == b.column &&
+           a.endLine == b.endLine && a.endColumn == b.endColumn && a.first == b.first &&
+           a.second == b.second && a.text == b.text && list(a) == list(b) &&
+           (list(a) == 0 || *a.locations == *b.locations);
+  }
   struct Hash {
-    size_t operator()(const Location* l) const {
-      size_t h = std::hash<std::string>()(l->text_);
-      auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-      mix(static_cast<size_t>(l->kind_));
-      mix(l->line_);
-      mix(l->column_);
-      mix(l->endLine_);
-      mix(l->endColumn_);
-      mix(reinterpret_cast<size_t>(l->first_));
-      mix(reinterpret_cast<size_t>(l->second_));
-      for (const Location* c : l->locations_) mix(reinterpret_cast<size_t>(c));
-      return h;
-    }
+    using is_transparent = void;
+    size_t operator()(const Location* l) const { return hashOf(keyOf(*l)); }
+    size_t operator()(const Key& k) const { return hashOf(k); }
   };
   struct Equal {
-    bool operator()(const Location* a, const Location* b) const {
-      return a->kind_ == b->kind_ && a->line_ == b->line_ && a->column_ == b->column_ &&
-             a->endLine_ == b->endLine_ && a->endColumn_ == b->endColumn_ && a->first_ == b->first_ &&
-             a->second_ == b->second_ && a->locations_ == b->locations_ && a->text_ == b->text_;
-    }
+    using is_transparent = void;
+    bool operator()(const Location* a, const Location* b) const { return a == b; }
+    bool operator()(const Key& a, const Location* b) const { return same(a, keyOf(*b)); }
+    bool operator()(const Location* a, const Key& b) const { return same(keyOf(*a), b); }
   };
 
   std::mutex mutex;
@@ -43,36 +70,28 @@ struct LocationInterner {
     return *interner;
   }
 
-  const Location* intern(Location&& probe) {
+  // The stored location equal to `key`; new ones are built from it (the
+  // fused list moved from `list` when given).
+  const Location* intern(const Key& key, std::vector<const Location*>* list = nullptr) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = set.find(&probe); it != set.end()) return *it;
-    store.push_back(std::move(probe));
-    const Location* stored = &store.back();
-    set.insert(stored);
-    return stored;
+    if (auto it = set.find(key); it != set.end()) return *it;
+    Location& l = store.emplace_back();
+    l.kind_ = key.kind;
+    l.line_ = key.line;
+    l.column_ = key.column;
+    l.endLine_ = key.endLine;
+    l.endColumn_ = key.endColumn;
+    l.text_.assign(key.text);
+    l.first_ = key.first;
+    l.second_ = key.second;
+    if (list) l.locations_ = std::move(*list);
+    set.insert(&l);
+    return &l;
   }
-
-  static Location make(Location::Kind kind) {
-    Location l;
-    l.kind_ = kind;
-    return l;
-  }
-  static void setText(Location& l, std::string_view t) { l.text_.assign(t); }
-  static void setLines(Location& l, uint32_t line, uint32_t col, uint32_t endLine, uint32_t endCol) {
-    l.line_ = line;
-    l.column_ = col;
-    l.endLine_ = endLine;
-    l.endColumn_ = endCol;
-  }
-  static void setLinks(Location& l, const Location* a, const Location* b) {
-    l.first_ = a;
-    l.second_ = b;
-  }
-  static void setList(Location& l, std::vector<const Location*> list) { l.locations_ = std::move(list); }
 };
 
 const Location* Location::unknown() {
-  static const Location* u = LocationInterner::get().intern(LocationInterner::make(Kind::Unknown));
+  static const Location* u = LocationInterner::get().intern(LocationInterner::Key{});
   return u;
 }
 
@@ -82,23 +101,30 @@ const Location* Location::fileLineCol(std::string_view file, uint32_t line, uint
 
 const Location* Location::fileRange(std::string_view file, uint32_t line, uint32_t column,
                                     uint32_t endLine, uint32_t endColumn) {
-  Location l = LocationInterner::make(Kind::FileLineCol);
-  LocationInterner::setText(l, file);
-  LocationInterner::setLines(l, line, column, endLine, endColumn);
-  return LocationInterner::get().intern(std::move(l));
+  LocationInterner::Key k;
+  k.kind = Kind::FileLineCol;
+  k.text = file;
+  k.line = line;
+  k.column = column;
+  k.endLine = endLine;
+  k.endColumn = endColumn;
+  return LocationInterner::get().intern(k);
 }
 
 const Location* Location::name(std::string_view name, const Location* child) {
-  Location l = LocationInterner::make(Kind::Name);
-  LocationInterner::setText(l, name);
-  LocationInterner::setLinks(l, child ? child : unknown(), nullptr);
-  return LocationInterner::get().intern(std::move(l));
+  LocationInterner::Key k;
+  k.kind = Kind::Name;
+  k.text = name;
+  k.first = child ? child : unknown();
+  return LocationInterner::get().intern(k);
 }
 
 const Location* Location::callSite(const Location* callee, const Location* caller) {
-  Location l = LocationInterner::make(Kind::CallSite);
-  LocationInterner::setLinks(l, callee ? callee : unknown(), caller ? caller : unknown());
-  return LocationInterner::get().intern(std::move(l));
+  LocationInterner::Key k;
+  k.kind = Kind::CallSite;
+  k.first = callee ? callee : unknown();
+  k.second = caller ? caller : unknown();
+  return LocationInterner::get().intern(k);
 }
 
 const Location* Location::fused(const std::vector<const Location*>& locations, std::string_view metadata) {
@@ -121,10 +147,11 @@ const Location* Location::fused(const std::vector<const Location*>& locations, s
     flat.push_back(unknown());
   }
   if (flat.size() == 1 && metadata.empty()) return flat.front();
-  Location l = LocationInterner::make(Kind::Fused);
-  LocationInterner::setText(l, metadata);
-  LocationInterner::setList(l, std::move(flat));
-  return LocationInterner::get().intern(std::move(l));
+  LocationInterner::Key k;
+  k.kind = Kind::Fused;
+  k.text = metadata;
+  k.locations = &flat;
+  return LocationInterner::get().intern(k, &flat);
 }
 
 std::vector<const Location*> Location::children() const {

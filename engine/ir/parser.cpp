@@ -814,9 +814,17 @@ bool Parser::parseDialectAttributeBody(Attribute& out, const char* start, std::s
   std::string name(id);
   if (p_ >= end_ || *p_ != '<') {
     auto it = attrAliases_.find(name);
-    if (it == attrAliases_.end()) return error(start, "undefined symbol alias id '" + name + "'");
-    out = it->second;
-    return true;
+    if (it != attrAliases_.end()) {
+      out = it->second;
+      return true;
+    }
+    // A location alias is an attribute too (`loc(...)`, opaque here); made
+    // when used so, since a module with locations defines one per op.
+    if (const Location* loc = locAliases_.find(id)) {
+      out = OpaqueAttr{"loc(" + locationText(*loc) + ")"};
+      return true;
+    }
+    return error(start, "undefined symbol alias id '" + name + "'");
   }
   if (name == "sdy.sharding") {
     TensorSharding s;
@@ -1628,8 +1636,8 @@ bool Parser::parseTrailingLocation() {
     ++p_;
     std::string_view alias = parseSuffixId();
     if (alias.empty()) return error(aliasAt, "expected location alias name after '#'");
-    if (auto it = locAliases_.find(alias); it != locAliases_.end()) {
-      trailingLoc_ = it->second;
+    if (const Location* known = locAliases_.find(alias)) {
+      trailingLoc_ = known;
     } else {
       trailingAlias_ = alias;
       trailingAliasAt_ = aliasAt;
@@ -1648,13 +1656,13 @@ bool Parser::parseLocationInstance(const Location*& out) {
   if (p_ < end_ && *p_ == '#') {
     ++p_;
     std::string_view alias = parseSuffixId();
-    auto it = locAliases_.find(alias);
-    if (it == locAliases_.end()) {
+    const Location* known = locAliases_.find(alias);
+    if (!known) {
       if (attrAliases_.count(std::string(alias)))
         return error(at, "expected location attribute, but alias '#" + std::string(alias) + "' is not a location");
       return error(at, "undefined symbol alias id '" + std::string(alias) + "'");
     }
-    out = it->second;
+    out = known;
     return true;
   }
   if (p_ < end_ && *p_ == '"') return parseFileOrNameLocation(out);
@@ -1698,8 +1706,11 @@ bool Parser::parseLocationInstance(const Location*& out) {
 }
 
 bool Parser::parseFileOrNameLocation(const Location*& out) {
-  std::string text;
-  if (!parseString(text)) return false;
+  // A view of the source unless the string has escapes: the interner copies
+  // the text only for a location it has not seen.
+  std::string storage;
+  std::string_view text;
+  if (!parseStringView(text, storage)) return false;
   skipWs();
   if (p_ < end_ && *p_ == ':') {
     // `"file":line:col`, optionally `to :col` or `to line:col`.
@@ -1777,12 +1788,12 @@ void Parser::placeArgumentLocation(std::string_view name, Block& block, unsigned
 
 bool Parser::resolveLocationAliases() {
   for (const PendingLocation& p : pendingLocations_) {
-    auto it = locAliases_.find(p.alias);
-    if (it == locAliases_.end()) return error(p.at, "operation location alias was never defined");
+    const Location* loc = locAliases_.find(p.alias);
+    if (!loc) return error(p.at, "operation location alias was never defined");
     if (p.op)
-      p.op->setLocation(it->second);
+      p.op->setLocation(loc);
     else
-      p.block->setArgumentLocation(p.arg, it->second);
+      p.block->setArgumentLocation(p.arg, loc);
   }
   pendingLocations_.clear();
   return true;
@@ -1999,14 +2010,11 @@ std::unique_ptr<Module> Parser::parseModule() {
             error(trailingAliasAt_, "undefined symbol alias id '" + std::string(trailingAlias_) + "'");
             return nullptr;
           }
-          if (locAliases_.count(id) || attrAliases_.count(std::string(id))) {
+          if (locAliases_.contains(id) || attrAliases_.count(std::string(id))) {
             error(start, "redefinition of attribute alias id '" + std::string(id) + "'");
             return nullptr;
           }
-          locAliases_[id] = trailingLoc_;
-          Attribute a = OpaqueAttr{"loc(" + locationText(*trailingLoc_) + ")"};
-          attrAliases_[std::string(id)] = a;
-          module->attributeAliases.emplace_back(std::string(id), a);
+          locAliases_.define(id, trailingLoc_);
           continue;
         }
         if (kind == '#') {

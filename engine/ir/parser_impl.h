@@ -15,6 +15,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/location.h"
+#include "ir/location_alias_table.h"
 #include "ir/operation.h"
 #include "ir/parser.h"
 
@@ -270,8 +271,9 @@ class Parser {
   const char* scanBalanced(const char* from) const;
 
   std::unordered_map<std::string, Attribute> attrAliases_;
-  // `#name = loc(...)` definitions.
-  std::unordered_map<std::string_view, const Location*> locAliases_;
+  // `#name = loc(...)` definitions. Not attribute aliases as well: a
+  // location alias used as an attribute becomes one when it is met there.
+  LocationAliasTable locAliases_;
   const Location* trailingLoc_ = nullptr;
   std::string_view trailingAlias_;
   const char* trailingAliasAt_ = nullptr;

@@ -39,6 +39,7 @@
 
 #include "api/document.h"
 #include "graph/graph_builder.h"
+#include "graph/op_group_table.h"
 #include "graph/op_search_index.h"
 
 namespace shardscope::widgets {
@@ -94,7 +95,7 @@ struct Grouping {
   std::vector<int> topLevel;    // the groups of the top level, in program order
   std::vector<const ir::Value*> freeArgs;  // arguments used by several top-level groups
   // Leaf group of every op of the function (nested ones included).
-  std::unordered_map<const ir::Op*, int> groupOf;
+  OpGroupTable groupOf;
   int totalOps = 0;
   int period = 0;           // detected period of the op-name sequence (0: none)
   bool byNameScope = false;  // grouped by the ops' name scopes
@@ -117,10 +118,7 @@ struct Grouping {
   std::vector<Stage> stages;
 
   // The leaf group holding `op`, or -1.
-  int groupOfOp(const ir::Op* op) const {
-    auto it = groupOf.find(op);
-    return it == groupOf.end() ? -1 : it->second;
-  }
+  int groupOfOp(const ir::Op* op) const { return groupOf.find(op); }
   // The groups shown at the level inside `parent` (-1: the top level).
   const std::vector<int>& childrenOf(int parent) const {
     return parent < 0 ? topLevel : groups[static_cast<size_t>(parent)].children;
