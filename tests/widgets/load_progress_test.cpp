@@ -3,6 +3,7 @@
 // stops the read and keeps the document shown before; the Diagnostics dock
 // stays behind while loading and comes forward only for a file with
 // problems, whose error says where (line and column), even in a big file.
+#include <QAction>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -143,6 +144,38 @@ class LoadProgressTest : public QObject {
     // Esc does nothing once nothing loads (it is the window's only while loading).
     QTest::keyClick(w.windowHandle(), Qt::Key_Escape);
     QCOMPARE(cancelled.size(), 1);
+  }
+
+  // Propagate (Ctrl+P) on the big module: the same bar and Cancel; Cancel
+  // leaves no run and the module as it was.
+  void cancelPropagation() {
+    app::MainWindow w{test::sampleDir()};
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy loaded(&w, &app::MainWindow::loaded);
+    w.openFile(big_);
+    QVERIFY(loaded.wait(120000));
+    QVERIFY(loaded.first().at(0).toBool());
+    const auto doc = w.state()->document();
+    QAction* propagate = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("&Propagate")) propagate = a;
+    QVERIFY(propagate && propagate->isEnabled());
+    auto* bar = w.findChild<QProgressBar*>(QStringLiteral("loadProgressBar"));
+    QSignalSpy cancelled(&w, &app::MainWindow::propagationCancelled);
+    propagate->trigger();
+    QVERIFY(w.isPropagating());
+    QVERIFY(w.loadProgress()->isVisible());
+    QVERIFY(QTest::qWaitFor([&] { return bar->value() > 0 || !w.isPropagating(); }, 60000));
+    QVERIFY2(w.isPropagating(), "the run ended before Cancel: make the module bigger");
+    QTest::mouseClick(w.loadProgress()->cancelButton(), Qt::LeftButton);
+    QVERIFY(cancelled.wait(60000));
+    QVERIFY(!w.isPropagating());
+    QVERIFY(!w.loadProgress()->isVisible());
+    QCOMPARE(w.state()->steppedRun(), nullptr);
+    QCOMPARE(w.state()->document(), doc);
+    QVERIFY(propagate->isEnabled());  // it can run again
   }
 
   // A big file that is cut short or has a bad token near its end: its error
