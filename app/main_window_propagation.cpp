@@ -49,7 +49,9 @@ void MainWindow::updatePropagationActions() {
 }
 
 void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
-  if (!canPropagate()) return;
+  // While a file loads, the document shown is about to go (and the status
+  // bar's Cancel belongs to the load).
+  if (!canPropagate() || isLoading()) return;
   const quint64 req = ++propagateRequest_;
   propagator_.cancel();  // an earlier run still going is of no use now
   const QString what =

@@ -162,7 +162,22 @@ struct SourceView::Prepared {
   QString text;               // editorText(doc->text)
   qsizetype longestLine = 0;  // characters
   int lines = 0;              // as the line numbers count them
+  qsizetype shownEnd = 0;     // where the editor stops (shownEnd())
 };
+
+qsizetype SourceView::shownEnd(QStringView text) {
+  // What the editor holds of a line: at most kElideLine characters (then a
+  // note), so a 50 MB line counts as 100,000.
+  qsizetype shown = 0;
+  for (qsizetype pos = 0; pos < text.size();) {
+    qsizetype nl = text.indexOf(u'\n', pos);
+    if (nl < 0) nl = text.size();
+    shown += std::min(nl - pos, kElideLine) + 1;
+    if (shown > kMaxEditorText && pos > 0) return pos;
+    pos = nl + 1;
+  }
+  return text.size();
+}
 
 namespace {
 std::mutex preparedMutex;
@@ -186,6 +201,7 @@ std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
     ++p->lines;
     pos = nl + 1;
   }
+  p->shownEnd = shownEnd(p->text);
   return p;
 }
 
@@ -243,13 +259,9 @@ void SourceView::onDocumentChanged() {
     // A source over kMaxEditorText: its first lines only, read-only too.
     elided_ = false;
     maxShownLine_ = text.size() > kFillLimit ? kMaxShownLineLarge : kMaxShownLine;
-    capped_ = text.size() > kMaxEditorText;
+    fillEnd_ = prepared->shownEnd;
+    capped_ = fillEnd_ < text.size();
     split_ = prepared->longestLine > maxShownLine_ || capped_;
-    fillEnd_ = text.size();
-    if (capped_) {
-      const qsizetype nl = text.lastIndexOf(u'\n', kMaxEditorText - 1);
-      fillEnd_ = nl < 0 ? kMaxEditorText : nl + 1;
-    }
     splitSource_ = split_ ? text : QString();
     lineStart_.clear();
     shownBlocks_ = 0;
@@ -292,7 +304,7 @@ void SourceView::fillChunk() {
   if (end < size) {
     // End the chunk after a newline so no line is split between two appends.
     const qsizetype nl = appliedText_.indexOf(u'\n', end);
-    end = nl < 0 ? size : nl + 1;
+    end = nl < 0 ? size : std::min(size, nl + 1);
   }
   const bool modified = document()->isModified();
   movingCursor_ = true;
@@ -362,8 +374,7 @@ void SourceView::replaceText(const QString& text) {
     elided_ = false;
     movingCursor_ = true;
     if (capped_) {
-      const qsizetype nl = text.lastIndexOf(u'\n', kMaxEditorText - 1);
-      const qsizetype end = nl < 0 ? std::min(text.size(), kMaxEditorText) : nl + 1;
+      const qsizetype end = shownEnd(text);
       const int lines = static_cast<int>(text.count(u'\n')) + (text.endsWith(u'\n') ? 0 : 1);
       QString shown = shownText(QStringView(text).left(end));
       setPlainText(shown + capNote(shownLines() + 1, lines, text.size() - end));

@@ -16,8 +16,8 @@
 // 50 MB dense literal on one line) shows its first kElideLine characters and
 // then a note saying how many more there are: laying out the rest would take
 // minutes and gigabytes for text nobody reads; Save and Apply still use all of it.
-// A source longer than kMaxEditorText (a million-op module is 113 MB) is
-// shown up to the last line that fits, then a note saying which lines are
+// A source whose shown text would pass kMaxEditorText (a million-op module
+// is 100-200 MB) is shown up to the last line that fits, then a note saying which lines are
 // not shown; a line past it (goToLine, a diagnostic) goes to the note. The
 // editor is read-only then, and `text()` is still the whole source.
 // prepare(doc) converts a document's text for the editor and finds its
@@ -99,6 +99,10 @@ class SourceView : public QPlainTextEdit {
   // lines only (up to shownLines()).
   bool isCapped() const { return capped_; }
   int shownLines() const { return static_cast<int>(lineStart_.size()); }
+  // Where the editor stops showing `text`: the start of the first line that
+  // would take it past kMaxEditorText (a line counts as the at most
+  // kElideLine characters shown of it), else its end.
+  static qsizetype shownEnd(QStringView text);
   // The note after the last line shown of a capped source.
   static QString capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars);
   // Converts `doc`'s text for the editor (editorText) and measures its
