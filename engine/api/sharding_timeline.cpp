@@ -46,6 +46,9 @@ std::unique_ptr<ShardingTimeline> ShardingTimeline::create(
       t->steps_[s].push_back(std::move(r));
     }
   }
+  for (size_t s = 0; s < t->steps_.size(); ++s)
+    for (const Update& u : t->steps_[s])
+      if (u.storage) t->writes_[u.storage].emplace_back(s, &u);
   return t;
 }
 
@@ -93,27 +96,62 @@ void ShardingTimeline::apply(Update& u, TimelineChanges& changes) {
   note(u, changes);
 }
 
-void ShardingTimeline::unapply(Update& u, TimelineChanges& changes) {
-  if (!u.storage || !u.recorded) return;
-  // Back to the recorded list: changed values restored in place, names
-  // added by the update removed.
+void ShardingTimeline::restoreAttrs(ir::Op& op, const std::vector<ir::Op::Attr>& attrs) {
+  // Changed values restored in place, names added since removed.
   std::vector<std::string> added;
-  for (const ir::Op::Attr& a : u.storage->attrs()) {
-    const bool kept = std::any_of(u.before.begin(), u.before.end(),
+  for (const ir::Op::Attr& a : op.attrs()) {
+    const bool kept = std::any_of(attrs.begin(), attrs.end(),
                                   [&](const ir::Op::Attr& b) { return b.name == a.name; });
     if (!kept) added.push_back(a.name);
   }
-  for (const std::string& name : added) u.storage->removeAttr(name);
-  for (const ir::Op::Attr& b : u.before) u.storage->setAttr(b.name, b.value, b.inherent);
+  for (const std::string& name : added) op.removeAttr(name);
+  for (const ir::Op::Attr& b : attrs) op.setAttr(b.name, b.value, b.inherent);
+}
+
+void ShardingTimeline::unapply(Update& u, TimelineChanges& changes) {
+  if (!u.storage || !u.recorded) return;
+  restoreAttrs(*u.storage, u.before);
   note(u, changes);
+}
+
+void ShardingTimeline::jump(size_t steps, TimelineChanges& changes) {
+  const size_t lo = std::min(steps, applied_), hi = std::max(steps, applied_);
+  std::unordered_set<ir::Op*> written;
+  for (size_t s = lo; s < hi; ++s)
+    for (const Update& u : steps_[s]) {
+      if (!u.storage) continue;
+      note(u, changes);
+      written.insert(u.storage);
+    }
+  for (ir::Op* op : written) {
+    // What the op holds after `steps` steps: what it held before its first
+    // update at or after them, else what it holds at the end.
+    const auto& writes = writes_.at(op);
+    auto next = std::lower_bound(writes.begin(), writes.end(), steps,
+                                 [](const auto& w, size_t step) { return w.first < step; });
+    restoreAttrs(*op, next != writes.end() ? next->second->before : atEnd_.at(op));
+  }
+  applied_ = steps;
 }
 
 TimelineChanges ShardingTimeline::seek(size_t steps) {
   steps = std::min(steps, steps_.size());
   TimelineChanges changes;
+  const size_t crossed = steps > applied_ ? steps - applied_ : applied_ - steps;
+  if (endRecorded_ && crossed > 1) {
+    jump(steps, changes);
+    steps = applied_;  // nothing left for the walks below
+  }
   while (applied_ < steps) {
     for (Update& u : steps_[applied_]) apply(u, changes);
     ++applied_;
+  }
+  if (applied_ == steps_.size() && !endRecorded_) {
+    // Every update was applied once, in order: each has the attributes
+    // before it, and these are the attributes at the end.
+    for (const auto& [op, writes] : writes_)
+      atEnd_[op].assign(op->attrs().begin(), op->attrs().end());
+    endRecorded_ = true;
   }
   while (applied_ > steps) {
     --applied_;

@@ -79,10 +79,23 @@ class ShardingTimeline {
   void apply(Update& u, TimelineChanges& changes);
   void unapply(Update& u, TimelineChanges& changes);
   static void note(const Update& u, TimelineChanges& changes);
+  // A jump over many steps: each op whose attributes the steps crossed
+  // write is set once to what it holds at the target (recorded on the way
+  // to the end), instead of every update in turn. Many updates write the
+  // same op (every argument of a function is in its arg_attrs list:
+  // thousands of rewrites of a list of thousands at 100k ops).
+  void jump(size_t steps, TimelineChanges& changes);
+  static void restoreAttrs(ir::Op& op, const std::vector<ir::Op::Attr>& attrs);
 
   std::vector<ir::Op*> ops_;
   std::vector<std::vector<Update>> steps_;
   size_t applied_ = 0;
+  // Per op whose attributes updates write: its updates in the order they
+  // apply (step, update); and, once every update was applied (the end was
+  // reached in order), its attributes at the end. jump() needs both.
+  std::unordered_map<ir::Op*, std::vector<std::pair<size_t, const Update*>>> writes_;
+  std::unordered_map<ir::Op*, std::vector<ir::Op::Attr>> atEnd_;
+  bool endRecorded_ = false;
   std::unordered_map<const ir::Value*, const TensorSharding*> finalValues_;
   std::unordered_map<const ir::Op*, std::vector<const TensorSharding*>> finalResults_;
 };

@@ -181,6 +181,17 @@ void Op::setAttr(std::string n, Attribute v, bool inherent) {
   attrs_.push_back({std::move(n), std::move(v), inherent});
 }
 
+void Op::setAttr(const AttrName& n, Attribute v, bool inherent) {
+  for (Attr& a : attrs_) {
+    if (a.name == n) {
+      a.value = std::move(v);
+      a.inherent = inherent;
+      return;
+    }
+  }
+  attrs_.push_back({n, std::move(v), inherent});
+}
+
 void Op::removeAttr(std::string_view n) {
   attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(), [&](const Attr& a) { return a.name == n; }),
                attrs_.end());

@@ -222,6 +222,11 @@ class Op {
   bool hasAttr(const std::string& n) const { return attr(std::string_view(n)) != nullptr; }
   // `n` by value: a caller handing over a temporary name has it moved in.
   void setAttr(std::string n, Attribute v, bool inherent = false);
+  void setAttr(const char* n, Attribute v, bool inherent = false) { setAttr(std::string(n), std::move(v), inherent); }
+  // The same for a name interned already: propagation writes a sharding per
+  // changed value, and a name given as text is compared with every
+  // attribute's and interned again (under a lock) whenever it is new.
+  void setAttr(const AttrName& n, Attribute v, bool inherent = false);
   void removeAttr(std::string_view n);
 
   // Regions.

@@ -17,9 +17,18 @@ enum class PropagationDirection { None, Forward, Backward, Both };
 // "NONE", "FORWARD", "BACKWARD", "BOTH" (as in `allowed_direction=`).
 const char* directionName(PropagationDirection d);
 std::optional<PropagationDirection> parseDirection(const std::string& text);
-// Both directions allowed by either / by both.
-PropagationDirection unionOf(PropagationDirection a, PropagationDirection b);
-PropagationDirection intersectionOf(PropagationDirection a, PropagationDirection b);
+// Both directions allowed by either / by both. Inline: the driver asks for
+// every factor of every op visit. The enumerators are bit sets (Forward 1,
+// Backward 2, Both = Forward | Backward).
+static_assert(static_cast<int>(PropagationDirection::Forward) == 1 &&
+              static_cast<int>(PropagationDirection::Backward) == 2 &&
+              static_cast<int>(PropagationDirection::Both) == 3);
+inline PropagationDirection unionOf(PropagationDirection a, PropagationDirection b) {
+  return static_cast<PropagationDirection>(static_cast<int>(a) | static_cast<int>(b));
+}
+inline PropagationDirection intersectionOf(PropagationDirection a, PropagationDirection b) {
+  return static_cast<PropagationDirection>(static_cast<int>(a) & static_cast<int>(b));
+}
 
 // Direction for factor `i` of the op being propagated.
 using DirectionAlongFactor = std::function<PropagationDirection(int64_t factor)>;

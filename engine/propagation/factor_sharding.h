@@ -48,6 +48,7 @@ class FactorShardingMap {
   const_iterator begin() const { return entries_.begin(); }
   const_iterator end() const { return entries_.end(); }
   bool empty() const { return entries_.empty(); }
+  void reserve(size_t n) { entries_.reserve(n); }
   size_t size() const { return entries_.size(); }
 
   iterator find(int64_t factor) {

@@ -60,30 +60,37 @@ namespace {
 // The factor-independent parts of opPriorityStageDirection for the op asked
 // about last. The driver asks for every factor of one op in a row, and an
 // op's structure (its name, operands and their uses) does not change during
-// a propagation run, so they are computed once per op instead of per factor.
+// a propagation run, so they are computed once per op instead of per factor:
+// the union over the stages up to `stage` of every term but stage 2's, the
+// only one that depends on the factor (through the rule's factor type).
+//
+// E.g. at stage 3 a `stablehlo.add` whose operands have other users: stages
+// 0 and 2 give None, stage 1 and 3 Both, so every factor gets Both without
+// looking at the rule.
 struct StageDirectionCache {
   const ir::Op* op = nullptr;
-  PropagationDirection passThrough[2] = {PropagationDirection::None, PropagationDirection::None};
-  bool broadcast = false;
+  PropagationDirection fixed = PropagationDirection::None;  // stages other than 2
+  PropagationDirection passthroughTerm = PropagationDirection::None;  // stage 2, passthrough factors
 
   void load(const ir::Op& o, int stage) {
     if (op == &o) return;
     op = &o;
-    if (stage >= 0) passThrough[0] = shardscope::propagation::passThrough(o, false);
-    if (stage >= 1) passThrough[1] = shardscope::propagation::passThrough(o, true);
-    broadcast = SS_OP_IS(o, "stablehlo.broadcast_in_dim");
+    const bool broadcast = SS_OP_IS(o, "stablehlo.broadcast_in_dim");
+    const PropagationDirection late = broadcast ? PropagationDirection::Backward : PropagationDirection::Both;
+    fixed = PropagationDirection::None;
+    if (stage >= 0) fixed = unionOf(fixed, shardscope::propagation::passThrough(o, false));
+    if (stage >= 1) fixed = unionOf(fixed, shardscope::propagation::passThrough(o, true));
+    if (stage >= 3) fixed = unionOf(fixed, late);
+    if (stage >= 4) fixed = PropagationDirection::Both;
+    passthroughTerm = stage >= 2 ? late : PropagationDirection::None;
   }
-  // As opPriorityStageDirection(s, op, factor, rule) for the loaded op.
-  PropagationDirection stageDirection(int s, int64_t factor, const OpShardingRule* rule) const {
-    switch (s) {
-      case 0: return passThrough[0];
-      case 1: return passThrough[1];
-      case 2:
-        if (rule && rule->factorType(factor) != FactorType::Passthrough) return PropagationDirection::None;
-        return broadcast ? PropagationDirection::Backward : PropagationDirection::Both;
-      case 3: return broadcast ? PropagationDirection::Backward : PropagationDirection::Both;
-      default: return PropagationDirection::Both;
-    }
+  // As the union of opPriorityStageDirection(s, op, factor, rule) over
+  // s = 0..stage for the loaded op.
+  PropagationDirection direction(int64_t factor, const OpShardingRule* rule) const {
+    // Adding stage 2's term can change nothing once every direction is in.
+    if (fixed == PropagationDirection::Both || passthroughTerm == PropagationDirection::None) return fixed;
+    if (rule && rule->factorType(factor) != FactorType::Passthrough) return fixed;
+    return unionOf(fixed, passthroughTerm);
   }
 };
 
@@ -93,9 +100,10 @@ GetDirectionFn opPriorityDirection(int stage, GetDirectionFn outer) {
   auto cache = std::make_shared<StageDirectionCache>();
   return [stage, outer, cache](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
     cache->load(op, stage);
-    PropagationDirection acc = PropagationDirection::None;
-    for (int s = 0; s <= stage; ++s) acc = unionOf(acc, cache->stageDirection(s, factor, rule));
-    return intersectionOf(acc, outer ? outer(op, factor, rule) : PropagationDirection::Both);
+    // `outer` is asked even when it cannot widen anything: it may watch for
+    // a cancel request (propagation.cpp), and must see every question.
+    return intersectionOf(cache->direction(factor, rule),
+                          outer ? outer(op, factor, rule) : PropagationDirection::Both);
   };
 }
 

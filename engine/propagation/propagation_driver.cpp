@@ -20,6 +20,7 @@
 
 #include "ir/call_graph.h"
 #include "propagation/axis_algebra.h"
+#include "propagation/factor_agreement.h"
 #include "propagation/op_sharding_rule_cache.h"
 #include "propagation/value_shardings.h"
 #include "rules/op_sharding_rule_registry.h"
@@ -307,6 +308,10 @@ struct PropagationDriver::Impl {
     return e->second;
   }
 
+  // Scratch of the agreement check in propagateTensorsImpl.
+  std::vector<const TensorSharding*> agreementOperands, agreementResults;
+  FactorAgreementScratch agreementScratch;
+
   // Scratch directions of propagateTensors.
   std::vector<PropagationDirection> dirsScratch;
   // Scratch slot lists of processRegistered.
@@ -567,7 +572,8 @@ struct PropagationDriver::Impl {
       // again, and adding an attribute moves the op's attribute list to
       // fresh memory, away from its neighbours', for every later pass.
       if (created && d.options_.keepShardingRules) {
-        op->setAttr(kShardingRuleAttr, std::move(*created), /*inherent=*/false);
+        static const ir::AttrName kRuleName{kShardingRuleAttr};  // interned once, not per op
+        op->setAttr(kRuleName, std::move(*created), /*inherent=*/false);
         created.reset();
       }
       if (const ir::Attribute* a = created ? &*created : op->attr(kShardingRuleAttr)) {
@@ -607,7 +613,7 @@ struct PropagationDriver::Impl {
   // propagate).
   bool propagateTensors(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                         const OpShardingRule& rule, bool conservative, bool notify, bool elementwise,
-                        StepEvent event) {
+                        StepEvent& event) {
     // An op-level step is a pure function of the tensors' shardings, the
     // directions and the strategy (the rule, mesh table and flags are fixed
     // per op). When the last visit of `op` changed nothing and it sees the
@@ -631,7 +637,7 @@ struct PropagationDriver::Impl {
     if (memo && memoMatches(*memo, strategy, operands, results, dirs)) return false;
     bool allAgree = false;
     bool changed = propagateTensorsImpl(op, operands, results, rule, dirs, conservative, notify, elementwise,
-                                        std::move(event), allAgree);
+                                        event, allAgree);
     if (memo) {
       if (changed)
         memoClear(*memo);
@@ -672,12 +678,25 @@ struct PropagationDriver::Impl {
 
   bool propagateTensorsImpl(ir::Op* op, std::vector<Slot>& operands, std::vector<Slot>& results,
                             const OpShardingRule& rule, std::vector<PropagationDirection>& dirs, bool conservative,
-                            bool notify, bool elementwise, StepEvent event, bool& allAgree) {
+                            bool notify, bool elementwise, StepEvent& event, bool& allAgree) {
     allAgree = false;
     MeshRef meshRef;
     const Mesh* mesh = nullptr;
     if (!commonMesh(operands, results, meshRef, mesh)) return false;
     if (mesh->isMaximal()) return false;
+    // Most visits change nothing, and when the rule and the shardings allow
+    // it that shows without building the factor table (factor_agreement.h);
+    // the answer is the one factorsMayChange would give on the table.
+    agreementOperands.clear();
+    agreementResults.clear();
+    for (const Slot& slot : operands) agreementOperands.push_back(slot.sharding);
+    for (const Slot& slot : results) agreementResults.push_back(slot.sharding);
+    const FactorAgreement agreement =
+        factorAgreement(rule, agreementOperands, agreementResults, dirs, agreementScratch);
+    if (agreement.decided && !agreement.mayChange) {
+      allAgree = agreement.allAgree;
+      return false;
+    }
     ShardingProjection projection;
     projection.operands.reserve(rule.operands.size());
     projection.results.reserve(rule.results.size());
@@ -692,7 +711,7 @@ struct PropagationDriver::Impl {
     // and a tensor changes only when its axes are a strict prefix of those.
     // So when every factor that may propagate has the same axes on all the
     // tensors mapping it, the step changes nothing: skip the strategy.
-    if (!factorsMayChange(projection, dirs, allAgree)) return false;
+    if (!agreement.decided && !factorsMayChange(projection, dirs, allAgree)) return false;
     allAgree = false;
     // Only observers look at the table before the update.
     std::optional<ShardingProjection> before;
@@ -782,7 +801,7 @@ struct PropagationDriver::Impl {
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
     for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
     bool changed = propagateTensors(op, operands, results, *rule, d.options_.conservativePropagation, true,
-                                    isElementwiseOp(*op), std::move(ev));
+                                    isElementwiseOp(*op), ev);
     operands.clear();
     results.clear();
     return changed;
@@ -806,7 +825,7 @@ struct PropagationDriver::Impl {
     std::vector<Slot> results{valueSlot(op->result(0))};
     StepEvent ev;
     ev.op = op;
-    return propagateTensors(op, operands, results, rule, false, true, true, std::move(ev));
+    return propagateTensors(op, operands, results, rule, false, true, true, ev);
   }
 
   bool processEdge(ir::Op* op) {
@@ -837,7 +856,7 @@ struct PropagationDriver::Impl {
     std::vector<Slot> results{std::move(res)};
     const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
     if (!computeDirections(rule, [&](int64_t f) { return (*direction)(*op, f, nullptr); })) return false;
-    return propagateTensors(op, operands, results, rule, false, true, false, std::move(ev));
+    return propagateTensors(op, operands, results, rule, false, true, false, ev);
   }
 
   // `sdy.func_data_flow_edge %x`: %x is an argument of a called function
@@ -874,7 +893,7 @@ struct PropagationDriver::Impl {
     std::vector<Slot> results{valueSlot(result)};
     const OpShardingRule& rule = cachedIdentityRule(op, result->type, sources.size());
     if (!computeDirections(rule, [&](int64_t f) { return (*direction)(*op, f, nullptr); })) return false;
-    return propagateTensors(op, operands, results, rule, false, true, false, std::move(ev));
+    return propagateTensors(op, operands, results, rule, false, true, false, ev);
   }
 
   void processOp(ir::Op* op) {
@@ -911,7 +930,7 @@ struct PropagationDriver::Impl {
       if (!computeDirections(rule, [](int64_t) { return PropagationDirection::Both; })) continue;
       bool saved = notifying;
       notifying = false;
-      propagateTensors(func, operands, results, rule, false, false, false, std::move(ev));
+      propagateTensors(func, operands, results, rule, false, false, false, ev);
       notifying = saved;
     }
   }

@@ -1,6 +1,7 @@
 // Sharding projection (see sharding_projection.h).
 #include "propagation/sharding_projection.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "propagation/axis_algebra.h"
@@ -56,6 +57,17 @@ struct AxisCursor {
   }
   // Everything that remains, in order.
   void takeRest(AxisRefList& out) {
+    // Whole axes are handed out as they are and never merge with a
+    // neighbour (only consecutive sub-axes do), so when no part of an axis
+    // is left over and only whole axes follow, they are copied in one go:
+    // nearly every dimension of a real module, projected on every op visit.
+    if (!done() && !split &&
+        std::none_of(axes.begin() + static_cast<std::ptrdiff_t>(index), axes.end(),
+                     [](const AxisRef& a) { return a.isSubAxis(); })) {
+      out.insert(out.end(), axes.begin() + static_cast<std::ptrdiff_t>(index), axes.end());
+      index = axes.size();
+      return;
+    }
     while (!done()) appendOrMerge(out, take(size), mesh);
   }
 };
@@ -74,6 +86,11 @@ TensorFactorShardings projectTensor(const TensorFactorMapping& mapping, const Te
                                     bool closedIfMissing) {
   static const AxisRefList kNoAxes;
   TensorFactorShardings row;
+  // One block for the row's factors instead of a growing one (rows are
+  // built on every op step that may change something).
+  size_t mapped = 0;
+  for (const std::vector<int64_t>& dimFactors : mapping.dims) mapped += dimFactors.size();
+  row.factors.reserve(mapped);
   for (size_t dim = 0; dim < mapping.dims.size(); ++dim) {
     const std::vector<int64_t>& dimFactors = mapping.dims[dim];
     bool hasDim = sharding && dim < sharding->dims.size();

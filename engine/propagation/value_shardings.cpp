@@ -32,22 +32,28 @@ std::vector<TensorSharding> perValueList(const ir::Attribute* a) {
 // open replicated shardings of the values' ranks on the same mesh.
 // `count` values, value i being `valueAt(i)`.
 ir::Attribute sharedPerValue(TensorShardingPerValue list);
+ir::Attribute sharedSingleValue(const TensorSharding& s);
 template <typename ValueAt>
-void setPerValue(ir::Op& op, const std::string& name, unsigned index, const TensorSharding& s, size_t count,
+void setPerValue(ir::Op& op, const ir::AttrName& name, unsigned index, const TensorSharding& s, size_t count,
                  const ValueAt& valueAt, bool inherent) {
   const ir::Attribute* old = op.attr(name);
-  // A single value's list is just `s`: no copy of the old list to overwrite.
-  std::vector<TensorSharding> list = count == 1 && index == 0 ? std::vector<TensorSharding>{s} : perValueList(old);
-  if (list.size() != count) {
-    list.clear();
-    for (size_t i = 0; i < count; ++i) list.push_back(fullyReplicated(s.mesh, rankOf(valueAt(i)->type), false));
-  }
-  if (index < list.size()) list[index] = s;
   bool wasInherent = inherent;
   if (old) {
     for (const auto& a : op.attrs())
       if (a.name == name) wasInherent = a.inherent;
   }
+  // A single value's list is just `s` (most ops have one result): it is
+  // looked up among the shared lists without being copied first.
+  if (count == 1 && index == 0) {
+    op.setAttr(name, sharedSingleValue(s), wasInherent);
+    return;
+  }
+  std::vector<TensorSharding> list = perValueList(old);
+  if (list.size() != count) {
+    list.clear();
+    for (size_t i = 0; i < count; ++i) list.push_back(fullyReplicated(s.mesh, rankOf(valueAt(i)->type), false));
+  }
+  if (index < list.size()) list[index] = s;
   op.setAttr(name, sharedPerValue(TensorShardingPerValue{std::move(list)}), wasInherent);
 }
 
@@ -78,17 +84,18 @@ void hashAxes(size_t& seed, const AxisRefList& axes) {
   }
   hashCombine(seed, axes.size());
 }
+void hashSharding(size_t& seed, const TensorSharding& t) {
+  hashCombine(seed, std::hash<std::string>{}(t.mesh.name));
+  for (const DimensionSharding& d : t.dims) {
+    hashAxes(seed, d.axes);
+    hashCombine(seed, (d.closed ? 1 : 2) + static_cast<size_t>(d.priority.value_or(-1)) * 7);
+  }
+  hashAxes(seed, t.replicated);
+  hashAxes(seed, t.unreduced);
+}
 size_t hashPerValue(const TensorShardingPerValue& list) {
   size_t seed = list.shardings.size();
-  for (const TensorSharding& t : list.shardings) {
-    hashCombine(seed, std::hash<std::string>{}(t.mesh.name));
-    for (const DimensionSharding& d : t.dims) {
-      hashAxes(seed, d.axes);
-      hashCombine(seed, (d.closed ? 1 : 2) + static_cast<size_t>(d.priority.value_or(-1)) * 7);
-    }
-    hashAxes(seed, t.replicated);
-    hashAxes(seed, t.unreduced);
-  }
+  for (const TensorSharding& t : list.shardings) hashSharding(seed, t);
   return seed;
 }
 std::unordered_multimap<size_t, ir::Attribute>& sharedPerValues() {
@@ -103,6 +110,28 @@ ir::Attribute sharedPerValue(TensorShardingPerValue list) {
   for (auto it = first; it != last; ++it)
     if (*it->second.as<TensorShardingPerValue>() == list) return it->second;
   ir::Attribute attr(std::move(list));
+  table.emplace(hash, attr);
+  return attr;
+}
+// sharedPerValue(TensorShardingPerValue{{s}}), copying `s` only when no
+// equal list is shared yet (the same hash, the same table entries).
+ir::Attribute sharedSingleValue(const TensorSharding& s) {
+  auto single = [&s] {
+    TensorShardingPerValue list;
+    list.shardings.reserve(1);
+    list.shardings.push_back(s);
+    return list;
+  };
+  if (sideTable().depth == 0) return ir::Attribute(single());
+  auto& table = sharedPerValues();
+  size_t hash = 1;  // hashPerValue's seed for one sharding
+  hashSharding(hash, s);
+  auto [first, last] = table.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    const auto& shardings = it->second.as<TensorShardingPerValue>()->shardings;
+    if (shardings.size() == 1 && shardings.front() == s) return it->second;
+  }
+  ir::Attribute attr(single());
   table.emplace(hash, attr);
   return attr;
 }
@@ -446,20 +475,20 @@ void setSharding(ir::Value* v, const TensorSharding& s) {
       }
     } else if (SS_OP_IS(*op, "sdy.named_computation")) {
       ir::Block* block = v->ownerBlock;
-      setPerValue(*op, "in_shardings", v->index, s, block->numArguments(),
+      setPerValue(*op, kInShardingsName, v->index, s, block->numArguments(),
                   [block](size_t i) { return block->argument(static_cast<unsigned>(i)); }, true);
     }
     return;
   }
   if (SS_OP_IS(*op, "sdy.data_flow_edge") || SS_OP_IS(*op, "sdy.sharding_constraint") || SS_OP_IS(*op, "sdy.reshard")) {
-    op->setAttr("sharding", ir::Attribute(s), true);
+    op->setAttr(kSingleShardingName, ir::Attribute(s), true);
   } else if (isCollectiveWithOutSharding(*op)) {
-    op->setAttr("out_sharding", ir::Attribute(s), true);
+    op->setAttr(kOutShardingName, ir::Attribute(s), true);
   } else if (SS_OP_IS(*op, "sdy.manual_computation") || SS_OP_IS(*op, "sdy.named_computation")) {
-    setPerValue(*op, "out_shardings", v->index, s, op->numResults(),
+    setPerValue(*op, kOutShardingsName, v->index, s, op->numResults(),
                 [op](size_t i) { return op->result(static_cast<unsigned>(i)); }, true);
   } else {
-    setPerValue(*op, kShardingAttr, v->index, s, op->numResults(),
+    setPerValue(*op, kShardingAttrName, v->index, s, op->numResults(),
                 [op](size_t i) { return op->result(static_cast<unsigned>(i)); }, false);
   }
 }

@@ -65,6 +65,67 @@ TEST(OpPriorityTest, StageDirections) {
   EXPECT_EQ(opPriorityDirection(3, propagateAny)(*broadcast, 0, nullptr), D::Backward);
 }
 
+// opPriorityDirection(stage, outer) answers, for every op, stage and factor,
+// the union of opPriorityStageDirection over stages 0..stage intersected with
+// `outer` (it precomputes the factor-independent stages per op).
+TEST(OpPriorityTest, DirectionIsTheUnionOfTheStages) {
+  auto m = parse(R"mlir(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8xf32>, %arg2: tensor<64xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>) {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = stablehlo.broadcast_in_dim %arg1, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %3 = stablehlo.dot_general %1, %2, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %4 = stablehlo.reshape %arg2 : (tensor<64xf32>) -> tensor<8x8xf32>
+  %5 = stablehlo.multiply %4, %4 : tensor<8x8xf32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %6 = stablehlo.dynamic_slice %5, %c, %c, sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+  return %1, %2, %3, %5, %6 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(m);
+  std::vector<ir::Op*> ops;
+  for (const char* name : {"stablehlo.add", "stablehlo.transpose", "stablehlo.broadcast_in_dim",
+                           "stablehlo.dot_general", "stablehlo.reshape", "stablehlo.multiply",
+                           "stablehlo.dynamic_slice", "stablehlo.constant"}) {
+    ops.push_back(find(*m, name));
+    ASSERT_TRUE(ops.back()) << name;
+  }
+  OpShardingRule rule;
+  rule.factorSizes = {8, 8, 8, 8};
+  rule.reductionFactors = {2};
+  rule.needReplicationFactors = {3};
+  using D = PropagationDirection;
+  const std::vector<std::pair<const char*, GetDirectionFn>> outers = {
+      {"any", propagateAny},
+      {"forward", [](const ir::Op&, int64_t, const OpShardingRule*) { return D::Forward; }},
+      {"backward on factor 1", [](const ir::Op&, int64_t f, const OpShardingRule*) {
+         return f == 1 ? D::Backward : D::Both;
+       }},
+  };
+  for (const auto& [outerName, outer] : outers) {
+    for (int stage = 0; stage < kNumOpPriorityStages; ++stage) {
+      // One function per stage, asked about the ops in turn and about an op
+      // again after another, as the driver does.
+      GetDirectionFn direction = opPriorityDirection(stage, outer);
+      for (int round = 0; round < 2; ++round) {
+        for (ir::Op* op : ops) {
+          for (const OpShardingRule* r : std::vector<const OpShardingRule*>{nullptr, &rule}) {
+            for (int64_t f = 0; f < 4; ++f) {
+              D expected = D::None;
+              for (int s = 0; s <= stage; ++s) expected = unionOf(expected, opPriorityStageDirection(s, *op, f, r));
+              expected = intersectionOf(expected, outer(*op, f, r));
+              EXPECT_EQ(direction(*op, f, r), expected)
+                  << outerName << ", stage " << stage << ", " << op->name() << ", factor " << f
+                  << (r ? ", with rule" : "");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(OpPriorityTest, SingleUsePassThroughChainMovesAtStageZero) {
   // transpose and abs are pass-through ops whose operands have one use each,
   // so the argument's sharding flows through them in the first stage.

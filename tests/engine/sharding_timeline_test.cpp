@@ -41,7 +41,9 @@ TEST_P(ShardingTimelineTest, SeekMatchesReplayInAnyOrder) {
   for (size_t k = 0; k <= n; ++k)
     expected.push_back(ir::printModule(*documentAtStep(*input, *run, k)->module));
 
-  // Forward one by one, back to the start, then random jumps.
+  // Forward one by one (every update applied once: the timeline then
+  // jumps, setting each op written once), back to the start, then random
+  // jumps.
   std::vector<size_t> order;
   for (size_t k = 1; k <= n; ++k) order.push_back(k);
   for (size_t k = n; k-- > 0;) order.push_back(k);

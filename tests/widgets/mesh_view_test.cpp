@@ -253,6 +253,28 @@ class MeshViewTest : public QObject {
     QVERIFY(!meshPicture(t).isNull());
   }
 
+  // However small the pane (the Mesh tab of a 1280x800 window, a narrow
+  // undocked one), the devices' text is drawn at its own size or larger:
+  // the picture scrolls rather than shrinks.
+  void textStaysReadableInASmallPane_data() {
+    QTest::addColumn<QSize>("pane");
+    QTest::newRow("1280x800 tab") << QSize(560, 330);
+    QTest::newRow("narrow") << QSize(260, 200);
+    QTest::newRow("roomy") << QSize(1400, 900);
+  }
+  void textStaysReadableInASmallPane() {
+    QFETCH(QSize, pane);
+    auto doc = test::loadSample(QStringLiteral("mlp_megatron.mlir"));
+    QVERIFY(doc->module);
+    DocumentState state;
+    MeshView view(&state);
+    state.setDocument(doc);
+    state.selectValue(state.findValue(QStringLiteral("%arg1")));
+    view.resize(pane);
+    view.grab();  // paints: the scale shown is known
+    QVERIFY(view.shownScale() >= 1.0);
+  }
+
   void defaultSelection() {
     auto doc = test::loadSample(QStringLiteral("matmul_chain.mlir"));
     QVERIFY(doc->module);

@@ -12,7 +12,11 @@
 // step waits for a snapshot and no report rebuilds the views between two
 // steps; the report of the step shown follows when the player stops (e.g.
 // playing at 10 steps/s, the report of the last step shown arrives 0.3 s
-// plus the analysis time after Pause). isCurrent() is false meanwhile.
+// plus the analysis time after Pause). isCurrent() is false meanwhile. An
+// analysis that started at a rest and ends once steps have come again (a
+// loaded machine, a pause just over kStepRestMs) is dropped unseen: only a
+// resting timeline gets reports, and the old report is freed off the UI
+// thread.
 //
 // The analysis reads the module only while it takes a snapshot
 // (api::snapshotForCommunication, on a worker); a timeline step about to
@@ -72,12 +76,15 @@ class CommunicationFeed : public QObject {
   void scheduleAfterSteps();
   void start();
   void waitForSnapshot();
+  // Frees a report on a worker thread when this holds the last reference.
+  static void dropOffTheUiThread(std::shared_ptr<const api::CommunicationReport> report);
 
   DocumentState* state_;
   QString chip_ = QStringLiteral("tpu-v5p");
   QTimer throttle_;
   bool running_ = false;
   bool dirty_ = false;  // something changed while an analysis ran
+  bool stepsMoving_ = false;  // steps came and the timeline has not rested since
   quint64 request_ = 0;
   QFuture<std::shared_ptr<const api::CommunicationSnapshot>> snapshot_;
   std::shared_ptr<const api::CommunicationReport> report_;

@@ -46,7 +46,7 @@ std::vector<double> costShares(const api::CommunicationReport& report) {
 }
 
 // The glyph's pill beside `anchor` (the middle of an edge: to its right, so
-// the edge stays visible; a node's bottom-right corner: over it).
+// the edge stays visible; else centred on it).
 QRectF pillRect(const CommGlyph& g, QPointF anchor, bool onEdge) {
   const QSizeF size = commGlyphSize({g.kind, g.text});
   if (onEdge) return QRectF(QPointF(anchor.x() + 5, anchor.y() - size.height() / 2), size);
@@ -221,8 +221,8 @@ std::vector<CommGlyph> placeCommGlyphs(const GraphScene& scene, const ir::Module
     g.text = QStringLiteral("×%1 · %2").arg(g.entries.size()).arg(qs(api::bytesText(bytes)));
   }
   // Positions: beside the edge, as near its middle as leaves the nodes
-  // uncovered, on its right (else its left); on a node, over its bottom-right
-  // corner. A glyph that would still overlap one placed before moves down.
+  // uncovered, on its right (else its left); on a node, beside its box at
+  // its bottom-right corner (not over it). A glyph that would still overlap one placed before moves down.
   std::vector<QRectF> nodes;
   for (size_t i = 0; i < m.nodes.size(); ++i) {
     const QRectF r = scene.nodeRect(static_cast<int>(i));
@@ -251,8 +251,23 @@ std::vector<CommGlyph> placeCommGlyphs(const GraphScene& scene, const ir::Module
           }
       }
     } else {
+      // Beside its node's box, never over it (over the corner it hid a
+      // group box's rounded corner and the end of its text): under its
+      // bottom-right corner, else right of it, else above its top right,
+      // else under its left; the first that covers no node.
       const QRectF n = scene.nodeRect(g.node).adjusted(4, 4, -4, -4);
-      r = pillRect(g, n.bottomRight() - QPointF(12, 0), false);
+      const QSizeF size = pillRect(g, QPointF(), false).size();
+      const QRectF candidates[] = {
+          QRectF(QPointF(n.right() - size.width(), n.bottom() + 3), size),
+          QRectF(QPointF(n.right() + 3, n.bottom() - size.height()), size),
+          QRectF(QPointF(n.right() - size.width(), n.top() - 3 - size.height()), size),
+          QRectF(QPointF(n.left(), n.bottom() + 3), size)};
+      r = candidates[0];
+      for (const QRectF& c : candidates)
+        if (!overlaps(nodes, c) && !overlaps(placed, c)) {
+          r = c;
+          break;
+        }
     }
     for (int tries = 0; tries < 30 && overlaps(placed, r); ++tries) r.translate(0, r.height() + 2);
     g.rect = r;

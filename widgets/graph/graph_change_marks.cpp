@@ -124,6 +124,7 @@ GraphChangeMarks::GraphChangeMarks(DocumentState* state, GraphView* view)
   legend_->setTextFormat(Qt::RichText);
   legend_->setAttribute(Qt::WA_TransparentForMouseEvents);
   legend_->hide();
+  view_->setChangedLabel(legend_);
   viewport_->installEventFilter(this);
   connect(state_, &DocumentState::changedValuesChanged, this, &GraphChangeMarks::refresh);
   connect(view_, &GraphView::layoutFinished, this, &GraphChangeMarks::refresh);
@@ -141,6 +142,17 @@ void GraphChangeMarks::clearItems() {
 }
 
 void GraphChangeMarks::refresh() {
+  // Fit keeps the graph clear of the label (overlay_places.h): it is told
+  // when the label comes, goes or changes size.
+  const QSize labelBefore = legend_->isHidden() ? QSize() : legend_->size();
+  struct TellFit {
+    GraphChangeMarks* marks;
+    QSize before;
+    ~TellFit() {
+      const QSize now = marks->legend_->isHidden() ? QSize() : marks->legend_->size();
+      if (now != before) marks->view_->legendChanged();
+    }
+  } tellFit{this, labelBefore};
   clearItems();
   const bool hadMarks = !nodes_.empty() || !edges_.empty();
   nodes_.clear();
@@ -252,7 +264,9 @@ void GraphChangeMarks::styleLegend() {
 }
 
 void GraphChangeMarks::placeLegend() {
-  legend_->move(12, viewport_->height() - legend_->height() - 12);
+  legend_->move(overlayPlaces(viewport_->size(), {}, QSizeF(legend_->size()), {})
+                    .changedLabel.topLeft()
+                    .toPoint());
 }
 
 bool GraphChangeMarks::eventFilter(QObject* o, QEvent* e) {

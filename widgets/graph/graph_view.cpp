@@ -235,6 +235,9 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   animator_->setViewport(view_->viewport());
   layout->addWidget(view_, 1);
   view_->installEventFilter(this);
+  // Scroll bars coming or going resize the viewport, not the view: the
+  // overlays are placed again then too (a legend was left under the bar).
+  view_->viewport()->installEventFilter(this);
   view_->setFocusPolicy(Qt::StrongFocus);
 
   overview_ = new OverviewMap(view_, view_);
@@ -590,7 +593,8 @@ void GraphView::zoomFit() {
   // scale that still covers no node (or one that is readable where the box
   // would not be) is better: the graph is then all in view, not cut at its
   // left and under the overview map.
-  if (!legend.isEmpty() &&
+  const bool changedShown = changedLabel_ && !changedLabel_->isHidden();
+  if ((!legend.isEmpty() || changedShown) &&
       fitAroundLegend(std::min({vw / r.width(), vh / r.height(), 1.5 * textScale_}),
                       std::max(s, readable), s < readable))
     return;
@@ -601,8 +605,26 @@ void GraphView::zoomFit() {
     // graph's right side is then under the column until scrolled to).
     const bool beside = r.width() * readable + legend.width() <= vw ||
                         legend.height() * vw > legend.width() * vh;
-    const QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
-                                 : r.adjusted(0, -legend.height() / readable, 0, 0);
+    // A graph wider than the window gets the margin beside, which keeps
+    // the column off its rightmost nodes once scrolled to its right end;
+    // and a band above too only when the column would cover a node where
+    // the view starts (its top left), only as tall as clears the nodes it
+    // would cover: a band as tall as the column can take most of a short
+    // pane.
+    QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
+                           : r.adjusted(0, -legend.height() / readable, 0, 0);
+    if (r.width() * readable > vw) {
+      padded = r.adjusted(0, 0, legend.width() / readable, 0);
+      const QSizeF changed =
+          changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
+      const QRectF column = overlayPlaces(QSizeF(vw, vh), legend, changed, {})
+                                .inScene(padded.topLeft(), readable)
+                                .legendColumn;
+      qreal band = 0;
+      for (const QRectF& k : keepClearRects())
+        if (column.intersects(k)) band = std::max(band, column.bottom() - k.top() + 8 / readable);
+      padded.adjust(0, -std::min(band, legend.height() / readable), 0, 0);
+    }
     view_->setSceneRect(padded);
     view_->setTransform(QTransform::fromScale(readable, readable));
     canvas->userZoomed = false;
@@ -656,9 +678,13 @@ bool GraphView::fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep
                                 qreal floor, bool includeFloor) {
   auto* canvas = static_cast<Canvas*>(view_);
   const QSizeF legend = canvas->legendSize();
+  const QSizeF changed =
+      changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
   // A pixel less than the viewport, so that no scroll bar appears.
   const qreal vw = view_->viewport()->width() - 1, vh = view_->viewport()->height() - 1;
-  if (legend.isEmpty() || vw < 50 || vh < 50 || (from < floor && !includeFloor)) return false;
+  if ((legend.isEmpty() && changed.isEmpty()) || vw < 50 || vh < 50 ||
+      (from < floor && !includeFloor))
+    return false;
   std::vector<qreal> scales;
   for (qreal s = from; s > floor; s *= 0.92) scales.push_back(s);
   if (includeFloor) scales.push_back(floor);
@@ -685,40 +711,55 @@ bool GraphView::fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep
       const bool partial = !fitsAcross || !fitsDown;
       if (partial && s != floor) continue;
       if (!partial && !withMap) continue;  // the first pass tried it
-      // Where the viewport's top-left may go: the graph centred, or moved
-      // left and down, away from the legend column at the top right.
-      std::vector<qreal> xs, ys;
-      if (fitsAcross)
-        xs = {r.center().x() - view.width() / 2, r.left()};
-      else
-        xs = {r.left()};
-      if (fitsDown)
-        ys = {r.center().y() - view.height() / 2, r.bottom() - view.height()};
-      else
-        ys = {r.top()};
-      for (const qreal y : ys)
-        for (const qreal x : xs) {
-          // The legend column (as coveredByOverlays has it) and, when part
-          // of the graph is out of view, the map, in scene units.
-          QList<QRectF> covered{QRectF(x + (viewW - legend.width() + 12) / s, y,
-                                       legend.width() / s, (legend.height() - 12) / s)};
-          if (partial && withMap)
-            covered << QRectF(x + (viewW - map.width() - 14) / s,
-                              y + (viewH - map.height() - 14) / s, (map.width() + 8) / s,
-                              (map.height() + 8) / s);
-          const bool hides = std::any_of(keep.begin(), keep.end(), [&](const QRectF& k) {
-            return std::any_of(covered.begin(), covered.end(),
-                               [&](const QRectF& c) { return c.intersects(k); });
-          });
-          if (hides) continue;
-          const QRectF shown(QPointF(x, y), view);
-          view_->setSceneRect(shown.united(r));
-          view_->setTransform(QTransform::fromScale(s, s));
-          canvas->userZoomed = false;
-          view_->centerOn(shown.center());
-          placeOverview();
-          return true;
+      const OverlayPlaces places = overlayPlaces(QSizeF(viewW, viewH), legend, changed,
+                                                 partial && withMap ? map : QSizeF());
+      // A graph that scrolls slides under the overlays: room is made for
+      // them in the scene. Scrolling sideways, a margin at its right end
+      // (the column then covers no rightmost node), and only when the
+      // column covers a node where the view starts, a band above the graph
+      // (and below it for the label), which the overlays always sit over;
+      // a band as tall as the column can take most of a short pane.
+      // Scrolling down, the band beside it when it is narrow enough, else
+      // a margin at its bottom end.
+      std::vector<QRectF> extents{r};
+      if (partial) {
+        const qreal above = places.legendColumn.isEmpty() ? 0 : places.legendColumn.bottom() / s;
+        const qreal below = places.changedLabel.isEmpty() ? 0 : (viewH - places.changedLabel.top()) / s;
+        const qreal beside = places.legendColumn.isEmpty() ? 0 : (viewW - places.legendColumn.left()) / s;
+        extents.clear();
+        if (!fitsAcross) {
+          extents.push_back(r.adjusted(0, 0, beside, 0));
+          if (r.height() + above + below <= view.height())
+            extents.push_back(r.adjusted(0, -above, beside, below));
+        } else {
+          if (r.width() + beside <= view.width()) extents.push_back(r.adjusted(0, 0, beside, below));
+          extents.push_back(r.adjusted(0, 0, 0, std::max(above, below)));
         }
+      }
+      for (const QRectF& extent : extents) {
+        // Where the viewport's top-left may go: the graph centred, or moved
+        // left and down, away from the legend column at the top right.
+        std::vector<qreal> xs, ys;
+        if (view.width() >= extent.width())
+          xs = {extent.center().x() - view.width() / 2, extent.left()};
+        else
+          xs = {extent.left()};
+        if (view.height() >= extent.height())
+          ys = {extent.center().y() - view.height() / 2, extent.bottom() - view.height()};
+        else
+          ys = {extent.top()};
+        for (const qreal y : ys)
+          for (const qreal x : xs) {
+            if (places.inScene(QPointF(x, y), s).covers(keep)) continue;
+            const QRectF shown(QPointF(x, y), view);
+            view_->setSceneRect(shown.united(extent));
+            view_->setTransform(QTransform::fromScale(s, s));
+            canvas->userZoomed = false;
+            view_->centerOn(shown.center());
+            placeOverview();
+            return true;
+          }
+      }
     }
   return false;
 }
@@ -1204,6 +1245,11 @@ void GraphView::setExtraLegend(QWidget* legend) {
   legendChanged();
 }
 
+void GraphView::setChangedLabel(QWidget* label) {
+  changedLabel_ = label;
+  legendChanged();
+}
+
 void GraphView::legendChanged() {
   placeExtraLegend();
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
@@ -1211,22 +1257,25 @@ void GraphView::legendChanged() {
 }
 
 void GraphView::placeExtraLegend() {
+  if (changedLabel_) {
+    const OverlayPlaces p = overlayPlaces(view_->viewport()->size(), {},
+                                          QSizeF(changedLabel_->size()), {});
+    changedLabel_->move(p.changedLabel.topLeft().toPoint());
+  }
   if (!extraLegend_) return;
   extraLegend_->move(static_cast<Canvas*>(view_)->extraLegendPos());
   extraLegend_->raise();
 }
 
-QRegion GraphView::coveredByOverlays() const {
-  QRegion covered;
-  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
-  const QRect vp = view_->viewport()->rect();
-  if (!legend.isEmpty())  // the column at the top right, without its outer margin
-    covered += QRect(vp.right() - int(legend.width()) + 12, 0, int(legend.width()),
-                     int(legend.height()) - 12);
-  if (!overview_->isHidden())
-    covered += overview_->geometry().translated(-view_->viewport()->pos()).adjusted(-4, -4, 4, 4);
-  return covered;
+OverlayPlaces GraphView::overlayPlacesNow() const {
+  const QSizeF changed = changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size())
+                                                                     : QSizeF();
+  const QSizeF map = overview_->isHidden() ? QSizeF() : QSizeF(overview_->size());
+  return overlayPlaces(view_->viewport()->size(), static_cast<Canvas*>(view_)->legendSize(),
+                       changed, map);
 }
+
+QRegion GraphView::coveredByOverlays() const { return overlayPlacesNow().region(); }
 
 void GraphView::bringIntoView(const QRectF& target) {
   if (!scene_->hasGraph() || target.isNull()) return;
@@ -1279,12 +1328,16 @@ void GraphView::placeOverview() {
     overview_->hide();
     return;
   }
-  const QRect at(vp.right() - int(w) - 10, vp.bottom() - int(h) - 10, int(w), int(h));
-  // Not over the legend column (in the viewport's top right).
-  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
-  if (!legend.isEmpty() &&
-      at.translated(-vp.topLeft()).top() < int(legend.height()) - 12 &&
-      at.translated(-vp.topLeft()).right() > vp.width() - int(legend.width()) + 12) {
+  // Where overlay_places.h puts it; not over the legend column (in the
+  // viewport's top right) nor the changed label.
+  const OverlayPlaces places = overlayPlaces(vp.size(), static_cast<Canvas*>(view_)->legendSize(),
+                                             changedLabel_ && !changedLabel_->isHidden()
+                                                 ? QSizeF(changedLabel_->size())
+                                                 : QSizeF(),
+                                             QSizeF(w, h));
+  const QRect at = places.overviewMap.adjusted(4, 4, -4, -4).toAlignedRect().translated(vp.topLeft());
+  if (places.overviewMap.intersects(places.legendColumn) ||
+      places.overviewMap.intersects(places.changedLabel)) {
     overview_->hide();  // no room
     return;
   }
@@ -1368,7 +1421,7 @@ void GraphView::goToSibling(bool backwards) {
 }
 
 bool GraphView::eventFilter(QObject* o, QEvent* e) {
-  if (o == view_ && e->type() == QEvent::Resize) placeOverview();
+  if ((o == view_ || o == view_->viewport()) && e->type() == QEvent::Resize) placeOverview();
   if (o != view_ || e->type() != QEvent::KeyPress || !scene_->hasGraph())
     return QWidget::eventFilter(o, e);
   auto* k = static_cast<QKeyEvent*>(e);

@@ -15,6 +15,7 @@
 #include "graph/graph_grouping.h"
 #include "graph/graph_layout.h"
 #include "graph/graph_scene.h"
+#include "graph/overlay_places.h"
 #include "propagation/propagation_trace.h"
 
 class QAction;
@@ -104,9 +105,16 @@ class GraphView : public QWidget {
   // column; Fit keeps the graph clear of both. Call legendChanged() when it
   // changes size or is shown or hidden. nullptr: none.
   void setExtraLegend(QWidget* legend);
+  // A label at the bottom left of the canvas (the what-if marks' "changed"
+  // legend): placed by the view, Fit keeps the graph clear of it too. Call
+  // legendChanged() when it changes size or is shown or hidden.
+  void setChangedLabel(QWidget* label);
   void legendChanged();
-  // The part of the viewport (its coordinates) the legends and the overview
-  // map cover.
+  // Where the overlays sit now (overlay_places.h: the one place that says
+  // so, also for Fit), in viewport coordinates.
+  OverlayPlaces overlayPlacesNow() const;
+  // The part of the viewport (its coordinates) the legends, the changed
+  // label and the overview map cover.
   QRegion coveredByOverlays() const;
   // Bring `target` (scene coordinates) into view, clear of the legends and
   // the map, at any zoom: nothing moves when it is already so; otherwise the
@@ -225,6 +233,7 @@ class GraphView : public QWidget {
   OverviewMap* overview_;
   QToolButton* mapButton_;
   QPointer<QWidget> extraLegend_;
+  QPointer<QWidget> changedLabel_;
   // Small functions: region ops drawn collapsed.
   std::set<const ir::Op*> collapsedRegions_;
   std::set<const ir::Op*> expandedCalls_;  // calls drawn with their callee inside

@@ -59,10 +59,9 @@ class MeshView : public QWidget {
   QSize sizeHint() const override { return {640, 480}; }
 
   // How large the picture is drawn relative to normal (presentation mode:
-  // 1.6, as the graph's text). The picture is fitted to the view between
-  // kMinScale and 1.0 times this; with a scale above 1 its smallest size is
-  // already larger than the normal largest (fonts grow, never shrink) and
-  // the view scrolls when it does not fit.
+  // 1.6, as the graph's text). The picture is drawn at this scale, never
+  // smaller (its smallest text, 10 px, stays readable): the view scrolls
+  // when it does not fit; fonts grow, never shrink.
   //   mesh->setTextScale(1.6);  // 13 px header text is drawn 16-21 px
   void setTextScale(qreal scale);
   qreal textScale() const { return textScale_; }
@@ -78,7 +77,10 @@ class MeshView : public QWidget {
   void changeEvent(QEvent* e) override;
 
  private:
-  static constexpr double kMinScale = 0.75;
+  // The smallest scale the picture is drawn at (below it, it scrolls): its
+  // smallest text is 10 px, so never under 10 px on screen (0.75 drew the
+  // device cells' text at 7.5 px in a 1280x800 window).
+  static constexpr double kMinScale = 1.0;
   qreal minScale() const { return kMinScale * textScale_; }
   void updateMinimumSize();
   DocumentState* state_;

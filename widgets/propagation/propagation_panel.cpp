@@ -156,7 +156,10 @@ void PropagationPanel::showStep(int v) {
     slider_->setValue(v);
   }
   if (v > 0) {
-    QSignalBlocker block(table_->selectionModel());
+    // Not with the selection model's signals blocked: the view repaints the
+    // rows that leave the selection on them (else, while playing, the old
+    // rows kept their highlight until something else repainted them). Only
+    // a click moves the timeline, so this selection does not loop back.
     table_->selectRow(v - 1);
     table_->scrollTo(model_->index(v - 1, 0));
   } else {
