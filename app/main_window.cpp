@@ -13,8 +13,10 @@
 //   main_window_view.cpp         presentation mode, theme, saved settings
 #include "main_window.h"
 #include "diagnostics_dock.h"
+#include "load_progress.h"
 
 #include <QCloseEvent>
+#include <ctime>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -62,6 +64,13 @@ QString findSampleDir() {
 namespace {
 // Stage times of opening a document (QT_LOGGING_RULES="shardscope.open.debug=true").
 Q_LOGGING_CATEGORY(lcOpen, "shardscope.open", QtWarningMsg)
+// The UI thread's CPU time in ms: on a loaded machine wall time says more
+// about the other processes than about the stage.
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 }  // namespace
 
 MainWindow::MainWindow(QString sampleDir, QWidget* parent)
@@ -110,16 +119,23 @@ MainWindow::MainWindow(QString sampleDir, QWidget* parent)
   openStageTimer_.setSingleShot(true);
   openStageTimer_.setInterval(0);
   connect(&openStageTimer_, &QTimer::timeout, this, &MainWindow::runOpenStage);
-  connect(&loader_, &QFutureWatcher<std::shared_ptr<api::Document>>::finished, this, [this] {
-    const quint64 req = loader_.property("request").toULongLong();
-    if (req != loadRequest_ || loader_.future().resultCount() == 0) return;  // stale
-    showDocument(loader_.result());
-  });
+  // Opening a file: progress and Cancel (Esc) at the right of the status bar.
+  loadProgress_ = new LoadProgress(this);
+  statusBar()->addPermanentWidget(loadProgress_);
+  connect(&loader_, &QFutureWatcher<Loaded>::progressValueChanged,
+          loadProgress_, &LoadProgress::setValue);
+  connect(&propagator_, &QFutureWatcher<PreparedRun>::progressValueChanged, loadProgress_,
+          &LoadProgress::setValue);
+  connect(loadProgress_, &LoadProgress::cancelRequested, this, &MainWindow::cancelLoading);
+  connect(&loader_, &QFutureWatcher<Loaded>::finished, this,
+          &MainWindow::onLoaderFinished);
 }
 
 MainWindow::~MainWindow() {
   loader_.disconnect(this);
+  loader_.cancel();  // a file still being read need not be read to its end
   propagator_.disconnect(this);
+  propagator_.cancel();
   whatIfWatcher_.disconnect(this);
   loader_.waitForFinished();
   propagator_.waitForFinished();
@@ -142,6 +158,12 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   // one; a newer document drops the stages still pending.
   QElapsedTimer clock;
   clock.start();
+  double cpu = threadCpuMs();
+  auto cpuSince = [&cpu] {
+    const double now = threadCpuMs(), spent = now - cpu;
+    cpu = now;
+    return spent;
+  };
   openStages_.clear();
   const bool readable = doc->module || !doc->text.empty();
   original_ = doc;
@@ -152,9 +174,10 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   diagModel_->setDiagnostics(doc->diagnostics, errorName(*doc));
   diagView_->resizeColumnsToContents();
   source_->discardEdits();
-  qCDebug(lcOpen) << "tree cleared, diagnostics:" << clock.restart() << "ms";
+  qCDebug(lcOpen) << "tree cleared, diagnostics:" << clock.restart() << "ms, CPU" << cpuSince();
   state_->setDocument(doc);
-  qCDebug(lcOpen) << "DocumentState::setDocument (views):" << clock.restart() << "ms";
+  qCDebug(lcOpen) << "DocumentState::setDocument (views):" << clock.restart() << "ms, CPU"
+                  << cpuSince();
   source_->document()->setModified(false);
   whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
                              "what changes."));
@@ -169,7 +192,7 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
                         static_cast<int>(diags.front().loc.col));
   }
   updateStatus();
-  qCDebug(lcOpen) << "title, status:" << clock.restart() << "ms";
+  qCDebug(lcOpen) << "title, status:" << clock.restart() << "ms, CPU" << cpuSince();
   queueOpenStage("op tree rows", [this, doc] {
     treeModel_->setDocument(doc);
     fitTreeColumns();
@@ -204,8 +227,10 @@ void MainWindow::runOpenStage() {
   openStages_.pop_front();
   QElapsedTimer clock;
   clock.start();
+  const double cpu = threadCpuMs();
   stage.run();
-  qCDebug(lcOpen) << stage.name << clock.elapsed() << "ms";
+  qCDebug(lcOpen) << stage.name << clock.elapsed() << "ms, UI-thread CPU" << threadCpuMs() - cpu
+                  << "ms";
   if (!openStages_.empty()) openStageTimer_.start();  // the next one in the next turn
 }
 void MainWindow::showStatusMessage(const QString& message, int ms) {
@@ -222,12 +247,23 @@ QString MainWindow::errorName(const api::Document& doc) {
   return doc.failedStage ? QString::fromLatin1(api::loadStageName(*doc.failedStage)) : QString();
 }
 
+int MainWindow::functionOpCount(const ir::Module& module) {
+  int ops = 0;
+  for (ir::Op* f : module.functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
+  return ops;
+}
+
 QString MainWindow::statusText() const {
   const auto& doc = state_->document();
   if (!doc) return statusLabel_->text();
   int ops = 0;
-  if (doc->module)
-    for (ir::Op* f : doc->module->functions()) f->walk([&](ir::Op& op) { ops += &op != f; });
+  if (doc->module) {
+    if (countedDoc_.lock() != doc) {
+      countedDoc_ = doc;
+      countedOps_ = functionOpCount(*doc->module);
+    }
+    ops = countedOps_;
+  }
   const int errors = doc->errorCount();
   QString text = tr("%1 — %2 function(s), %3 ops")
                      .arg(toQString(doc->name))

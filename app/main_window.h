@@ -54,6 +54,7 @@ class SparseCoreWorkspace;
 
 namespace shardscope::app {
 
+class LoadProgress;
 class PresentationCaption;
 class WindowLayout;
 
@@ -63,8 +64,18 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QString sampleDir, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Open `path` (asynchronously); `loaded` is emitted when it is shown.
+  // Open `path` (asynchronously, progress and Cancel in the status bar);
+  // `loaded` is emitted when it is shown, `loadCancelled` when Cancel or Esc
+  // stopped it (the document shown before stays).
   void openFile(const QString& path);
+  // A file is being read / a propagation runs (Propagate, Ctrl+P): the
+  // status bar shows its progress and Cancel.
+  bool isLoading() const { return busy_ == Busy::Loading; }
+  bool isPropagating() const { return busy_ == Busy::Propagating; }
+  // Stop the file being read or the propagation running (Cancel, Esc);
+  // nothing when neither is.
+  void cancelLoading();
+  LoadProgress* loadProgress() const { return loadProgress_; }
   widgets::DocumentState* state() const { return state_; }
   widgets::GraphView* graphView() const { return graph_; }
   // After the next load (and graph layout), grab the window to `path` and quit.
@@ -136,6 +147,9 @@ class MainWindow : public QMainWindow {
 
  signals:
   void loaded(bool ok);
+  void loadCancelled(const QString& path);
+  // A propagation was stopped by Cancel or Esc: the previous run (if any) stays.
+  void propagationCancelled();
   // A what-if re-run finished: false when the edited text has errors.
   void whatIfFinished(bool ok);
   // A view was exported from the GUI to `path`, with this title.
@@ -159,6 +173,10 @@ class MainWindow : public QMainWindow {
   // Geometry, dock layout and theme from QSettings (closeEvent saves them).
   void restoreSettings();
   void showDocument(std::shared_ptr<const api::Document> doc);
+  void onLoaderFinished();
+  void onPropagatorFinished();
+  // "113 MB", "4 kB": a file's size in the status bar.
+  static QString fileSizeText(qint64 bytes);
   // Run `stage` in a later event-loop turn, after the stages queued before
   // it, one per turn (see showDocument); dropped by the next showDocument.
   void queueOpenStage(const char* name, std::function<void()> stage);
@@ -273,7 +291,23 @@ class MainWindow : public QMainWindow {
   int comboTransientRow_ = -1;             // a selected value past the list's end
   QMenu* recentMenu_ = nullptr;
   QMenu* sampleMenu_ = nullptr;
-  QFutureWatcher<std::shared_ptr<api::Document>> loader_;
+  // A document read off the UI thread, with its op count (the status bar's).
+  struct Loaded {
+    std::shared_ptr<api::Document> doc;
+    int ops = 0;
+  };
+  QFutureWatcher<Loaded> loader_;
+  // The ops (in functions) of the module the status bar counted last:
+  // counting a million ops is not done on the UI thread for every message.
+  // (Held weakly: a freed document's address may come back for another.)
+  mutable std::weak_ptr<const api::Document> countedDoc_;
+  mutable int countedOps_ = 0;
+  // The ops in `module`'s functions.
+  static int functionOpCount(const ir::Module& module);
+  LoadProgress* loadProgress_ = nullptr;
+  // What the status bar's progress follows.
+  enum class Busy { None, Loading, Propagating };
+  Busy busy_ = Busy::None;
   QFutureWatcher<PreparedRun> propagator_;
   quint64 propagateRequest_ = 0;
   // The document as loaded (propagation steps are shown as other versions).

@@ -229,21 +229,8 @@ QDockWidget* MainWindow::createBottomDocks() {
   tabifyDockWidget(diagDock, traceDock);
   diagDock->raise();
   connect(trace_, &PropagationPanel::propagateRequested, this, &MainWindow::startPropagation);
-  connect(&propagator_, &QFutureWatcher<PreparedRun>::finished, this, [this] {
-    const quint64 req = propagator_.property("request").toULongLong();
-    if (req != propagateRequest_ || propagator_.future().resultCount() == 0) return;  // stale
-    showRun(propagator_.result(), /*selectLastStep=*/true);
-    // The explorer tells the steps (narration, factor table, Why).
-    const char* dock = explorer_ ? "traceExplorerDock" : "traceDock";
-    if (auto* d = findChild<QDockWidget*>(QLatin1String(dock))) {
-      d->show();
-      d->raise();
-    }
-    showStatusMessage(run_->ok
-                                 ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
-                                 : tr("Propagation failed"),
-                             5000);
-  });
+  connect(&propagator_, &QFutureWatcher<PreparedRun>::finished, this,
+          &MainWindow::onPropagatorFinished);
   // The one timeline: whatever moved it, every view shows the state after
   // the same step (the graph, tree, mesh and combo read the moved module).
   connect(state_, &DocumentState::stepChanged, this, &MainWindow::onStepChanged);

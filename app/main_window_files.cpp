@@ -1,4 +1,5 @@
-// Files: open (MLIR modules off the UI thread; SparseCore jobs and FDO
+// Files: open (MLIR modules off the UI thread, with progress and Cancel in
+// the status bar; SparseCore jobs and FDO
 // statistics go to the SparseCore tab), reload, the Open dialog, saving the
 // source, asking about unsaved edits, recent files.
 #include "main_window.h"
@@ -15,8 +16,13 @@
 #include <QTextDocument>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "diagnostics_dock.h"
+#include "load_progress.h"
+
 #include "core/axis_style.h"
 #include "core/document_state.h"
+#include "diagnostics/diagnostics_model.h"
+#include "propagation/propagation_panel.h"
 #include "outline/op_tree_model.h"
 #include "source/source_view.h"
 #ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
@@ -80,15 +86,73 @@ void MainWindow::openFile(const QString& path) {
 #endif
   if (!maybeDiscardEdits()) return;
   const quint64 req = ++loadRequest_;
+  // An earlier open still reading is of no use now: stop it. So is a
+  // propagation of the document shown (the new one replaces it).
+  loader_.cancel();
+  if (isPropagating()) {
+    ++propagateRequest_;
+    propagator_.cancel();
+    trace_->setRun(run_);
+  }
+  busy_ = Busy::Loading;
   loadingPath_ = path;
+  const QFileInfo file(path);
   statusMessageTimer_.stop();
-  statusLabel_->setText(tr("Loading %1…").arg(path));
+  statusLabel_->setText(tr("Opening %1 (%2)…").arg(file.fileName(), fileSizeText(file.size())));
+  loadProgress_->start(tr("Opening %1").arg(path));
+  // While loading, the Diagnostics dock stays behind unless it lists the
+  // problems of the document shown; the new document's decide after.
+  if (diagModel_->rowCount() == 0) updateDiagnosticsDock(this, *diagModel_);
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  loader_.setFuture(QtConcurrent::run([p = path.toStdString()] {
-    auto doc = api::loadDocument(p);
-    OpTreeModel::prepare(doc);  // the op tree's rows, off the UI thread
-    return doc;
+  loader_.setFuture(QtConcurrent::run([p = path.toStdString()](QPromise<Loaded>& promise) {
+    promise.setProgressRange(0, LoadProgress::kRange);
+    // The document's share of the bar; the op tree's rows are the rest.
+    constexpr double kDocumentShare = 0.95;
+    const api::LoadProgress progress{
+        [&](double f) { promise.setProgressValue(int(f * kDocumentShare * LoadProgress::kRange)); },
+        [&] { return promise.isCanceled(); }};
+    auto doc = api::loadDocument(p, &progress);
+    if (doc->cancelled || promise.isCanceled()) return;  // no result: the shown one stays
+    // What showing it costs in proportion to its size, here: the op tree's
+    // rows, the source view's text.
+    OpTreeModel::prepare(doc);
+    if (promise.isCanceled()) return;
+    SourceView::prepare(doc);
+    if (promise.isCanceled()) return;
+    const int ops = doc->module ? functionOpCount(*doc->module) : 0;
+    promise.setProgressValue(LoadProgress::kRange);
+    promise.addResult(Loaded{std::move(doc), ops});
   }));
+}
+
+void MainWindow::cancelLoading() {
+  // The reader stops within a few thousand ops, a propagation before its
+  // next pass; `finished` follows.
+  if (isLoading()) loader_.cancel();
+  if (isPropagating()) propagator_.cancel();
+}
+
+void MainWindow::onLoaderFinished() {
+  const quint64 req = loader_.property("request").toULongLong();
+  if (req != loadRequest_) return;  // stale: a newer open is under way
+  busy_ = Busy::None;
+  loadProgress_->stop();
+  if (loader_.isCanceled() || loader_.future().resultCount() == 0) {
+    // Cancelled: the document shown (if any) stays exactly as it was.
+    showStatusMessage(tr("Opening %1 cancelled").arg(QFileInfo(loadingPath_).fileName()), 5000);
+    emit loadCancelled(loadingPath_);
+    return;
+  }
+  const Loaded loaded = loader_.result();
+  countedDoc_ = loaded.doc;
+  countedOps_ = loaded.ops;
+  showDocument(loaded.doc);
+}
+
+QString MainWindow::fileSizeText(qint64 bytes) {
+  if (bytes >= 1000 * 1000) return tr("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 0);
+  if (bytes >= 1000) return tr("%1 kB").arg(double(bytes) / 1e3, 0, 'f', 0);
+  return tr("%1 bytes").arg(bytes);
 }
 
 void MainWindow::reload() {

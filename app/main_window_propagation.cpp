@@ -6,6 +6,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <QAction>
+#include <QDockWidget>
+
+#include "load_progress.h"
 
 #include "core/document_state.h"
 #include "core/step_words.h"
@@ -46,13 +49,58 @@ void MainWindow::updatePropagationActions() {
 }
 
 void MainWindow::startPropagation(const propagation::PropagationOptions& options) {
-  if (!canPropagate()) return;
+  // While a file loads, the document shown is about to go (and the status
+  // bar's Cancel belongs to the load).
+  if (!canPropagate() || isLoading()) return;
   const quint64 req = ++propagateRequest_;
-  trace_->setBusy(tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level))));
+  propagator_.cancel();  // an earlier run still going is of no use now
+  const QString what =
+      tr("Propagating (%1)…").arg(QString::fromLatin1(api::levelName(options.level)));
+  trace_->setBusy(what);
+  // Progress and Cancel (Esc) in the status bar, as for opening a file.
+  busy_ = Busy::Propagating;
+  loadProgress_->start(what);
   propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  propagator_.setFuture(QtConcurrent::run([doc = original_, options] {
-    return prepareRun(doc, api::propagateDocument(*doc, options));
+  propagator_.setFuture(QtConcurrent::run([doc = original_, options](QPromise<PreparedRun>& promise) {
+    promise.setProgressRange(0, LoadProgress::kRange);
+    // The run's share of the bar; preparing the timeline is the rest.
+    constexpr double kRunShare = 0.9;
+    const api::LoadProgress progress{
+        [&](double f) { promise.setProgressValue(int(f * kRunShare * LoadProgress::kRange)); },
+        [&] { return promise.isCanceled(); }};
+    auto run = api::propagateDocument(*doc, options, &progress);
+    if (run->cancelled || promise.isCanceled()) return;  // no result: nothing changes
+    PreparedRun prepared = prepareRun(doc, std::move(run));
+    if (promise.isCanceled()) return;
+    promise.setProgressValue(LoadProgress::kRange);
+    promise.addResult(std::move(prepared));
   }));
+}
+
+void MainWindow::onPropagatorFinished() {
+  const quint64 req = propagator_.property("request").toULongLong();
+  if (req != propagateRequest_) return;  // stale
+  if (busy_ == Busy::Propagating) {
+    busy_ = Busy::None;
+    loadProgress_->stop();
+  }
+  if (propagator_.isCanceled() || propagator_.future().resultCount() == 0) {
+    trace_->setRun(run_);  // the panel as it was before (the previous run, if any)
+    updatePropagationActions();
+    showStatusMessage(tr("Propagation cancelled"), 5000);
+    emit propagationCancelled();
+    return;
+  }
+  showRun(propagator_.result(), /*selectLastStep=*/true);
+  // The explorer tells the steps (narration, factor table, Why).
+  const char* dock = explorer_ ? "traceExplorerDock" : "traceDock";
+  if (auto* d = findChild<QDockWidget*>(QLatin1String(dock))) {
+    d->show();
+    d->raise();
+  }
+  showStatusMessage(run_->ok ? tr("Propagated: %1 step(s)").arg(run_->trace.steps.size())
+                             : tr("Propagation failed"),
+                    5000);
 }
 
 MainWindow::PreparedRun MainWindow::prepareRun(const std::shared_ptr<const api::Document>& input,

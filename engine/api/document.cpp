@@ -72,6 +72,19 @@ std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& si
   return note;
 }
 
+// What a stopped open gives: nothing of the file, and why.
+std::shared_ptr<Document> cancelledDocument(std::string name) {
+  auto doc = std::make_shared<Document>();
+  doc->name = std::move(name);
+  doc->cancelled = true;
+  doc->diagnostics.push_back({ir::Severity::Note, {}, ir::kReadCancelled});
+  return doc;
+}
+
+// Where each stage of an open ends on the progress bar: parsing is most
+// of the time, verifying most of the rest.
+constexpr double kReadDone = 0.05, kParseDone = 0.85, kVerifyDone = 0.97;
+
 std::string baseName(const std::string& path) {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -79,7 +92,9 @@ std::string baseName(const std::string& path) {
 
 }  // namespace
 
-std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
+std::shared_ptr<Document> parseDocument(std::string text, std::string name,
+                                        const LoadProgress* progress) {
+  if (progress && progress->stopped()) return cancelledDocument(std::move(name));
   auto doc = std::make_shared<Document>();
   doc->name = std::move(name);
   doc->text = std::move(text);
@@ -90,7 +105,17 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   // unknown axis at the axis), not at the start of its op.
   ir::AttributeSites sites;
   opts.attributeSites = &sites;
+  bool stoppedInReader = false;  // asked once: the answer is kept
+  if (progress)
+    opts.progress = [progress, &stoppedInReader](size_t consumed, size_t total) {
+      progress->at(kReadDone + (kParseDone - kReadDone) * double(consumed) / double(total ? total : 1));
+      stoppedInReader = progress->stopped();
+      return !stoppedInReader;
+    };
   doc->module = ir::parseModule(doc->text, opts, sink);
+  if (progress && (stoppedInReader || progress->stopped()))
+    return cancelledDocument(std::move(doc->name));
+  if (progress) progress->at(kParseDone);
   if (sink.hasErrors()) doc->failedStage = LoadStage::Parse;
 #ifdef SHARDSCOPE_HAVE_VERIFIER
   if (doc->module && !sink.hasErrors()) {
@@ -98,6 +123,8 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
     if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
   }
 #endif
+  if (progress && progress->stopped()) return cancelledDocument(std::move(doc->name));
+  if (progress) progress->at(kVerifyDone);
   if (doc->module && !sink.hasErrors()) {
     doc->gspmdImportNote = importGspmdShardingsIfAny(*doc->module, sink);
     // A GSPMD sharding the import cannot read is an invalid attribute.
@@ -113,7 +140,8 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name) {
   return doc;
 }
 
-std::shared_ptr<Document> loadDocument(const std::string& path) {
+std::shared_ptr<Document> loadDocument(const std::string& path, const LoadProgress* progress) {
+  if (progress) progress->at(0);
   std::string text, error;
   bool readable = io::readInputFile(path, io::kDefaultMaxInputBytes, text, error);
   if (readable)
@@ -129,8 +157,10 @@ std::shared_ptr<Document> loadDocument(const std::string& path) {
     doc->failedStage = LoadStage::Read;
     return doc;
   }
-  auto doc = parseDocument(std::move(text), baseName(path));
+  if (progress) progress->at(kReadDone);
+  auto doc = parseDocument(std::move(text), baseName(path), progress);
   doc->path = path;
+  if (progress && !doc->cancelled) progress->at(1);
   return doc;
 }
 

@@ -3,6 +3,7 @@
 // only use this header and the IR/sharding value types.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,20 +39,46 @@ struct Document {
   std::string gspmdImportNote;
   // Set when `diagnostics` holds errors: the stage they come from.
   std::optional<LoadStage> failedStage;
+  // The open was stopped by LoadProgress::cancelRequested: no text, no
+  // module, one note saying so. Never half a document.
+  bool cancelled = false;
 
   bool hasErrors() const;
   int errorCount() const;
+};
+
+// How far an open is, and a way to stop it: a GUI's progress bar and Cancel.
+// Both are called on the reading thread, a few hundred times per open at
+// most (the reader checks every ir::kOpsPerProgressCall ops), so they must
+// be cheap and thread-safe (store an atomic, read an atomic).
+//   std::atomic<bool> stop{false};
+//   LoadProgress p{[&](double f) { bar = f; }, [&] { return stop.load(); }};
+//   auto doc = loadDocument(path, &p);   // doc->cancelled once stop is set
+struct LoadProgress {
+  // The fraction of the whole open done, 0..1: reading the file, parsing
+  // (by bytes read, most of it), verifying.
+  std::function<void(double fraction)> report;
+  // True stops the open at the next check; the document is then `cancelled`.
+  std::function<bool()> cancelRequested;
+
+  void at(double fraction) const {
+    if (report) report(fraction);
+  }
+  bool stopped() const { return cancelRequested && cancelRequested(); }
 };
 
 // Read `path` and parse it. An unreadable file (missing, a directory, a
 // device, larger than io::kDefaultMaxInputBytes, binary data such as an
 // executable or MLIR bytecode) gives a document with one error diagnostic
 // saying why, no text and no module (failedStage Read).
-std::shared_ptr<Document> loadDocument(const std::string& path);
+// `progress` (may be null) follows the open and can stop it.
+std::shared_ptr<Document> loadDocument(const std::string& path,
+                                       const LoadProgress* progress = nullptr);
 // Parse `text`; `name` is used in diagnostics. Verifier errors about a
 // named mesh axis point at the axis in the text (the command line reports
 // them at the op, as sdy_opt does): see diagnostic_location.h.
-std::shared_ptr<Document> parseDocument(std::string text, std::string name);
+std::shared_ptr<Document> parseDocument(std::string text, std::string name,
+                                        const LoadProgress* progress = nullptr);
 
 // --- Queries used by the views -------------------------------------------
 

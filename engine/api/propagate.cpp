@@ -11,8 +11,15 @@ namespace {
 using propagation::PropagationLevel;
 using propagation::PropagationOptions;
 
-std::shared_ptr<Document> reparse(const Document& input) {
-  auto doc = parseDocument(input.text, input.name);
+// `outer` seen through the part [from, to) of its bar.
+LoadProgress part(const LoadProgress* outer, double from, double to) {
+  if (!outer) return {};
+  return {[outer, from, to](double f) { outer->at(from + (to - from) * f); },
+          [outer] { return outer->stopped(); }};
+}
+
+std::shared_ptr<Document> reparse(const Document& input, const LoadProgress* progress = nullptr) {
+  auto doc = parseDocument(input.text, input.name, progress);
   doc->path = input.path;
   return doc;
 }
@@ -48,10 +55,15 @@ std::vector<passes::PipelineStep> stepsFor(const PropagationOptions& options) {
   return {step};
 }
 
-// Runs steps[from, to) on `doc`'s module; false (diagnostics in `sink`) when one fails.
+// Runs steps[from, to) on `doc`'s module; false (diagnostics in `sink`) when
+// one fails or `progress` says stop before one (then nothing is reported).
 bool runSteps(Document& doc, const std::vector<passes::PipelineStep>& steps, size_t from, size_t to,
-              passes::PassContext& ctx) {
+              passes::PassContext& ctx, const LoadProgress* progress = nullptr) {
   for (size_t i = from; i < to; ++i) {
+    if (progress) {
+      if (progress->stopped()) return false;
+      progress->at(double(i - from) / double(to - from));
+    }
     if (!steps[i].pass) {
       ctx.diags.error({}, "this build has no propagation pass for the level");
       return false;
@@ -69,13 +81,18 @@ size_t propagationIndex(const std::vector<passes::PipelineStep>& steps) {
 }
 
 // A fresh parse of `input` with the steps before propagation run on it.
+// Null when a step failed or `progress` said stop (a cancelled document
+// when it said so while reading).
 std::shared_ptr<Document> startDocument(const Document& input,
                                         const std::vector<passes::PipelineStep>& steps,
-                                        ir::DiagnosticSink& sink) {
-  auto doc = reparse(input);
+                                        ir::DiagnosticSink& sink,
+                                        const LoadProgress* progress = nullptr) {
+  const LoadProgress reading = part(progress, 0, 0.8), importing = part(progress, 0.8, 1);
+  auto doc = reparse(input, progress ? &reading : nullptr);
   if (!doc->module) return doc;
   passes::PassContext ctx{sink};
-  if (!runSteps(*doc, steps, 0, propagationIndex(steps), ctx)) return nullptr;
+  if (!runSteps(*doc, steps, 0, propagationIndex(steps), ctx, progress ? &importing : nullptr))
+    return nullptr;
   return doc;
 }
 
@@ -121,7 +138,8 @@ std::string levelNames() {
 }
 
 std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
-                                                  const PropagationOptions& options) {
+                                                  const PropagationOptions& options,
+                                                  const LoadProgress* progress) {
   auto run = std::make_shared<PropagationRun>();
   run->options = options;
   if (!input.module || input.hasErrors()) {
@@ -129,18 +147,34 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
         {ir::Severity::Error, {}, "cannot propagate: the module has errors"});
     return run;
   }
+  auto stopped = [&] {
+    if (!progress || !progress->stopped()) return false;
+    run->cancelled = true;
+    run->ok = false;
+    run->start.reset();
+    run->result.reset();
+    run->diagnostics = {{ir::Severity::Note, {}, "propagation cancelled"}};
+    return true;
+  };
   const std::vector<passes::PipelineStep> steps = stepsFor(options);
   const size_t at = propagationIndex(steps);
   for (size_t i = 0; i < steps.size(); ++i)
     if (i != at && steps[i].pass)
       (i < at ? run->importPasses : run->exportPasses).push_back(steps[i].pass->name);
+  // The bar: two reads of the text (with the import passes) take about as
+  // long as the propagation and export passes together.
+  const LoadProgress first = part(progress, 0, 0.25), second = part(progress, 0.25, 0.5),
+                     rest = part(progress, 0.5, 1);
+  auto use = [&](const LoadProgress& p) { return progress ? &p : nullptr; };
   // Step 0 for the GUI: its own copy, as the steps are replayed on copies.
   {
     ir::DiagnosticSink startSink;
-    run->start = startDocument(input, steps, startSink);
+    run->start = startDocument(input, steps, startSink, use(first));
   }
+  if (stopped()) return run;
   ir::DiagnosticSink sink;
-  auto doc = startDocument(input, steps, sink);
+  auto doc = startDocument(input, steps, sink, use(second));
+  if (stopped()) return run;
   if (doc && !doc->module) {
     run->diagnostics = doc->diagnostics;
     return run;
@@ -148,8 +182,10 @@ std::shared_ptr<PropagationRun> propagateDocument(const Document& input,
   if (doc) {
     passes::PassContext ctx{sink};
     ctx.trace = &run->trace;
-    run->ok = runSteps(*doc, steps, at, steps.size(), ctx);
+    run->ok = runSteps(*doc, steps, at, steps.size(), ctx, use(rest));
   }
+  if (stopped()) return run;
+  if (progress) progress->at(1);
   run->diagnostics = sink.all();
   if (!doc) return run;  // an import pass failed
   for (const auto& d : sink.all()) doc->diagnostics.push_back(d);

@@ -44,12 +44,18 @@ struct PropagationRun {
   // Diagnostics of the run (iteration guard, invalid input, a failed pass).
   std::vector<ir::Diagnostic> diagnostics;
   bool ok = false;
+  // Stopped by the progress's cancelRequested (ok is false, one note says so).
+  bool cancelled = false;
 };
 
 // Propagate `doc` with `options` (options.level chooses the level). Needs a
 // module without errors; otherwise `ok` is false and `diagnostics` says why.
+// `progress` (may be null) hears how far the run is (the two parses of the
+// text, then pass by pass) and can stop it: while a text is read, and
+// between two passes (a pass, propagation included, runs to its end).
 std::shared_ptr<PropagationRun> propagateDocument(const Document& doc,
-                                                  const propagation::PropagationOptions& options);
+                                                  const propagation::PropagationOptions& options,
+                                                  const LoadProgress* progress = nullptr);
 
 // The document as it was after the first `steps` steps of `run`: a fresh
 // copy of `run.start` (0) with the steps' shardings applied (up to

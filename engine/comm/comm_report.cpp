@@ -104,6 +104,7 @@ class ReportBuilder {
     if (options.nameAsBeforeReshards && causes_)
       for (const passes::ReshardCause& c : *causes_)
         if (c.inserted) names_.skip(*c.inserted);
+    indexCauses();
   }
 
   CommReport build() {
@@ -171,21 +172,44 @@ class ReportBuilder {
                                             const ir::Value* end) {
     if (!causes_) return nullptr;
     if (kind == CollectiveKind::AllReduce) {
-      for (const passes::ReshardCause& c : *causes_)
-        if (c.inserted == &op && c.kind == passes::ReshardCause::Kind::AllReduce) return &c;
-      return nullptr;
+      auto it = allReduceByInserted_.find(&op);
+      return it == allReduceByInserted_.end() ? nullptr : it->second;
     }
+    // The first record (in recording order) on either edge whose target
+    // sharding agrees: a record is looked up by the edge it sits on, so the
+    // report stays linear in the collectives at a million ops.
     std::optional<TensorSharding> target = end ? passes::util::getSharding(const_cast<ir::Value*>(end)) : std::nullopt;
+    const passes::ReshardCause* best = nullptr;
+    auto consider = [&](const ir::Op* at, passes::ReshardCause::Site site, unsigned index) {
+      auto it = reshardsBySite_.find({at, site, index});
+      if (it == reshardsBySite_.end()) return;
+      for (const passes::ReshardCause* c : it->second) {
+        if (best && best < c) return;  // later than one already found
+        if (passes::util::isEquivalent(c->to, target)) {
+          best = c;
+          return;
+        }
+      }
+    };
+    if (end && !end->uses().empty())
+      consider(end->uses().front().user, passes::ReshardCause::Site::Operand, end->uses().front().index);
+    // (A record without an op matches a block argument's null defining op,
+    // as the scan over every record this replaces did.)
+    if (start) consider(start->definingOp, passes::ReshardCause::Site::Result, start->index);
+    return best;
+  }
+
+  // The records by the op they were inserted for and the edge they sit on,
+  // each list in recording order (pointers into *causes_ compare in that
+  // order); an all-reduce's record by the all-reduce, the first one kept.
+  void indexCauses() {
+    if (!causes_) return;
     for (const passes::ReshardCause& c : *causes_) {
-      if (c.kind != passes::ReshardCause::Kind::Reshard || !passes::util::isEquivalent(c.to, target)) continue;
-      if (c.site == passes::ReshardCause::Site::Operand && end && !end->uses().empty() &&
-          end->uses().front().user == c.op && end->uses().front().index == c.index)
-        return &c;
-      if (c.site == passes::ReshardCause::Site::Result && start && start->definingOp == c.op &&
-          start->index == c.index)
-        return &c;
+      if (c.kind == passes::ReshardCause::Kind::AllReduce && c.inserted)
+        allReduceByInserted_.emplace(c.inserted, &c);
+      if (c.kind == passes::ReshardCause::Kind::Reshard)
+        reshardsBySite_[{c.op, c.site, c.index}].push_back(&c);
     }
-    return nullptr;
   }
 
   void addCollective(const ir::Op& op, CollectiveKind kind) {
@@ -225,6 +249,19 @@ class ReportBuilder {
 
   ir::Module& module_;
   const passes::ReshardCauses* causes_;
+  struct SiteKey {
+    const ir::Op* op;
+    passes::ReshardCause::Site site;
+    unsigned index;
+    bool operator==(const SiteKey& o) const { return op == o.op && site == o.site && index == o.index; }
+  };
+  struct SiteHash {
+    size_t operator()(const SiteKey& k) const {
+      return std::hash<const void*>()(k.op) ^ (size_t(k.index) * 2 + size_t(k.site)) * 0x9e3779b97f4a7c15ULL;
+    }
+  };
+  std::unordered_map<const ir::Op*, const passes::ReshardCause*> allReduceByInserted_;
+  std::unordered_map<SiteKey, std::vector<const passes::ReshardCause*>, SiteHash> reshardsBySite_;
   CommReport report_;
   ValueNames names_;
 };

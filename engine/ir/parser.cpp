@@ -189,6 +189,13 @@ SourceLoc Parser::locOf(const char* pos) const {
   return {static_cast<uint32_t>(idx + opts_.firstLine), static_cast<uint32_t>(pos - ls + 1)};
 }
 
+bool Parser::reportProgress() {
+  opsSinceProgress_ = 0;
+  if (opts_.progress(static_cast<size_t>(p_ - begin_), static_cast<size_t>(end_ - begin_)))
+    return true;
+  return error(p_, kReadCancelled);
+}
+
 bool Parser::error(const char* pos, std::string msg) {
   failed_ = true;
   SourceLoc loc = locOf(std::min(pos, end_));
@@ -1844,7 +1851,7 @@ bool Parser::parseRegion(Region& region, const EntryArgs* entryArgs) {
       continue;
     }
     first = false;
-    if (!parseOperation(*block)) {
+    if (!keepReading() || !parseOperation(*block)) {
       popScope();
       return false;
     }
@@ -2025,7 +2032,7 @@ std::unique_ptr<Module> Parser::parseModule() {
       error(start, "expected '=' in alias definition");
       return nullptr;
     }
-    if (!parseOperation(top)) return nullptr;
+    if (!keepReading() || !parseOperation(top)) return nullptr;
   }
   // A single explicit `module` op is the module itself.
   if (top.ops().size() == 1 && top.ops().front()->name() == "builtin.module") {

@@ -98,6 +98,13 @@ class Parser {
   bool error(std::string msg) { return error(pos(), std::move(msg)); }
   void warning(const char* pos, std::string msg);
   bool failed() const { return failed_; }
+  // Before each op: every kOpsPerProgressCall ops, tells opts_.progress how
+  // far the read is; false (with the error kReadCancelled) when it says stop.
+  bool keepReading() {
+    if (!opts_.progress || ++opsSinceProgress_ < kOpsPerProgressCall) return true;
+    return reportProgress();
+  }
+  bool reportProgress();
 
   // ---- types ------------------------------------------------------------
   bool parseType(Type& out);
@@ -232,6 +239,7 @@ class Parser {
   mutable size_t lastLine_ = 0;
   bool failed_ = false;
   bool errorEmitted_ = false;
+  int opsSinceProgress_ = 0;
   int depth_ = 0;  // nesting guard against stack exhaustion
   // Attribute sites (ParseOptions::attributeSites): the start of each op
   // being read, innermost last; the key prefix while a function argument's

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "ir/parser.h"
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -73,6 +76,78 @@ INSTANTIATE_TEST_SUITE_P(
              "[{\"z\"}]>}) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n",
              LoadStage::Verify, "unknown axis name"}),
     [](const testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+
+// A module of `ops` chained adds inside @main (a few thousand ops per progress call).
+std::string chainModule(int ops) {
+  std::string text = "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n";
+  std::string prev = "%arg0";
+  for (int i = 0; i < ops; ++i) {
+    const std::string v = "%v" + std::to_string(i);
+    text += "  " + v + " = stablehlo.add " + prev + ", " + prev + " : tensor<8xf32>\n";
+    prev = v;
+  }
+  return text + "  return " + prev + " : tensor<8xf32>\n}\n";
+}
+
+TEST(Document, ProgressRisesToTheWholeOpen) {
+  const std::string path = tempFile("progress.mlir", chainModule(5 * ir::kOpsPerProgressCall));
+  std::vector<double> seen;
+  const LoadProgress progress{[&](double f) { seen.push_back(f); }, [] { return false; }};
+  auto doc = loadDocument(path, &progress);
+  ASSERT_TRUE(doc->module);
+  EXPECT_FALSE(doc->cancelled);
+  // Reading, at least one report per kOpsPerProgressCall ops while parsing, verifying, done.
+  ASSERT_GE(seen.size(), 5u + 3u);
+  EXPECT_EQ(seen.front(), 0.0);
+  EXPECT_EQ(seen.back(), 1.0);
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  // The parse reports are by bytes: strictly between reading and verifying.
+  EXPECT_GT(seen[2], seen[1]);
+  EXPECT_LT(seen[seen.size() - 3], seen[seen.size() - 2]);
+}
+
+// Cancel answered at the first check of each stage: never half a document.
+class Cancel : public testing::TestWithParam<int> {};
+
+TEST_P(Cancel, AStoppedOpenGivesNoModuleAndSaysSo) {
+  const std::string path = tempFile("cancel.mlir", chainModule(3 * ir::kOpsPerProgressCall));
+  int calls = 0;
+  const int stopAt = GetParam();  // the check that says stop
+  const LoadProgress progress{[](double) {}, [&] { return ++calls >= stopAt; }};
+  auto doc = loadDocument(path, &progress);
+  EXPECT_TRUE(doc->cancelled);
+  EXPECT_FALSE(doc->module);
+  EXPECT_TRUE(doc->text.empty());
+  EXPECT_FALSE(doc->hasErrors());
+  EXPECT_EQ(doc->failedStage, std::nullopt);
+  ASSERT_EQ(doc->diagnostics.size(), 1u);
+  EXPECT_EQ(doc->diagnostics[0].message, ir::kReadCancelled);
+  EXPECT_EQ(calls, stopAt);  // nothing asked after the stop
+}
+// 1: before parsing; 2, 3: in the reader's loop; 5: after the parse (the
+// chain has 3 checks in the reader at 4096, 8192, 12288 ops).
+INSTANTIATE_TEST_SUITE_P(Document, Cancel, testing::Values(1, 2, 3, 5));
+
+TEST(Document, ReaderStopsWithinOneCheckInterval) {
+  const std::string text = chainModule(4 * ir::kOpsPerProgressCall);
+  ir::DiagnosticSink sink;
+  ir::ParseOptions opts;
+  size_t stoppedAt = 0;
+  opts.progress = [&](size_t consumed, size_t total) {
+    EXPECT_EQ(total, text.size());
+    stoppedAt = consumed;
+    return false;
+  };
+  EXPECT_FALSE(ir::parseModule(text, opts, sink));
+  ASSERT_EQ(sink.all().size(), 1u);
+  EXPECT_EQ(sink.all()[0].message, ir::kReadCancelled);
+  // Stopped before the op after the first kOpsPerProgressCall ones.
+  EXPECT_GT(stoppedAt, 0u);
+  EXPECT_LT(stoppedAt, text.size() / 2);
+  // The check before the kOpsPerProgressCall-th op (the function is the
+  // first; add number k is on line 1 + k) stops at the start of its line.
+  EXPECT_EQ(sink.all()[0].loc.line, uint32_t(ir::kOpsPerProgressCall));
+}
 
 TEST(Document, StageNames) {
   EXPECT_STREQ(loadStageName(LoadStage::Read), "file error");

@@ -84,6 +84,68 @@ class OpTreeModelTest : public QObject {
     QCOMPARE(idx.siblingAtColumn(OpTreeModel::ShardingColumn).data().toString(), sharding);
   }
 
+  // A function of more than kMaxChildRows ops shows ranges of them, each
+  // holding its ops in order; every op is still found (indexOfOp) under its
+  // range, and the model stays valid (QAbstractItemModelTester).
+  void longListsInRanges_data() {
+    QTest::addColumn<int>("ops");          // in @main, the return included
+    QTest::addColumn<QStringList>("rows");  // under @main: ranges or the op count
+    QTest::newRow("1000: no ranges") << 1000 << QStringList{QStringLiteral("1000 ops")};
+    QTest::newRow("1001: a full range and one op")
+        << 1001 << QStringList{QStringLiteral("ops 0–999"), QStringLiteral("ops 1000–1000")};
+    QTest::newRow("2500: three ranges")
+        << 2500
+        << QStringList{QStringLiteral("ops 0–999"), QStringLiteral("ops 1000–1999"),
+                       QStringLiteral("ops 2000–2499")};
+  }
+  void longListsInRanges() {
+    QFETCH(int, ops);
+    QFETCH(QStringList, rows);
+    std::string text = "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n";
+    std::string prev = "%arg0";
+    for (int i = 0; i + 1 < ops; ++i) {
+      const std::string v = "%v" + std::to_string(i);
+      text += "  " + v + " = stablehlo.negate " + prev + " : tensor<4xf32>\n";
+      prev = v;
+    }
+    text += "  return " + prev + " : tensor<4xf32>\n}\n";
+    auto doc = api::parseDocument(text, "chain.mlir");
+    QVERIFY(doc->module);
+    OpTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setDocument(doc);
+    const QModelIndex main = model.index(0, 0);
+    QCOMPARE(main.data(OpTreeModel::KindRole).toInt(), int(OpTreeModel::FunctionNode));
+    if (rows.size() == 1) {
+      QCOMPARE(model.rowCount(main), ops);
+      QCOMPARE(model.index(0, 0, main).data(OpTreeModel::KindRole).toInt(), int(OpTreeModel::OpNode));
+      return;
+    }
+    QCOMPARE(model.rowCount(main), int(rows.size()));
+    int seen = 0;
+    for (int r = 0; r < rows.size(); ++r) {
+      const QModelIndex range = model.index(r, 0, main);
+      QCOMPARE(range.data().toString(), rows[r]);
+      QCOMPARE(range.data(OpTreeModel::KindRole).toInt(), int(OpTreeModel::RangeNode));
+      QVERIFY(!OpTreeModel::opAt(range));
+      QVERIFY(model.rowCount(range) <= OpTreeModel::kMaxChildRows);
+      // Its first and last value; its line is its first op's.
+      const QModelIndex first = model.index(0, 0, range);
+      QCOMPARE(range.data(OpTreeModel::LineRole), first.data(OpTreeModel::LineRole));
+      QVERIFY(range.siblingAtColumn(OpTreeModel::ResultsColumn).data().toString().startsWith(
+          first.siblingAtColumn(OpTreeModel::ResultsColumn).data().toString().section(u':', 0, 0)));
+      for (int k = 0; k < model.rowCount(range); ++k) {
+        const QModelIndex op = model.index(k, 0, range);
+        QCOMPARE(model.indexOfOp(OpTreeModel::opAt(op)), op);
+        QCOMPARE(model.parent(op), range);
+        // In source order: the line of op number `seen` is 2 + seen.
+        QCOMPARE(op.data(OpTreeModel::LineRole).toInt(), 2 + seen);
+        ++seen;
+      }
+    }
+    QCOMPARE(seen, ops);
+  }
+
   void regions() {
     auto doc = test::loadSample(QStringLiteral("while_loop.mlir"));
     QVERIFY(doc->module);

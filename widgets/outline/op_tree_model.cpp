@@ -20,7 +20,21 @@ struct OpTreeModel::Node {
   NodeKind kind = OpNode;
   const ir::Op* op = nullptr;
   unsigned region = 0;
+  // A RangeNode: the positions of its first and last op in the list it splits.
+  size_t first = 0, last = 0;
   std::vector<std::unique_ptr<Node>> children;
+
+  // The first (last) op row under this one, through nested ranges.
+  const Node* firstLeaf() const {
+    const Node* n = this;
+    while (n->kind == RangeNode && !n->children.empty()) n = n->children.front().get();
+    return n;
+  }
+  const Node* lastLeaf() const {
+    const Node* n = this;
+    while (n->kind == RangeNode && !n->children.empty()) n = n->children.back().get();
+    return n;
+  }
 
   Node* add(NodeKind k, const ir::Op* o, unsigned r = 0) {
     auto n = std::make_unique<Node>();
@@ -48,6 +62,40 @@ namespace {
 std::mutex preparedMutex;
 }  // namespace
 
+// Moves items [begin, end) under `parent`, in ranges of `size` items (each
+// split again by size / kMaxChildRows) until a range holds the items.
+void OpTreeModel::fillRanges(Node* parent, std::vector<std::unique_ptr<Node>>& items, size_t begin,
+                             size_t end, size_t size) {
+  if (size <= 1) {
+    for (size_t i = begin; i < end; ++i) {
+      items[i]->parent = parent;
+      items[i]->row = static_cast<int>(parent->children.size());
+      parent->children.push_back(std::move(items[i]));
+    }
+    return;
+  }
+  for (size_t b = begin; b < end; b += size) {
+    const size_t e = std::min(end, b + size);
+    Node* range = parent->add(RangeNode, parent->op, parent->region);
+    range->first = b;
+    range->last = e - 1;
+    fillRanges(range, items, b, e, size / kMaxChildRows);
+  }
+}
+
+void OpTreeModel::splitLongLists(Node* node) {
+  for (auto& child : node->children) splitLongLists(child.get());
+  const size_t n = node->children.size();
+  if (n <= size_t(kMaxChildRows)) return;
+  // The smallest range size (a power of kMaxChildRows) that leaves at most
+  // kMaxChildRows ranges here.
+  size_t size = kMaxChildRows;
+  while ((n + size - 1) / size > size_t(kMaxChildRows)) size *= kMaxChildRows;
+  std::vector<std::unique_ptr<Node>> items = std::move(node->children);
+  node->children.clear();
+  fillRanges(node, items, 0, n, size);
+}
+
 std::unique_ptr<OpTreeModel::Tree> OpTreeModel::buildTree(
     const std::shared_ptr<const api::Document>& doc) {
   auto tree = std::make_unique<Tree>();
@@ -67,6 +115,7 @@ std::unique_ptr<OpTreeModel::Tree> OpTreeModel::buildTree(
     }
   };
   for (const auto& op : doc->module->body().ops()) addOp(tree->root.get(), *op);
+  splitLongLists(tree->root.get());
   std::sort(opIndex.begin(), opIndex.end(), [](const auto& a, const auto& b) {
     return std::less<const ir::Op*>()(a.first, b.first);
   });
@@ -218,6 +267,27 @@ QString shardingColumnText(const ir::Op& op) {
 
 }  // namespace
 
+// A range row: which ops it holds, and the names of the values from its
+// first op to its last, so that a value can be found without expanding.
+QVariant OpTreeModel::rangeText(const Node& range, int column) {
+  switch (column) {
+    case OpColumn:
+      return tr("ops %1–%2").arg(range.first).arg(range.last);
+    case ResultsColumn: {
+      auto name = [](const Node* leaf) {
+        return leaf->op && leaf->kind != RegionNode && leaf->op->numResults() > 0
+                   ? toQString(api::valueName(*leaf->op->result(0)))
+                   : QString();
+      };
+      const QString from = name(range.firstLeaf()), to = name(range.lastLeaf());
+      if (from.isEmpty() && to.isEmpty()) return {};
+      return QString(from + QStringLiteral(" … ") + to);
+    }
+    default:
+      return {};
+  }
+}
+
 QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   if (role == Qt::DisplayRole) {
@@ -236,8 +306,9 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case OpRole:
       return QVariant::fromValue<quintptr>(
-          n->kind == RegionNode ? 0 : reinterpret_cast<quintptr>(n->op));
+          n->kind == RegionNode || n->kind == RangeNode ? 0 : reinterpret_cast<quintptr>(n->op));
     case LineRole:
+      if (n->kind == RangeNode) n = n->firstLeaf();
       return n->op ? static_cast<int>(n->op->loc().line) : 0;
     case KindRole:
       return static_cast<int>(n->kind);
@@ -260,7 +331,7 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ForegroundRole:
-      if (n->kind == RegionNode) return QBrush(QColor(0x66, 0x66, 0x66));
+      if (n->kind == RegionNode || n->kind == RangeNode) return QBrush(QColor(0x66, 0x66, 0x66));
       return {};
     case Qt::ToolTipRole:
     case Qt::DisplayRole:
@@ -268,6 +339,7 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
     default:
       return {};
   }
+  if (n->kind == RangeNode) return rangeText(*n, index.column());
   const ir::Op& op = *n->op;
   switch (index.column()) {
     case OpColumn:

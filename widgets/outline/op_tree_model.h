@@ -1,5 +1,13 @@
 // Tree of the module: top-level meshes and functions -> ops -> regions ->
 // nested ops. Columns: op, results (names and short types), sharding.
+// No row has more than kMaxChildRows children: a longer list (a function of
+// a million ops) is split into ranges, "ops 1000–1999", nested again when
+// there are still too many, so that expanding any row lays out at most a
+// thousand rows on the UI thread.
+//   func.func @main               1,000,000 ops in its body
+//     ops 0–999                   1,000 ranges of 1,000 ops
+//       stablehlo.dot_general     the ops of that range
+//     ops 1000–1999 ...
 #pragma once
 #include <QAbstractItemModel>
 #include <QSet>
@@ -16,13 +24,16 @@ class OpTreeModel : public QAbstractItemModel {
  public:
   enum Columns { OpColumn, ResultsColumn, ShardingColumn, NumColumns };
   enum Roles {
-    OpRole = Qt::UserRole,  // const ir::Op* as quintptr (0 for region rows)
+    OpRole = Qt::UserRole,  // const ir::Op* as quintptr (0 for region and range rows)
     LineRole,               // 1-based source line (0 unknown)
     KindRole,               // NodeKind
     ChangedRole,            // bool: a result (a function: an argument) changed sharding
                             // in the last what-if re-run (also a background colour)
   };
-  enum NodeKind { MeshNode, FunctionNode, OpNode, RegionNode };
+  enum NodeKind { MeshNode, FunctionNode, OpNode, RegionNode, RangeNode };
+  // Most children of one row; more are grouped in ranges of this many (or
+  // of this many ranges).
+  static constexpr int kMaxChildRows = 1000;
 
   explicit OpTreeModel(QObject* parent = nullptr);
   ~OpTreeModel() override;
@@ -56,6 +67,11 @@ class OpTreeModel : public QAbstractItemModel {
   struct Node;
   struct Tree;
   static std::unique_ptr<Tree> buildTree(const std::shared_ptr<const api::Document>& doc);
+  // Every list of more than kMaxChildRows children under `node` in ranges.
+  static void splitLongLists(Node* node);
+  static void fillRanges(Node* parent, std::vector<std::unique_ptr<Node>>& items, size_t begin,
+                         size_t end, size_t size);
+  static QVariant rangeText(const Node& range, int column);
   static std::unique_ptr<Tree> takePrepared(const api::Document* doc);
   static std::unique_ptr<Tree>& preparedSlot();  // guarded by a mutex
   Node* nodeAt(const QModelIndex& index) const;

@@ -8,6 +8,7 @@
 #include <QTextBlock>
 #include <QToolTip>
 #include <algorithm>
+#include <mutex>
 
 #include "core/axis_style.h"
 #include "core/document_state.h"
@@ -156,15 +157,94 @@ QString SourceView::editorText(const std::string& fileText) {
   return text;
 }
 
+struct SourceView::Prepared {
+  std::weak_ptr<const api::Document> doc;
+  QString text;               // editorText(doc->text)
+  qsizetype longestLine = 0;  // characters
+  int lines = 0;              // as the line numbers count them
+  qsizetype shownEnd = 0;     // where the editor stops (shownEnd())
+};
+
+qsizetype SourceView::shownEnd(QStringView text) {
+  // What the editor holds of a line: at most kElideLine characters (then a
+  // note), so a 50 MB line counts as 100,000.
+  qsizetype shown = 0;
+  for (qsizetype pos = 0; pos < text.size();) {
+    qsizetype nl = text.indexOf(u'\n', pos);
+    if (nl < 0) nl = text.size();
+    shown += std::min(nl - pos, kElideLine) + 1;
+    if (shown > kMaxEditorText && pos > 0) return pos;
+    pos = nl + 1;
+  }
+  return text.size();
+}
+
+namespace {
+std::mutex preparedMutex;
+}  // namespace
+
+std::unique_ptr<SourceView::Prepared>& SourceView::preparedSlot() {
+  static std::unique_ptr<Prepared> slot;
+  return slot;
+}
+
+std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
+    const std::shared_ptr<const api::Document>& doc) {
+  auto p = std::make_unique<Prepared>();
+  p->doc = doc;
+  if (!doc) return p;
+  p->text = editorText(doc->text);
+  for (qsizetype pos = 0; pos < p->text.size();) {
+    qsizetype nl = p->text.indexOf(u'\n', pos);
+    if (nl < 0) nl = p->text.size();
+    p->longestLine = std::max(p->longestLine, nl - pos);
+    ++p->lines;
+    pos = nl + 1;
+  }
+  p->shownEnd = shownEnd(p->text);
+  return p;
+}
+
+void SourceView::prepare(const std::shared_ptr<const api::Document>& doc) {
+  auto p = prepareText(doc);
+  std::unique_ptr<Prepared> old;
+  {
+    std::lock_guard lock(preparedMutex);
+    old = std::exchange(preparedSlot(), std::move(p));
+  }
+  // `old` (a text not shown) is freed here, outside the lock.
+}
+
+std::unique_ptr<SourceView::Prepared> SourceView::takePrepared(const api::Document* doc) {
+  std::lock_guard lock(preparedMutex);
+  auto& slot = preparedSlot();
+  if (!slot || !doc || slot->doc.lock().get() != doc) return nullptr;
+  return std::move(slot);
+}
+
+QString SourceView::capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars) {
+  const QLocale en(QLocale::English);
+  return QStringLiteral("\u22EF lines %1\u2013%2 (%3 more characters) are not shown: the "
+                        "editor holds the first %4 MB of a source (the file is kept whole: "
+                        "Save writes it, Apply re-reads it)")
+      .arg(en.toString(firstHiddenLine), en.toString(lastLine), en.toString(hiddenChars))
+      .arg(kMaxEditorText / (1024 * 1024));
+}
+
 void SourceView::onDocumentChanged() {
   const auto& doc = state_->document();
   currentOpLine_ = 0;
-  const QString text = doc ? editorText(doc->text) : QString();
+  // The text converted and measured on the loader's thread when it was
+  // prepared, else here.
+  std::unique_ptr<Prepared> prepared = takePrepared(doc.get());
+  if (!prepared) prepared = prepareText(doc);
+  const QString text = std::move(prepared->text);
+  sourceLines_ = prepared->lines;
   // Same text as before (a propagation step): keep the editor as it is, with
   // any unapplied edits. Text just applied (equal to the editor's): keep the
   // scroll position and the undo history. Otherwise a new file.
   const bool filling = isFilling();
-  const bool sameAsShown = text == appliedText_ || text == this->text();
+  const bool sameAsShown = text == appliedText_ || (!capped_ && text == this->text());
   if (filling) {
     // A new document while the previous one is still going in.
     fillTimer_->stop();
@@ -176,15 +256,12 @@ void SourceView::onDocumentChanged() {
     constexpr qsizetype kFillLimit = 1024 * 1024;
     movingCursor_ = true;
     // Long lines: shown in pieces, the editor read-only (see the header).
-    split_ = false;
+    // A source over kMaxEditorText: its first lines only, read-only too.
     elided_ = false;
     maxShownLine_ = text.size() > kFillLimit ? kMaxShownLineLarge : kMaxShownLine;
-    for (qsizetype pos = 0; pos < text.size() && !split_;) {
-      qsizetype nl = text.indexOf(u'\n', pos);
-      if (nl < 0) nl = text.size();
-      split_ = nl - pos > maxShownLine_;
-      pos = nl + 1;
-    }
+    fillEnd_ = prepared->shownEnd;
+    capped_ = fillEnd_ < text.size();
+    split_ = prepared->longestLine > maxShownLine_ || capped_;
     splitSource_ = split_ ? text : QString();
     lineStart_.clear();
     shownBlocks_ = 0;
@@ -222,12 +299,12 @@ void SourceView::onDocumentChanged() {
 void SourceView::fillChunk() {
   if (!isFilling()) return;
   constexpr qsizetype kChunk = 64 * 1024;
-  const qsizetype size = appliedText_.size();
+  const qsizetype size = fillEnd_;
   qsizetype end = std::min(size, fillPos_ + kChunk);
   if (end < size) {
     // End the chunk after a newline so no line is split between two appends.
     const qsizetype nl = appliedText_.indexOf(u'\n', end);
-    end = nl < 0 ? size : nl + 1;
+    end = nl < 0 ? size : std::min(size, nl + 1);
   }
   const bool modified = document()->isModified();
   movingCursor_ = true;
@@ -243,6 +320,14 @@ void SourceView::fillChunk() {
 void SourceView::finishFill() {
   fillTimer_->stop();
   fillPos_ = -1;
+  if (capped_) {
+    // The note, in the editor's last (empty) block: it has no line number.
+    const qsizetype hidden = appliedText_.size() - fillEnd_;
+    QTextCursor c(document());
+    c.movePosition(QTextCursor::End);
+    c.insertText(capNote(shownLines() + 1, sourceLines_, hidden));
+    document()->setModified(false);
+  }
   document()->setUndoRedoEnabled(true);
   setReadOnly(split_);
   movingCursor_ = true;
@@ -288,7 +373,14 @@ void SourceView::replaceText(const QString& text) {
     shownBlocks_ = 0;
     elided_ = false;
     movingCursor_ = true;
-    setPlainText(shownText(text));
+    if (capped_) {
+      const qsizetype end = shownEnd(text);
+      const int lines = static_cast<int>(text.count(u'\n')) + (text.endsWith(u'\n') ? 0 : 1);
+      QString shown = shownText(QStringView(text).left(end));
+      setPlainText(shown + capNote(shownLines() + 1, lines, text.size() - end));
+    } else {
+      setPlainText(shownText(text));
+    }
     movingCursor_ = false;
     document()->setModified(text != appliedText_);
     updateExtraSelections();
@@ -353,7 +445,7 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
   while (block.isValid() && top <= e->rect().bottom()) {
     const int number = lineOfBlock(block.blockNumber());
     const bool continuation = blockOfLine(number) != block.blockNumber();
-    if (block.isVisible() && bottom >= e->rect().top()) {
+    if (block.isVisible() && bottom >= e->rect().top() && number > 0) {
       auto diag = std::find_if(diags_.begin(), diags_.end(), [&](const ir::Diagnostic& d) {
         return static_cast<int>(d.loc.line) == number;
       });
@@ -522,6 +614,7 @@ int SourceView::blockOfLine(int line) const {
   if (!split_) return line - 1;
   const size_t i = static_cast<size_t>(std::max(line, 1) - 1);
   if (i < lineStart_.size()) return lineStart_[i];
+  if (capped_) return shownBlocks_;  // a line not shown: the note
   return shownBlocks_ + static_cast<int>(i - lineStart_.size());  // the empty line after a final newline
 }
 
@@ -539,6 +632,7 @@ QString SourceView::elisionNote(qsizetype hidden) {
 
 int SourceView::lineOfBlock(int block) const {
   if (!split_) return block + 1;
+  if (capped_ && block >= shownBlocks_) return 0;  // the note: no line
   if (block >= shownBlocks_) return static_cast<int>(lineStart_.size()) + 1 + (block - shownBlocks_);
   return static_cast<int>(std::upper_bound(lineStart_.begin(), lineStart_.end(), block) - lineStart_.begin());
 }

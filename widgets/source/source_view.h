@@ -16,13 +16,22 @@
 // 50 MB dense literal on one line) shows its first kElideLine characters and
 // then a note saying how many more there are: laying out the rest would take
 // minutes and gigabytes for text nobody reads; Save and Apply still use all of it.
+// A source whose shown text would pass kMaxEditorText (a million-op module
+// is 100-200 MB) is shown up to the last line that fits, then a note saying which lines are
+// not shown; a line past it (goToLine, a diagnostic) goes to the note. The
+// editor is read-only then, and `text()` is still the whole source.
+// prepare(doc) converts a document's text for the editor and finds its
+// longest line on any thread (the loader's), so that showing it does not
+// scan 100 MB on the UI thread.
 #pragma once
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 #include <QTimer>
+#include <memory>
 #include <vector>
 
+#include "api/document.h"
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
 #include "core/picture_export.h"
@@ -83,6 +92,23 @@ class SourceView : public QPlainTextEdit {
   static QString elisionNote(qsizetype hidden);
   // The limit for the source shown now.
   qsizetype maxShownLine() const { return maxShownLine_; }
+  // Characters of a source the editor holds at most (whole lines, then the
+  // note saying what is not shown).
+  static constexpr qsizetype kMaxEditorText = 16 * 1024 * 1024;
+  // The source is longer than kMaxEditorText: the editor shows its first
+  // lines only (up to shownLines()).
+  bool isCapped() const { return capped_; }
+  int shownLines() const { return static_cast<int>(lineStart_.size()); }
+  // Where the editor stops showing `text`: the start of the first line that
+  // would take it past kMaxEditorText (a line counts as the at most
+  // kElideLine characters shown of it), else its end.
+  static qsizetype shownEnd(QStringView text);
+  // The note after the last line shown of a capped source.
+  static QString capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars);
+  // Converts `doc`'s text for the editor (editorText) and measures its
+  // lines, on any thread, for the next document shown that is `doc`. One
+  // document is kept; a newer prepare() replaces it.
+  static void prepare(const std::shared_ptr<const api::Document>& doc);
 
   // The source text as it is (also while filling and with long lines split
   // in the editor): what Save writes and Apply re-parses.
@@ -145,6 +171,11 @@ class SourceView : public QPlainTextEdit {
   // Cursor at source `line`, `col` (1-based; 0: line start).
   QTextCursor cursorAt(int line, int col) const;
 
+  struct Prepared;
+  static std::unique_ptr<Prepared>& preparedSlot();  // guarded by a mutex
+  static std::unique_ptr<Prepared> takePrepared(const api::Document* doc);
+  static std::unique_ptr<Prepared> prepareText(const std::shared_ptr<const api::Document>& doc);
+
   DocumentState* state_;
   QWidget* lineArea_;
   MlirHighlighter* highlighter_;
@@ -155,6 +186,9 @@ class SourceView : public QPlainTextEdit {
   int cursorLine_ = 0;        // the block of the cursor when it last moved
   bool movingCursor_ = false;  // goToLine is moving it (no op selection)
   qsizetype fillPos_ = -1;     // next offset of appliedText_ to append (-1: not filling)
+  qsizetype fillEnd_ = 0;      // where filling stops (the text's size unless capped_)
+  bool capped_ = false;        // only the text up to fillEnd_ is shown (kMaxEditorText)
+  int sourceLines_ = 0;        // lines of appliedText_ (counted when prepared)
   QTimer* fillTimer_ = nullptr;
   int pendingLine_ = 0, pendingCol_ = 0;  // goToLine asked for while filling
   // Long lines shown in pieces: the source text (edited through replaceText)
