@@ -283,6 +283,30 @@ class SparseCorePlotsTest : public QObject {
     QCOMPARE(plot.stageBoxCount(), 2 * (3 * 2 + 3 * 2 * 4));
   }
 
+  // A failed job clears the chart (clearPlot deletes its items, the box
+  // labels among them); the next layout and zoom must not touch the deleted
+  // labels (a use after free that corrupted the heap in
+  // sparsecore_workspace_test::badFilesShowTheEngineError).
+  void ganttClearedThenLaidOut() {
+    plots::PipelineGanttPlot plot;
+    plot.resize(900, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setComparison(sc::comparePipelines({1, 2, 2, 1}, 3));
+    QVERIFY(plot.hasData());
+    QVERIFY(plot.elementCount() > 0);
+    plot.clearPlot(QStringLiteral("job failed"));
+    QVERIFY(!plot.hasData());
+    QCOMPARE(plot.elementCount(), 0);
+    plot.resize(640, 300);  // a layout: labels' visibility checked again
+    QCoreApplication::processEvents();
+    QCPAxis* x = plot.findChild<QCustomPlot*>()->xAxis;
+    x->setRange(0, 5);  // a zoom: checked again
+    QCOMPARE(plot.elementCount(), 0);
+    plot.setComparison(sc::comparePipelines({1, 2, 2, 1}, 3));  // and drawn again
+    QCOMPARE(plot.stageBoxCount(), 24);
+  }
+
   void idDistributionSlopes() {
     const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/zipf_dropping.json");
     plots::IdDistribution d = plots::computeIdDistribution(sc::loadJobFile(path.toStdString()));

@@ -37,7 +37,7 @@ PipelineGanttPlot::~PipelineGanttPlot() = default;
 void PipelineGanttPlot::updateLabelVisibility() {
   const QCPAxis* x = plot()->xAxis;
   for (const Label& l : labels_)
-    l.text->setVisible(std::abs(x->coordToPixel(l.end) - x->coordToPixel(l.start)) >=
+    if (l.text) l.text->setVisible(std::abs(x->coordToPixel(l.end) - x->coordToPixel(l.start)) >=
                        l.textWidth + 4);
 }
 

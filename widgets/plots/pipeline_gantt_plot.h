@@ -9,6 +9,8 @@
 #pragma once
 #include <vector>
 
+#include <QPointer>
+
 #include "sparsecore_plot.h"
 
 class QCPItemText;
@@ -41,8 +43,10 @@ class PipelineGanttPlot : public SparseCorePlot {
   // in pixels at this zoom and plot size): labels overflowed their boxes
   // at 1280x800, when this went by the share of the time span.
   void updateLabelVisibility();
+  // The plot owns the texts: clearPlot (through reset) deletes them without
+  // telling this class, so a label holds a guarded pointer.
   struct Label {
-    QCPItemText* text;
+    QPointer<QCPItemText> text;
     double start, end;  // the box, in time
     double textWidth;   // pixels
   };
