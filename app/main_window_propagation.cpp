@@ -195,7 +195,9 @@ void MainWindow::updatePresentationCaption() {
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
     auto* explorer = static_cast<trace::TracePanel*>(explorer_);
     if (steps > 0) caption += QStringLiteral(" · ") + explorer->stepHeadline();
-    narration = explorer->narrationHtml();
+    // The caption carries the step's headline: the narration under it
+    // starts at the step's context (the headline once, not twice).
+    narration = steps > 0 ? explorer->narrationBodyHtml() : explorer->narrationHtml();
 #endif
   }
   caption_->setStep(caption, narration);

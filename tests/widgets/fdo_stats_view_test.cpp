@@ -16,6 +16,7 @@
 #include "fdo_history_plot.h"
 #include "fdo_limits_model.h"
 #include "fdo_stats_view.h"
+#include "middle_elided_label.h"
 #include "partition_heatmap_plot.h"
 #include "sparsecore_export.h"
 #include "sparsecore_workspace.h"
@@ -216,17 +217,52 @@ class FdoStatsViewTest : public QObject {
     QFETCH(QString, input);
     QFETCH(QString, shown);
     FdoStatsView view;
-    auto* label = view.findChild<QLabel*>(QStringLiteral("fdoPathLabel"));
+    auto* label = view.findChild<MiddleElidedLabel*>(QStringLiteral("fdoPathLabel"));
     QVERIFY(label);
     QVERIFY(openAndWait(view, {fixture(input)}));
-    QVERIFY2(label->text().startsWith(shown), qPrintable(label->text()));
-    QVERIFY2(!label->text().contains(QLatin1Char('/')), qPrintable(label->text()));
+    QVERIFY2(label->fullText().startsWith(shown), qPrintable(label->fullText()));
+    QVERIFY2(!label->fullText().contains(QLatin1Char('/')), qPrintable(label->fullText()));
     const QStringList paths = label->toolTip().split(QLatin1Char('\n'));
     QCOMPARE(paths.size(), input == QLatin1String("hosts") ? 2 : 1);
     for (const QString& path : paths) QVERIFY2(QFileInfo(path).isAbsolute() && QFileInfo::exists(path), qPrintable(path));
     QVERIFY(!openAndWait(view, {fixture(QStringLiteral("broken/ragged.csv"))}));
-    QVERIFY2(label->text().startsWith(shown) && label->text().contains(QLatin1String("kept")),
-             qPrintable(label->text()));
+    QVERIFY2(label->fullText().startsWith(shown) && label->fullText().contains(QLatin1String("kept")),
+             qPrintable(label->fullText()));
+  }
+
+  // In a bar narrower than the name (1280x800 with the table and heatmap
+  // choosers), the label shows the name's start and its end (the
+  // extension), elided in the middle, within its width; wide enough, all of it.
+  void pathLabelElidesInTheMiddle_data() {
+    QTest::addColumn<int>("width");
+    QTest::newRow("page 640") << 640;
+    QTest::newRow("page 800") << 800;
+    QTest::newRow("page 1800") << 1800;
+  }
+  void pathLabelElidesInTheMiddle() {
+    QFETCH(int, width);
+    FdoStatsView view;
+    auto* label = view.findChild<MiddleElidedLabel*>(QStringLiteral("fdoPathLabel"));
+    QVERIFY(label);
+    QVERIFY(openAndWait(view, {fixture(kHistoryCsv)}));
+    view.resize(width, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTest::qWait(20);
+    const QString full = label->fullText();
+    const QString shown = label->text();
+    QVERIFY(!full.isEmpty());
+    QVERIFY2(label->fontMetrics().horizontalAdvance(shown) <= label->contentsRect().width(),
+             qPrintable(QStringLiteral("%1: %2 px in %3").arg(shown).arg(label->fontMetrics().horizontalAdvance(shown))
+                            .arg(label->contentsRect().width())));
+    if (width == 640) QVERIFY2(shown != full, qPrintable(QStringLiteral("%1 px").arg(label->width())));
+    if (width == 1800) QCOMPARE(shown, full);
+    if (label->fontMetrics().horizontalAdvance(full) <= label->contentsRect().width()) {
+      QCOMPARE(shown, full);
+    } else {
+      QVERIFY2(shown.contains(QChar(0x2026)), qPrintable(shown));
+      QVERIFY2(shown.startsWith(full.left(3)) && shown.endsWith(QLatin1String(".csv")), qPrintable(shown));
+    }
   }
 
   void workspaceHasTheStatisticsPage() {

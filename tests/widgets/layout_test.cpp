@@ -104,20 +104,18 @@ class LayoutTest : public QObject {
     auto* narration = explorer->findChild<QTextBrowser*>(QStringLiteral("narration"));
     QVERIFY(narration);
     QVERIFY2(visibleLines(narration) >= 5, qPrintable(QString::number(visibleLines(narration))));
-    // The factor table: its header and three tensors.
     auto* table = explorer->findChild<QTableView*>(QStringLiteral("factorTable"));
     QVERIFY(table);
     // ... and the narration as tall as its text (the last step's): all of
-    // it shows, or it has all the height the table leaves (four rows).
-    auto* middle = qobject_cast<QSplitter*>(narration->parentWidget());
-    QVERIFY(middle);
-    QTRY_VERIFY2(narration->verticalScrollBar()->maximum() == 0 ||
-                     middle->sizes().value(1) <= 4 * table->verticalHeader()->defaultSectionSize() + 30 + 1,
-                 qPrintable(QStringLiteral("narration %1 px, scrolls %2; table %3 px")
+    // it shows (every step: narrationReadsWithoutScrolling).
+    QTRY_VERIFY2(narration->verticalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("narration %1 px, scrolls %2")
                                 .arg(narration->height())
-                                .arg(narration->verticalScrollBar()->maximum())
-                                .arg(middle->sizes().value(1))));
-    QVERIFY2(table->viewport()->height() >= 3 * table->verticalHeader()->defaultSectionSize(),
+                                .arg(narration->verticalScrollBar()->maximum())));
+    // The factor table: its header and its first two rows whole at least
+    // (it gives the rest up when the narration needs the height).
+    QVERIFY(table->model()->rowCount() >= 2);
+    QVERIFY2(table->viewport()->height() >= table->rowHeight(0) + table->rowHeight(1),
              qPrintable(QString::number(table->viewport()->height())));
     // The Why panel: several lines of its chain.
     auto* why = explorer->findChild<QTextBrowser*>(QStringLiteral("whyText"));
@@ -139,6 +137,58 @@ class LayoutTest : public QObject {
     QVERIFY(narration->viewport()->width() >= 360);
     QVERIFY(why->viewport()->width() >= 300);
     w.grab().save(QStringLiteral("/tmp/layout_%1x%2.png").arg(size.width()).arg(size.height()));
+  }
+
+  // Every step's narration reads whole in the bottom dock, no scrolling:
+  // the last steps of while_loop.mlir scrolled by about 100 px at 1280x800
+  // (Qt's default paragraph spacing, four table rows kept for a table of
+  // two, a Why row that narrowed the narration). The factor table keeps
+  // two rows at least (the rest scroll in it).
+  void narrationReadsWithoutScrolling_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QSize>("size");
+    for (const char* sample : {"while_loop.mlir", "mlp_megatron.mlir"})
+      for (QSize size : {QSize(1280, 800), QSize(1600, 1000)})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(QLatin1String(sample)).arg(size.width()).arg(size.height())))
+            << QString::fromLatin1(sample) << size;
+  }
+  void narrationReadsWithoutScrolling() {
+    QFETCH(QString, sample);
+    QFETCH(QSize, size);
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(size);
+    w.resetLayout();
+    QVERIFY(openSample(w, sample));
+    QVERIFY(propagate(w));
+    QDockWidget* explorer = dock(w, "traceExplorerDock");
+    QTRY_VERIFY(explorer->isVisible());
+    auto* narration = explorer->findChild<QTextBrowser*>(QStringLiteral("narration"));
+    auto* table = explorer->findChild<QTableView*>(QStringLiteral("factorTable"));
+    QVERIFY(narration && table);
+    const int n = w.state()->stepCount();
+    QVERIFY(n >= 2);
+    for (int step = 1; step <= n; ++step) {
+      w.state()->setStepsApplied(step);
+      QTRY_VERIFY2(narration->verticalScrollBar()->maximum() == 0,
+                   qPrintable(QStringLiteral("step %1 of %2: narration %3 px scrolls %4")
+                                  .arg(step)
+                                  .arg(n)
+                                  .arg(narration->height())
+                                  .arg(narration->verticalScrollBar()->maximum())));
+      // The table gives up rows for the narration, never below two.
+      const int rows = std::min(table->model()->rowCount(), 2);
+      int shown = 0;
+      for (int r = 0; r < rows; ++r)
+        if (table->rowViewportPosition(r) >= 0 &&
+            table->rowViewportPosition(r) + table->rowHeight(r) <= table->viewport()->height() + 1)
+          ++shown;
+      QVERIFY2(shown == rows, qPrintable(QStringLiteral("step %1: %2 of %3 table rows whole in %4 px")
+                                             .arg(step)
+                                             .arg(shown)
+                                             .arg(rows)
+                                             .arg(table->viewport()->height())));
+    }
   }
 
   // Compare Strategies brings its tab into view, and the change in

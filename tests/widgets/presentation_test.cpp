@@ -28,6 +28,7 @@
 #include <QTabWidget>
 #include "core/picture_export.h"
 #include "source/source_view.h"
+#include "trace/trace_panel.h"
 #include "main_window_test_util.h"
 #include "core/theme_palette.h"
 #include "export/view_export.h"
@@ -147,6 +148,15 @@ class PresentationTest : public QObject {
     QVERIFY2(step->text().contains(QLatin1String("line")), qPrintable(step->text()));
     QVERIFY2(narration->toPlainText().contains(QLatin1String("factor")),
              qPrintable(narration->toPlainText()));
+    // The step's headline once: in the caption, not again as the
+    // narration's first line (the dock's narration keeps it).
+    auto* explorer = w.findChild<widgets::trace::TracePanel*>();
+    QVERIFY(explorer);
+    const QString headline = explorer->stepHeadline();
+    QVERIFY(!headline.isEmpty());
+    QVERIFY2(step->text().contains(headline), qPrintable(step->text()));
+    QVERIFY2(!narration->toPlainText().contains(headline), qPrintable(narration->toPlainText()));
+    QVERIFY2(explorer->narrationText().startsWith(headline), qPrintable(explorer->narrationText()));
     // Large: the caption above the window's (already larger) font.
     QVERIFY(QFontInfo(step->font()).pixelSize() > QFontInfo(w.font()).pixelSize());
     QVERIFY(QFontInfo(narration->font()).pixelSize() >= QFontInfo(w.font()).pixelSize());

@@ -140,13 +140,12 @@ class SparseCorePlotsTest : public QObject {
                                 .arg(fm.horizontalAdvance(line))
                                 .arg(t.rect.width())));
     }
-    // Nor the legend's entries: a row across the chart has as many columns
-    // as their texts fit; the id distribution's goes under the plot when
-    // beside it would be cut. (The HBM chart's legend sits over its left
-    // panel only: not fitted yet, see the README of widgets/sparsecore.)
+    // Nor the legend's entries: a row across the chart (the HBM chart's
+    // too, above both its panels) has as many columns as their texts fit;
+    // the id distribution's goes under the plot when beside it would be cut.
     auto* cp = plot->findChild<QCustomPlot*>();
     QVERIFY(cp);
-    if (kind != QLatin1String("hbm") && cp->legend->visible())
+    if (cp->legend->visible())
       for (int i = 0; i < cp->legend->itemCount(); ++i) {
         QCPAbstractLegendItem* item = cp->legend->item(i);
         if (!item) continue;

@@ -15,18 +15,28 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 HbmUsagePlot::HbmUsagePlot(QWidget* parent) : SparseCorePlot(parent) {
   QCustomPlot* p = plot();
-  // Rows: title, caption, legend, panels.
+  // Rows: title, caption, legend, panels; one column, so that the title,
+  // caption and legend span the whole width. The two panels (per table |
+  // chip total) share the last row in a grid of their own: in the outer
+  // grid the totals panel's column left the legend 4/5 of the width, and
+  // below ~560 px one entry did not fit it.
   p->plotLayout()->insertRow(1);
   caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
   caption_->setTextColor(QColor(0x33, 0x33, 0x33));
   p->plotLayout()->addElement(1, 0, caption_);
   moveLegendToRow(2, 3);
   const int panelRow = p->plotLayout()->rowCount() - 1;
+  QCPAxisRect* perTable = p->axisRect();
+  p->plotLayout()->take(perTable);  // its cell is left empty for the panels' grid
+  auto* panels = new QCPLayoutGrid;
+  p->plotLayout()->addElement(panelRow, 0, panels);
+  panels->setColumnSpacing(0);
+  panels->addElement(0, 0, perTable);
   total_ = new QCPAxisRect(p);
-  p->plotLayout()->addElement(panelRow, 1, total_);
-  p->plotLayout()->setColumnStretchFactor(0, 4);
+  panels->addElement(0, 1, total_);
+  panels->setColumnStretchFactor(0, 4);
   total_->setMinimumSize(150, 50);
-  p->plotLayout()->setColumnStretchFactor(1, 1);
+  panels->setColumnStretchFactor(1, 1);
   for (QCPAxis* a : total_->axes()) a->setLayer(QStringLiteral("axes"));
   total_->axis(QCPAxis::atBottom)->grid()->setLayer(QStringLiteral("grid"));
   total_->axis(QCPAxis::atLeft)->grid()->setLayer(QStringLiteral("grid"));

@@ -19,6 +19,7 @@
 
 #include "fdo_history_plot.h"
 #include "fdo_limits_model.h"
+#include "middle_elided_label.h"
 #include "partition_heatmap_plot.h"
 
 namespace shardscope::scw {
@@ -80,7 +81,9 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   openFolder->setToolTip(tr("A folder of statistics files: the newest file of each process is read"));
   connect(openFiles, &QPushButton::clicked, this, &FdoStatsView::openFilesDialog);
   connect(openFolder, &QPushButton::clicked, this, &FdoStatsView::openFolderDialog);
-  pathLabel_ = new QLabel(tr("no statistics loaded"), this);
+  // The file's name elided in the middle (its start and extension show in
+  // a narrow bar; it was cut at its end at 1280x800).
+  pathLabel_ = new MiddleElidedLabel(tr("no statistics loaded"), this);
   pathLabel_->setObjectName(QStringLiteral("fdoPathLabel"));
   pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   // A long path must not widen the page past the window (the heatmap was
@@ -184,7 +187,7 @@ void FdoStatsView::openFolderDialog() {
 
 void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
   const int id = ++request_;
-  pathLabel_->setText(tr("reading %1...").arg(inputs.join(QStringLiteral(", "))));
+  pathLabel_->setFullText(tr("reading %1...").arg(inputs.join(QStringLiteral(", "))));
   auto* watcher = new QFutureWatcher<LoadResult>(this);
   connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, id, inputs] {
     watcher->deleteLater();
@@ -195,7 +198,7 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
       error_ = r.error;
       banner_->setText(r.error);
       banner_->show();
-      pathLabel_->setText(report_ ? tr("%1 (kept: the new file could not be read)")
+      pathLabel_->setFullText(report_ ? tr("%1 (kept: the new file could not be read)")
                                         .arg(pathLabel_->property(kShownNameProperty).toString())
                                   : tr("no statistics loaded"));
       emit loadFailed(r.error);
@@ -211,7 +214,7 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
     pathLabel_->setProperty(kShownNameProperty,
                             shown.size() == 1 ? QFileInfo(shown.front()).fileName()
                                               : tr("%1 files (batch by batch, the maximum over files)").arg(shown.size()));
-    pathLabel_->setText(pathLabel_->property(kShownNameProperty).toString());
+    pathLabel_->setFullText(pathLabel_->property(kShownNameProperty).toString());
     apply(r.report);
     emit statsLoaded();
   });

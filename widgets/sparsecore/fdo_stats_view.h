@@ -31,6 +31,7 @@ class PartitionHeatmapPlot;
 namespace shardscope::scw {
 
 class FdoLimitsModel;
+class MiddleElidedLabel;
 
 class FdoStatsView : public QWidget {
   Q_OBJECT
@@ -68,7 +69,7 @@ class FdoStatsView : public QWidget {
   void apply(std::shared_ptr<const sc::FdoStatsReport> report);
   void showTable();
 
-  QLabel* pathLabel_ = nullptr;
+  MiddleElidedLabel* pathLabel_ = nullptr;
   QLabel* banner_ = nullptr;
   QComboBox* tableChoice_ = nullptr;
   QComboBox* statChoice_ = nullptr;

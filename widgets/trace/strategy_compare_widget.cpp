@@ -40,16 +40,20 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   fillStrategies(b_);
   b_->setCurrentIndex(3);
   top->addWidget(b_);
+  top->addStretch(1);
+  layout->addLayout(top);
+  // Run and its status on a row of their own: on one row with the
+  // strategies the tab asked about 490 px, more than the explorer's third
+  // pane has at 1280 px (the whole explorer then scrolled sideways).
+  auto* second = new QHBoxLayout;
   run_ = new QPushButton(tr("Run both"), this);
   run_->setToolTip(tr("Propagate the module with both strategies and list the values whose sharding differs"));
-  top->addWidget(run_);
+  second->addWidget(run_);
   status_ = new QLabel(this);
-  // Wrapped rather than widening the explorer (at 1280 px its three panes
-  // just fit side by side).
   status_->setWordWrap(true);
   status_->setMinimumWidth(80);
-  top->addWidget(status_, 1);
-  layout->addLayout(top);
+  second->addWidget(status_, 1);
+  layout->addLayout(second);
   table_ = new QTableView(this);
   table_->setModel(model_);
   table_->verticalHeader()->hide();

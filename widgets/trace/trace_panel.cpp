@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
@@ -150,6 +151,10 @@ TracePanel::TracePanel(QWidget* parent)
   narration_->setObjectName(QStringLiteral("narration"));
   narration_->setOpenLinks(false);
   narration_->setMinimumHeight(48);
+  // Little margin and a short list indent: every pixel of the pane is text
+  // (the defaults, 4 px around and 40 px per indent, cost a line at 1280x800).
+  narration_->document()->setDocumentMargin(2);
+  narration_->document()->setIndentWidth(18);
   auto* tableBox = new QWidget(middle);
   auto* tableLayout = new QVBoxLayout(tableBox);
   tableLayout->setContentsMargins(0, 0, 0, 0);
@@ -182,10 +187,15 @@ TracePanel::TracePanel(QWidget* parent)
   tabs_->addTab(compare_, tr("Compare strategies"));
   middle->setStretchFactor(0, 2);
   middle->setStretchFactor(1, 3);
+  // The narration's column the widest: the narrower it is, the more lines
+  // its text wraps to (the Why panel's chain reads in less width).
   split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 4);
+  split->setStretchFactor(1, 5);
   split->setStretchFactor(2, 3);
   layout->addWidget(split, 1);
+
+  // A step's table with fewer rows leaves the narration more height.
+  connect(factorModel_, &QAbstractItemModel::modelReset, this, &TracePanel::fitNarration);
 
   // Wiring: controls -> runner / player / state; state -> views.
   connect(run_, &QPushButton::clicked, this, &TracePanel::runPropagation);
@@ -357,8 +367,9 @@ void TracePanel::changeEvent(QEvent* e) {
   if (e->type() == QEvent::PaletteChange) updateNarration();
 }
 
-void TracePanel::setNarration(const QString& html) {
+void TracePanel::setNarration(const QString& html, const QString& bodyHtml) {
   narrationHtml_ = html;
+  narrationBodyHtml_ = bodyHtml.isNull() ? html : bodyHtml;
   narration_->setHtml(html);
   fitNarration();
 }
@@ -377,10 +388,27 @@ void TracePanel::fitNarration() {
   QTextDocument* doc = narration_->document();
   doc->setTextWidth(narration_->viewport()->width());
   const int wanted = int(std::ceil(doc->size().height())) + 2 * narration_->frameWidth() + 2;
-  const int tableRows = 4 * table_->verticalHeader()->defaultSectionSize();
+  // The table's height with its title, header and first `rows` rows.
+  auto tableHeight = [&](int rows) {
+    int h = tableTitle_->sizeHint().height() + 2 + table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2;
+    for (int r = 0; r < rows; ++r)
+      h += r < factorModel_->rowCount() ? table_->rowHeight(r) : table_->verticalHeader()->defaultSectionSize();
+    if (table_->horizontalScrollBar()->isVisible()) h += table_->horizontalScrollBar()->height();
+    return h;
+  };
+  // The narration is read first: it gets its whole text when the table
+  // can still show its rows up to four (the rows it has: a two-tensor op
+  // needs two); when not, the table gives up rows down to two (the rest
+  // scroll in the table), and only then does the narration scroll.
+  const int rows = std::clamp(factorModel_->rowCount(), 1, 4);
+  const int room = total - middle->handleWidth();
+  int tableLeast = tableHeight(rows);
+  for (int r = rows - 1; r >= std::min(rows, 2) && wanted > room - tableLeast; --r) tableLeast = tableHeight(r);
   const int least = narration_->minimumHeight();
-  const int height = std::clamp(wanted, least, std::max(least, total - tableRows - 30));
-  if (std::abs(height - sizes[0]) < narration_->fontMetrics().height()) return;
+  const int height = std::clamp(wanted, least, std::max(least, room - tableLeast));
+  if (std::abs(height - sizes[0]) < narration_->fontMetrics().height() / 2 &&
+      (height >= wanted) == (sizes[0] >= wanted))
+    return;
   middle->setSizes({height, total - height});
 }
 
@@ -413,19 +441,28 @@ void TracePanel::updateNarration() {
     return;
   }
   const explain::StepNarration n = explain::narrateStep(*s, run->index.get());
-  QString html = QStringLiteral("<p><b>%1</b><br><span style='color:%2'>%3</span></p><ul>")
-                     .arg(qs(n.headline).toHtmlEscaped(), dim, qs(n.context).toHtmlEscaped());
+  // Tight paragraphs (Qt's default is 12 px above and below each, and a
+  // list indented 40 px): the last steps of while_loop.mlir scrolled at
+  // 1280x800 with the default spacing, not for want of words.
+  const QString para = QStringLiteral("margin-top:0px; margin-bottom:2px");
+  const QString context =
+      QStringLiteral("<span style='color:%1'>%2</span>").arg(dim, qs(n.context).toHtmlEscaped());
+  QString rest = QStringLiteral("<ul style='%1; -qt-list-indent:1'>").arg(para);
   for (const auto& f : n.factors) {
     if (f.conflict && !f.moved)
-      html += QStringLiteral("<li style='color:%1'>%2</li>").arg(conflict, qs(f.sentence).toHtmlEscaped());
+      rest += QStringLiteral("<li style='color:%1'>%2</li>").arg(conflict, qs(f.sentence).toHtmlEscaped());
     else
-      html += QStringLiteral("<li>%1</li>").arg(qs(f.sentence).toHtmlEscaped());
+      rest += QStringLiteral("<li>%1</li>").arg(qs(f.sentence).toHtmlEscaped());
   }
-  if (n.factors.empty()) html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.noFactorNote).toHtmlEscaped());
-  html += QStringLiteral("</ul><p>");
-  for (const auto& u : n.updates) html += qs(u).toHtmlEscaped() + QStringLiteral("<br>");
-  html += QStringLiteral("</p><p style='color:%1'>rule %2</p>").arg(dim, qs(s->rule).toHtmlEscaped());
-  setNarration(html);
+  if (n.factors.empty()) rest += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.noFactorNote).toHtmlEscaped());
+  QStringList updates;
+  for (const auto& u : n.updates) updates << qs(u).toHtmlEscaped();
+  rest += QStringLiteral("</ul><p style='%1'>%2</p><p style='margin:0px; color:%3'>rule %4</p>")
+              .arg(para, updates.join(QStringLiteral("<br>")), dim, qs(s->rule).toHtmlEscaped());
+  // The presentation caption shows the headline in its own large line: its
+  // narration starts at the context.
+  setNarration(QStringLiteral("<p style='%1'><b>%2</b><br>%3</p>").arg(para, qs(n.headline).toHtmlEscaped(), context) + rest,
+               QStringLiteral("<p style='%1'>%2</p>").arg(para, context) + rest);
 }
 
 void TracePanel::updateFactorTable() {
@@ -438,10 +475,11 @@ void TracePanel::updateFactorTable() {
     for (const auto& u : s->updates)
       if (run->input && (mesh = run->input->meshOf(u.sharding))) break;
     factorModel_->setTable(explain::factorTableForStep(*s, !state_->showBefore(), mesh));
-    // One arg() call: value names such as %1 must not be taken for placeholders.
-    tableTitle_->setText(tr("<b>%1</b> — %2 step %3")
-                             .arg(qs(explain::stepHeadline(*s)).toHtmlEscaped(),
-                                  state_->showBefore() ? tr("before") : tr("after"), QString::number(s->step)));
+    // The step's headline is the narration's first line just above: the
+    // title says only which table this is (with the headline it asked the
+    // column 520 px and pushed the explorer past a 1280-pixel window).
+    tableTitle_->setText(tr("<b>Factor table</b> %1 step %2")
+                             .arg(state_->showBefore() ? tr("before") : tr("after"), QString::number(s->step)));
     return;
   }
   const int op = state_->selectedOp();

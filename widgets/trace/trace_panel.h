@@ -56,6 +56,8 @@ class TracePanel : public QWidget {
   // the theme's colours and no font of its own).
   QString narrationText() const;
   QString narrationHtml() const { return narrationHtml_; }
+  // The same without its headline (the presentation caption shows it).
+  QString narrationBodyHtml() const { return narrationBodyHtml_; }
   // The current step in a few words ("tanh %3 (line 25)"), "" at the input.
   QString stepHeadline() const;
   // Whether the module can be propagated (no errors): Run and the hint follow.
@@ -85,18 +87,19 @@ class TracePanel : public QWidget {
   void resizeEvent(QResizeEvent* e) override;
 
  private:
-  void setNarration(const QString& html);
+  // bodyHtml: the narration without its headline (null: html has none).
+  void setNarration(const QString& html, const QString& bodyHtml = QString());
   // The narration pane as tall as its text (readable without dragging: it
   // had a fixed 2/5 of the column, about 4 lines at 1280x800), the factor
-  // table keeping at least its header and three rows; moved only when the
-  // difference is a line or more (no relayout between most steps).
+  // table keeping its rows up to four, down to two when the text needs the
+  // height; moved only when the difference is half a line or more.
   void fitNarration();
   void updateControls();
   void updateNarration();
   void updateFactorTable();
 
   QString text_, fileName_;
-  QString narrationHtml_;
+  QString narrationHtml_, narrationBodyHtml_;
   bool canRun_ = true;
   bool runsElsewhere_ = false;
   TraceState* state_;

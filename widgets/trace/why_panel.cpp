@@ -49,22 +49,28 @@ const Mesh* meshOfRun(const explain::TraceIndex& index) {
 WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_(state) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  // The question on two rows ("Why is [value]" / "dimension [n] sharded
+  // so?  [follow steps]"): on one it asked 520 px, which at 1280x800 took
+  // the width the narration beside it needed to read without scrolling.
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Why is"), this));
   value_ = new QComboBox(this);
   value_->setMinimumContentsLength(10);
   value_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   top->addWidget(value_, 1);
-  top->addWidget(new QLabel(tr("dimension"), this));
+  layout->addLayout(top);
+  auto* second = new QHBoxLayout;
+  second->addWidget(new QLabel(tr("dimension"), this));
   dim_ = new QSpinBox(this);
   dim_->setRange(0, 0);
-  top->addWidget(dim_);
-  top->addWidget(new QLabel(tr("sharded so?"), this));
+  second->addWidget(dim_);
+  second->addWidget(new QLabel(tr("sharded so?"), this));
+  second->addStretch(1);
   follow_ = new QCheckBox(tr("follow steps"), this);
   follow_->setChecked(true);
   follow_->setToolTip(tr("Explain the value each step updates as you step through the trace"));
-  top->addWidget(follow_);
-  layout->addLayout(top);
+  second->addWidget(follow_);
+  layout->addLayout(second);
   collective_ = new QLabel(this);
   collective_->setObjectName(QStringLiteral("whyCollective"));
   collective_->setTextFormat(Qt::RichText);
