@@ -51,7 +51,34 @@ WindowLayout::DockSizes WindowLayout::defaultDockSizes(const QSize& size) {
   return {left, right, bottom};
 }
 
-void WindowLayout::captureDefault() { default_ = window_->saveState(kStateVersion); }
+void WindowLayout::captureDefault() {
+  default_ = window_->saveState(kStateVersion);
+  // A dock pulled out of the window becomes a window of its own, kept on
+  // its screen: it floated at its docked size (the Communication dock as
+  // wide as the whole window, its cause column past the screen's edge).
+  for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) {
+    connect(dock, &QDockWidget::topLevelChanged, dock, [dock](bool floating) {
+      if (!floating) return;
+      // After Qt has placed it (undocking sets the geometry after the signal).
+      QTimer::singleShot(0, dock, [dock] {
+        if (!dock->isFloating()) return;
+        const QScreen* screen = dock->screen() ? dock->screen() : QGuiApplication::primaryScreen();
+        if (!screen) return;
+        const QRect available = screen->availableGeometry();
+        const QSize least = dock->minimumSizeHint();
+        QSize size(std::min(dock->width(), available.width() * 2 / 3),
+                   std::clamp(dock->height(), std::min(360, available.height() / 2), available.height() * 2 / 3));
+        size = size.expandedTo(least).boundedTo(available.size());
+        // The frame (a window manager's title and border) inside the screen too.
+        const QRect frame = dock->frameGeometry(), inner = dock->geometry();
+        const QMargins m(inner.left() - frame.left(), inner.top() - frame.top(), frame.right() - inner.right(),
+                         frame.bottom() - inner.bottom());
+        const QRect fitted = fittedGeometry(QRect(frame.topLeft(), size.grownBy(m)), available, least.grownBy(m));
+        dock->setGeometry(fitted.marginsRemoved(m));
+      });
+    });
+  }
+}
 
 void WindowLayout::restore(const QSettings& settings) {
   const QScreen* screen = window_->screen() ? window_->screen() : QGuiApplication::primaryScreen();

@@ -191,6 +191,47 @@ class LayoutTest : public QObject {
     }
   }
 
+  // A dock pulled out of the window is a window on the screen: the
+  // Communication dock floated as wide as the main window, past the
+  // screen's edge; docked again, it is back in its tab.
+  void floatingDockFitsTheScreen_data() {
+    QTest::addColumn<QString>("dockName");
+    QTest::addColumn<QSize>("size");
+    for (const char* name : {"communicationDock", "traceExplorerDock"})
+      for (QSize size : {QSize(1280, 800), QSize(1600, 1000)})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(QLatin1String(name)).arg(size.width()).arg(size.height())))
+            << QString::fromLatin1(name) << size;
+  }
+  void floatingDockFitsTheScreen() {
+    QFETCH(QString, dockName);
+    QFETCH(QSize, size);
+    app::MainWindow w(test::sampleDir());
+    w.show();
+    w.resize(size);
+    w.resetLayout();
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    auto* d = w.findChild<QDockWidget*>(dockName);
+    QVERIFY(d);
+    d->show();
+    d->raise();
+    QTRY_VERIFY(d->isVisible());
+    const QRect available = d->screen()->availableGeometry();
+    d->setFloating(true);
+    QTRY_VERIFY2(available.contains(d->frameGeometry()),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4 on %5x%6")
+                                .arg(d->frameGeometry().x())
+                                .arg(d->frameGeometry().y())
+                                .arg(d->frameGeometry().width())
+                                .arg(d->frameGeometry().height())
+                                .arg(available.width())
+                                .arg(available.height())));
+    QVERIFY(d->width() >= d->minimumSizeHint().width());
+    QVERIFY(d->height() >= std::min(360, available.height() / 2));
+    d->setFloating(false);
+    QTRY_VERIFY(!d->isFloating());
+    QVERIFY(w.dockWidgetArea(d) == Qt::BottomDockWidgetArea);
+  }
+
   // Compare Strategies brings its tab into view, and the change in
   // collectives shows every row with its total (no scroll bar over them).
   void compareStrategiesComesIntoView_data() {

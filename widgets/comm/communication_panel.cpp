@@ -49,6 +49,11 @@ CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
   chips_->setCurrentText(QStringLiteral("tpu-v5p"));
   chips_->setToolTip(QStringLiteral("Chip whose interconnect the times are estimated for"));
   totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The totals and the change since the last run wrap: unwrapped, their
+  // text was the panel's minimum width (about 800 px), and the dock pulled
+  // out of the window could not be narrower than that.
+  totals_->setWordWrap(true);
+  change_->setWordWrap(true);
   detail_->setWordWrap(true);
   detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   detail_->setMinimumHeight(detail_->fontMetrics().height() * 3);
