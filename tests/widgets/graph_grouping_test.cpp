@@ -314,6 +314,15 @@ class GraphGroupingTest : public QObject {
     QTest::newRow("empty parts") << names("/x/abs,a//abs") << names(" › x,a › ,return");
     QTest::newRow("prefix of another scope") << names("a/b/c/abs,a/b/abs,a/b/c/abs")
                                              << names("a › b › c,a › b › abs,a › b › c,return");
+    // A name that is a transformed function (JAX's name for a hoisted
+    // constant or a return) sits in that scope, not outside the scopes; a
+    // bare primitive does not.
+    QTest::newRow("scope-only name") << names("jit(top)/a/abs,jit(top),jit(top)/a/abs")
+                                     << names("jit(top) › a,jit(top) › abs,jit(top) › a,return");
+    QTest::newRow("nested transform as a scope")
+        << names("transpose(jvp(f))/a/abs,transpose(jvp(f)),abs,iota[dims=(1)]")
+        << names("transpose(jvp(f)) › a,transpose(jvp(f)) › abs,ops outside name scopes,"
+                 "ops outside name scopes,ops outside name scopes");
   }
   void scopeOfEachOp() {
     QFETCH(QStringList, names);
@@ -589,6 +598,48 @@ class GraphGroupingTest : public QObject {
     state.setDocument(plain);
     QVERIFY(!view.isGrouped());
     view.setGroupScopesAtAnySize(false);
+  }
+
+  // JAX names what an op made outside any primitive by its scope alone
+  // (`loc("jit(top)"(...))` on a hoisted constant and on the return, as in
+  // a jax.jit(top).lower(x).as_text(debug_info=True) with two nested
+  // jax.named_scope's): those ops sit in jit(top), which then holds every op,
+  // so the grouping opens inside it rather than at a jit(top) box beside
+  // "ops outside name scopes".
+  void scopeOnlyNamesOpenInside() {
+    const char* text = R"M(module @jit_top {
+  func.func public @main(%x: tensor<8x8xf32> loc("x")) -> tensor<f32> {
+    %0 = stablehlo.tanh %x : tensor<8x8xf32> loc(#inner)
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<8x8xf32> loc(#top)
+    %1 = stablehlo.multiply %0, %cst : tensor<8x8xf32> loc(#inner)
+    %2 = stablehlo.add %1, %x : tensor<8x8xf32> loc(#solve)
+    %3 = stablehlo.dot_general %2, %x, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32> loc(#dot)
+    %c0 = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#top)
+    %4 = stablehlo.reduce(%3 init: %c0) applies stablehlo.add across dimensions = [0, 1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<f32> loc(#dot)
+    return %4 : tensor<f32> loc(#top)
+  }
+}
+#py = loc("model.py":17:19)
+#top = loc("jit(top)"(#py))
+#inner = loc("jit(top)/lib.solve/Model.residual/tanh"(#py))
+#solve = loc("jit(top)/lib.solve/add"(#py))
+#dot = loc("jit(top)/dot_general"(#py))
+)M";
+    auto doc = api::parseDocument(text, "scope_only_names.mlir");
+    QVERIFY(doc && doc->module);
+    const ir::Op& main = *doc->module->functions().front();
+    GroupingOptions options;
+    options.scopesAtAnySize = true;
+    QVERIFY(drawsGrouped(main, options));
+    auto g = groupFunction(*doc->module, main, options);
+    QVERIFY(g && g->byNameScope);
+    checkTree(*g, main);
+    QCOMPARE(labels(*g, -1), names("jit(top)"));
+    QCOMPARE(g->openingLevel(), groupAt(*g, QStringLiteral("jit(top)")));
+    QCOMPARE(labels(*g, g->openingLevel()), names("lib.solve,other ops"));
+    for (const auto& op : main.region(0).front().ops())
+      QVERIFY2(leafPath(*g, op.get()).startsWith(QStringLiteral("jit(top) › ")),
+               qPrintable(leafPath(*g, op.get())));
   }
 
   void expandCollapseAndCache() {
