@@ -7,6 +7,8 @@
 // small functions.
 #include "graph/graph_grouping.h"
 
+#include <QImage>
+#include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -15,6 +17,7 @@
 
 #include "api/op_source.h"
 #include "core/document_state.h"
+#include "core/theme_palette.h"
 #include "graph/graph_view.h"
 #include "graph/overview_map.h"
 #include "test_util.h"
@@ -640,6 +643,54 @@ class GraphGroupingTest : public QObject {
     for (const auto& op : main.region(0).front().ops())
       QVERIFY2(leafPath(*g, op.get()).startsWith(QStringLiteral("jit(top) › ")),
                qPrintable(leafPath(*g, op.get())));
+  }
+
+  // The path's links ("@main › jit(top) › ...") take the theme's link
+  // colour also when the theme changes while they are shown (QLabel fixes
+  // a link's colour when its text is set: the light theme's dark blue stayed
+  // on the dark canvas, the dark theme's pale blue on the light one).
+  void pathLinksFollowTheme_data() {
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::newRow("light to dark") << QStringLiteral("light") << QStringLiteral("dark");
+    QTest::newRow("dark to light") << QStringLiteral("dark") << QStringLiteral("light");
+  }
+  void pathLinksFollowTheme() {
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    auto doc = namedOps(names("jit(top)/a/abs,jit(top)/b/abs,jit(top)/b/neg"));
+    QVERIFY(doc && doc->module);
+    applyTheme(themeFromName(from));
+    DocumentState state;
+    GraphView view(&state);
+    view.setSynchronous(true);
+    view.setGroupScopesAtAnySize(true);
+    state.setDocument(doc);
+    QVERIFY(view.isGrouped());
+    QVERIFY(view.shownLevel() >= 0);  // inside jit(top): "@main" is a link
+    QLabel* path = nullptr;
+    for (QLabel* l : view.findChildren<QLabel*>())
+      if (l->text().contains(QStringLiteral("href=\"group:"))) path = l;
+    QVERIFY(path);
+    // Whether the label as drawn has pixels of exactly `c` (the inside of
+    // the links' glyphs; the rest of the text is in another colour).
+    auto drawnWith = [&](const QColor& c) {
+      path->resize(900, path->heightForWidth(900));
+      const QImage image = path->grab().toImage();
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+          if (image.pixelColor(x, y).rgb() == c.rgb()) return true;
+      return false;
+    };
+    const QColor before = themePalette(themeFromName(from)).color(QPalette::Link);
+    const QColor after = themePalette(themeFromName(to)).color(QPalette::Link);
+    QVERIFY(drawnWith(before));
+    applyTheme(themeFromName(to));
+    QCoreApplication::processEvents();
+    QVERIFY(drawnWith(after));
+    QVERIFY(!drawnWith(before));
+    applyTheme(Theme::Light);
+    view.setGroupScopesAtAnySize(false);
   }
 
   void expandCollapseAndCache() {
