@@ -19,6 +19,7 @@
 #include "core/document_state.h"
 #include "core/theme_palette.h"
 #include "graph/graph_view.h"
+#include "graph/group_header_text.h"
 #include "graph/overview_map.h"
 #include "test_util.h"
 
@@ -691,6 +692,37 @@ class GraphGroupingTest : public QObject {
     QVERIFY(!drawnWith(before));
     applyTheme(Theme::Light);
     view.setGroupScopesAtAnySize(false);
+  }
+
+  // An expanded group's frame is as wide as its ops: its title line drops
+  // the hint, then elides the title, rather than being cut at the frame.
+  void expandedGroupHeader_data() {
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<int>("extra");  // room beyond the title with its hint (px)
+    QTest::addColumn<QString>("shown");
+    const QString t = QStringLiteral("mylib:user.MyModel.residual · 3 ops");
+    const QString hint = QStringLiteral("▾ ") + t + QStringLiteral("   (double-click here to collapse)");
+    QTest::newRow("room for all") << t << 0 << hint;
+    QTest::newRow("one pixel short: title only") << t << -1 << QStringLiteral("▾ ") + t;
+    QTest::newRow("narrower than the title: elided") << t << -400 << QStringLiteral("elided");
+  }
+  void expandedGroupHeader() {
+    QFETCH(QString, title);
+    QFETCH(int, extra);
+    QFETCH(QString, shown);
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(12);
+    f.setBold(true);
+    const QFontMetricsF fm(f);
+    const QString full = QStringLiteral("▾ ") + title + QStringLiteral("   (double-click here to collapse)");
+    const qreal width = fm.horizontalAdvance(full) + extra;
+    const QString got = widgets::expandedGroupHeader(title, fm, width);
+    QVERIFY(fm.horizontalAdvance(got) <= width);
+    if (shown == QLatin1String("elided")) {
+      QVERIFY2(got.endsWith(QChar(0x2026)) && got.startsWith(QStringLiteral("▾ mylib")), qPrintable(got));
+    } else {
+      QCOMPARE(got, shown);
+    }
   }
 
   void expandCollapseAndCache() {
