@@ -644,6 +644,12 @@ class GraphGroupingTest : public QObject {
     for (const auto& op : main.region(0).front().ops())
       QVERIFY2(leafPath(*g, op.get()).startsWith(QStringLiteral("jit(top) › ")),
                qPrintable(leafPath(*g, op.get())));
+    // Only %x comes from outside jit(top), read by both boxes: one value,
+    // not one per edge.
+    QStringList outside;
+    for (const GraphNodeInfo& n : levelModel(*g, g->openingLevel()).nodes)
+      if (n.searchText.startsWith(QStringLiteral("from outside"))) outside << n.searchText;
+    QCOMPARE(outside, QStringList{QStringLiteral("from outside 1 value")});
   }
 
   // The path's links ("@main › jit(top) › ...") take the theme's link

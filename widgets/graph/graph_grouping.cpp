@@ -828,10 +828,13 @@ GraphModel levelModel(const Grouping& G, int parent) {
       n.border = QColor(0x2e, 0x7d, 0x32);
     } else {
       // The rest of the function, seen from inside this group.
+      // Counted once each: a value from outside that several boxes read is
+      // on an edge to each of them.
       const bool in = end == LevelEdge::kFromOutside;
-      int values = 0;
+      std::unordered_set<const ir::Value*> crossing;
       for (const LevelEdge& e : edges)
-        if ((in ? e.from : e.to) == end) values += static_cast<int>(e.values.size());
+        if ((in ? e.from : e.to) == end) crossing.insert(e.values.begin(), e.values.end());
+      const int values = static_cast<int>(crossing.size());
       const QString what = in ? QObject::tr("from outside") : QObject::tr("to outside");
       const QString count = plural(values, "value", "values");
       n.html = QStringLiteral("<b>%1</b><br>%2").arg(what, count);
