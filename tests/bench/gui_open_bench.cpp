@@ -69,9 +69,11 @@ void target(const char* what, double measured, double limit, const char* unit,
 }  // namespace
 
 int main(int argc, char** argv) {
-  // As the app does (app/shardscope_main.cpp): the heap on huge pages;
-  // SHARDSCOPE_HUGE_PAGES=0 measures without.
+  // As the app does (app/shardscope_main.cpp): the heap on huge pages, for
+  // the loader thread as well; SHARDSCOPE_HUGE_PAGES=0 measures without,
+  // SHARDSCOPE_THREAD_HEAPS=1 with a heap of its own per thread (before).
   io::restartWithHugePageHeap(argv);
+  if (qgetenv("SHARDSCOPE_THREAD_HEAPS") != "1") io::shareMainHeapWithThreads();
   qputenv("QT_QPA_PLATFORM",
           qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
