@@ -147,7 +147,10 @@ int main(int argc, char** argv) {
     const double stallSettled = beat.worstMs();
     const double cpuSettled = beat.worstCpuMs();
     if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_window.png"));
-    std::printf("module: %s, %d ops\n", qPrintable(path), ops);
+    // The ops of the module opened (not --ops, which only sizes a generated one).
+    const Grouping* grouping = win.graphView()->grouping();
+    std::printf("module: %s, %d ops\n", qPrintable(path),
+                grouping ? grouping->totalOps : int(win.graphView()->scene()->model().nodes.size()));
     std::printf("loaded and shown (MainWindow::loaded):   %6lld ms, longest stall so far %.1f ms\n",
                 loadedMs, stallAtLoaded);
     std::printf("graph laid out (layoutFinished):         %6lld ms\n", layoutMs);
