@@ -15,6 +15,7 @@
 
 #include "api/op_source.h"
 #include "core/document_state.h"
+#include "core/work_pool.h"
 #include "graph/graph_view.h"
 #include "graph/overview_map.h"
 #include "test_util.h"
@@ -467,7 +468,7 @@ class GraphGroupingTest : public QObject {
     state.setDocument(test::loadSample(QStringLiteral("attention_block.mlir")));
     QVERIFY(!view.isGrouped());
     QVERIFY(view.scene()->hasGraph());
-    QThreadPool::globalInstance()->waitForDone();
+    workPool()->waitForDone();  // the views' work runs there
     QCoreApplication::processEvents();
     QVERIFY(old.expired());  // nothing holds the old module once the search ended
     QCOMPARE(answered.count(), 0);
