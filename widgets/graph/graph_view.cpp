@@ -36,6 +36,23 @@ namespace shardscope::widgets {
 
 namespace {
 
+// QLabel fixes the colour of its links when its text is set, so the path's
+// links would keep the old theme's colour after a theme change (the light
+// theme's dark blue on the dark canvas). Sets the text again then.
+class RelinkOnPaletteChange : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::PaletteChange)
+      if (auto* label = qobject_cast<QLabel*>(watched); label && !label->text().isEmpty()) {
+        const QString text = label->text();
+        label->clear();
+        label->setText(text);
+      }
+    return false;
+  }
+};
+
 class Canvas : public QGraphicsView {
  public:
   explicit Canvas(GraphScene* scene, QWidget* parent)
@@ -208,6 +225,7 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   path_->setWordWrap(true);
   path_->setContentsMargins(8, 0, 8, 3);
   path_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+  path_->installEventFilter(new RelinkOnPaletteChange(path_));
   path_->hide();
   layout->addWidget(path_);
 
