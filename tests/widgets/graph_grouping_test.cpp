@@ -18,6 +18,7 @@
 #include "api/op_source.h"
 #include "core/document_state.h"
 #include "core/theme_palette.h"
+#include "core/work_pool.h"
 #include "graph/graph_view.h"
 #include "graph/group_header_text.h"
 #include "graph/overview_map.h"
@@ -480,7 +481,7 @@ class GraphGroupingTest : public QObject {
     state.setDocument(test::loadSample(QStringLiteral("attention_block.mlir")));
     QVERIFY(!view.isGrouped());
     QVERIFY(view.scene()->hasGraph());
-    QThreadPool::globalInstance()->waitForDone();
+    workPool()->waitForDone();  // the views' work runs there
     QCoreApplication::processEvents();
     QVERIFY(old.expired());  // nothing holds the old module once the search ended
     QCOMPARE(answered.count(), 0);
