@@ -3,6 +3,7 @@
 // statistics go to the SparseCore tab), reload, the Open dialog, saving the
 // source, asking about unsaved edits, recent files.
 #include "main_window.h"
+#include "core/work_pool.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -104,7 +105,8 @@ void MainWindow::openFile(const QString& path) {
   // problems of the document shown; the new document's decide after.
   if (diagModel_->rowCount() == 0) updateDiagnosticsDock(this, *diagModel_);
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  loader_.setFuture(QtConcurrent::run([p = path.toStdString()](QPromise<Loaded>& promise) {
+  loader_.setFuture(QtConcurrent::run(widgets::workPool(), [p = path.toStdString()](
+                                                               QPromise<Loaded>& promise) {
     promise.setProgressRange(0, LoadProgress::kRange);
     // The document's share of the bar; the op tree's rows are the rest.
     constexpr double kDocumentShare = 0.95;

@@ -2,6 +2,7 @@
 // buttons), a run shown on the one timeline, and what follows a step (the
 // step's op selected, its line shown, its axes through the graph, the title).
 #include "main_window.h"
+#include "core/work_pool.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -61,7 +62,7 @@ void MainWindow::startPropagation(const propagation::PropagationOptions& options
   busy_ = Busy::Propagating;
   loadProgress_->start(what);
   propagator_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  propagator_.setFuture(QtConcurrent::run([doc = original_, options](QPromise<PreparedRun>& promise) {
+  propagator_.setFuture(QtConcurrent::run(widgets::workPool(), [doc = original_, options](QPromise<PreparedRun>& promise) {
     promise.setProgressRange(0, LoadProgress::kRange);
     // The run's share of the bar; preparing the timeline is the rest.
     constexpr double kRunShare = 0.9;

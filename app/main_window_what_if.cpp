@@ -1,6 +1,7 @@
 // What-if: the edited source re-parsed and propagated off the UI thread,
 // diffed against the previous run, and shown (or its errors, edits kept).
 #include "main_window.h"
+#include "core/work_pool.h"
 #include "diagnostics_dock.h"
 
 #include <QDockWidget>
@@ -42,6 +43,7 @@ void MainWindow::applySourceEdits() {
                          .arg(QString::fromLatin1(api::levelName(options.level))));
   whatIfWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
   whatIfWatcher_.setFuture(QtConcurrent::run(
+      widgets::workPool(),
       [text = source_->text().toStdString(), base = original_, previous, options] {
         WhatIfResult r;
         r.doc = api::parseDocument(text, base->name);

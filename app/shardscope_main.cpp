@@ -365,6 +365,8 @@ int main(int argc, char** argv) {
   // (File > Open comes later), and the restart costs a few milliseconds.
   // A million-op module then loads with a fraction of the page faults.
   io::restartWithHugePageHeap(argv);
+  // Files are read on a worker thread: its IR goes on the same huge pages.
+  io::shareMainHeapWithThreads();
   // Restarted through /proc/self/exe, the process would be listed as "exe"
   // (ps, top, the desktop's task manager).
   prctl(PR_SET_NAME, "shardscope");

@@ -40,9 +40,35 @@ void collectFrames(const Location& loc, std::vector<SourceFrame>& out) {
   }
 }
 
+// Whether `name` has a '/' outside brackets: a scope path, not one part.
+bool hasScopeSeparator(std::string_view name) {
+  int depth = 0;
+  for (char c : name) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '/' && depth == 0) return true;
+  }
+  return false;
+}
+
+// Whether a name under the op's name is JAX's name stack rather than a
+// Python function: a stack has a transform (`jit(f)`, `transpose(jvp(f))`)
+// or several parts; a Python function name (`main`, `Model.__call__`,
+// `<module>`, `f.<locals>.g`) has neither '(' nor '/'.
+bool looksLikeNameStack(std::string_view name) {
+  return name.find('(') != std::string_view::npos || name.find('/') != std::string_view::npos;
+}
+
 // The outer names of a location are the op's name (JAX: its name scopes
 // and primitive); a name ending in ':' is the op's kind ("add:"), not a
 // scope. What is under them is the stack.
+//
+// JAX writes the name in one piece, `"jit(f)/mlp/add"(stack)`, except where
+// it inlines a cached lowering into a scope whose location is a bare file
+// line (the export back-compat modules of 2025-26): there the primitive
+// wraps the scope, `"add"("jit(f)/mlp"("model.py":3:4))`. The two read the
+// same: name scope "jit(f)/mlp/add", stack model.py:3:4 (not a frame "in
+// jit(f)/mlp").
 void readSource(const Location& loc, OpSource& out) {
   const Location* l = &loc;
   while (l->kind() == Location::Kind::Name) {
@@ -54,6 +80,11 @@ void readSource(const Location& loc, OpSource& out) {
     if (!out.nameScope.empty()) break;  // a name under the op's name: a frame's function
     out.nameScope = n;
     l = l->child();
+    if (!n.empty() && !hasScopeSeparator(n) && l->kind() == Location::Kind::Name &&
+        looksLikeNameStack(l->name())) {
+      out.nameScope = l->name() + '/' + n;
+      l = l->child();
+    }
   }
   if (l->kind() == Location::Kind::Fused) {
     for (const Location* part : l->locations()) readSource(*part, out);
@@ -103,7 +134,9 @@ std::vector<std::string> splitNameScope(std::string_view nameScope) {
 
 std::string_view nameScopeOf(const ir::Op& op) {
   // readSource's first name without the stack: no strings are built (a
-  // million ops are grouped and indexed by it).
+  // million ops are grouped and indexed by it). Of the nested form
+  // `"add"("jit(f)"(...))` that is the primitive alone: such ops are shown
+  // and found by their scope (opSource) but not grouped by it.
   auto first = [](auto& self, const Location* l) -> std::string_view {
     while (l && l->kind() == Location::Kind::Name) {
       const std::string& n = l->name();
@@ -134,18 +167,9 @@ bool hasNameScopes(const ir::Op& root) {
   // A '/' outside brackets in the op's name, looked for in place: a module
   // without scopes is walked to its end (a million ops), so nothing is
   // split or cached per op.
-  auto scoped = [](std::string_view name) {
-    int depth = 0;
-    for (char c : name) {
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      if (c == '/' && depth == 0) return true;
-    }
-    return false;
-  };
   bool found = false;
   const_cast<ir::Op&>(root).walkPreOrder([&](ir::Op& op) {
-    if (!found && scoped(nameScopeOf(op))) found = true;
+    if (!found && hasScopeSeparator(nameScopeOf(op))) found = true;
     return !found;
   });
   return found;

@@ -2,6 +2,9 @@
 #include "io/huge_page_heap.h"
 
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +50,12 @@ void restartWithHugePageHeap(char** argv) {
     unsetenv("GLIBC_TUNABLES");
 #else
   (void)argv;
+#endif
+}
+
+void shareMainHeapWithThreads() {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
 #endif
 }
 

@@ -34,4 +34,21 @@ inline constexpr uint64_t kHugePageHeapMinInput = 4ull << 20;
 // with ordinary pages.
 void restartWithHugePageHeap(char** argv);
 
+// Makes every thread allocate from the main heap (glibc's main arena),
+// which the restart above put on huge pages. Without it, glibc gives a
+// thread that allocates its own arena, built from 64 MiB blocks that the
+// tunable does not advise: a GUI that reads a module on a worker thread
+// builds its IR on ordinary pages again. At a million ops the read then took
+// 4.1-4.6 s of thread CPU instead of 2.1-2.8 s (tests/bench/load_stages_bench
+// --whole --thread). Call it first thing in main, before any thread starts
+// (a thread that has allocated keeps its arena):
+//
+//   io::restartWithHugePageHeap(argv);
+//   io::shareMainHeapWithThreads();
+//   QApplication app(argc, argv);   // and its loader threads
+//
+// The threads then share the main heap's lock; small blocks still come from
+// each thread's own cache without it.
+void shareMainHeapWithThreads();
+
 }  // namespace shardscope::io

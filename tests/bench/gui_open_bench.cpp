@@ -69,9 +69,11 @@ void target(const char* what, double measured, double limit, const char* unit,
 }  // namespace
 
 int main(int argc, char** argv) {
-  // As the app does (app/shardscope_main.cpp): the heap on huge pages;
-  // SHARDSCOPE_HUGE_PAGES=0 measures without.
+  // As the app does (app/shardscope_main.cpp): the heap on huge pages, for
+  // the loader thread as well; SHARDSCOPE_HUGE_PAGES=0 measures without,
+  // SHARDSCOPE_THREAD_HEAPS=1 with a heap of its own per thread (before).
   io::restartWithHugePageHeap(argv);
+  if (qgetenv("SHARDSCOPE_THREAD_HEAPS") != "1") io::shareMainHeapWithThreads();
   qputenv("QT_QPA_PLATFORM",
           qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
@@ -145,7 +147,10 @@ int main(int argc, char** argv) {
     const double stallSettled = beat.worstMs();
     const double cpuSettled = beat.worstCpuMs();
     if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_window.png"));
-    std::printf("module: %s, %d ops\n", qPrintable(path), ops);
+    // The ops of the module opened (not --ops, which only sizes a generated one).
+    const Grouping* grouping = win.graphView()->grouping();
+    std::printf("module: %s, %d ops\n", qPrintable(path),
+                grouping ? grouping->totalOps : int(win.graphView()->scene()->model().nodes.size()));
     std::printf("loaded and shown (MainWindow::loaded):   %6lld ms, longest stall so far %.1f ms\n",
                 loadedMs, stallAtLoaded);
     std::printf("graph laid out (layoutFinished):         %6lld ms\n", layoutMs);

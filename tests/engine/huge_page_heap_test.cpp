@@ -11,12 +11,18 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
 using shardscope::io::restartWithHugePageHeap;
+using shardscope::io::shareMainHeapWithThreads;
 
 bool kernelOffersHugePagesOnRequest() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -72,6 +78,51 @@ TEST(HugePageHeap, RestartsOnceWithTheTunableAdded) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "3: no restart; 1: the restarted run saw the wrong variable";
 }
+
+#if defined(__GLIBC__)
+// The number of heaps (arenas) malloc_info lists after a new thread has
+// allocated, in a forked child so that earlier cases' threads do not count:
+// 1 when the thread allocated from the main heap.
+int heapsAfterAThreadAllocates(bool share) {
+  int pipeFds[2];
+  if (pipe(pipeFds) != 0) return -1;
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    close(pipeFds[0]);
+    if (share) shareMainHeapWithThreads();
+    std::thread worker([] {
+      void* volatile block = std::malloc(1 << 20);  // past the thread's cache
+      std::free(block);
+    });
+    worker.join();
+    char* text = nullptr;
+    size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    malloc_info(0, out);
+    std::fclose(out);
+    int heaps = 0;
+    for (const char* at = text; (at = std::strstr(at, "<heap nr=")) != nullptr; ++at) ++heaps;
+    const char count = static_cast<char>(heaps);
+    (void)!write(pipeFds[1], &count, 1);
+    _exit(0);
+  }
+  close(pipeFds[1]);
+  char count = -1;
+  (void)!read(pipeFds[0], &count, 1);
+  close(pipeFds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return count;
+}
+
+TEST(HugePageHeap, WorkerThreadsAllocateFromTheMainHeap) {
+  // Without the call a new thread gets a heap of its own (off the huge
+  // pages); with it, the main heap serves it.
+  EXPECT_EQ(heapsAfterAThreadAllocates(false), 2);
+  EXPECT_EQ(heapsAfterAThreadAllocates(true), 1);
+}
+#endif
 
 // Run only in a restarted process.
 TEST(HugePageHeapRestarted, DISABLED_MustNotRun) { ADD_FAILURE() << "restarted although it must not"; }

@@ -77,6 +77,54 @@ TEST(OpSourceTest, StackNameScopeAndPrimitive) {
   EXPECT_EQ(argumentSource(m->functions().front()->region(0).front(), 0).nameScope, "x");
 }
 
+// The name as JAX writes it when it inlines a lowering into a scope whose
+// location is a bare file line: the primitive wraps the scope. Read as the
+// one-piece form; a Python function under the name stays a frame.
+TEST(OpSourceTest, NestedNameReadsAsOneName) {
+  struct Case {
+    const char* loc;
+    const char* nameScope;
+    std::vector<std::string> scopePath;
+    const char* primitive;
+    SourceFrame frame;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"L(loc("cholesky"("jit(chol)"("t/solve_test.py":182:4))))L", "jit(chol)/cholesky",
+            {"jit(chol)"}, "cholesky", {"t/solve_test.py", 182, 4, ""}},
+           {R"L(loc("dot_general:"("dot_general"("jit(f)/mlp/dense_1"("m.py":3:9)))))L",
+            "jit(f)/mlp/dense_1/dot_general", {"jit(f)", "mlp", "dense_1"}, "dot_general",
+            {"m.py", 3, 9, ""}},
+           {R"L(loc("reduce_sum"("transpose(jvp(f))"("m.py":5:1))))L", "transpose(jvp(f))/reduce_sum",
+            {"transpose(jvp(f))"}, "reduce_sum", {"m.py", 5, 1, ""}},
+           // A Python function, not a scope: the frame's function.
+           {R"L(loc("add"("Model.__call__"("m.py":7:2))))L", "add", {}, "add", {"m.py", 7, 2, "Model.__call__"}},
+           {R"L(loc("add"("<module>"("m.py":8:2))))L", "add", {}, "add", {"m.py", 8, 2, "<module>"}},
+           // The one-piece name already holds its scope: what is under it is the stack.
+           {R"L(loc("jit(f)/add"("<module>"("m.py":9:2))))L", "jit(f)/add", {"jit(f)"}, "add",
+            {"m.py", 9, 2, "<module>"}},
+           {R"L(loc("jit(f)/add"("jit(g)"("m.py":9:2))))L", "jit(f)/add", {"jit(f)"}, "add",
+            {"m.py", 9, 2, "jit(g)"}},
+       }) {
+    SCOPED_TRACE(c.loc);
+    const std::string text = std::string("func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n") +
+                             "  %0 = stablehlo.abs %arg0 : tensor<f32> " + c.loc + "\n  return %0 : tensor<f32>\n}\n";
+    auto m = parseTestModule(text);
+    ASSERT_TRUE(m);
+    const OpSource s = opSource(*opAt(*m, 0));
+    EXPECT_EQ(s.nameScope, c.nameScope);
+    EXPECT_EQ(s.scopePath, c.scopePath);
+    EXPECT_EQ(s.primitive, c.primitive);
+    EXPECT_EQ(s.stack, std::vector<SourceFrame>{c.frame});
+  }
+  // Found by the Python line like any other op.
+  auto m = parseTestModule(
+      "func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = stablehlo.abs %arg0 : tensor<f32> loc(\"abs\"(\"jit(f)\"(\"t/solve_test.py\":182:4)))\n"
+      "  return %0 : tensor<f32>\n}\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(opsAtSourceLine(*m->op, {"solve_test.py", 182}), (std::vector<const ir::Op*>{opAt(*m, 0)}));
+}
+
 TEST(OpSourceTest, SplitNameScope) {
   EXPECT_EQ(splitNameScope("a"), (std::vector<std::string>{"a"}));
   EXPECT_EQ(splitNameScope("jit(f)/a/scatter[x=(1/2)]"),

@@ -7,6 +7,8 @@
 // small functions.
 #include "graph/graph_grouping.h"
 
+#include <QImage>
+#include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -15,7 +17,10 @@
 
 #include "api/op_source.h"
 #include "core/document_state.h"
+#include "core/theme_palette.h"
+#include "core/work_pool.h"
 #include "graph/graph_view.h"
+#include "graph/group_header_text.h"
 #include "graph/overview_map.h"
 #include "test_util.h"
 
@@ -314,6 +319,15 @@ class GraphGroupingTest : public QObject {
     QTest::newRow("empty parts") << names("/x/abs,a//abs") << names(" › x,a › ,return");
     QTest::newRow("prefix of another scope") << names("a/b/c/abs,a/b/abs,a/b/c/abs")
                                              << names("a › b › c,a › b › abs,a › b › c,return");
+    // A name that is a transformed function (JAX's name for a hoisted
+    // constant or a return) sits in that scope, not outside the scopes; a
+    // bare primitive does not.
+    QTest::newRow("scope-only name") << names("jit(top)/a/abs,jit(top),jit(top)/a/abs")
+                                     << names("jit(top) › a,jit(top) › abs,jit(top) › a,return");
+    QTest::newRow("nested transform as a scope")
+        << names("transpose(jvp(f))/a/abs,transpose(jvp(f)),abs,iota[dims=(1)]")
+        << names("transpose(jvp(f)) › a,transpose(jvp(f)) › abs,ops outside name scopes,"
+                 "ops outside name scopes,ops outside name scopes");
   }
   void scopeOfEachOp() {
     QFETCH(QStringList, names);
@@ -467,7 +481,7 @@ class GraphGroupingTest : public QObject {
     state.setDocument(test::loadSample(QStringLiteral("attention_block.mlir")));
     QVERIFY(!view.isGrouped());
     QVERIFY(view.scene()->hasGraph());
-    QThreadPool::globalInstance()->waitForDone();
+    workPool()->waitForDone();  // the views' work runs there
     QCoreApplication::processEvents();
     QVERIFY(old.expired());  // nothing holds the old module once the search ended
     QCOMPARE(answered.count(), 0);
@@ -589,6 +603,133 @@ class GraphGroupingTest : public QObject {
     state.setDocument(plain);
     QVERIFY(!view.isGrouped());
     view.setGroupScopesAtAnySize(false);
+  }
+
+  // JAX names what an op made outside any primitive by its scope alone
+  // (`loc("jit(top)"(...))` on a hoisted constant and on the return, as in
+  // a jax.jit(top).lower(x).as_text(debug_info=True) with two nested
+  // jax.named_scope's): those ops sit in jit(top), which then holds every op,
+  // so the grouping opens inside it rather than at a jit(top) box beside
+  // "ops outside name scopes".
+  void scopeOnlyNamesOpenInside() {
+    const char* text = R"M(module @jit_top {
+  func.func public @main(%x: tensor<8x8xf32> loc("x")) -> tensor<f32> {
+    %0 = stablehlo.tanh %x : tensor<8x8xf32> loc(#inner)
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<8x8xf32> loc(#top)
+    %1 = stablehlo.multiply %0, %cst : tensor<8x8xf32> loc(#inner)
+    %2 = stablehlo.add %1, %x : tensor<8x8xf32> loc(#solve)
+    %3 = stablehlo.dot_general %2, %x, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32> loc(#dot)
+    %c0 = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#top)
+    %4 = stablehlo.reduce(%3 init: %c0) applies stablehlo.add across dimensions = [0, 1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<f32> loc(#dot)
+    return %4 : tensor<f32> loc(#top)
+  }
+}
+#py = loc("model.py":17:19)
+#top = loc("jit(top)"(#py))
+#inner = loc("jit(top)/lib.solve/Model.residual/tanh"(#py))
+#solve = loc("jit(top)/lib.solve/add"(#py))
+#dot = loc("jit(top)/dot_general"(#py))
+)M";
+    auto doc = api::parseDocument(text, "scope_only_names.mlir");
+    QVERIFY(doc && doc->module);
+    const ir::Op& main = *doc->module->functions().front();
+    GroupingOptions options;
+    options.scopesAtAnySize = true;
+    QVERIFY(drawsGrouped(main, options));
+    auto g = groupFunction(*doc->module, main, options);
+    QVERIFY(g && g->byNameScope);
+    checkTree(*g, main);
+    QCOMPARE(labels(*g, -1), names("jit(top)"));
+    QCOMPARE(g->openingLevel(), groupAt(*g, QStringLiteral("jit(top)")));
+    QCOMPARE(labels(*g, g->openingLevel()), names("lib.solve,other ops"));
+    for (const auto& op : main.region(0).front().ops())
+      QVERIFY2(leafPath(*g, op.get()).startsWith(QStringLiteral("jit(top) › ")),
+               qPrintable(leafPath(*g, op.get())));
+    // Only %x comes from outside jit(top), read by both boxes: one value,
+    // not one per edge.
+    QStringList outside;
+    for (const GraphNodeInfo& n : levelModel(*g, g->openingLevel()).nodes)
+      if (n.searchText.startsWith(QStringLiteral("from outside"))) outside << n.searchText;
+    QCOMPARE(outside, QStringList{QStringLiteral("from outside 1 value")});
+  }
+
+  // The path's links ("@main › jit(top) › ...") take the theme's link
+  // colour also when the theme changes while they are shown (QLabel fixes
+  // a link's colour when its text is set: the light theme's dark blue stayed
+  // on the dark canvas, the dark theme's pale blue on the light one).
+  void pathLinksFollowTheme_data() {
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::newRow("light to dark") << QStringLiteral("light") << QStringLiteral("dark");
+    QTest::newRow("dark to light") << QStringLiteral("dark") << QStringLiteral("light");
+  }
+  void pathLinksFollowTheme() {
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    auto doc = namedOps(names("jit(top)/a/abs,jit(top)/b/abs,jit(top)/b/neg"));
+    QVERIFY(doc && doc->module);
+    applyTheme(themeFromName(from));
+    DocumentState state;
+    GraphView view(&state);
+    view.setSynchronous(true);
+    view.setGroupScopesAtAnySize(true);
+    state.setDocument(doc);
+    QVERIFY(view.isGrouped());
+    QVERIFY(view.shownLevel() >= 0);  // inside jit(top): "@main" is a link
+    QLabel* path = nullptr;
+    for (QLabel* l : view.findChildren<QLabel*>())
+      if (l->text().contains(QStringLiteral("href=\"group:"))) path = l;
+    QVERIFY(path);
+    // Whether the label as drawn has pixels of exactly `c` (the inside of
+    // the links' glyphs; the rest of the text is in another colour).
+    auto drawnWith = [&](const QColor& c) {
+      path->resize(900, path->heightForWidth(900));
+      const QImage image = path->grab().toImage();
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+          if (image.pixelColor(x, y).rgb() == c.rgb()) return true;
+      return false;
+    };
+    const QColor before = themePalette(themeFromName(from)).color(QPalette::Link);
+    const QColor after = themePalette(themeFromName(to)).color(QPalette::Link);
+    QVERIFY(drawnWith(before));
+    applyTheme(themeFromName(to));
+    QCoreApplication::processEvents();
+    QVERIFY(drawnWith(after));
+    QVERIFY(!drawnWith(before));
+    applyTheme(Theme::Light);
+    view.setGroupScopesAtAnySize(false);
+  }
+
+  // An expanded group's frame is as wide as its ops: its title line drops
+  // the hint, then elides the title, rather than being cut at the frame.
+  void expandedGroupHeader_data() {
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<int>("extra");  // room beyond the title with its hint (px)
+    QTest::addColumn<QString>("shown");
+    const QString t = QStringLiteral("mylib:user.MyModel.residual · 3 ops");
+    const QString hint = QStringLiteral("▾ ") + t + QStringLiteral("   (double-click here to collapse)");
+    QTest::newRow("room for all") << t << 0 << hint;
+    QTest::newRow("one pixel short: title only") << t << -1 << QStringLiteral("▾ ") + t;
+    QTest::newRow("narrower than the title: elided") << t << -400 << QStringLiteral("elided");
+  }
+  void expandedGroupHeader() {
+    QFETCH(QString, title);
+    QFETCH(int, extra);
+    QFETCH(QString, shown);
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(12);
+    f.setBold(true);
+    const QFontMetricsF fm(f);
+    const QString full = QStringLiteral("▾ ") + title + QStringLiteral("   (double-click here to collapse)");
+    const qreal width = fm.horizontalAdvance(full) + extra;
+    const QString got = widgets::expandedGroupHeader(title, fm, width);
+    QVERIFY(fm.horizontalAdvance(got) <= width);
+    if (shown == QLatin1String("elided")) {
+      QVERIFY2(got.endsWith(QChar(0x2026)) && got.startsWith(QStringLiteral("▾ mylib")), qPrintable(got));
+    } else {
+      QCOMPARE(got, shown);
+    }
   }
 
   void expandCollapseAndCache() {

@@ -1,4 +1,5 @@
 #include "communication_feed.h"
+#include "core/work_pool.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -59,7 +60,7 @@ void CommunicationFeed::scheduleAfterSteps() {
 
 void CommunicationFeed::dropOffTheUiThread(std::shared_ptr<const api::CommunicationReport> report) {
   if (!report || report.use_count() > 1) return;  // someone else frees it
-  (void)QtConcurrent::run([r = std::move(report)]() mutable { r.reset(); });
+  (void)QtConcurrent::run(workPool(), [r = std::move(report)]() mutable { r.reset(); });
 }
 
 void CommunicationFeed::refresh() { start(); }
@@ -90,11 +91,11 @@ void CommunicationFeed::start() {
   const QString file = QString::fromStdString(doc->path.empty() ? doc->name : doc->path);
   // Two stages on the thread pool: the snapshot reads the module (a step
   // about to change it waits for this one), the analysis reads the snapshot.
-  snapshot_ = QtConcurrent::run([doc] {
+  snapshot_ = QtConcurrent::run(workPool(), [doc] {
     return std::make_shared<const api::CommunicationSnapshot>(api::snapshotForCommunication(*doc));
   });
   QFuture<api::CommunicationReport> analysis = snapshot_.then(
-      QtFuture::Launch::Async,
+      workPool(),
       [options](std::shared_ptr<const api::CommunicationSnapshot> snapshot) {
         return api::analyzeCommunication(*snapshot, options);
       });

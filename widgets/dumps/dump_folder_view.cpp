@@ -1,4 +1,5 @@
 #include "dumps/dump_folder_view.h"
+#include "core/work_pool.h"
 
 #include <QFile>
 #include <QHeaderView>
@@ -135,7 +136,7 @@ void DumpFolderView::showSelected() {
   diff_->showMessage(tr("Comparing..."));
   // Reading and diffing two dumps of a large module takes longer than a
   // frame: a worker does it, and only the latest request is shown.
-  watcher_.setFuture(QtConcurrent::run([=]() {
+  watcher_.setFuture(QtConcurrent::run(workPool(), [=]() {
     DiffResult r;
     r.row = row;
     r.request = request;

@@ -37,10 +37,22 @@ bool hasMoreOpsThan(const ir::Op& func, int limit) {
 
 namespace {
 
+// Whether a name of one part is a transformed function, `jit(top)` or
+// `transpose(jvp(f))`: a scope, not a primitive (a primitive's parameters
+// are in brackets, `iota[dtype=int32]`). JAX names so what an op made
+// outside any primitive carries, e.g. a hoisted constant or the
+// function's return: `loc("jit(top)"(...))`.
+bool isTransformedFunction(std::string_view name) {
+  const size_t open = name.find('(');
+  return open != std::string_view::npos && open > 0 && name.back() == ')' &&
+         name.substr(0, open).find('[') == std::string_view::npos;
+}
+
 // The scope part of a JAX name: everything before its last '/' outside
 // brackets (`scatter[dims=(0/1)]` is one part), as
-// api::splitNameScope splits it; nullopt for a name of one part (no
-// scope), "" for "/x" (a scope whose one part is empty).
+// api::splitNameScope splits it; for a name of one part nullopt (no scope)
+// unless it is a transformed function (`jit(top)`: that scope itself), ""
+// for "/x" (a scope whose one part is empty).
 std::optional<std::string_view> scopeOf(std::string_view name) {
   int depth = 0;
   size_t last = std::string_view::npos;
@@ -50,7 +62,10 @@ std::optional<std::string_view> scopeOf(std::string_view name) {
     if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
     if (c == '/' && depth == 0) last = i;
   }
-  if (last == std::string_view::npos) return std::nullopt;
+  if (last == std::string_view::npos) {
+    if (isTransformedFunction(name)) return name;
+    return std::nullopt;
+  }
   return name.substr(0, last);
 }
 
@@ -813,10 +828,13 @@ GraphModel levelModel(const Grouping& G, int parent) {
       n.border = QColor(0x2e, 0x7d, 0x32);
     } else {
       // The rest of the function, seen from inside this group.
+      // Counted once each: a value from outside that several boxes read is
+      // on an edge to each of them.
       const bool in = end == LevelEdge::kFromOutside;
-      int values = 0;
+      std::unordered_set<const ir::Value*> crossing;
       for (const LevelEdge& e : edges)
-        if ((in ? e.from : e.to) == end) values += static_cast<int>(e.values.size());
+        if ((in ? e.from : e.to) == end) crossing.insert(e.values.begin(), e.values.end());
+      const int values = static_cast<int>(crossing.size());
       const QString what = in ? QObject::tr("from outside") : QObject::tr("to outside");
       const QString count = plural(values, "value", "values");
       n.html = QStringLiteral("<b>%1</b><br>%2").arg(what, count);

@@ -12,6 +12,7 @@
 #include "api/op_source.h"
 #include "core/theme_palette.h"
 #include "graph/graph_grouping.h"
+#include "graph/group_header_text.h"
 
 namespace shardscope::widgets {
 
@@ -142,9 +143,9 @@ class NodeItem : public QGraphicsItem {
       f.setBold(true);
       p->setFont(f);
       p->setPen(cc.groupTitle);
-      p->drawText(header.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                  QStringLiteral("▾ ") + info_.title +
-                      QObject::tr("   (double-click here to collapse)"));
+      const QRectF line = header.adjusted(8, 0, -8, 0);
+      p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                  expandedGroupHeader(info_.title, QFontMetricsF(f), line.width()));
       return;
     }
     p->setPen(pen);

@@ -1,4 +1,5 @@
 #include "graph/graph_view.h"
+#include "core/work_pool.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QGraphicsPathItem>
@@ -34,6 +35,23 @@
 namespace shardscope::widgets {
 
 namespace {
+
+// QLabel fixes the colour of its links when its text is set, so the path's
+// links would keep the old theme's colour after a theme change (the light
+// theme's dark blue on the dark canvas). Sets the text again then.
+class RelinkOnPaletteChange : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::PaletteChange)
+      if (auto* label = qobject_cast<QLabel*>(watched); label && !label->text().isEmpty()) {
+        const QString text = label->text();
+        label->clear();
+        label->setText(text);
+      }
+    return false;
+  }
+};
 
 class Canvas : public QGraphicsView {
  public:
@@ -207,6 +225,7 @@ GraphView::GraphView(DocumentState* state, QWidget* parent)
   path_->setWordWrap(true);
   path_->setContentsMargins(8, 0, 8, 3);
   path_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+  path_->installEventFilter(new RelinkOnPaletteChange(path_));
   path_->hide();
   layout->addWidget(path_);
 
@@ -516,7 +535,8 @@ void GraphView::relayout() {
   if (watcher_.isRunning()) watcher_.cancel();  // its result will be dropped (stale request)
   if (groupWatcher_.isRunning()) groupWatcher_.cancel();
   const GraphInput input = pending_.input;
-  QFuture<GraphLayout> future = QtConcurrent::run([input](QPromise<GraphLayout>& promise) {
+  QFuture<GraphLayout> future =
+      QtConcurrent::run(workPool(), [input](QPromise<GraphLayout>& promise) {
     promise.setProgressRange(0, 100);
     GraphLayout l = layoutGraph(
         input, [&](int p) { promise.setProgressValue(p); }, [&] { return promise.isCanceled(); });
@@ -850,7 +870,7 @@ void GraphView::runGroupedSearch(bool next) {
   auto grouping = grouping_;
   auto doc = groupingDoc_;
   searchWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(req));
-  searchWatcher_.setFuture(QtConcurrent::run([grouping, doc, text] {
+  searchWatcher_.setFuture(QtConcurrent::run(workPool(), [grouping, doc, text] {
     (void)doc;
     return grouping->search.find(text);
   }));
@@ -967,7 +987,7 @@ void GraphView::startGroupJob(int level, int group, int highlight, std::set<int>
     if (auto job = work([](int) {}, [] { return false; })) applyGroupJob(req, *job);
     return;
   }
-  QFuture<GroupJob> future = QtConcurrent::run([work](QPromise<GroupJob>& promise) {
+  QFuture<GroupJob> future = QtConcurrent::run(workPool(), [work](QPromise<GroupJob>& promise) {
     promise.setProgressRange(0, 100);
     auto job = work([&](int p) { promise.setProgressValue(p); },
                     [&] { return promise.isCanceled(); });

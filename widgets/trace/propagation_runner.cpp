@@ -1,4 +1,5 @@
 #include "propagation_runner.h"
+#include "core/work_pool.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -151,7 +152,7 @@ int PropagationRunner::start(const QString& moduleText, const QString& fileName,
   const std::string text = moduleText.toStdString();
   const std::string name = fileName.toStdString();
   QFuture<std::shared_ptr<TraceRun>> future =
-      QtConcurrent::run([text, name, options, cancel](QPromise<std::shared_ptr<TraceRun>>& promise) {
+      QtConcurrent::run(workPool(), [text, name, options, cancel](QPromise<std::shared_ptr<TraceRun>>& promise) {
         promise.setProgressRange(0, 0);
         auto last = std::chrono::steady_clock::now();
         auto onStep = [&promise, &last](int64_t steps) {

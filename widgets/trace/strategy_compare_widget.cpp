@@ -1,4 +1,5 @@
 #include "strategy_compare_widget.h"
+#include "core/work_pool.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -144,7 +145,7 @@ void StrategyCompareWidget::compareCommunication() {
   commWatcher_.setProperty("request", QVariant::fromValue<qulonglong>(request));
   // Both propagated modules, read back from their printed text, as the
   // Communication dock reads a document.
-  commWatcher_.setFuture(QtConcurrent::run([a = resultA_, b = resultB_]() {
+  commWatcher_.setFuture(QtConcurrent::run(workPool(), [a = resultA_, b = resultB_]() {
     auto report = [](const TraceRun& run) {
       auto doc = api::parseDocument(run.outputText, run.fileName);
       return api::analyzeCommunication(*doc);
