@@ -39,6 +39,16 @@ std::optional<propagation::TraceValueRef> refFromVariant(const QVariant& v) {
 // The mesh of the first sharded value of the run (for the colours of a
 // value that has no sharding yet).
 const Mesh* meshOfRun(const explain::TraceIndex& index) {
+  // A module of one mesh (most are): that mesh, without listing the sharded
+  // values (which builds a reference to every value: ~90 ms at 100k ops).
+  const Mesh* only = nullptr;
+  int meshes = 0;
+  for (const auto& op : index.module().body().ops()) {
+    if (!op->is("sdy.mesh")) continue;
+    ++meshes;
+    if (const ir::Attribute* a = op->attr("mesh")) only = a->as<Mesh>();
+  }
+  if (meshes == 1 && only) return only;
   for (const auto& r : index.shardedValues())
     if (auto s = index.shardingAfter(r, 0))
       if (const Mesh* m = index.module().meshOf(*s)) return m;
@@ -126,6 +136,8 @@ WhyPanel::WhyPanel(TraceState* state, QWidget* parent) : QWidget(parent), state_
 }
 
 void WhyPanel::rebuildValues() {
+  meshIndex_ = nullptr;  // another run
+  runMesh_ = nullptr;
   QSignalBlocker b(value_);
   value_->clear();
   rowOfValue_.clear();
@@ -170,8 +182,11 @@ QString WhyPanel::explanationHtml() const {
                      .arg(qs(o.valueName).toHtmlEscaped(), QString::number(o.dim),
                           QString::number(state_->currentStep()));
   // After the axes it holds: what kept every other axis of the mesh away.
-  const QString whyNot = whyNotHtml(api::blockedAxes(*run->index, *v, o.dim, steps),
-                                    mesh ? mesh : meshOfRun(*run->index));
+  if (!mesh && meshIndex_ != run->index.get()) {
+    meshIndex_ = run->index.get();
+    runMesh_ = meshOfRun(*run->index);
+  }
+  const QString whyNot = whyNotHtml(api::blockedAxes(*run->index, *v, o.dim, steps), mesh ? mesh : runMesh_);
   if (!o.sharding) return html + tr("no sharding yet.</p>") + whyNot;
   QStringList axes;
   for (const AxisRef& a : o.sharding->axes) axes << axis(a);
