@@ -144,6 +144,11 @@ TracePanel::TracePanel(QWidget* parent)
   steps_->setSelectionMode(QAbstractItemView::SingleSelection);
   steps_->verticalHeader()->hide();
   steps_->horizontalHeader()->setStretchLastSection(true);
+  // "What moved" takes the pane's width left and is elided there (its
+  // tooltip is the step's narration): sized to its text it ran past the
+  // pane and the list scrolled sideways.
+  steps_->horizontalHeader()->setSectionResizeMode(TraceStepModel::SummaryColumn, QHeaderView::Stretch);
+  steps_->setTextElideMode(Qt::ElideRight);
   steps_->setWordWrap(false);
   auto* middle = new QSplitter(Qt::Vertical, split);
   middle->setChildrenCollapsible(false);
