@@ -136,10 +136,10 @@ class LayoutTest : public QObject {
     // ... and "What moved" ends at the pane's edge (elided there), so the
     // list never scrolls sideways (it did at 1600x1000).
     const int what = widgets::trace::TraceStepModel::SummaryColumn;
-    QVERIFY2(steps->horizontalHeader()->length() <= steps->viewport()->width() &&
+    QTRY_VERIFY2(steps->horizontalHeader()->length() <= steps->viewport()->width() &&
                  steps->horizontalScrollBar()->maximum() == 0,
-             qPrintable(QStringLiteral("columns %1 px in %2").arg(steps->horizontalHeader()->length())
-                            .arg(steps->viewport()->width())));
+             qPrintable(QStringLiteral("columns %1 px in %2 (What %3)").arg(steps->horizontalHeader()->length())
+                            .arg(steps->viewport()->width()).arg(steps->columnWidth(what))));
     QVERIFY(steps->columnWidth(what) > 0);
     // Each is wide enough for a sentence.
     QVERIFY(narration->viewport()->width() >= 360);
