@@ -1,4 +1,5 @@
 #include "api/op_source.h"
+#include "api/nested_name_scope.h"
 
 #include <functional>
 
@@ -135,8 +136,8 @@ std::vector<std::string> splitNameScope(std::string_view nameScope) {
 std::string_view nameScopeOf(const ir::Op& op) {
   // readSource's first name without the stack: no strings are built (a
   // million ops are grouped and indexed by it). Of the nested form
-  // `"add"("jit(f)"(...))` that is the primitive alone: such ops are shown
-  // and found by their scope (opSource) but not grouped by it.
+  // `"add"("jit(f)"(...))` that is the primitive alone; its scope is
+  // nestedNameScopeOf's.
   auto first = [](auto& self, const Location* l) -> std::string_view {
     while (l && l->kind() == Location::Kind::Name) {
       const std::string& n = l->name();
@@ -151,11 +152,35 @@ std::string_view nameScopeOf(const ir::Op& op) {
   return first(first, op.location());
 }
 
+std::string_view nestedNameScopeOf(const ir::Op& op) {
+  // The same test as readSource's, on the first name only (as nameScopeOf).
+  auto nested = [](auto& self, const Location* l) -> std::string_view {
+    while (l && l->kind() == Location::Kind::Name) {
+      const std::string& n = l->name();
+      if (!n.empty() && n.back() == ':') {  // the op's kind ("add:"), not its name
+        l = l->child();
+        continue;
+      }
+      if (n.empty() || hasScopeSeparator(n)) return {};
+      const Location* under = l->child();
+      if (under && under->kind() == Location::Kind::Name && looksLikeNameStack(under->name()))
+        return under->name();
+      return {};
+    }
+    if (l && l->kind() == Location::Kind::Fused)
+      for (const Location* part : l->locations())
+        if (const std::string_view s = self(self, part); !s.empty()) return s;
+    return {};
+  };
+  return nested(nested, op.location());
+}
+
 const std::vector<std::string>& NameScopeCache::scopePath(const ir::Op& op) {
   auto [it, added] = byLocation_.try_emplace(op.location());
   if (added) {
-    const std::string_view scope = nameScopeOf(op);
-    if (!scope.empty()) {
+    if (const std::string_view nested = nestedNameScopeOf(op); !nested.empty()) {
+      it->second = splitNameScope(nested);  // the primitive is outside it
+    } else if (const std::string_view scope = nameScopeOf(op); !scope.empty()) {
       it->second = splitNameScope(scope);
       it->second.pop_back();  // the primitive
     }
@@ -169,7 +194,7 @@ bool hasNameScopes(const ir::Op& root) {
   // split or cached per op.
   bool found = false;
   const_cast<ir::Op&>(root).walkPreOrder([&](ir::Op& op) {
-    if (!found && hasScopeSeparator(nameScopeOf(op))) found = true;
+    if (!found && (hasScopeSeparator(nameScopeOf(op)) || !nestedNameScopeOf(op).empty())) found = true;
     return !found;
   });
   return found;

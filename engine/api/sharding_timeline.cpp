@@ -1,11 +1,21 @@
 #include "api/sharding_timeline.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "propagation/value_shardings.h"
 
 namespace shardscope::api {
+
+namespace {
+// Sorted, each once. A whole-run jump's lists are so already (no sort of
+// 100,000 pointers again).
+template <typename T>
+void dedupe(std::vector<T>& v) {
+  if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+}  // namespace
 
 std::unique_ptr<ShardingTimeline> ShardingTimeline::create(
     ir::Module& module, const propagation::PropagationTrace& trace, std::string* error) {
@@ -46,9 +56,39 @@ std::unique_ptr<ShardingTimeline> ShardingTimeline::create(
       t->steps_[s].push_back(std::move(r));
     }
   }
+  // Once: the op each update writes (as an index, so a jump needs no
+  // lookup) and the values its change reports.
+  std::unordered_map<const ir::Op*, uint32_t> writtenIndex;
   for (size_t s = 0; s < t->steps_.size(); ++s)
-    for (const Update& u : t->steps_[s])
-      if (u.storage) t->writes_[u.storage].emplace_back(s, &u);
+    for (Update& u : t->steps_[s]) {
+      u.notedBegin = static_cast<uint32_t>(t->notedValues_.size());
+      if (!u.func) {
+        t->notedValues_.push_back(u.value);
+        if (ir::Value* stored = propagation::shardableValue(u.value))
+          t->notedValues_.push_back(stored);
+        // Writing one result's entry may write the others' (a per-value list
+        // made up on first write): report every result of the storing op.
+        if (u.storage && !u.value->isBlockArgument())
+          for (ir::Value* r : u.storage->results()) t->notedValues_.push_back(r);
+      }
+      u.notedEnd = static_cast<uint32_t>(t->notedValues_.size());
+      if (!u.storage) continue;
+      auto [it, added] =
+          writtenIndex.try_emplace(u.storage, static_cast<uint32_t>(t->written_.size()));
+      if (added) t->written_.push_back(WrittenOp{u.storage, {}, {}, 0});
+      u.storageIndex = it->second;
+      t->written_[it->second].writes.emplace_back(s, &u);
+    }
+  // What a jump across the whole run reports, each once and sorted (as
+  // seek() leaves it): what every update that writes reports.
+  TimelineChanges every;
+  for (const auto& step : t->steps_)
+    for (const Update& u : step)
+      if (u.storage) t->note(u, every);
+  dedupe(every.values);
+  dedupe(every.functions);
+  t->everyNotedValue_ = std::move(every.values);
+  t->everyNotedFunction_ = std::move(every.functions);
   return t;
 }
 
@@ -68,17 +108,13 @@ const TensorSharding* ShardingTimeline::finalResultSharding(const ir::Op* func,
   return it->second[index];
 }
 
-void ShardingTimeline::note(const Update& u, TimelineChanges& changes) {
+void ShardingTimeline::note(const Update& u, TimelineChanges& changes) const {
   if (u.func) {
     changes.functions.push_back(u.func);
     return;
   }
-  changes.values.push_back(u.value);
-  if (ir::Value* stored = propagation::shardableValue(u.value)) changes.values.push_back(stored);
-  // Writing one result's entry may write the others' (a per-value list made
-  // up on first write): report every result of the storing op.
-  if (u.storage && !u.value->isBlockArgument())
-    for (ir::Value* r : u.storage->results()) changes.values.push_back(r);
+  changes.values.insert(changes.values.end(), notedValues_.begin() + u.notedBegin,
+                        notedValues_.begin() + u.notedEnd);
 }
 
 void ShardingTimeline::apply(Update& u, TimelineChanges& changes) {
@@ -97,14 +133,26 @@ void ShardingTimeline::apply(Update& u, TimelineChanges& changes) {
 }
 
 void ShardingTimeline::restoreAttrs(ir::Op& op, const std::vector<ir::Op::Attr>& attrs) {
-  // Changed values restored in place, names added since removed.
-  std::vector<std::string> added;
-  for (const ir::Op::Attr& a : op.attrs()) {
-    const bool kept = std::any_of(attrs.begin(), attrs.end(),
-                                  [&](const ir::Op::Attr& b) { return b.name == a.name; });
-    if (!kept) added.push_back(a.name);
+  // Names are interned: comparing them is comparing pointers, and no name is
+  // copied. Most often the op holds the same names as `attrs` (a sharding
+  // changed value, not name): then every value is set in place.
+  auto kept = [&](const ir::AttrName& name) {
+    return std::any_of(attrs.begin(), attrs.end(),
+                       [&](const ir::Op::Attr& b) { return b.name == name; });
+  };
+  // Names added since removed (rare: a sharding written the first time).
+  bool anyAdded = false;
+  for (const ir::Op::Attr& a : op.attrs())
+    if (!kept(a.name)) {
+      anyAdded = true;
+      break;
+    }
+  if (anyAdded) {
+    std::vector<ir::AttrName> added;
+    for (const ir::Op::Attr& a : op.attrs())
+      if (!kept(a.name)) added.push_back(a.name);
+    for (const ir::AttrName& name : added) op.removeAttr(name.str());
   }
-  for (const std::string& name : added) op.removeAttr(name);
   for (const ir::Op::Attr& b : attrs) op.setAttr(b.name, b.value, b.inherent);
 }
 
@@ -116,20 +164,54 @@ void ShardingTimeline::unapply(Update& u, TimelineChanges& changes) {
 
 void ShardingTimeline::jump(size_t steps, TimelineChanges& changes) {
   const size_t lo = std::min(steps, applied_), hi = std::max(steps, applied_);
-  std::unordered_set<ir::Op*> written;
-  for (size_t s = lo; s < hi; ++s)
-    for (const Update& u : steps_[s]) {
-      if (!u.storage) continue;
-      note(u, changes);
-      written.insert(u.storage);
+  using Writes = std::vector<std::pair<size_t, const Update*>>;
+  auto byStep = [](const auto& w, size_t step) { return w.first < step; };
+  // What an op holds after `steps` steps: what it held before its first
+  // update at or after them, else what it holds at the end. `from` is where
+  // to start looking in its (step-ordered) writes.
+  auto restoreAt = [&](WrittenOp& w, Writes::const_iterator from) {
+    auto next = std::lower_bound(from, w.writes.cend(), steps, byStep);
+    restoreAttrs(*w.op, next != w.writes.cend() ? next->second->before : w.atEnd);
+  };
+  size_t crossed = 0;
+  for (size_t s = lo; s < hi; ++s) crossed += steps_[s].size();
+  if (crossed * 4 < written_.size()) {
+    // A short jump: the ops its updates write, found from the steps, each
+    // once (marked with this jump's number).
+    const size_t visit = ++jumps_;
+    std::vector<WrittenOp*> visited;
+    for (size_t s = lo; s < hi; ++s)
+      for (const Update& u : steps_[s]) {
+        if (!u.storage) continue;
+        note(u, changes);
+        WrittenOp& w = written_[u.storageIndex];
+        if (w.visit != visit) {
+          w.visit = visit;
+          visited.push_back(&w);
+        }
+      }
+    for (WrittenOp* w : visited) restoreAt(*w, w->writes.cbegin());
+  } else {
+    // A long jump (to the input, to the result): every written op visited
+    // once, its writes in the range next to each other. Across the whole run
+    // what changed is known already: every value any update reports.
+    const bool whole = lo == 0 && hi == steps_.size();
+    if (whole) {
+      changes.values = everyNotedValue_;
+      changes.functions = everyNotedFunction_;
+    } else {
+      changes.values.reserve(notedValues_.size());
     }
-  for (ir::Op* op : written) {
-    // What the op holds after `steps` steps: what it held before its first
-    // update at or after them, else what it holds at the end.
-    const auto& writes = writes_.at(op);
-    auto next = std::lower_bound(writes.begin(), writes.end(), steps,
-                                 [](const auto& w, size_t step) { return w.first < step; });
-    restoreAttrs(*op, next != writes.end() ? next->second->before : atEnd_.at(op));
+    for (WrittenOp& w : written_) {
+      auto first = std::lower_bound(w.writes.cbegin(), w.writes.cend(), lo, byStep);
+      if (first == w.writes.cend() || first->first >= hi) continue;
+      auto past = first;
+      if (whole)
+        past = w.writes.cend();
+      else
+        for (; past != w.writes.cend() && past->first < hi; ++past) note(*past->second, changes);
+      restoreAt(w, steps == lo ? first : past);
+    }
   }
   applied_ = steps;
 }
@@ -149,8 +231,7 @@ TimelineChanges ShardingTimeline::seek(size_t steps) {
   if (applied_ == steps_.size() && !endRecorded_) {
     // Every update was applied once, in order: each has the attributes
     // before it, and these are the attributes at the end.
-    for (const auto& [op, writes] : writes_)
-      atEnd_[op].assign(op->attrs().begin(), op->attrs().end());
+    for (WrittenOp& w : written_) w.atEnd.assign(w.op->attrs().begin(), w.op->attrs().end());
     endRecorded_ = true;
   }
   while (applied_ > steps) {
@@ -159,10 +240,6 @@ TimelineChanges ShardingTimeline::seek(size_t steps) {
     for (auto it = updates.rbegin(); it != updates.rend(); ++it) unapply(*it, changes);
   }
   // Each once.
-  auto dedupe = [](auto& v) {
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-  };
   dedupe(changes.values);
   dedupe(changes.functions);
   return changes;

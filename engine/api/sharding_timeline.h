@@ -17,6 +17,7 @@
 // Not thread-safe: the module must not be read elsewhere during seek().
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,13 +73,26 @@ class ShardingTimeline {
     ir::Op* func = nullptr;      // the function, for a function result
     unsigned resultIndex = 0;
     ir::Op* storage = nullptr;   // whose attributes change
+    uint32_t storageIndex = 0;   // into written_, when storage is set
+    // The values a change of this update reports: notedValues_[notedBegin,
+    // notedEnd) (found once: which values share a stored sharding is fixed).
+    uint32_t notedBegin = 0, notedEnd = 0;
     const TensorSharding* sharding = nullptr;  // into the trace (kept alive by the caller's run)
     std::vector<ir::Op::Attr> before;          // the storage op's attributes before the update
     bool recorded = false;
   };
+  // An op whose attributes updates write: its updates in the order they
+  // apply (step, update); and, once every update was applied (the end was
+  // reached in order), its attributes at the end. jump() needs both.
+  struct WrittenOp {
+    ir::Op* op = nullptr;
+    std::vector<std::pair<size_t, const Update*>> writes;
+    std::vector<ir::Op::Attr> atEnd;
+    size_t visit = 0;  // the jump that last visited it (jumps_)
+  };
   void apply(Update& u, TimelineChanges& changes);
   void unapply(Update& u, TimelineChanges& changes);
-  static void note(const Update& u, TimelineChanges& changes);
+  void note(const Update& u, TimelineChanges& changes) const;
   // A jump over many steps: each op whose attributes the steps crossed
   // write is set once to what it holds at the target (recorded on the way
   // to the end), instead of every update in turn. Many updates write the
@@ -90,11 +104,12 @@ class ShardingTimeline {
   std::vector<ir::Op*> ops_;
   std::vector<std::vector<Update>> steps_;
   size_t applied_ = 0;
-  // Per op whose attributes updates write: its updates in the order they
-  // apply (step, update); and, once every update was applied (the end was
-  // reached in order), its attributes at the end. jump() needs both.
-  std::unordered_map<ir::Op*, std::vector<std::pair<size_t, const Update*>>> writes_;
-  std::unordered_map<ir::Op*, std::vector<ir::Op::Attr>> atEnd_;
+  std::vector<WrittenOp> written_;
+  std::vector<const ir::Value*> notedValues_;
+  // What a jump across every step reports (sorted, each once).
+  std::vector<const ir::Value*> everyNotedValue_;
+  std::vector<const ir::Op*> everyNotedFunction_;
+  size_t jumps_ = 0;
   bool endRecorded_ = false;
   std::unordered_map<const ir::Value*, const TensorSharding*> finalValues_;
   std::unordered_map<const ir::Op*, std::vector<const TensorSharding*>> finalResults_;

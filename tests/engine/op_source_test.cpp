@@ -1,5 +1,6 @@
 // engine/api/op_source: the Python line, call stack and name scope of an
 // op, and the search for the ops of one Python line.
+#include "api/nested_name_scope.h"
 #include "api/op_source.h"
 
 #include <gtest/gtest.h>
@@ -87,23 +88,24 @@ TEST(OpSourceTest, NestedNameReadsAsOneName) {
     std::vector<std::string> scopePath;
     const char* primitive;
     SourceFrame frame;
+    const char* nested;  // nestedNameScopeOf: the scope the primitive wraps
   };
   for (const Case& c : std::vector<Case>{
            {R"L(loc("cholesky"("jit(chol)"("t/solve_test.py":182:4))))L", "jit(chol)/cholesky",
-            {"jit(chol)"}, "cholesky", {"t/solve_test.py", 182, 4, ""}},
+            {"jit(chol)"}, "cholesky", {"t/solve_test.py", 182, 4, ""}, "jit(chol)"},
            {R"L(loc("dot_general:"("dot_general"("jit(f)/mlp/dense_1"("m.py":3:9)))))L",
             "jit(f)/mlp/dense_1/dot_general", {"jit(f)", "mlp", "dense_1"}, "dot_general",
-            {"m.py", 3, 9, ""}},
+            {"m.py", 3, 9, ""}, "jit(f)/mlp/dense_1"},
            {R"L(loc("reduce_sum"("transpose(jvp(f))"("m.py":5:1))))L", "transpose(jvp(f))/reduce_sum",
-            {"transpose(jvp(f))"}, "reduce_sum", {"m.py", 5, 1, ""}},
+            {"transpose(jvp(f))"}, "reduce_sum", {"m.py", 5, 1, ""}, "transpose(jvp(f))"},
            // A Python function, not a scope: the frame's function.
-           {R"L(loc("add"("Model.__call__"("m.py":7:2))))L", "add", {}, "add", {"m.py", 7, 2, "Model.__call__"}},
-           {R"L(loc("add"("<module>"("m.py":8:2))))L", "add", {}, "add", {"m.py", 8, 2, "<module>"}},
+           {R"L(loc("add"("Model.__call__"("m.py":7:2))))L", "add", {}, "add", {"m.py", 7, 2, "Model.__call__"}, ""},
+           {R"L(loc("add"("<module>"("m.py":8:2))))L", "add", {}, "add", {"m.py", 8, 2, "<module>"}, ""},
            // The one-piece name already holds its scope: what is under it is the stack.
            {R"L(loc("jit(f)/add"("<module>"("m.py":9:2))))L", "jit(f)/add", {"jit(f)"}, "add",
-            {"m.py", 9, 2, "<module>"}},
+            {"m.py", 9, 2, "<module>"}, ""},
            {R"L(loc("jit(f)/add"("jit(g)"("m.py":9:2))))L", "jit(f)/add", {"jit(f)"}, "add",
-            {"m.py", 9, 2, "jit(g)"}},
+            {"m.py", 9, 2, "jit(g)"}, ""},
        }) {
     SCOPED_TRACE(c.loc);
     const std::string text = std::string("func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n") +
@@ -115,6 +117,14 @@ TEST(OpSourceTest, NestedNameReadsAsOneName) {
     EXPECT_EQ(s.scopePath, c.scopePath);
     EXPECT_EQ(s.primitive, c.primitive);
     EXPECT_EQ(s.stack, std::vector<SourceFrame>{c.frame});
+    // Read in place, as the grouping and the search index read it: the
+    // nested form's scope is the name it wraps, and the scope path is the
+    // same either way.
+    const std::string nested(nestedNameScopeOf(*opAt(*m, 0)));
+    EXPECT_EQ(nested, c.nested);
+    if (!nested.empty()) EXPECT_EQ(nested + '/' + c.primitive, s.nameScope);
+    NameScopeCache cache;
+    EXPECT_EQ(cache.scopePath(*opAt(*m, 0)), c.scopePath);
   }
   // Found by the Python line like any other op.
   auto m = parseTestModule(

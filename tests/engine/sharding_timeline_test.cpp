@@ -80,6 +80,102 @@ INSTANTIATE_TEST_SUITE_P(Samples, ShardingTimelineTest,
                                            "priorities.mlir", "sharding_groups.mlir",
                                            "attention_block.mlir"));
 
+// A jump (to the input, to the result, across a stretch: each op written
+// set once) reports exactly what walking the same steps one by one reports,
+// and leaves the same module. Cases: (sample, from, to) with steps given as
+// a share of the run (0: the input, 1: the result), so every sample has a
+// whole-run jump, a long one and a short one.
+struct JumpCase {
+  const char* sample;
+  double from, to;
+};
+class TimelineJumpTest : public ::testing::TestWithParam<JumpCase> {};
+
+TEST_P(TimelineJumpTest, JumpReportsWhatSingleStepsReport) {
+  const JumpCase c = GetParam();
+  auto input = loadDocument(sample(c.sample));
+  ASSERT_TRUE(input->module && !input->hasErrors());
+  auto run = propagateDocument(*input, {});
+  ASSERT_TRUE(run->ok);
+  const size_t n = run->trace.steps.size();
+  auto at = [n](double share) { return static_cast<size_t>(share * static_cast<double>(n) + 0.5); };
+  const size_t from = at(c.from), to = at(c.to);
+  // Both timelines have been at the end once (a jump needs the end state).
+  auto jumpingDoc = documentAtStep(*input, *run, 0);
+  auto walkingDoc = documentAtStep(*input, *run, 0);
+  auto jumping = ShardingTimeline::create(*jumpingDoc->module, run->trace);
+  auto walking = ShardingTimeline::create(*walkingDoc->module, run->trace);
+  ASSERT_TRUE(jumping && walking);
+  jumping->seek(n);
+  jumping->seek(from);
+  for (size_t k = 1; k <= n; ++k) walking->seek(k);
+  while (walking->stepsApplied() > from) walking->seek(walking->stepsApplied() - 1);
+  ASSERT_EQ(jumping->stepsApplied(), from);
+  ASSERT_EQ(walking->stepsApplied(), from);
+
+  const TimelineChanges jumped = jumping->seek(to);
+  // The walk's reports, in the jumping timeline's objects (same pre-order).
+  std::set<const ir::Value*> walkedValues;
+  std::set<const ir::Op*> walkedFunctions;
+  std::vector<const ir::Op*> walkOps, jumpOps;
+  for (const auto& op : walkingDoc->module->body().ops()) op->walk([&](ir::Op& o) { walkOps.push_back(&o); });
+  for (const auto& op : jumpingDoc->module->body().ops()) op->walk([&](ir::Op& o) { jumpOps.push_back(&o); });
+  ASSERT_EQ(walkOps.size(), jumpOps.size());
+  auto opIndex = [&](const ir::Op* op) {
+    return static_cast<size_t>(std::find(walkOps.begin(), walkOps.end(), op) - walkOps.begin());
+  };
+  // A value named by its op's pre-order index and its place there.
+  auto sameValue = [&](const ir::Value* v) -> const ir::Value* {
+    if (!v->isBlockArgument()) {
+      const ir::Op* owner = v->definingOp;
+      const ir::Op* mirror = jumpOps[opIndex(owner)];
+      for (unsigned i = 0; i < owner->numResults(); ++i)
+        if (owner->result(i) == v) return mirror->result(i);
+      return nullptr;
+    }
+    return v;  // block arguments: compared by count below
+  };
+  std::set<const ir::Value*> walkedArguments;  // the walking module's
+  while (walking->stepsApplied() != to) {
+    const size_t next = walking->stepsApplied() + (to > from ? 1 : -1);
+    const TimelineChanges one = walking->seek(next);
+    for (const ir::Value* v : one.values) {
+      if (v->isBlockArgument())
+        walkedArguments.insert(v);
+      else
+        walkedValues.insert(sameValue(v));
+    }
+    for (const ir::Op* f : one.functions) walkedFunctions.insert(jumpOps[opIndex(f)]);
+  }
+  EXPECT_EQ(ir::printModule(*jumpingDoc->module), ir::printModule(*walkingDoc->module));
+  // Each value once, sorted.
+  EXPECT_TRUE(std::is_sorted(jumped.values.begin(), jumped.values.end()));
+  EXPECT_EQ(std::adjacent_find(jumped.values.begin(), jumped.values.end()), jumped.values.end());
+  std::set<const ir::Value*> jumpedResults;
+  size_t jumpedArguments = 0;
+  for (const ir::Value* v : jumped.values) {
+    if (v->isBlockArgument())
+      ++jumpedArguments;
+    else
+      jumpedResults.insert(v);
+  }
+  EXPECT_EQ(jumpedResults, walkedValues);
+  EXPECT_EQ(std::set<const ir::Op*>(jumped.functions.begin(), jumped.functions.end()), walkedFunctions);
+  // Block arguments (two modules, so counted): the same number, each once.
+  EXPECT_EQ(jumpedArguments, walkedArguments.size());
+  if (from == to) {
+    EXPECT_TRUE(jumped.empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Jumps, TimelineJumpTest,
+    ::testing::Values(JumpCase{"mlp_megatron.mlir", 1, 0}, JumpCase{"mlp_megatron.mlir", 0, 1},
+                      JumpCase{"attention_block.mlir", 1, 0}, JumpCase{"attention_block.mlir", 0, 1},
+                      JumpCase{"attention_block.mlir", 0.8, 0.2}, JumpCase{"attention_block.mlir", 0.3, 0.4},
+                      JumpCase{"while_loop.mlir", 1, 0}, JumpCase{"while_loop.mlir", 0, 1},
+                      JumpCase{"sharding_groups.mlir", 0.25, 0.75}, JumpCase{"priorities.mlir", 1, 0.5}));
+
 TEST(ShardingTimeline, FinalShardingIsTheLastUpdate) {
   auto input = loadDocument(sample("matmul_chain.mlir"));
   ASSERT_TRUE(input->module);

@@ -7,6 +7,8 @@
 // small functions.
 #include "graph/graph_grouping.h"
 
+#include <cstring>
+
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
@@ -21,6 +23,7 @@
 #include "core/work_pool.h"
 #include "graph/graph_view.h"
 #include "graph/group_header_text.h"
+#include "graph/op_search_index.h"
 #include "graph/overview_map.h"
 #include "test_util.h"
 
@@ -651,6 +654,59 @@ class GraphGroupingTest : public QObject {
     for (const GraphNodeInfo& n : levelModel(*g, g->openingLevel()).nodes)
       if (n.searchText.startsWith(QStringLiteral("from outside"))) outside << n.searchText;
     QCOMPARE(outside, QStringList{QStringLiteral("from outside 1 value")});
+  }
+
+  // JAX's nested name form, where the primitive wraps its scope
+  // (`"tanh"("jit(top)/solve"(...))`, as the export back-compat modules of
+  // 2025-26 write it), groups as the one-piece form does: the status bar
+  // and the search read the same scopes (api::nestedNameScopeOf).
+  void nestedNamesGroupByTheirScope() {
+    auto module = [](const char* tanh, const char* mul, const char* add, const char* neg) {
+      std::string text = R"M(module @jit_top {
+  func.func public @main(%x: tensor<8x8xf32> loc("x")) -> tensor<8x8xf32> {
+    %0 = stablehlo.tanh %x : tensor<8x8xf32> loc(#tanh)
+    %1 = stablehlo.multiply %0, %x : tensor<8x8xf32> loc(#mul)
+    %2 = stablehlo.add %1, %x : tensor<8x8xf32> loc(#add)
+    %3 = stablehlo.negate %2 : tensor<8x8xf32> loc(#neg)
+    return %3 : tensor<8x8xf32> loc(#top)
+  }
+}
+#py = loc("model.py":17:19)
+#top = loc("jit(top)"(#py))
+#tanh = loc(TANH)
+#mul = loc(MUL)
+#add = loc(ADD)
+#neg = loc(NEG)
+)M";
+      for (auto [key, loc] : {std::pair{"TANH", tanh}, {"MUL", mul}, {"ADD", add}, {"NEG", neg}})
+        text.replace(text.find(key), std::strlen(key), loc);
+      return text;
+    };
+    const std::string nested = module(R"L("tanh"("jit(top)/solve"(#py)))L", R"L("mul:"("mul"("jit(top)/solve/residual"(#py))))L",
+                                      R"L("add"("jit(top)/solve"(#py)))L", R"L("neg"("jit(top)"(#py)))L");
+    const std::string onePiece = module(R"L("jit(top)/solve/tanh"(#py))L", R"L("mul:"("jit(top)/solve/residual/mul"(#py)))L",
+                                        R"L("jit(top)/solve/add"(#py))L", R"L("jit(top)/neg"(#py))L");
+    QStringList paths[2];
+    int k = 0;
+    for (const std::string& text : {nested, onePiece}) {
+      auto doc = api::parseDocument(text, "nested_names.mlir");
+      QVERIFY2(doc && doc->module, doc && !doc->diagnostics.empty() ? doc->diagnostics.front().message.c_str() : "");
+      const ir::Op& main = *doc->module->functions().front();
+      QVERIFY(api::hasNameScopes(main));
+      GroupingOptions options;
+      options.scopesAtAnySize = true;
+      QVERIFY(drawsGrouped(main, options));
+      auto g = groupFunction(*doc->module, main, options);
+      QVERIFY(g && g->byNameScope);
+      checkTree(*g, main);
+      for (const auto& op : main.region(0).front().ops()) paths[k] << leafPath(*g, op.get());
+      // Found by the scope as the status bar writes it.
+      OpSearchIndex index(main);
+      QCOMPARE(int(index.find(QStringLiteral("jit(top)/solve/residual/mul")).size()), 1);
+      ++k;
+    }
+    QCOMPARE(paths[0], paths[1]);
+    QVERIFY2(paths[0].at(1).startsWith(QStringLiteral("jit(top) › solve › residual")), qPrintable(paths[0].join(QLatin1Char(','))));
   }
 
   // The path's links ("@main › jit(top) › ...") take the theme's link

@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "api/nested_name_scope.h"
 #include "api/op_source.h"
 #include "core/axis_style.h"
 
@@ -69,6 +70,13 @@ std::optional<std::string_view> scopeOf(std::string_view name) {
   return name.substr(0, last);
 }
 
+// The scope an op is grouped in: of JAX's nested name form the scope it
+// wraps, else scopeOf its one-piece name.
+std::optional<std::string_view> scopeOfOp(const ir::Op& op) {
+  if (const std::string_view nested = api::nestedNameScopeOf(op); !nested.empty()) return nested;
+  return scopeOf(api::nameScopeOf(op));
+}
+
 }  // namespace
 
 bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt) {
@@ -81,7 +89,7 @@ bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt) {
   // scopes are read as the grouping reads them (scopeOf).
   std::optional<std::string_view> first;
   for (const auto& op : func.region(0).front().ops()) {
-    const std::optional<std::string_view> scope = scopeOf(api::nameScopeOf(*op));
+    const std::optional<std::string_view> scope = scopeOfOp(*op);
     if (!scope) continue;
     if (!first)
       first = scope;
@@ -265,7 +273,7 @@ class TreeBuilder {
     std::optional<std::string_view> lastScope;
     int lastNode = 0;
     for (size_t i = 0; i < top_.size(); ++i) {
-      const std::optional<std::string_view> scope = scopeOf(api::nameScopeOf(*top_[i]));
+      const std::optional<std::string_view> scope = scopeOfOp(*top_[i]);
       int node = 0;  // no scope: the root
       if (scope && lastScope && *scope == *lastScope) {
         node = lastNode;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "api/document.h"
+#include "api/nested_name_scope.h"
 #include "api/op_source.h"
 
 namespace shardscope::widgets {
@@ -30,6 +31,12 @@ OpSearchIndex::OpSearchIndex(const ir::Op& func, const std::function<bool()>& ca
     }
     // A space after the last name: "%12 " finds %12, not %123.
     text_ += ' ';
+    // The nested form's scope is outside its name: indexed as the one-piece
+    // form reads, "jit(f)/mlp/add".
+    if (const std::string_view nested = api::nestedNameScopeOf(op); !nested.empty()) {
+      appendLower(text_, nested);
+      text_ += '/';
+    }
     appendLower(text_, api::nameScopeOf(op));
     text_ += '\n';
     return true;

@@ -58,9 +58,6 @@ struct OpTreeModel::Tree {
   std::vector<std::pair<const ir::Op*, Node*>> opIndex;
 };
 
-namespace {
-std::mutex preparedMutex;
-}  // namespace
 
 // Moves items [begin, end) under `parent`, in ranges of `size` items (each
 // split again by size / kMaxChildRows) until a range holds the items.
@@ -123,24 +120,11 @@ std::unique_ptr<OpTreeModel::Tree> OpTreeModel::buildTree(
 }
 
 void OpTreeModel::prepare(const std::shared_ptr<const api::Document>& doc) {
-  auto tree = buildTree(doc);
-  std::unique_ptr<Tree> old;
-  {
-    std::lock_guard lock(preparedMutex);
-    old = std::exchange(preparedSlot(), std::move(tree));
-  }
-  // `old` (an unused tree) is freed here, outside the lock.
-}
-
-std::unique_ptr<OpTreeModel::Tree> OpTreeModel::takePrepared(const api::Document* doc) {
-  std::lock_guard lock(preparedMutex);
-  auto& slot = preparedSlot();
-  if (!slot || !doc || slot->doc.lock().get() != doc) return nullptr;
-  return std::move(slot);
+  prepared().put(buildTree(doc));
 }
 
 void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
-  std::unique_ptr<Tree> tree = takePrepared(doc.get());
+  std::unique_ptr<Tree> tree = prepared().take(doc.get());
   if (!tree) tree = buildTree(doc);
   beginResetModel();
   doc_ = std::move(doc);
@@ -149,9 +133,9 @@ void OpTreeModel::setDocument(std::shared_ptr<const api::Document> doc) {
   endResetModel();
 }
 
-// The one prepared tree (guarded by preparedMutex).
-std::unique_ptr<OpTreeModel::Tree>& OpTreeModel::preparedSlot() {
-  static std::unique_ptr<OpTreeModel::Tree> slot;
+// The one tree built off the UI thread.
+PreparedForDocument<OpTreeModel::Tree>& OpTreeModel::prepared() {
+  static PreparedForDocument<Tree> slot;
   return slot;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/document.h"
+#include "core/prepared_for_document.h"
 
 namespace shardscope::widgets {
 
@@ -72,8 +73,7 @@ class OpTreeModel : public QAbstractItemModel {
   static void fillRanges(Node* parent, std::vector<std::unique_ptr<Node>>& items, size_t begin,
                          size_t end, size_t size);
   static QVariant rangeText(const Node& range, int column);
-  static std::unique_ptr<Tree> takePrepared(const api::Document* doc);
-  static std::unique_ptr<Tree>& preparedSlot();  // guarded by a mutex
+  static PreparedForDocument<Tree>& prepared();
   Node* nodeAt(const QModelIndex& index) const;
   QModelIndex indexOfNode(const Node* node, int column) const;
   void emitAllDataChanged(const QModelIndex& parent);

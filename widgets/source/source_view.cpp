@@ -179,12 +179,9 @@ qsizetype SourceView::shownEnd(QStringView text) {
   return text.size();
 }
 
-namespace {
-std::mutex preparedMutex;
-}  // namespace
-
-std::unique_ptr<SourceView::Prepared>& SourceView::preparedSlot() {
-  static std::unique_ptr<Prepared> slot;
+// The one text prepared off the UI thread.
+PreparedForDocument<SourceView::Prepared>& SourceView::prepared() {
+  static PreparedForDocument<Prepared> slot;
   return slot;
 }
 
@@ -206,20 +203,7 @@ std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
 }
 
 void SourceView::prepare(const std::shared_ptr<const api::Document>& doc) {
-  auto p = prepareText(doc);
-  std::unique_ptr<Prepared> old;
-  {
-    std::lock_guard lock(preparedMutex);
-    old = std::exchange(preparedSlot(), std::move(p));
-  }
-  // `old` (a text not shown) is freed here, outside the lock.
-}
-
-std::unique_ptr<SourceView::Prepared> SourceView::takePrepared(const api::Document* doc) {
-  std::lock_guard lock(preparedMutex);
-  auto& slot = preparedSlot();
-  if (!slot || !doc || slot->doc.lock().get() != doc) return nullptr;
-  return std::move(slot);
+  prepared().put(prepareText(doc));
 }
 
 QString SourceView::capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars) {
@@ -236,7 +220,7 @@ void SourceView::onDocumentChanged() {
   currentOpLine_ = 0;
   // The text converted and measured on the loader's thread when it was
   // prepared, else here.
-  std::unique_ptr<Prepared> prepared = takePrepared(doc.get());
+  std::unique_ptr<Prepared> prepared = SourceView::prepared().take(doc.get());
   if (!prepared) prepared = prepareText(doc);
   const QString text = std::move(prepared->text);
   sourceLines_ = prepared->lines;

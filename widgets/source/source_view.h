@@ -35,6 +35,7 @@
 #include "ir/diagnostics.h"
 #include "ir/operation.h"
 #include "core/picture_export.h"
+#include "core/prepared_for_document.h"
 
 namespace shardscope::widgets {
 
@@ -172,8 +173,7 @@ class SourceView : public QPlainTextEdit {
   QTextCursor cursorAt(int line, int col) const;
 
   struct Prepared;
-  static std::unique_ptr<Prepared>& preparedSlot();  // guarded by a mutex
-  static std::unique_ptr<Prepared> takePrepared(const api::Document* doc);
+  static PreparedForDocument<Prepared>& prepared();
   static std::unique_ptr<Prepared> prepareText(const std::shared_ptr<const api::Document>& doc);
 
   DocumentState* state_;
