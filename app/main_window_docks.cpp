@@ -110,6 +110,8 @@ void MainWindow::createCentre() {
   connect(state_, &DocumentState::functionChanged, this, &MainWindow::fillValueCombo);
   caption_ = new PresentationCaption(centre);
   caption_->hide();
+  // The caption tells the MLIR module's step: not under the SparseCore tab.
+  connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updatePresentationCaption);
   cl->addWidget(tabs_, 1);
   cl->addWidget(caption_);
   setCentralWidget(centre);

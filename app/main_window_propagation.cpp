@@ -183,6 +183,11 @@ void MainWindow::updateStepTitle() {
 
 void MainWindow::updatePresentationCaption() {
   if (!caption_ || !presentation_) return;
+  // A SparseCore job is not the module stepped: under its tab the caption
+  // was an empty band taking a sixth of the window.
+  const bool sparseCore = scPage_ && tabs_->currentWidget() == scPage_;
+  caption_->setVisible(!sparseCore);
+  if (sparseCore) return;
   QString caption, narration;
   const int n = state_->stepCount();
   if (!run_ || n == 0) {

@@ -133,6 +133,14 @@ class LayoutTest : public QObject {
                             .arg(steps->viewport()->width())));
     QVERIFY(steps->columnWidth(line) >=
             steps->fontMetrics().horizontalAdvance(QStringLiteral("Line")));
+    // ... and "What moved" ends at the pane's edge (elided there), so the
+    // list never scrolls sideways (it did at 1600x1000).
+    const int what = widgets::trace::TraceStepModel::SummaryColumn;
+    QTRY_VERIFY2(steps->horizontalHeader()->length() <= steps->viewport()->width() &&
+                 steps->horizontalScrollBar()->maximum() == 0,
+             qPrintable(QStringLiteral("columns %1 px in %2 (What %3)").arg(steps->horizontalHeader()->length())
+                            .arg(steps->viewport()->width()).arg(steps->columnWidth(what))));
+    QVERIFY(steps->columnWidth(what) > 0);
     // Each is wide enough for a sentence.
     QVERIFY(narration->viewport()->width() >= 360);
     QVERIFY(why->viewport()->width() >= 300);

@@ -185,6 +185,20 @@ class PresentationTest : public QObject {
     QCOMPARE(status->text(), QStringLiteral("Saved x"));
     QVERIFY(w.statusBar()->currentMessage().isEmpty());
     QTRY_VERIFY(status->text() != QLatin1String("Saved x"));
+    // Under the SparseCore tab (a job, not the module stepped) no caption:
+    // it was an empty band a sixth of the window high; back on the graph,
+    // the caption again.
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
+    QWidget* sparseCore = nullptr;
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i) == QLatin1String("SparseCore")) sparseCore = tabs->widget(i);
+    if (sparseCore) {
+      tabs->setCurrentWidget(sparseCore);
+      QTRY_VERIFY(!caption->isVisible());
+      tabs->setCurrentWidget(w.graphView());
+      QTRY_VERIFY(caption->isVisible());
+      QVERIFY(step->text().startsWith(widgets::stepPlace(n, n)));
+    }
     w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
     QTRY_VERIFY(!caption->isVisible());
     QCOMPARE(w.graphView()->textScale(), 1.0);

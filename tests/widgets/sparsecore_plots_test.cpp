@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include "fdo_history_plot.h"
 #include "hbm_usage_plot.h"
 #include "id_distribution_plot.h"
 #include "partition_load_plot.h"
@@ -158,6 +159,89 @@ class SparseCorePlotsTest : public QObject {
                                 .arg(needed)
                                 .arg(item->outerRect().x())));
       }
+  }
+
+  // On screen the charts follow the theme: on a dark palette the
+  // background is dark and every axis, title, caption and legend text is
+  // light (they stayed black on white); back on a light palette every
+  // colour is the one the chart chose; a picture taken while dark is
+  // light, as the graph's pictures are.
+  void followsTheTheme_data() {
+    QTest::addColumn<QString>("kind");
+    for (const char* kind : {"partition_load", "partition_max", "overview", "spmem", "hbm", "gantt", "ids"})
+      QTest::newRow(kind) << QString::fromLatin1(kind);
+  }
+  void followsTheTheme() {
+    QFETCH(QString, kind);
+    auto plot = makePlot(kind);
+    plot->resize(700, 450);
+    plot->show();
+    auto* cp = plot->findChild<QCustomPlot*>();
+    QVERIFY(cp);
+    // Every text colour of the chart: axes (labels, ticks), text elements
+    // (title, captions), legend entries.
+    auto texts = [cp] {
+      QList<QColor> out;
+      for (QCPAxisRect* rect : cp->axisRects())
+        for (QCPAxis* a : rect->axes()) out << a->tickLabelColor() << a->labelColor() << a->basePen().color();
+      for (QCPLayoutElement* e : cp->plotLayout()->elements(true))
+        if (auto* t = qobject_cast<QCPTextElement*>(e)) out << t->textColor();
+      for (int i = 0; i < cp->legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = cp->legend->item(i)) out << item->textColor();
+      return out;
+    };
+    const QList<QColor> light = texts();
+    QVERIFY(!plot->drawnDark());
+    for (const QColor& c : light) QVERIFY2(c.lightness() < 128, qPrintable(c.name()));
+
+    QPalette dark = plot->palette();
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    plot->setPalette(dark);
+    QVERIFY(plot->drawnDark());
+    // What is drawn: a corner of the chart as it paints.
+    auto corner = [cp] { return cp->toPixmap(300, 200).toImage().pixelColor(1, 1); };
+    QVERIFY2(corner().lightness() < 64, qPrintable(corner().name()));
+    for (const QColor& c : texts()) QVERIFY2(c.lightness() >= 128, qPrintable(c.name()));
+    if (cp->legend->visible()) QVERIFY(cp->legend->brush().color().lightness() < 64);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dark.png"));
+    QVERIFY(plot->exportTo(path, QSize(600, 400)));
+    const QImage picture(path);
+    QCOMPARE(QColor(picture.pixel(2, 2)).lightness(), 255);  // the picture's paper is white
+    QVERIFY(plot->drawnDark());  // and the screen dark again
+    QVERIFY(corner().lightness() < 64);
+
+    plot->setPalette(QApplication::palette());
+    QVERIFY(!plot->drawnDark());
+    QCOMPARE(texts(), light);
+    QCOMPARE(corner(), QColor(Qt::white));
+  }
+
+  // With no statistics file the FDO history chart takes its width: its
+  // axes and title span the widget (its empty legend row shrank the whole
+  // chart to ~100 px at 1280x800, the title broken word by word).
+  void emptyHistoryTakesItsWidth_data() {
+    QTest::addColumn<int>("width");
+    for (int width : {320, 420, 640}) QTest::newRow(qPrintable(QString::number(width))) << width;
+  }
+  void emptyHistoryTakesItsWidth() {
+    QFETCH(int, width);
+    plots::FdoHistoryPlot plot;
+    plot.resize(width, 400);
+    plot.show();
+    QTest::qWait(50);
+    QVERIFY(!plot.hasData());
+    auto* cp = plot.findChild<QCustomPlot*>();
+    QVERIFY(cp);
+    QVERIFY2(cp->axisRect()->outerRect().width() >= width * 8 / 10,
+             qPrintable(QString::number(cp->axisRect()->outerRect().width())));
+    const auto texts = plot.shownTexts();
+    QVERIFY(!texts.empty());
+    QVERIFY2(texts.front().rect.width() >= width * 8 / 10, qPrintable(texts.front().text));
+    QVERIFY2(texts.front().text.count(u'\n') <= 1, qPrintable(texts.front().text));
   }
 
   // The pipeline chart's box labels show only where they fit their box as

@@ -1,6 +1,7 @@
 // Models of the trace explorer (widgets/trace/): FactorTableModel for known
 // ops, TraceStepModel, ShardingDiffModel, each under QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
+#include <cmath>
 #include <QImage>
 #include <QPalette>
 #include <QSignalSpy>
@@ -55,6 +56,8 @@ class TraceModelsTest : public QObject {
   void stepModel();
   void diffModel();
   void namesReadInEveryTheme_data();
+  void cellFillsKeepTheTextReadable_data();
+  void cellFillsKeepTheTextReadable();
   void namesReadInEveryTheme();
 };
 
@@ -261,6 +264,46 @@ void TraceModelsTest::namesReadInEveryTheme() {
       QVERIFY2(ink >= 15, qPrintable(QStringLiteral("row %1 column %2: %3 pixels of text")
                                          .arg(row).arg(col).arg(ink)));
     }
+}
+
+void TraceModelsTest::cellFillsKeepTheTextReadable_data() {
+  QTest::addColumn<bool>("dark");
+  QTest::addColumn<QColor>("base");
+  QTest::addColumn<QColor>("text");
+  QTest::addColumn<QColor>("highlight");
+  QTest::newRow("light") << false << QColor(Qt::white) << QColor(0x20, 0x20, 0x20) << QColor(0x30, 0x8c, 0xc6);
+  QTest::newRow("dark") << true << QColor(0x1e, 0x1f, 0x22) << QColor(0xe6, 0xe6, 0xe6) << QColor(0x3d, 0x7e, 0xd6);
+}
+
+// The factor table's changed, conflict, unmapped and selected fills keep
+// the table's text readable (WCAG contrast 4.5:1 or more) and stand apart
+// from the table's base; in the dark theme the light fills (pale yellow,
+// pale blue) left the light text at ~1.3:1.
+void TraceModelsTest::cellFillsKeepTheTextReadable() {
+  QFETCH(bool, dark);
+  QFETCH(QColor, base);
+  QFETCH(QColor, text);
+  QFETCH(QColor, highlight);
+  auto luminance = [](const QColor& c) {
+    auto channel = [](qreal v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+  };
+  auto contrast = [&](const QColor& a, const QColor& b) {
+    const qreal la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+  };
+  const AxisCellFills fills = axisCellFills(dark, highlight, base);
+  const std::pair<const char*, QColor> named[] = {{"changed", fills.changed},
+                                                  {"conflict", fills.conflict},
+                                                  {"unmapped", fills.unmapped},
+                                                  {"selected", fills.selected}};
+  for (const auto& [name, fill] : named) {
+    QVERIFY2(contrast(text, fill) >= 4.5,
+             qPrintable(QStringLiteral("%1 %2: %3:1").arg(QLatin1String(name), fill.name()).arg(contrast(text, fill))));
+    QVERIFY2(fill != base, name);
+  }
+  // The marked fills differ from each other (a changed cell is not a conflict).
+  QVERIFY(fills.changed != fills.conflict && fills.changed != fills.selected);
 }
 
 QTEST_MAIN(TraceModelsTest)

@@ -633,7 +633,11 @@ void GraphView::zoomFit() {
     // pane.
     QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
                            : r.adjusted(0, -legend.height() / readable, 0, 0);
-    if (r.width() * readable > vw) {
+    // The margin beside is off screen where the view starts whenever the
+    // graph and it are wider than the window (not only when the graph
+    // alone is): mlp_megatron at 1280x800 after Ctrl+P, the column over
+    // %arg2 and broadcast_in_dim. Then the band above too.
+    if (r.width() * readable > vw || (beside && padded.width() * readable > vw)) {
       padded = r.adjusted(0, 0, legend.width() / readable, 0);
       const QSizeF changed =
           changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();

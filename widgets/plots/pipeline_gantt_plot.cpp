@@ -95,6 +95,7 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
           text->setFont(small);
           text->setColor(st.phase == sc::Phase::Forward ? Qt::white : QColor(0x22, 0x22, 0x22));
           text->setClipToAxisRect(true);
+          text->setProperty(kKeepColorsProperty, true);  // on its box, whatever the theme
           labels_.push_back({text, st.start, st.end,
                              QFontMetricsF(small).horizontalAdvance(text->text())});
         }

@@ -4,15 +4,180 @@
 
 #include <QFileInfo>
 #include <QBuffer>
+#include <QEvent>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "core/svg_fonts.h"
+#include "core/theme_palette.h"
 #include "plot_text.h"
 
 namespace shardscope::plots {
+
+namespace {
+
+// Colour `key` of `o` drawn as `map(chosen)`, where `chosen` is the colour
+// the plot code set: kept in a property the first time, and again whenever
+// the code set another one since (the colour found is not the one shown
+// last). So the light colours come back exactly when the theme turns light.
+template <class Get, class Set, class Map>
+void recolor(QObject* o, const char* key, Get get, Set set, Map map) {
+  const QByteArray chosenKey = QByteArray(key) + "Chosen";
+  const QByteArray shownKey = QByteArray(key) + "Shown";
+  const QColor current = get();
+  const QVariant shown = o->property(shownKey.constData());
+  QColor chosen = current;
+  if (shown.isValid() && shown.value<QColor>() == current)
+    chosen = o->property(chosenKey.constData()).value<QColor>();
+  else
+    o->setProperty(chosenKey.constData(), current);
+  const QColor c = map(chosen);
+  o->setProperty(shownKey.constData(), c);
+  set(c);
+}
+
+// The same for a pen's colour (style and width stay).
+template <class T, class Map>
+void recolorPen(T* o, const char* key, QPen (T::*get)() const, void (T::*set)(const QPen&), Map map) {
+  recolor(
+      o, key, [&] { return (o->*get)().color(); },
+      [&](const QColor& c) {
+        QPen pen = (o->*get)();
+        pen.setColor(c);
+        (o->*set)(pen);
+      },
+      map);
+}
+
+template <class T, class Map>
+void recolorBrush(T* o, const char* key, Map map) {
+  recolor(
+      o, key, [&] { return o->brush().color(); },
+      [&](const QColor& c) {
+        QBrush brush = o->brush();
+        if (brush.style() == Qt::NoBrush) return;
+        brush.setColor(c);
+        o->setBrush(brush);
+      },
+      map);
+}
+
+// How the light chart's colours read on a dark canvas.
+struct CanvasMapping {
+  bool dark = false;
+  QColor background;
+  // Texts, axis lines, ticks, dark strokes: readable on the background.
+  QColor ink(const QColor& c) const { return widgets::readableOn(c, dark); }
+  // A light fill behind a label (white at some alpha): the background at
+  // the same alpha.
+  QColor paper(const QColor& c) const {
+    if (!dark || !c.isValid() || c.lightness() < 200) return c;
+    QColor b = background;
+    b.setAlpha(c.alpha());
+    return b;
+  }
+  // Grid lines: light greys on white, the same step from the background
+  // on a dark canvas.
+  QColor grid(const QColor& c) const {
+    if (!dark || !c.isValid()) return c;
+    return QColor::fromHsl(c.hslHue(), c.hslSaturation(), std::clamp(285 - c.lightness(), 0, 255), c.alpha());
+  }
+  // A stroke: white separators between boxes become the background,
+  // other strokes ink.
+  QColor stroke(const QColor& c) const {
+    if (dark && c.isValid() && c.lightness() >= 230) return paper(c);
+    return ink(c);
+  }
+};
+
+void recolorAxis(QCPAxis* a, const CanvasMapping& m) {
+  auto ink = [&](const QColor& c) { return m.ink(c); };
+  auto grid = [&](const QColor& c) { return m.grid(c); };
+  recolorPen(a, "base", &QCPAxis::basePen, &QCPAxis::setBasePen, ink);
+  recolorPen(a, "tick", &QCPAxis::tickPen, &QCPAxis::setTickPen, ink);
+  recolorPen(a, "subTick", &QCPAxis::subTickPen, &QCPAxis::setSubTickPen, ink);
+  recolor(a, "label", [&] { return a->labelColor(); }, [&](const QColor& c) { a->setLabelColor(c); }, ink);
+  recolor(
+      a, "tickLabel", [&] { return a->tickLabelColor(); }, [&](const QColor& c) { a->setTickLabelColor(c); }, ink);
+  QCPGrid* g = a->grid();
+  recolorPen(g, "grid", &QCPGrid::pen, &QCPGrid::setPen, grid);
+  recolorPen(g, "subGrid", &QCPGrid::subGridPen, &QCPGrid::setSubGridPen, grid);
+  recolorPen(g, "zeroLine", &QCPGrid::zeroLinePen, &QCPGrid::setZeroLinePen, grid);
+}
+
+void recolorLegend(QCPLegend* legend, const CanvasMapping& m) {
+  auto ink = [&](const QColor& c) { return m.ink(c); };
+  recolorBrush(legend, "fill", [&](const QColor& c) { return m.paper(c); });
+  recolorPen(legend, "border", &QCPLegend::borderPen, &QCPLegend::setBorderPen, ink);
+  recolor(
+      legend, "text", [&] { return legend->textColor(); }, [&](const QColor& c) { legend->setTextColor(c); }, ink);
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i))
+      recolor(
+          item, "text", [&] { return item->textColor(); }, [&](const QColor& c) { item->setTextColor(c); }, ink);
+}
+
+void recolorItem(QCPAbstractItem* item, const CanvasMapping& m) {
+  if (item->property(SparseCorePlot::kKeepColorsProperty).toBool()) return;
+  auto stroke = [&](const QColor& c) { return m.stroke(c); };
+  auto paper = [&](const QColor& c) { return m.paper(c); };
+  if (auto* t = qobject_cast<QCPItemText*>(item)) {
+    recolor(t, "text", [&] { return t->color(); }, [&](const QColor& c) { t->setColor(c); },
+            [&](const QColor& c) { return m.ink(c); });
+    recolorBrush(t, "fill", paper);
+    recolorPen(t, "pen", &QCPItemText::pen, &QCPItemText::setPen, stroke);
+  } else if (auto* l = qobject_cast<QCPItemStraightLine*>(item)) {
+    recolorPen(l, "pen", &QCPItemStraightLine::pen, &QCPItemStraightLine::setPen, stroke);
+  } else if (auto* l = qobject_cast<QCPItemLine*>(item)) {
+    recolorPen(l, "pen", &QCPItemLine::pen, &QCPItemLine::setPen, stroke);
+  } else if (auto* c = qobject_cast<QCPItemCurve*>(item)) {
+    recolorPen(c, "pen", &QCPItemCurve::pen, &QCPItemCurve::setPen, stroke);
+  } else if (auto* r = qobject_cast<QCPItemRect*>(item)) {
+    // Boxes keep their fill (a stage's colour); their outline is a stroke.
+    recolorPen(r, "pen", &QCPItemRect::pen, &QCPItemRect::setPen, stroke);
+  } else if (auto* tr = qobject_cast<QCPItemTracer*>(item)) {
+    recolorPen(tr, "pen", &QCPItemTracer::pen, &QCPItemTracer::setPen, stroke);
+  }
+}
+
+}  // namespace
+
+void SparseCorePlot::applyCanvasTheme(bool dark) const {
+  dark_ = dark;
+  const CanvasMapping m{dark, widgets::canvasColors(dark).background};
+  plot_->setBackground(m.background);
+  for (QCPAxisRect* rect : plot_->axisRects())
+    for (QCPAxis* a : rect->axes()) recolorAxis(a, m);
+  for (QCPLayoutElement* e : plot_->plotLayout()->elements(true)) {
+    if (auto* text = qobject_cast<QCPTextElement*>(e))
+      recolor(
+          text, "text", [&] { return text->textColor(); }, [&](const QColor& c) { text->setTextColor(c); },
+          [&](const QColor& c) { return m.ink(c); });
+    else if (auto* scale = qobject_cast<QCPColorScale*>(e))
+      recolorAxis(scale->axis(), m);
+    else if (auto* legend = qobject_cast<QCPLegend*>(e))
+      recolorLegend(legend, m);
+  }
+  recolorLegend(plot_->legend, m);  // also when it sits in an axis rect's inset
+  // Plottables keep their fills (the series colours read on both); their
+  // strokes (limit lines, mean lines, curves) are ink.
+  for (int i = 0; i < plot_->plottableCount(); ++i) {
+    QCPAbstractPlottable* p = plot_->plottable(i);
+    recolorPen(p, "pen", &QCPAbstractPlottable::pen, &QCPAbstractPlottable::setPen,
+               [&](const QColor& c) { return m.stroke(c); });
+  }
+  for (int i = 0; i < plot_->itemCount(); ++i) recolorItem(plot_->item(i), m);
+}
+
+void SparseCorePlot::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::PaletteChange && widgets::isDark(palette()) != dark_) {
+    applyCanvasTheme(!dark_);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
 
 
 SparseCorePlot::SparseCorePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -120,6 +285,13 @@ void SparseCorePlot::moveLegendToRow(int row, int wrap) {
   plot_->legend->setProperty(kLegendWrapProperty, wrap);
   plot_->legend->setFont(QFont(font().family(), 8));
   plot_->legend->setMargins(QMargins(4, 0, 4, 0));
+  // An empty legend's widest size is its margins, and a grid column is no
+  // wider than its narrowest maximum: with no entries (no file yet) the
+  // whole chart shrank to ~100 px, its title broken word by word. An
+  // explicit maximum lets the column take the chart's width: not
+  // QWIDGETSIZE_MAX, which means "ask the hint", nor near it (QCustomPlot
+  // adds the margins and the sum overflows), but wider than any screen.
+  plot_->legend->setMaximumSize(100000, QWIDGETSIZE_MAX);
 }
 
 void SparseCorePlot::reset() {
@@ -132,6 +304,7 @@ void SparseCorePlot::reset() {
 void SparseCorePlot::finish(bool hasData) {
   hasData_ = hasData;
   wrapTexts(plot_->width());  // the legend's new entries in as many columns as fit
+  applyCanvasTheme(widgets::isDark(palette()));  // the new elements too
   plot_->replot();
 }
 
@@ -159,12 +332,22 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
   if (size.isEmpty())
     size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
   const QString suffix = QFileInfo(path).suffix().toLower();
-  // Texts broken for the picture's width while it is drawn.
+  // Texts broken for the picture's width while it is drawn, in the light
+  // colours (pictures are light, as the graph's are) however the screen is.
   wrapTexts(size.width());
+  const bool shownDark = dark_;
+  if (shownDark) applyCanvasTheme(false);
   struct Rewrap {
     const SparseCorePlot* plot;
-    ~Rewrap() { plot->wrapTexts(plot->plot_->width()); }
-  } rewrap{this};
+    bool dark;
+    ~Rewrap() {
+      plot->wrapTexts(plot->plot_->width());
+      if (dark) {
+        plot->applyCanvasTheme(true);
+        plot->plot_->replot(QCustomPlot::rpQueuedReplot);
+      }
+    }
+  } rewrap{this, shownDark};
   bool ok = false;
   if (suffix == QLatin1String("png")) {
     ok = plot_->savePng(path, size.width(), size.height(), 2.0);

@@ -50,6 +50,17 @@ class SparseCorePlot : public QWidget {
   // unless `title` is given.
   void clearPlot(const QString& title = {});
 
+  // True when the chart is drawn for a dark theme (its palette is dark).
+  // The charts follow the application's theme on screen: background, axes,
+  // grid, texts and legend switch live with it (a PaletteChange); the
+  // colours the plot code chose are kept for the light theme and for
+  // exports, which stay light.
+  bool drawnDark() const { return dark_; }
+
+  // Set (true) on an item whose colours must not follow the theme: a label
+  // drawn on a bar or box of its own colour (the pipeline's stage names).
+  static constexpr const char* kKeepColorsProperty = "shardscopeKeepColors";
+
  protected:
   // The legend row's most columns, as moveLegendToRow was asked (wrapTexts
   // fits fewer); 0 or unset: the legend is not a row.
@@ -61,6 +72,7 @@ class SparseCorePlot : public QWidget {
   // figures line is never cut off at the edge).
   void setWrappedText(QCPTextElement* element, const QString& text);
   void resizeEvent(QResizeEvent* e) override;
+  void changeEvent(QEvent* e) override;
   // Moves the legend out of the axis rect into its own layout row `row`
   // (one line, columns first, wrapping after `wrap` entries).
   void moveLegendToRow(int row, int wrap = 6);
@@ -69,6 +81,9 @@ class SparseCorePlot : public QWidget {
   void finish(bool hasData);  // replot and remember whether data was drawn
 
  private:
+  // Recolours what is drawn for a dark or light canvas (see drawnDark);
+  // const because exports draw light for a moment.
+  void applyCanvasTheme(bool dark) const;
   // Re-breaks every wrapped text for a plot `width` pixels wide.
   void wrapTexts(int width) const;
   // After a layout: each wrapped text broken for the width its cell got.
@@ -77,6 +92,7 @@ class SparseCorePlot : public QWidget {
   QCPTextElement* title_ = nullptr;
   std::vector<std::pair<QCPTextElement*, QString>> wrapped_;  // element, its whole text
   bool hasData_ = false;
+  mutable bool dark_ = false;
 };
 
 }  // namespace shardscope::plots

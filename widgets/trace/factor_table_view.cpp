@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include "core/theme_palette.h"
 #include "factor_table_model.h"
 
 namespace shardscope::widgets::trace {
@@ -14,10 +15,14 @@ constexpr qreal kChipPadX = 5;
 constexpr qreal kChipGap = 4;
 constexpr qreal kCellPadX = 6;
 
-const QColor kConflictBg(0xfd, 0xe2, 0xe1);
-const QColor kChangedBg(0xff, 0xf1, 0xb8);
-const QColor kUnmappedBg(0xf2, 0xf2, 0xf2);
 const QColor kCompatibleOutline(0x1a, 0x1a, 0x1a);
+
+// `a` over `b` at `share` (0..1).
+QColor mix(const QColor& a, const QColor& b, qreal share) {
+  return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
+                          float(a.greenF() * share + b.greenF() * (1 - share)),
+                          float(a.blueF() * share + b.blueF() * (1 - share)));
+}
 
 QFont chipFont(const QFont& base) {
   QFont f = base;
@@ -46,6 +51,14 @@ AxisCellData AxisCellData::fromIndex(const QModelIndex& index) {
   return c;
 }
 
+AxisCellFills axisCellFills(bool dark, const QColor& highlight, const QColor& base) {
+  if (!dark)
+    return {QColor(0xff, 0xf1, 0xb8), QColor(0xfd, 0xe2, 0xe1), QColor(0xf2, 0xf2, 0xf2), highlight.lighter(175)};
+  // The selection: the highlight's hue, a third of the way from the base,
+  // so the row reads as selected without washing out the light text.
+  return {QColor(0x4d, 0x3f, 0x0c), QColor(0x5c, 0x22, 0x22), QColor(0x2e, 0x30, 0x34), mix(highlight, base, 0.38)};
+}
+
 qreal axisCellWidth(const AxisCellData& c, const QFont& font) {
   QFontMetricsF fm(font);
   if (c.blank) return 2 * kCellPadX;
@@ -65,10 +78,14 @@ qreal axisCellWidth(const AxisCellData& c, const QFont& font) {
 void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const QFont& font,
                    const QColor& ink) {
   p.save();
+  // A light ink means a dark table (the view passes its palette's text).
+  const bool dark = ink.lightness() >= 128;
+  const AxisCellFills fills = axisCellFills(dark, QColor(0x3d, 0x7e, 0xd6), QColor(0x1e, 0x1f, 0x22));
+  auto muted = [dark](const QColor& grey) { return widgets::readableOn(grey, dark); };
   QColor bg;
-  if (!c.mapped) bg = kUnmappedBg;
-  else if (c.conflict) bg = kConflictBg;
-  else if (c.changed) bg = kChangedBg;
+  if (!c.mapped) bg = fills.unmapped;
+  else if (c.conflict) bg = fills.conflict;
+  else if (c.changed) bg = fills.changed;
   if (bg.isValid()) p.fillRect(rect, bg);
   if (c.blank) {
     p.restore();
@@ -87,7 +104,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
   }
   if (!c.mapped) {
     p.setFont(font);
-    p.setPen(QColor(0xa0, 0xa0, 0xa0));
+    p.setPen(muted(QColor(0xa0, 0xa0, 0xa0)));
     p.drawText(rect, Qt::AlignCenter, QStringLiteral("—"));
     p.restore();
     return;
@@ -102,7 +119,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
     p.setBrush(dashed ? color.lighter(170) : color);
     p.drawRoundedRect(r, 4, 4);
     if (outlined || dashed) {
-      QPen pen(dashed ? color.darker(130) : kCompatibleOutline, outlined ? 2 : 1.2);
+      QPen pen(dashed ? color.darker(130) : muted(kCompatibleOutline), outlined ? 2 : 1.2);
       if (dashed) pen.setStyle(Qt::DashLine);
       p.setPen(pen);
       p.setBrush(Qt::NoBrush);
@@ -117,7 +134,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
     chip(c.axes[i], i < c.colors.size() ? c.colors[i] : QColor(0x88, 0x88, 0x88), i < c.compatiblePrefix, false);
   if (!c.overflow.isEmpty()) {
     p.setFont(font);
-    p.setPen(QColor(0x55, 0x55, 0x55));
+    p.setPen(muted(QColor(0x55, 0x55, 0x55)));
     const qreal w = fm.horizontalAdvance(QStringLiteral("+"));
     p.drawText(QRectF(x, rect.top(), w, rect.height()), Qt::AlignCenter, QStringLiteral("+"));
     x += w + kChipGap;
@@ -127,7 +144,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
     QFont it = font;
     it.setItalic(true);
     p.setFont(it);
-    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.setPen(muted(QColor(0x80, 0x80, 0x80)));
     const qreal w = fm.horizontalAdvance(QStringLiteral("?")) + 2;
     p.drawText(QRectF(x, rect.top(), w, rect.height()), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("?"));
     x += w;
@@ -135,7 +152,7 @@ void paintAxisCell(QPainter& p, const QRectF& rect, const AxisCellData& c, const
   if (c.axes.isEmpty() && c.overflow.isEmpty() && !c.open) {
     // Closed and empty: a thin closed-set mark.
     p.setFont(font);
-    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.setPen(muted(QColor(0x80, 0x80, 0x80)));
     p.drawText(QRectF(x, rect.top(), rect.width() - 2 * kCellPadX, rect.height()), Qt::AlignVCenter | Qt::AlignLeft,
                QStringLiteral("{}"));
   }
@@ -148,7 +165,9 @@ void AxisChipDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
   // theme), near-black on the light selection fill.
   QColor ink = option.palette.color(QPalette::Text);
   if (option.state & QStyle::State_Selected) {
-    const QColor fill = option.palette.highlight().color().lighter(175);
+    const QColor fill = axisCellFills(isDark(option.palette), option.palette.highlight().color(),
+                                      option.palette.color(QPalette::Base))
+                            .selected;
     painter->fillRect(option.rect, fill);
     if (fill.lightness() >= 128) ink = QColor(0x20, 0x20, 0x20);
   }

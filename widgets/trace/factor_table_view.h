@@ -37,6 +37,15 @@ struct AxisCellData {
 // pictures (drawn on white) keep the default.
 void paintAxisCell(QPainter& painter, const QRectF& rect, const AxisCellData& cell, const QFont& font,
                    const QColor& ink = QColor(0x20, 0x20, 0x20));
+// The fills behind a cell: changed by the step (amber), in conflict (red),
+// not mapped to the factor (grey), and the selected row's. Light ones on a
+// light table; on a dark table dark tints of the same hues, so the
+// palette's light text keeps a contrast of 4.5:1 or more (the light fills
+// left ~1.3:1). E.g. axisCellFills(true, blue).changed is a dark amber.
+struct AxisCellFills {
+  QColor changed, conflict, unmapped, selected;
+};
+AxisCellFills axisCellFills(bool dark, const QColor& highlight, const QColor& base);
 // The width a cell needs.
 qreal axisCellWidth(const AxisCellData& cell, const QFont& font);
 

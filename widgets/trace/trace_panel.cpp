@@ -39,6 +39,21 @@ namespace {
 // The step list's columns up to Line sized to their text (Op at most a
 // few words wide, elided after) and its pane at least as wide as they are,
 // so that the line of each step is never cut off.
+// "What moved", the last column, ends at the pane's edge and is elided
+// there (its tooltip is the step's narration): sized to its text it ran
+// past the pane and the list scrolled sideways. Qt's stretched last section
+// kept 100 px at least, more than a narrow pane leaves it.
+void fitWhatColumn(QTableView* steps) {
+  const int what = TraceStepModel::SummaryColumn;
+  if (!steps->model() || steps->model()->columnCount() <= what) return;
+  int others = 0;
+  for (int c = 0; c < what; ++c) others += steps->columnWidth(c);
+  // In the narrowest pane (1280x800) only its ellipsis is left: the Line
+  // column comes first, and the row's tooltip tells the step whole.
+  const int width = std::max(steps->horizontalHeader()->minimumSectionSize(), steps->viewport()->width() - others);
+  if (steps->columnWidth(what) != width) steps->setColumnWidth(what, width);
+}
+
 void fitStepColumns(QTableView* steps) {
   steps->resizeColumnsToContents();
   const QFontMetrics fm(steps->font());
@@ -52,7 +67,22 @@ void fitStepColumns(QTableView* steps) {
   // Never more than a quarter of a 1280-pixel window: the narration and the
   // Why / Compare tabs need the rest, side by side.
   steps->parentWidget()->setMinimumWidth(std::min(width, 330));
+  fitWhatColumn(steps);
 }
+
+// Keeps "What moved" at the pane's width left after the other columns
+// (fitWhatColumn) whenever the list's viewport changes size.
+class FitWhatOnResize : public QObject {
+ public:
+  explicit FitWhatOnResize(QTableView* steps) : QObject(steps), steps_(steps) {}
+  bool eventFilter(QObject* o, QEvent* e) override {
+    if (e->type() == QEvent::Resize) fitWhatColumn(steps_);
+    return QObject::eventFilter(o, e);
+  }
+
+ private:
+  QTableView* steps_;
+};
 }  // namespace
 
 namespace {
@@ -143,7 +173,11 @@ TracePanel::TracePanel(QWidget* parent)
   steps_->setSelectionBehavior(QAbstractItemView::SelectRows);
   steps_->setSelectionMode(QAbstractItemView::SingleSelection);
   steps_->verticalHeader()->hide();
-  steps_->horizontalHeader()->setStretchLastSection(true);
+  // "What moved" takes the pane's width left, elided (fitWhatColumn); the
+  // style's least section (~80 px) is more than a narrow pane leaves it.
+  steps_->horizontalHeader()->setMinimumSectionSize(4);
+  steps_->viewport()->installEventFilter(new FitWhatOnResize(steps_));
+  steps_->setTextElideMode(Qt::ElideRight);
   steps_->setWordWrap(false);
   auto* middle = new QSplitter(Qt::Vertical, split);
   middle->setChildrenCollapsible(false);
