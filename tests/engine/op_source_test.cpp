@@ -122,7 +122,9 @@ TEST(OpSourceTest, NestedNameReadsAsOneName) {
     // same either way.
     const std::string nested(nestedNameScopeOf(*opAt(*m, 0)));
     EXPECT_EQ(nested, c.nested);
-    if (!nested.empty()) EXPECT_EQ(nested + '/' + c.primitive, s.nameScope);
+    if (!nested.empty()) {
+      EXPECT_EQ(nested + '/' + c.primitive, s.nameScope);
+    }
     NameScopeCache cache;
     EXPECT_EQ(cache.scopePath(*opAt(*m, 0)), c.scopePath);
   }
