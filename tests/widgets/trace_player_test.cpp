@@ -1,7 +1,15 @@
 // TracePlayer (stepping, scrubbing, rounds, stages, playback) and the
 // TracePanel wiring (offscreen).
+#include <cmath>
+
+#include <QImage>
+#include <QItemSelectionModel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
+#include <QToolButton>
+
+#include "core/theme_palette.h"
 
 #include "trace/factor_table_model.h"
 #include "trace/propagation_runner.h"
@@ -24,6 +32,9 @@ class TracePlayerTest : public QObject {
   void playsToTheEnd();
   void speed();
   void panelFollowsThePlayer();
+  void stepListRepaintsTheRowsLeft();
+  void mediaButtonsReadOnTheTheme_data();
+  void mediaButtonsReadOnTheTheme();
 };
 
 void TracePlayerTest::stepping_data() {
@@ -178,6 +189,72 @@ void TracePlayerTest::panelFollowsThePlayer() {
   panel.inspectOp(2);
   QCOMPARE(panel.state()->currentStep(), -1);
   QVERIFY(panel.factorModel()->rowCount() > 0);
+}
+
+// Each step tells the step list its selection changed (a view repaints the
+// rows leaving the selection only then): with the selection model's
+// signals blocked, the old row kept its highlight beside the new one.
+void TracePlayerTest::stepListRepaintsTheRowsLeft() {
+  TracePanel panel;
+  panel.resize(1200, 800);
+  panel.show();
+  panel.setModuleText(test::chainModule(), QStringLiteral("chain.mlir"));
+  panel.setStrategy(Strategy::Basic);
+  QSignalSpy finished(&panel, &TracePanel::runFinished);
+  panel.runPropagation();
+  QVERIFY(finished.wait(10000));
+  QVERIFY(panel.state()->stepCount() >= 2);
+  auto* steps = panel.findChild<QTableView*>(QStringLiteral("traceSteps"));
+  QVERIFY(steps && steps->selectionModel());
+  panel.player()->first();
+  QSignalSpy changed(steps->selectionModel(), &QItemSelectionModel::selectionChanged);
+  panel.player()->stepForward();
+  panel.player()->stepForward();
+  QCOMPARE(changed.count(), 2);
+  // The second change deselects the first step's row.
+  const auto deselected = changed.at(1).at(1).value<QItemSelection>();
+  QVERIFY(deselected.contains(steps->model()->index(0, 0)));
+  const QModelIndexList rows = steps->selectionModel()->selectedRows();
+  QCOMPARE(rows.size(), 1);
+  QCOMPARE(rows.front().row(), 1);
+}
+
+// The player's icon buttons read on both themes: the style draws its media
+// glyphs near black, which on the dark toolbar looked disabled (~1.2:1).
+void TracePlayerTest::mediaButtonsReadOnTheTheme_data() {
+  QTest::addColumn<bool>("dark");
+  QTest::newRow("light") << false;
+  QTest::newRow("dark") << true;
+}
+
+void TracePlayerTest::mediaButtonsReadOnTheTheme() {
+  QFETCH(bool, dark);
+  TracePanel panel;
+  panel.setPalette(widgets::themePalette(dark ? widgets::Theme::Dark : widgets::Theme::Light));
+  panel.resize(1000, 600);
+  panel.show();
+  auto luminance = [](const QColor& c) {
+    auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+  };
+  const QColor background = panel.palette().color(QPalette::Window);
+  int buttons = 0;
+  for (QToolButton* b : panel.findChildren<QToolButton*>()) {
+    if (!b->property("shardscopeStandardIcon").isValid()) continue;
+    ++buttons;
+    const QImage glyph = b->icon().pixmap(QSize(16, 16)).toImage().convertToFormat(QImage::Format_ARGB32);
+    // The glyph's darkest or lightest opaque pixel against the background.
+    double best = 1.0;
+    for (int y = 0; y < glyph.height(); ++y)
+      for (int x = 0; x < glyph.width(); ++x) {
+        const QColor c = glyph.pixelColor(x, y);
+        if (c.alpha() < 200) continue;
+        const double a = luminance(c) + 0.05, bg = luminance(background) + 0.05;
+        best = std::max(best, std::max(a, bg) / std::min(a, bg));
+      }
+    QVERIFY2(best >= 4.5, qPrintable(b->toolTip() + QStringLiteral(": contrast ") + QString::number(best)));
+  }
+  QCOMPARE(buttons, 5);  // input, back, play, forward, result
 }
 
 QTEST_MAIN(TracePlayerTest)

@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QPainter>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -89,6 +90,32 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
 
+namespace {
+// The player buttons' standard icon (a property, to tint it again when the
+// theme changes).
+constexpr const char* kStandardIconProperty = "shardscopeStandardIcon";
+}  // namespace
+
+QIcon TracePanel::mediaIcon(QStyle::StandardPixmap which) const {
+  // Fusion draws the media glyphs near black whatever the palette: on the
+  // dark theme's toolbar they read as disabled (contrast ~1.2:1). Each size
+  // is recoloured to the palette's button text; Qt greys the disabled state
+  // from it.
+  const QIcon source = style()->standardIcon(which);
+  const QColor ink = palette().color(QPalette::ButtonText);
+  QIcon tinted;
+  for (int side : {16, 24, 32}) {
+    QPixmap pm = source.pixmap(QSize(side, side));
+    if (pm.isNull()) continue;
+    QPainter p(&pm);
+    p.setCompositionMode(QPainter::CompositionMode_SourceIn);
+    p.fillRect(pm.rect(), ink);
+    p.end();
+    tinted.addPixmap(pm);
+  }
+  return tinted.isNull() ? source : tinted;
+}
+
 TracePanel::TracePanel(QWidget* parent)
     : QWidget(parent),
       state_(new TraceState(this)),
@@ -122,7 +149,10 @@ TracePanel::TracePanel(QWidget* parent)
   top->addSpacing(8);
   auto button = [&](QStyle::StandardPixmap icon, const QString& text, const QString& tip) {
     auto* b = new QToolButton(this);
-    if (icon != QStyle::SP_CustomBase) b->setIcon(style()->standardIcon(icon));
+    if (icon != QStyle::SP_CustomBase) {
+      b->setProperty(kStandardIconProperty, static_cast<int>(icon));
+      b->setIcon(mediaIcon(icon));
+    }
     if (!text.isEmpty()) b->setText(text);
     b->setToolButtonStyle(icon != QStyle::SP_CustomBase ? Qt::ToolButtonIconOnly : Qt::ToolButtonTextOnly);
     b->setToolTip(tip);
@@ -253,7 +283,9 @@ TracePanel::TracePanel(QWidget* parent)
   connect(speed_, &QComboBox::currentIndexChanged, this, [this] { player_->setSpeed(speed_->currentData().toDouble()); });
   connect(slider_, &QSlider::valueChanged, player_, [this](int v) { player_->scrubTo(v - 1); });
   connect(player_, &TracePlayer::playingChanged, this, [this](bool on) {
-    play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    const QStyle::StandardPixmap icon = on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay;
+    play_->setProperty(kStandardIconProperty, static_cast<int>(icon));
+    play_->setIcon(mediaIcon(icon));
   });
   connect(player_, &TracePlayer::currentStepChanged, state_, &TraceState::setCurrentStep);
   connect(steps_, &QTableView::clicked, this, [this](const QModelIndex& i) { player_->scrubTo(i.row()); });
@@ -277,7 +309,10 @@ TracePanel::TracePanel(QWidget* parent)
       slider_->setValue(step + 1);
     }
     if (step >= 0) {
-      QSignalBlocker b(steps_->selectionModel());
+      // Not with the selection model's signals blocked: the view repaints
+      // the rows that leave the selection on them (blocked, the old row kept
+      // its highlight beside the new one). A click, not the selection,
+      // moves the player, so this does not loop back.
       steps_->selectRow(step);
       steps_->scrollTo(stepModel_->index(step, 0));
     } else {
@@ -398,7 +433,14 @@ void TracePanel::setCanRun(bool can) {
 void TracePanel::changeEvent(QEvent* e) {
   QWidget::changeEvent(e);
   // The narration's colours are the palette's: told again in the new theme.
-  if (e->type() == QEvent::PaletteChange) updateNarration();
+  if (e->type() == QEvent::PaletteChange) {
+    updateNarration();
+    // The style's media glyphs are drawn dark: tinted again for the theme.
+    for (QToolButton* b : findChildren<QToolButton*>()) {
+      const QVariant icon = b->property(kStandardIconProperty);
+      if (icon.isValid()) b->setIcon(mediaIcon(static_cast<QStyle::StandardPixmap>(icon.toInt())));
+    }
+  }
 }
 
 void TracePanel::setNarration(const QString& html, const QString& bodyHtml) {

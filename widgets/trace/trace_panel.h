@@ -8,6 +8,8 @@
 // Not the core widgets' TracePanel (widgets/trace_panel.h): this one lives
 // in namespace shardscope::widgets::trace and owns its runner.
 #pragma once
+#include <QIcon>
+#include <QStyle>
 #include <QWidget>
 #include <memory>
 
@@ -84,6 +86,8 @@ class TracePanel : public QWidget {
 
  protected:
   void changeEvent(QEvent* e) override;
+  // A standard media icon in the palette's button text colour.
+  QIcon mediaIcon(QStyle::StandardPixmap which) const;
   void resizeEvent(QResizeEvent* e) override;
 
  private:
