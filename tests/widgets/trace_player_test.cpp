@@ -37,6 +37,20 @@ class TracePlayerTest : public QObject {
   void mediaButtonsReadOnTheTheme();
 };
 
+namespace {
+// Shows `panel` and runs the chain module through it with the basic
+// strategy; false when the run did not finish.
+bool showAndRunChain(TracePanel& panel) {
+  panel.resize(1200, 800);
+  panel.show();
+  panel.setModuleText(test::chainModule(), QStringLiteral("chain.mlir"));
+  panel.setStrategy(Strategy::Basic);
+  QSignalSpy finished(&panel, &TracePanel::runFinished);
+  panel.runPropagation();
+  return finished.wait(10000);
+}
+}  // namespace
+
 void TracePlayerTest::stepping_data() {
   QTest::addColumn<QString>("action");
   QTest::addColumn<int>("start");
@@ -144,13 +158,7 @@ void TracePlayerTest::speed() {
 
 void TracePlayerTest::panelFollowsThePlayer() {
   TracePanel panel;
-  panel.resize(1200, 800);
-  panel.show();
-  panel.setModuleText(test::chainModule(), QStringLiteral("chain.mlir"));
-  panel.setStrategy(Strategy::Basic);
-  QSignalSpy finished(&panel, &TracePanel::runFinished);
-  panel.runPropagation();
-  QVERIFY(finished.wait(10000));
+  QVERIFY(showAndRunChain(panel));
   const int n = panel.state()->stepCount();
   QVERIFY(n >= 2);
   QCOMPARE(panel.state()->currentStep(), n - 1);
@@ -196,13 +204,7 @@ void TracePlayerTest::panelFollowsThePlayer() {
 // signals blocked, the old row kept its highlight beside the new one.
 void TracePlayerTest::stepListRepaintsTheRowsLeft() {
   TracePanel panel;
-  panel.resize(1200, 800);
-  panel.show();
-  panel.setModuleText(test::chainModule(), QStringLiteral("chain.mlir"));
-  panel.setStrategy(Strategy::Basic);
-  QSignalSpy finished(&panel, &TracePanel::runFinished);
-  panel.runPropagation();
-  QVERIFY(finished.wait(10000));
+  QVERIFY(showAndRunChain(panel));
   QVERIFY(panel.state()->stepCount() >= 2);
   auto* steps = panel.findChild<QTableView*>(QStringLiteral("traceSteps"));
   QVERIFY(steps && steps->selectionModel());
