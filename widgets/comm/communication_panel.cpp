@@ -136,8 +136,13 @@ void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationRepo
   const void* doc = feed_->reportDocument().get();
   if (doc != sizedFor_ || !sizedWithRows_) {
     view_->resizeColumnsToContents();
-    if (view_->columnWidth(CommunicationModel::CauseColumn) > 600)
-      view_->setColumnWidth(CommunicationModel::CauseColumn, 600);
+    // The cause, last, takes the width the others leave (stretched) and is
+    // elided there; the whole cause is shown below the table. Sized to its
+    // text (up to 600 px) it pushed its own header out of a floating
+    // window, which then scrolled sideways to show it.
+    const int causeHeader = view_->horizontalHeader()->sectionSizeHint(CommunicationModel::CauseColumn);
+    view_->setColumnWidth(CommunicationModel::CauseColumn,
+                          std::min(view_->columnWidth(CommunicationModel::CauseColumn), causeHeader + 60));
     sizedFor_ = doc;
     sizedWithRows_ = model_->rowCount() > 0;
   }
