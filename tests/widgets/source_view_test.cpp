@@ -2,6 +2,7 @@
 #include "source/source_view.h"
 
 #include <QLocale>
+#include <QMoveEvent>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -209,6 +210,60 @@ class SourceViewTest : public QObject {
     const Picture pic = view.picture();
     QVERIFY(!pic.isNull());
     QVERIFY2(pic.size.width() < 16000, qPrintable(QString::number(pic.size.width())));
+  }
+  // A large source goes in by chunks; its line-number gutter is as wide as
+  // the final line count needs from the first chunk on. Widening it as the
+  // count passed 10,000 or 100,000 resized the editor's viewport, which lays
+  // out every block filled so far again (the 208 ms stall of opening a
+  // million ops in the main window).
+  void gutterKeepsItsWidthWhileFilling_data() {
+    QTest::addColumn<int>("lines");
+    QTest::addColumn<int>("lineLength");  // characters of each padding line
+    QTest::newRow("20,000 lines (passes 10,000)") << 20000 << 60;
+    QTest::newRow("120,000 lines (passes 100,000)") << 120000 << 20;
+    QTest::newRow("3,400 long lines in 3 pieces (passes 10,000 blocks)") << 3400 << 2100;
+  }
+  void gutterKeepsItsWidthWhileFilling() {
+    QFETCH(int, lines);
+    QFETCH(int, lineLength);
+    QString text = QStringLiteral("func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n");
+    for (int i = 0; i < lines; ++i) {
+      QString line = QStringLiteral("  // padding %1 ").arg(i);
+      line += QString(lineLength - line.size(), u'.');
+      text += line + u'\n';
+    }
+    text += QStringLiteral("  return %x : tensor<8xf32>\n}\n");
+    QVERIFY(text.size() > 1024 * 1024);  // filled in chunks
+
+    // A wider gutter moves the viewport right (a scroll bar appearing only
+    // narrows it, with a move event to the same place).
+    struct MoveCounter : QObject {
+      int moves = 0;
+      bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::Move) {
+          const auto* m = static_cast<QMoveEvent*>(e);
+          moves += m->pos() != m->oldPos();
+        }
+        return false;
+      }
+    } counter;
+    DocumentState state;
+    SourceView view(&state);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    state.setDocument(api::parseDocument(text.toStdString(), "padded.mlir"));
+    QVERIFY(view.isFilling());
+    const int width = view.lineNumberAreaWidth();
+    view.viewport()->installEventFilter(&counter);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
+    QCOMPARE(view.text(), text);
+    QCOMPARE(counter.moves, 0);
+    QCOMPARE(view.lineNumberAreaWidth(), width);
+    // The width is the one the final block count gives.
+    int digits = 1;
+    for (int n = view.document()->blockCount(); n >= 10; n /= 10) ++digits;
+    QCOMPARE(width, 14 + view.fontMetrics().horizontalAdvance(u'9') * std::max(3, digits));
   }
 };
 

@@ -189,6 +189,7 @@ class SourceView : public QPlainTextEdit {
   qsizetype fillEnd_ = 0;      // where filling stops (the text's size unless capped_)
   bool capped_ = false;        // only the text up to fillEnd_ is shown (kMaxEditorText)
   int sourceLines_ = 0;        // lines of appliedText_ (counted when prepared)
+  int filledBlocks_ = 0;       // editor blocks when the fill under way is complete
   QTimer* fillTimer_ = nullptr;
   int pendingLine_ = 0, pendingCol_ = 0;  // goToLine asked for while filling
   // Long lines shown in pieces: the source text (edited through replaceText)
