@@ -1,8 +1,10 @@
 // The source view: text, highlighting, error underlines at diagnostics.
 #include "source/source_view.h"
 
+#include <QFile>
 #include <QLocale>
 #include <QMoveEvent>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -264,6 +266,49 @@ class SourceViewTest : public QObject {
     int digits = 1;
     for (int n = view.document()->blockCount(); n >= 10; n /= 10) ++digits;
     QCOMPARE(width, 14 + view.fontMetrics().horizontalAdvance(u'9') * std::max(3, digits));
+  }
+  // The main window reads a large file a second time and converts it for
+  // the editor while the module is parsed (SourceView::readAhead); the text
+  // made ahead is used only when it was read from exactly the document's
+  // text: a file changed in between shows the document's own text.
+  void textReadAheadOnlyWhenTheSame_data() {
+    QTest::addColumn<bool>("changedInBetween");
+    QTest::newRow("same file") << false;
+    QTest::newRow("file changed after the read-ahead") << true;
+  }
+  void textReadAheadOnlyWhenTheSame() {
+    QFETCH(bool, changedInBetween);
+    auto module = [](const char* op) -> QByteArray {
+      QByteArray text = "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n";
+      for (int i = 0; i < 30000; ++i) text += "  // padding line " + QByteArray::number(i) + " ............\n";
+      return text + "  %0 = stablehlo." + op + " %x : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n";
+    };
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("ahead.mlir"));
+    auto write = [&](const QByteArray& bytes) {
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    QVERIFY(write(module("negate")));
+    SourceView::TextAhead ahead = SourceView::readAhead(path.toStdString());
+    QCOMPARE(ahead.text, QString::fromUtf8(module("negate")));
+    const QString aheadText = ahead.text;  // shares its characters
+    if (changedInBetween) QVERIFY(write(module("abs")));
+    auto doc = api::loadDocument(path.toStdString());
+    SourceView::prepare(doc, std::move(ahead));
+    DocumentState state;
+    SourceView view(&state);
+    state.setDocument(doc);
+    QVERIFY(view.isFilling());  // over a megabyte
+    QCOMPARE(view.text(), QString::fromStdString(doc->text));
+    // The characters converted ahead are the ones shown, or none of them.
+    QCOMPARE(view.text().constData() == aheadText.constData(), !changedInBetween);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
+    QCOMPARE(view.toPlainText(), QString::fromStdString(doc->text));
+    // A file that cannot be read gives nothing ahead (no text).
+    const SourceView::TextAhead missing = SourceView::readAhead(dir.filePath(QStringLiteral("no.mlir")).toStdString());
+    QVERIFY(missing.text.isNull());
+    QVERIFY(missing.bytes.empty());
   }
 };
 

@@ -12,6 +12,7 @@
 
 #include "core/axis_style.h"
 #include "core/document_state.h"
+#include "io/input_file.h"
 
 namespace shardscope::widgets {
 
@@ -213,11 +214,11 @@ PreparedForDocument<SourceView::Prepared>& SourceView::prepared() {
 }
 
 std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
-    const std::shared_ptr<const api::Document>& doc) {
+    const std::shared_ptr<const api::Document>& doc, QString converted) {
   auto p = std::make_unique<Prepared>();
   p->doc = doc;
   if (!doc) return p;
-  p->text = editorText(doc->text);
+  p->text = converted.isNull() ? editorText(doc->text) : std::move(converted);
   for (qsizetype pos = 0; pos < p->text.size();) {
     qsizetype nl = p->text.indexOf(u'\n', pos);
     if (nl < 0) nl = p->text.size();
@@ -238,6 +239,23 @@ std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
 
 void SourceView::prepare(const std::shared_ptr<const api::Document>& doc) {
   prepared().put(prepareText(doc));
+}
+
+SourceView::TextAhead SourceView::readAhead(const std::string& path) {
+  TextAhead ahead;
+  std::string error;
+  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, ahead.bytes, error)) {
+    ahead.bytes.clear();
+    return ahead;
+  }
+  ahead.text = editorText(ahead.bytes);
+  return ahead;
+}
+
+void SourceView::prepare(const std::shared_ptr<const api::Document>& doc, TextAhead ahead) {
+  const bool same = doc && !ahead.text.isNull() && ahead.bytes == doc->text;
+  ahead.bytes = std::string();  // the document's own copy stays
+  prepared().put(prepareText(doc, same ? std::move(ahead.text) : QString()));
 }
 
 QString SourceView::capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars) {
