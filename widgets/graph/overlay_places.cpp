@@ -31,7 +31,8 @@ bool OverlayPlaces::covers(const std::vector<QRectF>& rects) const {
   });
 }
 
-OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map) {
+OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map,
+                            MapCorner mapCorner) {
   const qreal vw = viewport.width(), vh = viewport.height();
   OverlayPlaces p;
   // The column is painted 12 px inside the top right; its size counts that
@@ -41,11 +42,11 @@ OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changed
                             legendColumn.height() - 12);
   if (!changedLabel.isEmpty())
     p.changedLabel = QRectF(QPointF(12, vh - changedLabel.height() - 12), changedLabel);
-  // The map sits 10 px inside the bottom right and wants 4 px of clear
-  // graph around it.
+  // The map sits 10 px inside its corner and wants 4 px of clear graph
+  // around it.
   if (!map.isEmpty())
-    p.overviewMap = QRectF(vw - map.width() - 14, vh - map.height() - 14, map.width() + 8,
-                           map.height() + 8);
+    p.overviewMap = QRectF(mapCorner == MapCorner::BottomLeft ? 6 : vw - map.width() - 14,
+                           vh - map.height() - 14, map.width() + 8, map.height() + 8);
   return p;
 }
 
