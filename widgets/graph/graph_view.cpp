@@ -611,8 +611,7 @@ void GraphView::zoomFit() {
   // graph scrolls, with room in the scene for what lies over it.
   const QRectF r = scene_->sceneRect();
   const std::vector<QRectF> keep = keepClearRects();
-  const qreal vw = std::max(50, view_->viewport()->width() - 1);
-  const qreal vh = std::max(50, view_->viewport()->height() - 1);
+  const qreal vw = fullViewport().width(), vh = fullViewport().height();
   // The graph's scene rect has a wide margin; what must be seen, with a
   // narrow one, may fit where it does not.
   QRectF content;
@@ -624,7 +623,9 @@ void GraphView::zoomFit() {
   // shown whole rather than cut for a larger scale.
   const qreal wholeFloor = kMinReadableScale * std::min<qreal>(textScale_, 1.25);
   if (whole >= wholeFloor && fitWhole(r, keep, whole, wholeFloor)) return;
-  fitScrolling(r, keep, kMinReadableScale * textScale_);
+  // Scrolling, the scene's wide margin would only be empty space at the
+  // ends the view starts from.
+  fitScrolling(content, keep, kMinReadableScale * textScale_);
 }
 
 std::vector<QRectF> GraphView::keepClearRects() const {
@@ -644,6 +645,15 @@ std::vector<QRectF> GraphView::keepClearRects() const {
   return rects;
 }
 
+QSizeF GraphView::fullViewport() const {
+  // A pixel less, so that a graph fitted to it needs no scroll bar.
+  QSizeF size = QSizeF(view_->viewport()->size()) - QSizeF(1, 1);
+  const qreal bar = view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view_);
+  if (view_->verticalScrollBar()->isVisible()) size.rwidth() += bar;
+  if (view_->horizontalScrollBar()->isVisible()) size.rheight() += bar;
+  return size.expandedTo(QSizeF(50, 50));
+}
+
 QSizeF GraphView::changedLabelSize() const {
   return changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
 }
@@ -651,8 +661,7 @@ QSizeF GraphView::changedLabelSize() const {
 bool GraphView::fitWhole(const QRectF& r, const std::vector<QRectF>& keep, qreal from,
                          qreal floor) {
   auto* canvas = static_cast<Canvas*>(view_);
-  const QSizeF vp(std::max(50, view_->viewport()->width() - 1),
-                  std::max(50, view_->viewport()->height() - 1));
+  const QSizeF vp = fullViewport();
   // The overview map is hidden while all of the graph is in view.
   const OverlayPlaces places = overlayPlaces(vp, canvas->legendSize(), changedLabelSize(), {});
   // The graph with its margin, else only what must be seen with a narrow
@@ -694,32 +703,29 @@ void GraphView::fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, q
   const QSizeF legend = canvas->legendSize();
   const QSizeF changed = changedLabelSize();
   const qreal bar = view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view_);
-  QSizeF view(std::max(50, view_->viewport()->width() - 1) / s,
-              std::max(50, view_->viewport()->height() - 1) / s);
-  // The viewport once the scroll bars the graph needs are shown.
-  const bool across = view.width() < r.width() || view_->horizontalScrollBar()->isVisible();
-  const bool down = view.height() < r.height() || view_->verticalScrollBar()->isVisible();
-  if (!across && view.height() < r.height() && !view_->verticalScrollBar()->isVisible())
-    view.rwidth() -= bar / s;
-  if (!down && view.width() < r.width() && !view_->horizontalScrollBar()->isVisible())
-    view.rheight() -= bar / s;
-  const QSizeF px = view * s;
+  // The viewport with the scroll bars the arrangement will have: down
+  // when the graph is taller than the pane, across when it and the column
+  // beside it are wider.
+  const QSizeF full = fullViewport();
+  QSizeF px = full;
+  for (int twice = 0; twice < 2; ++twice) {
+    const bool down = r.height() * s > px.height();
+    const bool across = r.width() * s + legend.width() > px.width();
+    px = full - QSizeF(down ? bar : 0, across ? bar : 0);
+  }
+  const QSizeF view = px / s;
   // The room each overlay needs in the scene so that scrolling to an end
-  // always reveals what it covers: the legend column a margin beside the
-  // graph (or a band above it), the changed label and the map a band
+  // always reveals what it covers: the legend column (the changed label
+  // under it) a margin beside the graph or a band above it, the map a band
   // below it. The map is reserved only where it fits under the column.
   const OverlayPlaces bare = overlayPlaces(px, legend, changed, {});
   QSizeF map = overviewMapSize(r);
-  const OverlayPlaces withMap = overlayPlaces(px, legend, changed, map);
-  if (withMap.overviewMap.intersects(withMap.legendColumn) ||
-      withMap.overviewMap.intersects(withMap.changedLabel))
-    map = QSizeF();
+  if (overlayPlaces(px, legend, changed, map).overviewMap.intersects(bare.column())) map = QSizeF();
   const OverlayPlaces places = overlayPlaces(px, legend, changed, map);
-  const qreal beside = places.legendColumn.isEmpty() ? 0 : (px.width() - places.legendColumn.left()) / s;
-  const qreal above = places.legendColumn.isEmpty() ? 0 : places.legendColumn.bottom() / s;
-  qreal below = places.changedLabel.isEmpty() ? 0 : (px.height() - places.changedLabel.top()) / s;
-  if (!places.overviewMap.isEmpty())
-    below = std::max(below, (px.height() - places.overviewMap.top()) / s);
+  const QRectF column = places.column();
+  const qreal beside = column.isEmpty() ? 0 : (px.width() - column.left()) / s;
+  const qreal above = column.isEmpty() ? 0 : column.bottom() / s;
+  const qreal below = places.overviewMap.isEmpty() ? 0 : (px.height() - places.overviewMap.top()) / s;
   const bool fitsAcross = view.width() >= r.width(), fitsDown = view.height() >= r.height();
 
   // The arrangements tried; the one that shows most of the graph with no
@@ -729,21 +735,29 @@ void GraphView::fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, q
     QPointF topLeft;
   };
   std::vector<Arrangement> tries;
-  auto add = [&](const QRectF& extent, std::initializer_list<qreal> xs, qreal y) {
-    for (qreal x : xs) {
-      x = std::clamp(x, extent.left(), std::max(extent.left(), extent.right() - view.width()));
-      tries.push_back({extent, QPointF(x, y)});
+  // The selected op (the step's op while stepping): the view may start
+  // around it rather than at the graph's top or left.
+  const int selectedNode = scene_->nodeOf(state_->selectedOp());
+  const QRectF selected = selectedNode >= 0 ? scene_->nodeRect(selectedNode) : QRectF();
+  auto add = [&](const QRectF& extent, std::vector<qreal> xs, std::vector<qreal> ys) {
+    if (!selected.isNull()) {
+      xs.push_back(selected.center().x() - view.width() / 2);
+      ys.push_back(selected.center().y() - view.height() / 2);
     }
+    for (qreal y : ys)
+      for (qreal x : xs)
+        tries.push_back({extent, QPointF(std::clamp(x, extent.left(), std::max(extent.left(), extent.right() - view.width())),
+                                         std::clamp(y, extent.top(), std::max(extent.top(), extent.bottom() - view.height())))});
   };
   {
     // A margin beside the graph as wide as the column (and under it as tall
-    // as the map or label): the view starts at the graph's top, at its left
-    // or, when the graph and margin are wider than the view, at its right
-    // end, where the column lies over the margin (the graph's left edge is
-    // then a scroll away, not hidden).
+    // as the map): the view starts at the graph's top, at its left or, when
+    // the graph and margin are wider than the view, at its right end, where
+    // the column lies over the margin (the graph's left edge is then a
+    // scroll away, not hidden).
     const QRectF extent = r.adjusted(0, 0, beside, fitsDown ? 0 : below);
     add(extent, {extent.center().x() - view.width() / 2, extent.left(), extent.right() - view.width()},
-        extent.top());
+        {extent.top()});
   }
   {
     // A band above the graph, only as tall as clears the nodes the column
@@ -752,25 +766,29 @@ void GraphView::fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, q
     for (const qreal x0 : {r.center().x() - view.width() / 2, r.left()}) {
       const QRectF base = r.adjusted(0, 0, fitsAcross ? 0 : beside, fitsDown ? 0 : below);
       const qreal x = std::clamp(x0, base.left(), std::max(base.left(), base.right() - view.width()));
-      const QRectF column = bare.inScene(QPointF(x, r.top()), s).legendColumn;
+      const QRectF over = bare.inScene(QPointF(x, r.top()), s).column();
       qreal band = 0;
       for (const QRectF& k : keep)
-        if (column.intersects(k)) band = std::max(band, column.bottom() - k.top() + 8 / s);
+        if (over.intersects(k)) band = std::max(band, over.bottom() - k.top() + 8 / s);
       band = std::min(band, above);
-      const QRectF extent = base.adjusted(0, -band, 0, 0);
-      tries.push_back({extent, QPointF(x, extent.top())});
+      add(base.adjusted(0, -band, 0, 0), {x}, {base.top() - band});
     }
   }
+  // The best: no node under an overlay; then the selected op in view; then
+  // as much of the graph's nodes in view as can be.
   const Arrangement* best = nullptr;
-  qreal bestShown = -1;
+  qreal bestScore = -1;
   for (const Arrangement& a : tries) {
-    if (places.inScene(a.topLeft, s).covers(keep)) continue;
-    // How much of the graph's nodes the view starts with.
-    qreal shown = 0;
+    // The map is left out: placeOverview finds it a place clear of the
+    // nodes where the view starts, shrinks it, or hides it.
+    const OverlayPlaces over = bare.inScene(a.topLeft, s);
+    if (over.covers(keep)) continue;
     const QRectF v(a.topLeft, view);
-    for (const QRectF& k : keep) shown += (k & v).width() * (k & v).height();
-    if (shown > bestShown + 1e-6) {
-      bestShown = shown;
+    qreal score = 0;
+    for (const QRectF& k : keep) score += (k & v).width() * (k & v).height();
+    if (!selected.isNull() && v.contains(selected) && !over.covers({selected})) score += 1e12;
+    if (score > bestScore + 1e-6) {
+      bestScore = score;
       best = &a;
     }
   }
@@ -1285,9 +1303,8 @@ void GraphView::legendChanged() {
 
 void GraphView::placeExtraLegend() {
   if (changedLabel_) {
-    const OverlayPlaces p = overlayPlaces(view_->viewport()->size(), {},
-                                          QSizeF(changedLabel_->size()), {});
-    changedLabel_->move(p.changedLabel.topLeft().toPoint());
+    changedLabel_->move(overlayPlacesNow().changedLabel.topLeft().toPoint());
+    changedLabel_->raise();
   }
   if (!extraLegend_) return;
   extraLegend_->move(static_cast<Canvas*>(view_)->extraLegendPos());
@@ -1308,17 +1325,23 @@ void GraphView::bringIntoView(const QRectF& target) {
   const QRect shown = view_->mapFromScene(target).boundingRect();
   if (vp.contains(shown) && !coveredByOverlays().intersects(shown)) return;
   // Centred in the free part of the viewport: left of the legend column
-  // when the target fits there, else below it, else the whole viewport.
-  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
+  // (and the changed label under it) when the target fits there, else below
+  // it, else the whole viewport; above the overview map when that leaves
+  // it room.
+  const OverlayPlaces places = overlayPlacesNow();
+  const QRectF column = places.column();
   QRectF free = vp;
-  if (!legend.isEmpty()) {
-    const QRectF left(0, 0, vp.width() - legend.width(), vp.height());
-    const QRectF below(0, legend.height(), vp.width(), vp.height() - legend.height());
+  if (!column.isEmpty()) {
+    const QRectF left(0, 0, column.left(), vp.height());
+    const QRectF below(0, column.bottom(), vp.width(), vp.height() - column.bottom());
     if (left.width() >= shown.width() && left.height() >= shown.height())
       free = left;
     else if (below.width() >= shown.width() && below.height() >= shown.height())
       free = below;
   }
+  if (const QRectF& m = places.overviewMap;
+      !m.isEmpty() && m.top() - free.top() >= shown.height() && m.intersects(free))
+    free.setBottom(m.top());
   // The scene point to put in the viewport's centre. Room is needed around
   // it: at Fit the scene rect is the graph's, with nothing to scroll, so it
   // is widened by half a viewport around that point (the next Fit narrows

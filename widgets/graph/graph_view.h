@@ -199,6 +199,7 @@ class GraphView : public QWidget {
   void fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, qreal s);
   void revealSelection();
   QSizeF changedLabelSize() const;  // empty while the label is hidden
+  QSizeF fullViewport() const;      // the viewport's size without scroll bars
   // Scene rects of what overlays must not cover: nodes, value chips,
   // what-if badges, communication glyphs, region frames' titles (not
   // edges, frames, animations).

@@ -40,8 +40,13 @@ OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changed
   if (!legendColumn.isEmpty())
     p.legendColumn = QRectF(vw - legendColumn.width() + 12, 0, legendColumn.width(),
                             legendColumn.height() - 12);
+  // The changed label joins the column (at the bottom left it lay over
+  // the graph's lower rows whenever the graph scrolled, where no margin can
+  // be kept for it): one band beside or above the graph clears all three.
   if (!changedLabel.isEmpty())
-    p.changedLabel = QRectF(QPointF(12, vh - changedLabel.height() - 12), changedLabel);
+    p.changedLabel = QRectF(
+        QPointF(vw - changedLabel.width() - 12, legendColumn.isEmpty() ? 12 : legendColumn.height() - 4),
+        changedLabel);
   // The map sits 10 px inside its corner and wants 4 px of clear graph
   // around it.
   if (!map.isEmpty())
