@@ -678,7 +678,7 @@ bool GraphView::fitWhole(const QRectF& r, const std::vector<QRectF>& keep, qreal
       const QSizeF view = vp / s;
       if (view.width() < extent.width() || view.height() < extent.height()) continue;
       // Centred, or moved left and down, away from the legend column at the
-      // top right (or up, away from the changed label at the bottom left).
+      // top right (or the other way when that covers less).
       const qreal xs[] = {extent.center().x() - view.width() / 2, extent.left(),
                           extent.right() - view.width()};
       const qreal ys[] = {extent.center().y() - view.height() / 2,

@@ -105,7 +105,7 @@ class GraphView : public QWidget {
   // column; Fit keeps the graph clear of both. Call legendChanged() when it
   // changes size or is shown or hidden. nullptr: none.
   void setExtraLegend(QWidget* legend);
-  // A label at the bottom left of the canvas (the what-if marks' "changed"
+  // A label under the legend column (the what-if marks' "changed"
   // legend): placed by the view, Fit keeps the graph clear of it too. Call
   // legendChanged() when it changes size or is shown or hidden.
   void setChangedLabel(QWidget* label);
