@@ -15,6 +15,7 @@
 //   all-slice: nothing moves, 0 B.
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QGraphicsItem>
 #include <QGraphicsView>
 #include <QLabel>
@@ -28,6 +29,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTableView>
 #include <QTest>
 
@@ -604,6 +606,62 @@ class GraphCommLayerTest : public QObject {
   }
   static QString rectText(const QRect& r) {
     return QStringLiteral("(%1,%2 %3x%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+  }
+  // A large module's communication is analysed once the graph has laid out
+  // its function (both would share the same cores while the first frame is
+  // made); a small one's as soon as it is shown, as before. The report comes
+  // either way.
+  void largeModuleAnalysedAfterItsLayout_data() {
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<bool>("held");
+    QTest::newRow("3,000 ops: analysed at once") << 3000 << false;
+    QTest::newRow("130,000 ops (9 MB): after the layout") << 130000 << true;
+  }
+  void largeModuleAnalysedAfterItsLayout() {
+    QFETCH(int, ops);
+    QFETCH(bool, held);
+    // A chain of sharded negates ending in a replicated return (one
+    // all-gather), ~70 bytes an op.
+    QByteArray text = "sdy.mesh @m = <[\"x\"=4]>\n"
+                      "func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, "
+                      "[{\"x\"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, "
+                      "[{}, {}]>}) {\n";
+    QByteArray prev = "%arg0";
+    for (int i = 0; i < ops; ++i) {
+      const QByteArray v = "%v" + QByteArray::number(i);
+      text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x8xf32>\n";
+      prev = v;
+    }
+    text += "  return " + prev + " : tensor<8x8xf32>\n}\n";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("chain.mlir"));
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+    }
+    app::MainWindow w(test::sampleDir());
+    w.resize(1400, 900);
+    w.show();
+    comm::CommunicationFeed* feed = w.communicationPanel()->feed();
+    QStringList events;
+    bool heldAtShow = false;
+    // Connected after the window's own slots: the hold is decided by now.
+    connect(w.state(), &DocumentState::functionChanged, this,
+            [&] { heldAtShow = heldAtShow || feed->isHeld(); });
+    connect(w.graphView(), &GraphView::layoutFinished, this, [&] { events << QStringLiteral("layout"); });
+    connect(feed, &comm::CommunicationFeed::computing, this, [&] { events << QStringLiteral("computing"); });
+    w.openFile(path);
+    QVERIFY(QTest::qWaitFor([&] { return w.state()->document() && feed->isCurrent(); }, 120000));
+    QCOMPARE(heldAtShow, held);
+    QVERIFY(!feed->isHeld());
+    QVERIFY(events.contains(QStringLiteral("layout")));
+    QVERIFY(events.contains(QStringLiteral("computing")));
+    if (held)
+      QVERIFY2(events.indexOf(QStringLiteral("layout")) < events.indexOf(QStringLiteral("computing")),
+               qPrintable(events.join(u' ')));
+    QVERIFY(feed->report());
+    QVERIFY2(feed->report()->ok, feed->report()->error.c_str());
+    QVERIFY(!feed->report()->collectives.empty());
   }
 };
 
