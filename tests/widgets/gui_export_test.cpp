@@ -307,17 +307,17 @@ class GuiExportTest : public QObject {
     QTest::newRow("graph as written") << "exportGraphAction" << -1 << "dataflow graph — as written";
     QTest::newRow("graph after propagation")
         << "exportGraphAction" << 0 << "after propagation (pipeline, 4 steps)";
-    QTest::newRow("graph mid-way") << "exportGraphAction" << 2 << "after step 1 of 4 (pipeline)";
+    QTest::newRow("graph mid-way") << "exportGraphAction" << 2 << "after step 1 (steps 0–3, pipeline)";
     QTest::newRow("graph at the input")
         << "exportGraphAction" << 4 << "before propagation (pipeline, 4 steps)";
-    QTest::newRow("mesh mid-way") << "exportMeshAction" << 1 << "after step 2 of 4 (pipeline)";
-    QTest::newRow("why mid-way") << "exportWhyAction" << 1 << "after step 2 of 4 (pipeline)";
-    QTest::newRow("trace mid-way") << "exportTraceAction" << 1 << "step 2 of 4";
+    QTest::newRow("mesh mid-way") << "exportMeshAction" << 1 << "after step 2 (steps 0–3, pipeline)";
+    QTest::newRow("why mid-way") << "exportWhyAction" << 1 << "after step 2 (steps 0–3, pipeline)";
+    QTest::newRow("trace mid-way") << "exportTraceAction" << 1 << "step 2 (steps 0–3)";
     QTest::newRow("comm as written")
         << "exportCommAction" << -1 << "Communication — mlp_megatron.mlir (as written)";
     QTest::newRow("comm after propagation")
         << "exportCommAction" << 0 << "(after propagation (pipeline, 4 steps))";
-    QTest::newRow("comm mid-way") << "exportCommAction" << 1 << "(after step 2 of 4 (pipeline))";
+    QTest::newRow("comm mid-way") << "exportCommAction" << 1 << "(after step 2 (steps 0–3, pipeline))";
   }
   void titlesSayTheState() {
     QFETCH(QString, action);

@@ -18,8 +18,8 @@ Picture communicationPicture(const api::CommunicationReport& report, const QStri
                              int maxRows = 40);
 
 // The picture's title, the same headless and in the GUI:
-//   communicationTitle("mlp.mlir", "after step 3 of 12 (pipeline)")
-//   == "Communication — mlp.mlir (after step 3 of 12 (pipeline))"
+//   communicationTitle("mlp.mlir", "after step 3 (steps 0–11, pipeline)")
+//   == "Communication — mlp.mlir (after step 3 (steps 0–11, pipeline))"
 QString communicationTitle(const QString& fileName, const QString& state);
 
 // Why there is no picture: the report of `fileName` failed with `reason`.

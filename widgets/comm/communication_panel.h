@@ -41,7 +41,7 @@ class CommunicationPanel : public QWidget {
   QString detailText() const;
   // What changed since the previous report of the same file on the same chip
   // (a what-if re-run, a propagation, a step), naming the state that report
-  // was of: "Since the state shown before (after step 2 of 3 (user-priority)):
+  // was of: "Since the state shown before (after step 2 (steps 0–2, user-priority)):
   // removes 2 all-gathers; -48.00 MiB, -80 us per device"; empty when
   // nothing to compare. (The What-if panel compares a re-run with the
   // result of the run before the edit: another question, other words.)

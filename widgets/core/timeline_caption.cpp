@@ -2,6 +2,7 @@
 
 #include "api/propagate.h"
 #include "core/document_state.h"
+#include "core/step_words.h"
 
 namespace shardscope::widgets {
 
@@ -11,7 +12,9 @@ QString timelineCaption(const QString& level, int stepsApplied, int stepCount) {
     return QStringLiteral("before propagation (%1, %2 steps)").arg(level).arg(stepCount);
   if (stepsApplied >= stepCount)
     return QStringLiteral("after propagation (%1, %2 steps)").arg(level).arg(stepCount);
-  return QStringLiteral("after step %1 of %2 (%3)").arg(stepsApplied - 1).arg(stepCount).arg(level);
+  // Numbered as everywhere else (step_words.h): from 0, with the range, so
+  // that "step 2" here is the step 2 of the step list and the window title.
+  return QStringLiteral("%1 (%2, %3)").arg(stepPlaceShort(stepsApplied), stepRange(stepCount), level);
 }
 
 QString timelineCaption(const DocumentState& state) {

@@ -4,7 +4,7 @@
 //
 //   no run                        "as written"
 //   a 12-step run, at its input   "before propagation (user-priority, 12 steps)"
-//   after 4 of its steps          "after step 3 of 12 (user-priority)"
+//   after 4 of its steps          "after step 3 (steps 0–11, user-priority)"
 //   after all of them             "after propagation (user-priority, 12 steps)"
 #pragma once
 #include <QString>

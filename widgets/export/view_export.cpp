@@ -66,7 +66,7 @@ Picture exportPicture(const api::Document& doc, const ExportRequest& req, QStrin
     if (!func && !funcs.empty()) func = funcs.front();
   }
   const QString funcName = func ? u'@' + toQString(api::symbolName(*func)) : QString();
-  // " — after step 3 of 12 (user-priority)": the state, at the end of the title.
+  // " — after step 3 (steps 0–11, user-priority)": the state, at the end of the title.
   const QString state = req.state.isEmpty() ? QString() : QStringLiteral(" — ") + req.state;
   QString errorsNote;
   if (doc.errorCount() > 0) errorsNote = QStringLiteral(" · %1 error(s)").arg(doc.errorCount());

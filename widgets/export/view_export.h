@@ -30,8 +30,8 @@ struct ExportRequest {
   // Graph: how a function is grouped (GroupingOptions::scopesAtAnySize is
   // the GUI's View > Group by Name Scope).
   GroupingOptions grouping;
-  // The state `doc` is in, for the title ("after step 3 of 12
-  // (user-priority)", core/timeline_caption.h); empty: not said.
+  // The state `doc` is in, for the title ("after step 3 (steps
+  // 0–11, user-priority)", core/timeline_caption.h); empty: not said.
   QString state;
 };
 

@@ -9,6 +9,7 @@
 #include "explain/factor_info.h"
 #include "explain/factor_table.h"
 #include "explain/narration.h"
+#include "core/step_words.h"
 #include "explain/trace_index.h"
 #include "factor_table_model.h"
 #include "factor_table_view.h"
@@ -337,7 +338,7 @@ Picture traceExportPicture(const TraceRun& run, const TraceExportOptions& o, QSt
   const qreal width = std::max({steps.size.width(), table2.size.width(), 560.0});
   std::vector<Picture> parts{steps, textBlock(lines, width, QStringLiteral("Step %1: %2").arg(step).arg(headline))};
   if (!table2.isNull()) parts.push_back(table2);
-  const QString title = file + QStringLiteral(" — propagation trace — step %1 of %2").arg(step).arg(n);
+  const QString title = file + QStringLiteral(" — propagation trace — step %1 (%2)").arg(step).arg(stepRange(n));
   return titled(stack(parts, 14), title, QStringLiteral("%1 propagation · factor table %2 the step").arg(strategy, when));
 }
 
