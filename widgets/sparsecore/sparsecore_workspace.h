@@ -26,7 +26,9 @@ class QDoubleSpinBox;
 class QLabel;
 class QListView;
 class QPlainTextEdit;
+class QScrollArea;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -43,6 +45,7 @@ class SpmemOccupancyPlot;
 namespace shardscope::scw {
 
 class FdoStatsView;
+class MiddleElidedLabel;
 class ScMessagesModel;
 class TableLimitsModel;
 
@@ -96,12 +99,31 @@ class SparseCoreWorkspace : public QWidget {
   // The title `view`'s picture carries ("" for an unknown view).
   QString viewTitle(const QString& view) const;
 
+  // Presentation mode: the charts' texts at `scale` times their size (the
+  // widgets follow the window's font); 1 gives everything back. With the
+  // larger font the workspace still fits the window: the settings panel
+  // scrolls on its own, the path and status shrink (elided, whole in the
+  // tooltip), table rows grow with their text.
+  void setTextScale(double scale);
+  double textScale() const { return textScale_; }
+
  signals:
   // A result (or a load error) was applied to every view.
   void analysisUpdated();
 
+ protected:
+  void changeEvent(QEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+  bool eventFilter(QObject* watched, QEvent* e) override;
+
  private:
   void buildUi();
+  // Sizes that follow the font: table rows, the summary's monospace font.
+  void fitToFont();
+  // The messages pane as tall as its lines (at most a third of the
+  // views' column) until the user drags the splitter: its last line was
+  // cut in half at 1280x800.
+  void fitMessagesPane();
   void openFileDialog();
   void scheduleAnalysis();
   void startAnalysis();
@@ -124,8 +146,13 @@ class SparseCoreWorkspace : public QWidget {
 
   TableLimitsModel* tableModel_ = nullptr;
   ScMessagesModel* messagesModel_ = nullptr;
-  QLabel* pathLabel_ = nullptr;
-  QLabel* statusLabel_ = nullptr;
+  MiddleElidedLabel* pathLabel_ = nullptr;
+  MiddleElidedLabel* statusLabel_ = nullptr;
+  QSplitter* viewsAndMessages_ = nullptr;
+  QWidget* settingsPanel_ = nullptr;
+  QScrollArea* settingsScroll_ = nullptr;
+  bool messagesSizedByUser_ = false;
+  double textScale_ = 1.0;
   QLabel* errorBanner_ = nullptr;
   QComboBox* chip_ = nullptr;
   QSpinBox* devices_ = nullptr;
