@@ -251,6 +251,8 @@ void SparseCorePlot::setTextScale(double scale) {
   if (scale == textScale_) return;
   textScale_ = scale;
   applyTextScale(scale);
+  // Too low a chart overlays its text rows: the least height grows with them.
+  setMinimumSize(320, int(200 * std::max(1.0, scale)));
   layOutFor(width(), scale);
   // Titles and legend columns fitted again for the larger text.
   wrapTexts(plot_->width());

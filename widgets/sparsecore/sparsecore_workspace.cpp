@@ -116,6 +116,7 @@ void SparseCoreWorkspace::buildUi() {
   root->addWidget(errorBanner_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
+  split_ = split;
   root->addWidget(split, 1);
 
   // Settings panel, scrolling on its own when the window is too low for it
@@ -514,6 +515,21 @@ QString SparseCoreWorkspace::shownStack() const { return stackChoice_->currentTe
 QString SparseCoreWorkspace::statusText() const { return statusLabel_->fullText(); }
 
 void SparseCoreWorkspace::setTextScale(double scale) {
+  // Presentation mode shows the charts: the settings panel folds away (its
+  // splitter handle brings it back) and comes back as it was after.
+  // So do the messages and the summary under the charts (a chart with its
+  // 1.6x legend and titles needs the height).
+  if (scale > 1.0 && textScale_ <= 1.0) {
+    splitSizes_ = split_->sizes();
+    messagesSizes_ = viewsAndMessages_->sizes();
+    split_->setSizes({0, split_->width()});
+    QSignalBlocker block(viewsAndMessages_);
+    viewsAndMessages_->setSizes({viewsAndMessages_->height(), 0});
+  } else if (scale <= 1.0 && textScale_ > 1.0 && !splitSizes_.isEmpty()) {
+    split_->setSizes(splitSizes_);
+    QSignalBlocker block(viewsAndMessages_);
+    viewsAndMessages_->setSizes(messagesSizes_);
+  }
   textScale_ = scale;
   for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
            loadPlot_, spmemPlot_, hbmPlot_, pipelinePlot_, idsPlot_})
@@ -532,7 +548,7 @@ void SparseCoreWorkspace::fitToFont() {
 }
 
 void SparseCoreWorkspace::fitMessagesPane() {
-  if (messagesSizedByUser_ || !viewsAndMessages_ || messagesModel_->rowCount() == 0) return;
+  if (messagesSizedByUser_ || textScale_ > 1.0 || !viewsAndMessages_ || messagesModel_->rowCount() == 0) return;
   const int total = viewsAndMessages_->height();
   if (total <= 0) return;
   // Each message wrapped at the list's width (the view's own row hints

@@ -100,10 +100,12 @@ class SparseCoreWorkspace : public QWidget {
   QString viewTitle(const QString& view) const;
 
   // Presentation mode: the charts' texts at `scale` times their size (the
-  // widgets follow the window's font); 1 gives everything back. With the
-  // larger font the workspace still fits the window: the settings panel
-  // scrolls on its own, the path and status shrink (elided, whole in the
-  // tooltip), table rows grow with their text.
+  // widgets follow the window's font), the settings panel and the messages
+  // folded away (their splitter handles bring them back); 1 gives
+  // everything back. With
+  // the larger font the workspace still fits the window: the settings
+  // panel scrolls on its own, the path and status shrink (elided, whole in
+  // the tooltip), table rows grow with their text.
   void setTextScale(double scale);
   double textScale() const { return textScale_; }
 
@@ -149,6 +151,8 @@ class SparseCoreWorkspace : public QWidget {
   MiddleElidedLabel* pathLabel_ = nullptr;
   MiddleElidedLabel* statusLabel_ = nullptr;
   QSplitter* viewsAndMessages_ = nullptr;
+  QSplitter* split_ = nullptr;   // settings | views
+  QList<int> splitSizes_, messagesSizes_;  // before presentation mode folded the panes
   QWidget* settingsPanel_ = nullptr;
   QScrollArea* settingsScroll_ = nullptr;
   bool messagesSizedByUser_ = false;
