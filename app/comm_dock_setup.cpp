@@ -20,6 +20,10 @@ namespace shardscope {
 
 namespace {
 
+// Modules larger than this (about 60,000 ops) are laid out before their
+// communication is analysed.
+constexpr size_t kHoldFeedBytes = 8 * 1000 * 1000;
+
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
 // The Why panel shows the collective: its cause above, and below it where
 // the axes of the dimension it changes came from (when the shown module is
@@ -70,6 +74,14 @@ QDockWidget* addCommunicationDock(QMainWindow* window, widgets::DocumentState* s
 
   auto* layer = new widgets::GraphCommLayer(state, graph);
   widgets::comm::CommunicationFeed* feed = panel->feed();
+  // A large module: its communication analysis waits until the graph has
+  // laid out its function (the graph's own slot, connected first, has
+  // started that by now; functionChanged follows documentChanged).
+  QObject::connect(state, &widgets::DocumentState::functionChanged, feed, [state, graph, feed] {
+    const auto& doc = state->document();
+    if (doc && doc->text.size() > kHoldFeedBytes && graph->isLayoutRunning()) feed->hold();
+  });
+  QObject::connect(graph, &widgets::GraphView::layoutFinished, feed, [feed] { feed->release(); });
   QObject::connect(feed, &widgets::comm::CommunicationFeed::reportReady, layer,
                    [layer, feed] { layer->setReport(feed->report(), feed->reportDocument()); });
   // A glyph clicked in the graph: its row, as if clicked (without moving the

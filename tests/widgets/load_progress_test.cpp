@@ -16,6 +16,7 @@
 #include "core/document_state.h"
 #include "diagnostics/diagnostics_model.h"
 #include "load_progress.h"
+#include "source/source_view.h"
 #include "main_window_test_util.h"
 
 using namespace shardscope;
@@ -98,6 +99,11 @@ class LoadProgressTest : public QObject {
     }
     QCOMPARE(previous, app::LoadProgress::kRange);
     QCOMPARE(w.state()->functions().size(), size_t(1));
+    // The source view's text was converted beside the parse (the file is
+    // over the read-ahead size): it is the file's.
+    QFile f(big_);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(w.sourceView()->text(), QString::fromUtf8(f.readAll()));
   }
 
   // Cancel by the button and by Esc: the read stops, `loadCancelled` says

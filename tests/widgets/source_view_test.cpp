@@ -1,7 +1,10 @@
 // The source view: text, highlighting, error underlines at diagnostics.
 #include "source/source_view.h"
 
+#include <QFile>
 #include <QLocale>
+#include <QMoveEvent>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -209,6 +212,103 @@ class SourceViewTest : public QObject {
     const Picture pic = view.picture();
     QVERIFY(!pic.isNull());
     QVERIFY2(pic.size.width() < 16000, qPrintable(QString::number(pic.size.width())));
+  }
+  // A large source goes in by chunks; its line-number gutter is as wide as
+  // the final line count needs from the first chunk on. Widening it as the
+  // count passed 10,000 or 100,000 resized the editor's viewport, which lays
+  // out every block filled so far again (the 208 ms stall of opening a
+  // million ops in the main window).
+  void gutterKeepsItsWidthWhileFilling_data() {
+    QTest::addColumn<int>("lines");
+    QTest::addColumn<int>("lineLength");  // characters of each padding line
+    QTest::newRow("20,000 lines (passes 10,000)") << 20000 << 60;
+    QTest::newRow("120,000 lines (passes 100,000)") << 120000 << 20;
+    QTest::newRow("3,400 long lines in 3 pieces (passes 10,000 blocks)") << 3400 << 2100;
+  }
+  void gutterKeepsItsWidthWhileFilling() {
+    QFETCH(int, lines);
+    QFETCH(int, lineLength);
+    QString text = QStringLiteral("func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n");
+    for (int i = 0; i < lines; ++i) {
+      QString line = QStringLiteral("  // padding %1 ").arg(i);
+      line += QString(lineLength - line.size(), u'.');
+      text += line + u'\n';
+    }
+    text += QStringLiteral("  return %x : tensor<8xf32>\n}\n");
+    QVERIFY(text.size() > 1024 * 1024);  // filled in chunks
+
+    // A wider gutter moves the viewport right (a scroll bar appearing only
+    // narrows it, with a move event to the same place).
+    struct MoveCounter : QObject {
+      int moves = 0;
+      bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::Move) {
+          const auto* m = static_cast<QMoveEvent*>(e);
+          moves += m->pos() != m->oldPos();
+        }
+        return false;
+      }
+    } counter;
+    DocumentState state;
+    SourceView view(&state);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    state.setDocument(api::parseDocument(text.toStdString(), "padded.mlir"));
+    QVERIFY(view.isFilling());
+    const int width = view.lineNumberAreaWidth();
+    view.viewport()->installEventFilter(&counter);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
+    QCOMPARE(view.text(), text);
+    QCOMPARE(counter.moves, 0);
+    QCOMPARE(view.lineNumberAreaWidth(), width);
+    // The width is the one the final block count gives.
+    int digits = 1;
+    for (int n = view.document()->blockCount(); n >= 10; n /= 10) ++digits;
+    QCOMPARE(width, 14 + view.fontMetrics().horizontalAdvance(u'9') * std::max(3, digits));
+  }
+  // The main window reads a large file a second time and converts it for
+  // the editor while the module is parsed (SourceView::readAhead); the text
+  // made ahead is used only when it was read from exactly the document's
+  // text: a file changed in between shows the document's own text.
+  void textReadAheadOnlyWhenTheSame_data() {
+    QTest::addColumn<bool>("changedInBetween");
+    QTest::newRow("same file") << false;
+    QTest::newRow("file changed after the read-ahead") << true;
+  }
+  void textReadAheadOnlyWhenTheSame() {
+    QFETCH(bool, changedInBetween);
+    auto module = [](const char* op) -> QByteArray {
+      QByteArray text = "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n";
+      for (int i = 0; i < 30000; ++i) text += "  // padding line " + QByteArray::number(i) + " ............\n";
+      return text + "  %0 = stablehlo." + op + " %x : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n";
+    };
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("ahead.mlir"));
+    auto write = [&](const QByteArray& bytes) {
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    QVERIFY(write(module("negate")));
+    SourceView::TextAhead ahead = SourceView::readAhead(path.toStdString());
+    QCOMPARE(ahead.text, QString::fromUtf8(module("negate")));
+    const QString aheadText = ahead.text;  // shares its characters
+    if (changedInBetween) QVERIFY(write(module("abs")));
+    auto doc = api::loadDocument(path.toStdString());
+    SourceView::prepare(doc, std::move(ahead));
+    DocumentState state;
+    SourceView view(&state);
+    state.setDocument(doc);
+    QVERIFY(view.isFilling());  // over a megabyte
+    QCOMPARE(view.text(), QString::fromStdString(doc->text));
+    // The characters converted ahead are the ones shown, or none of them.
+    QCOMPARE(view.text().constData() == aheadText.constData(), !changedInBetween);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
+    QCOMPARE(view.toPlainText(), QString::fromStdString(doc->text));
+    // A file that cannot be read gives nothing ahead (no text).
+    const SourceView::TextAhead missing = SourceView::readAhead(dir.filePath(QStringLiteral("no.mlir")).toStdString());
+    QVERIFY(missing.text.isNull());
+    QVERIFY(missing.bytes.empty());
   }
 };
 

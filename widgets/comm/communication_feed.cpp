@@ -3,6 +3,7 @@
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 #include "core/document_state.h"
 
@@ -14,10 +15,15 @@ CommunicationFeed::CommunicationFeed(DocumentState* state, QObject* parent)
   // change of a burst starts the clock, later ones do not push it back.
   throttle_.setSingleShot(true);
   throttle_.setInterval(kBurstMs);
+  holdLimit_.setSingleShot(true);
+  holdLimit_.setInterval(kHoldMaxMs);
+  connect(&holdLimit_, &QTimer::timeout, this, &CommunicationFeed::release);
   connect(&throttle_, &QTimer::timeout, this, [this] {
     throttle_.setInterval(kBurstMs);
     stepsMoving_ = false;  // the timeline rests
-    if (running_)
+    if (held_)
+      dueWhileHeld_ = true;  // on release
+    else if (running_)
       dirty_ = true;  // once the running analysis is done
     else
       start();
@@ -45,7 +51,7 @@ void CommunicationFeed::setChip(const QString& name) {
 
 bool CommunicationFeed::isCurrent() const {
   return report_ && state_ && reportDoc_ == state_->document() && !running_ && !dirty_ &&
-         !throttle_.isActive();
+         !throttle_.isActive() && !dueWhileHeld_;
 }
 
 void CommunicationFeed::schedule() {
@@ -64,6 +70,22 @@ void CommunicationFeed::dropOffTheUiThread(std::shared_ptr<const api::Communicat
 }
 
 void CommunicationFeed::refresh() { start(); }
+
+void CommunicationFeed::hold() {
+  held_ = true;
+  holdLimit_.start();
+}
+
+void CommunicationFeed::release() {
+  if (!held_) return;
+  held_ = false;
+  holdLimit_.stop();
+  if (!std::exchange(dueWhileHeld_, false)) return;  // still to come: the throttle runs
+  if (running_)
+    dirty_ = true;
+  else
+    start();
+}
 
 void CommunicationFeed::waitForSnapshot() {
   if (snapshot_.isValid() && !snapshot_.isFinished()) snapshot_.waitForFinished();

@@ -56,6 +56,18 @@ class CommunicationFeed : public QObject {
   QString chip() const { return chip_; }
   void setChip(const QString& name);
 
+  // While held, an analysis due (a document change) waits; release() starts
+  // it. The main window holds it while the graph lays out the first frame of
+  // a large module: both share the same cores, and at 1M ops the analysis
+  // (~3 s of CPU) would delay that frame. A hold ends by itself after
+  // kHoldMaxMs, so nothing waits on a layout that never reports.
+  //   feed->hold();                 // the graph starts grouping
+  //   ... graph: layoutFinished ->  feed->release();
+  void hold();
+  void release();
+  bool isHeld() const { return held_; }
+  static constexpr int kHoldMaxMs = 20000;
+
  public slots:
   // Recompute now for the state's current document.
   void refresh();
@@ -85,6 +97,9 @@ class CommunicationFeed : public QObject {
   bool running_ = false;
   bool dirty_ = false;  // something changed while an analysis ran
   bool stepsMoving_ = false;  // steps came and the timeline has not rested since
+  bool held_ = false;
+  bool dueWhileHeld_ = false;  // an analysis came due during the hold
+  QTimer holdLimit_;
   quint64 request_ = 0;
   QFuture<std::shared_ptr<const api::CommunicationSnapshot>> snapshot_;
   std::shared_ptr<const api::CommunicationReport> report_;

@@ -230,9 +230,11 @@ std::vector<CommGlyph> placeCommGlyphs(const GraphScene& scene, const ir::Module
       nodes.push_back(r.adjusted(4, 4, -4, -4));  // the painted box, without the item's margin
   }
   std::vector<QRectF> placed;
-  auto overlaps = [](const std::vector<QRectF>& rects, const QRectF& r) {
+  // A glyph keeps 3 px from a node's box (a selected or changed node's
+  // outline is drawn outside it) and 1 px from another glyph.
+  auto overlaps = [](const std::vector<QRectF>& rects, const QRectF& r, qreal gap = 1) {
     return std::any_of(rects.begin(), rects.end(),
-                       [&r](const QRectF& p) { return p.adjusted(-1, -1, 1, 1).intersects(r); });
+                       [&](const QRectF& p) { return p.adjusted(-gap, -gap, gap, gap).intersects(r); });
   };
   for (CommGlyph& g : glyphs) {
     QRectF r;
@@ -241,11 +243,27 @@ std::vector<CommGlyph> placeCommGlyphs(const GraphScene& scene, const ir::Module
       const QSizeF size = pillRect(g, QPointF(), true).size();
       r = pillRect(g, path.pointAtPercent(0.5), true);
       bool found = false;
-      for (double t : {0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74}) {
-        const QPointF at = path.pointAtPercent(t);
-        for (const QRectF& c : {QRectF(at + QPointF(5, -size.height() / 2), size),
-                                QRectF(at + QPointF(-5 - size.width(), -size.height() / 2), size)})
-          if (!found && !overlaps(nodes, c) && !overlaps(placed, c)) {
+      // Beside the edge, nearest its middle; on a short edge between two
+      // boxes (an argument's chip and its reader) further out to the side,
+      // where the pill clears both boxes rather than sitting on a border.
+      for (const qreal out : {5.0, 24.0, 48.0, 72.0})
+        for (double t : {0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74}) {
+          const QPointF at = path.pointAtPercent(t);
+          for (const QRectF& c : {QRectF(at + QPointF(out, -size.height() / 2), size),
+                                  QRectF(at + QPointF(-out - size.width(), -size.height() / 2), size)})
+            if (!found && !overlaps(nodes, c, 3) && !overlaps(placed, c)) {
+              r = c;
+              found = true;
+            }
+        }
+      // No room along the edge (the boxes too close): beside the box the
+      // edge leads into, at its top, right of it else left of it.
+      const int to = m.input.edges[static_cast<size_t>(g.edge)].to;
+      if (!found && to >= 0) {
+        const QRectF n = scene.nodeRect(to).adjusted(4, 4, -4, -4);
+        for (const QRectF& c : {QRectF(QPointF(n.right() + 6, n.top()), size),
+                                QRectF(QPointF(n.left() - 6 - size.width(), n.top()), size)})
+          if (!found && !overlaps(nodes, c, 3) && !overlaps(placed, c)) {
             r = c;
             found = true;
           }
@@ -264,7 +282,7 @@ std::vector<CommGlyph> placeCommGlyphs(const GraphScene& scene, const ir::Module
           QRectF(QPointF(n.left(), n.bottom() + 3), size)};
       r = candidates[0];
       for (const QRectF& c : candidates)
-        if (!overlaps(nodes, c) && !overlaps(placed, c)) {
+        if (!overlaps(nodes, c, 3) && !overlaps(placed, c)) {
           r = c;
           break;
         }

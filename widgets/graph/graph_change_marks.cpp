@@ -243,8 +243,10 @@ void GraphChangeMarks::refresh() {
   scene->addItem(badges);
   halos_ = halos;
   badges_ = badges;
+  // Two lines: the label sits in the legend column, about as wide as the
+  // legends above it.
   legend_->setText(tr("<span style=\"color:%1\">&#9632;</span> <b>changed</b> — sharding changed "
-                      "in the last what-if re-run (%n value(s))",
+                      "<br>in the last what-if re-run (%n value(s))",
                       nullptr, static_cast<int>(changed.size()))
                        .arg(canvasColors(isDark(scene)).changed.name()));
   styleLegend();
@@ -264,9 +266,8 @@ void GraphChangeMarks::styleLegend() {
 }
 
 void GraphChangeMarks::placeLegend() {
-  legend_->move(overlayPlaces(viewport_->size(), {}, QSizeF(legend_->size()), {})
-                    .changedLabel.topLeft()
-                    .toPoint());
+  // Under the legend column (the view knows its size).
+  legend_->move(view_->overlayPlacesNow().changedLabel.topLeft().toPoint());
 }
 
 bool GraphChangeMarks::eventFilter(QObject* o, QEvent* e) {

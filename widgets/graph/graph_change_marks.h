@@ -1,8 +1,8 @@
 // What-if in the graph: the values whose sharding changed in the last re-run
 // (DocumentState::changedValues()) are marked in the GraphView's scene: an
 // amber halo along their edges and around their chips / argument nodes, a
-// "changed" badge on each marked node, and a legend entry at the bottom-left
-// of the canvas. A collapsed group of a large function holding changed values
+// "changed" badge on each marked node, and a legend entry under the legend column
+// (overlay_places.h). A collapsed group of a large function holding changed values
 // gets the halo and a badge with their count. Everything is cleared when the
 // set is empty, and redone after every new layout (the scene is rebuilt).
 //

@@ -319,11 +319,23 @@ class ClusterItem : public QGraphicsItem {
     f.setItalic(true);
     p->setFont(f);
     p->setPen(cc.clusterText);
+    p->drawText(labelRect(), Qt::AlignLeft | Qt::AlignVCenter, label_);
+  }
+  // The strip the title is drawn in (its whole width, left-aligned).
+  QRectF labelRect() const {
     QRectF lr = c_.labelRect.isValid() ? c_.labelRect
                                        : QRectF(c_.rect.topLeft() + QPointF(8, 2), QSizeF(200, 16));
     lr.setLeft(c_.rect.left() + 8);
     lr.setWidth(c_.rect.width() - 16);
-    p->drawText(lr, Qt::AlignLeft | Qt::AlignVCenter, label_);
+    return lr;
+  }
+  // Where the title's text is: as wide as it, within the strip.
+  QRectF titleRect() const {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(11);
+    f.setItalic(true);
+    const QRectF lr = labelRect();
+    return QRectF(lr.topLeft(), QSizeF(std::min<qreal>(lr.width(), QFontMetricsF(f).horizontalAdvance(label_) + 4), lr.height()));
   }
 
  private:
@@ -455,6 +467,14 @@ void GraphScene::refreshAllShardings() {
 QPainterPath GraphScene::edgePath(int edge) const {
   if (edge < 0 || static_cast<size_t>(edge) >= edgeItems_.size()) return {};
   return static_cast<QGraphicsPathItem*>(edgeItems_[static_cast<size_t>(edge)])->path();
+}
+
+std::vector<QRectF> GraphScene::clusterTitleRects() const {
+  std::vector<QRectF> out;
+  for (QGraphicsItem* item : items())
+    if (item->data(kKindKey).toInt() == ClusterKind && item->isVisible())
+      out.push_back(static_cast<const ClusterItem*>(item)->titleRect());
+  return out;
 }
 
 QRectF GraphScene::nodeRect(int node) const {

@@ -37,6 +37,9 @@ class GraphScene : public QGraphicsScene {
   // node indices in layout order.
   std::vector<int> search(const QString& text);
   QRectF nodeRect(int node) const;
+  // Where the region frames' titles ("while · do") are drawn, scene
+  // coordinates: what lies over the graph keeps clear of them.
+  std::vector<QRectF> clusterTitleRects() const;
   // The painted path of edge `edge` (index into model().edges), scene coordinates.
   QPainterPath edgePath(int edge) const;
   // The document the shown graph belongs to (its keep-alive), or nullptr.

@@ -450,6 +450,15 @@ bool GraphView::isLayoutRunning() const {
   return watcher_.isRunning() || groupWatcher_.isRunning();
 }
 
+void GraphView::clearGraph() {
+  scene_->clearGraph();
+  // Nothing to scroll to: the scene rect the last graph left would keep
+  // its scroll bars around the message that says why there is no graph.
+  view_->setSceneRect(QRectF(0, 0, 1, 1));
+  view_->resetTransform();
+  overview_->hide();
+}
+
 void GraphView::setOverlay(const QString& text, bool busy) {
   if (text.isEmpty()) {
     overlay_->hide();
@@ -471,7 +480,7 @@ void GraphView::relayout() {
   const ir::Module* module = state_->module();
   const ir::Op* func = state_->function();
   if (!module || !func) {
-    scene_->clearGraph();
+    clearGraph();
     path_->hide();
     title_->setText(module ? tr("No function") : tr("No module (see Diagnostics)"));
     const auto& doc = state_->document();
@@ -552,7 +561,7 @@ void GraphView::applyLayout(quint64 request, const GraphLayout& layout) {
   if (request != request_) return;  // stale
   setOverlay(QString(), false);
   if (!layout.error.isEmpty()) {
-    scene_->clearGraph();
+    clearGraph();
     setOverlay(layout.error, false);
     emit layoutFinished(false);
     return;
@@ -586,7 +595,9 @@ void GraphView::updateHighlight() {
   if (navigating_) return;
   const int node = scene_->nodeOf(state_->selectedOp());
   if (node >= 0) current_ = node;
-  if (node >= 0 && isVisible()) view_->ensureVisible(scene_->nodeRect(node), 40, 40);
+  // Brought into view clear of the overlays (a step's op as the player
+  // selects it, a value picked in another view).
+  if (node >= 0 && isVisible()) bringIntoView(scene_->nodeRect(node));
 }
 
 void GraphView::zoomIn() { static_cast<Canvas*>(view_)->zoomBy(1.25); }
@@ -594,82 +605,27 @@ void GraphView::zoomOut() { static_cast<Canvas*>(view_)->zoomBy(0.8); }
 
 void GraphView::zoomFit() {
   if (!scene_->hasGraph()) return;
-  // Fit the graph into the viewport next to (or below) the legend overlay
-  // in the top-right corner, whichever leaves the graph larger. The view's
-  // scene rect is widened (or heightened) by the legend's share so that
-  // centring keeps the graph clear of it.
-  auto* canvas = static_cast<Canvas*>(view_);
+  // All of the graph in view, as large as leaves every node, chip, badge
+  // and frame title clear of the legend column and the changed label (up
+  // to 1.5x the text scale); else, at the smallest readable scale, the
+  // graph scrolls, with room in the scene for what lies over it.
   const QRectF r = scene_->sceneRect();
-  const QSizeF legend = canvas->legendSize();
-  const qreal vw = std::max(50, view_->viewport()->width());
-  const qreal vh = std::max(50, view_->viewport()->height());
-  const qreal sRight = std::min(std::max(20.0, vw - legend.width()) / r.width(), vh / r.height());
-  const qreal sBelow = std::min(vw / r.width(), std::max(20.0, vh - legend.height()) / r.height());
-  // Never magnified beyond 1.5x, never smaller than readable.
-  const qreal s = std::min(std::max(sRight, sBelow), 1.5 * textScale_);
-  const qreal readable = kMinReadableScale * textScale_;
-  // Keeping the graph's whole bounding box out of the legend column is more
-  // than needed: a dataflow graph is mostly empty at its corners. A larger
-  // scale that still covers no node (or one that is readable where the box
-  // would not be) is better: the graph is then all in view, not cut at its
-  // left and under the overview map.
-  const bool changedShown = changedLabel_ && !changedLabel_->isHidden();
-  if ((!legend.isEmpty() || changedShown) &&
-      fitAroundLegend(std::min({vw / r.width(), vh / r.height(), 1.5 * textScale_}),
-                      std::max(s, readable), s < readable))
-    return;
-  if (s < readable) {
-    // Room for the legend column: beside the graph when the graph is narrow
-    // enough; else where it costs less of the window: above the graph's top
-    // (a band as wide as the window) or beside it (a band as tall; the
-    // graph's right side is then under the column until scrolled to).
-    const bool beside = r.width() * readable + legend.width() <= vw ||
-                        legend.height() * vw > legend.width() * vh;
-    // A graph wider than the window gets the margin beside, which keeps
-    // the column off its rightmost nodes once scrolled to its right end;
-    // and a band above too only when the column would cover a node where
-    // the view starts (its top left), only as tall as clears the nodes it
-    // would cover: a band as tall as the column can take most of a short
-    // pane.
-    QRectF padded = beside ? r.adjusted(0, 0, legend.width() / readable, 0)
-                           : r.adjusted(0, -legend.height() / readable, 0, 0);
-    // The margin beside is off screen where the view starts whenever the
-    // graph and it are wider than the window (not only when the graph
-    // alone is): mlp_megatron at 1280x800 after Ctrl+P, the column over
-    // %arg2 and broadcast_in_dim. Then the band above too.
-    if (r.width() * readable > vw || (beside && padded.width() * readable > vw)) {
-      padded = r.adjusted(0, 0, legend.width() / readable, 0);
-      const QSizeF changed =
-          changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
-      const QRectF column = overlayPlaces(QSizeF(vw, vh), legend, changed, {})
-                                .inScene(padded.topLeft(), readable)
-                                .legendColumn;
-      qreal band = 0;
-      for (const QRectF& k : keepClearRects())
-        if (column.intersects(k)) band = std::max(band, column.bottom() - k.top() + 8 / readable);
-      padded.adjust(0, -std::min(band, legend.height() / readable), 0, 0);
-    }
-    view_->setSceneRect(padded);
-    view_->setTransform(QTransform::fromScale(readable, readable));
-    canvas->userZoomed = false;
-    // From the top (where the arguments are) and the left edge (a graph
-    // wider than the window is not cut at both sides), or around the
-    // selection.
-    QPointF focus(std::min(padded.center().x(), padded.left() + vw / (2 * readable)),
-                  padded.top() + vh / (2 * readable));
-    const QList<QGraphicsItem*> selected = scene_->selectedItems();
-    if (!selected.isEmpty()) focus = selected.front()->sceneBoundingRect().center();
-    view_->centerOn(focus);
-    placeOverview();
-    return;
-  }
-  const QRectF padded = sRight >= sBelow ? r.adjusted(0, 0, legend.width() / s, 0)
-                                         : r.adjusted(0, -legend.height() / s, 0, 0);
-  view_->setSceneRect(padded);
-  view_->setTransform(QTransform::fromScale(s, s));
-  canvas->userZoomed = false;
-  view_->centerOn(padded.center());
-  placeOverview();
+  const std::vector<QRectF> keep = keepClearRects();
+  const qreal vw = fullViewport().width(), vh = fullViewport().height();
+  // The graph's scene rect has a wide margin; what must be seen, with a
+  // narrow one, may fit where it does not.
+  QRectF content;
+  for (const QRectF& k : keep) content |= k;
+  content = content.isEmpty() ? r : content.adjusted(-8, -8, 8, 8) & r;
+  const qreal whole = std::min({vw / content.width(), vh / content.height(), 1.5 * textScale_});
+  // Presentation mode magnifies the text; a graph that fits the screen at
+  // its own size (labels at their 11-12 px, larger than outside it) is
+  // shown whole rather than cut for a larger scale.
+  const qreal wholeFloor = kMinReadableScale * std::min<qreal>(textScale_, 1.25);
+  if (whole >= wholeFloor && fitWhole(r, keep, whole, wholeFloor)) return;
+  // Scrolling, the scene's wide margin would only be empty space at the
+  // ends the view starts from.
+  fitScrolling(content, keep, kMinReadableScale * textScale_);
 }
 
 std::vector<QRectF> GraphView::keepClearRects() const {
@@ -683,109 +639,174 @@ std::vector<QRectF> GraphView::keepClearRects() const {
     const qreal z = item->zValue();
     if ((z >= 2 && z < 30) || z >= 50) rects.push_back(item->sceneBoundingRect());
   }
+  // A region's frame may pass under a legend, its title may not (it says
+  // which region the nodes in it belong to).
+  for (const QRectF& t : scene_->clusterTitleRects()) rects.push_back(t);
   return rects;
 }
 
-bool GraphView::fitAroundLegend(qreal from, qreal floor, bool includeFloor) {
-  const std::vector<QRectF> keep = keepClearRects();
-  if (keep.empty()) return false;
-  // The graph with its margin, else (in a small window) only what must be
-  // seen with a narrow one: the margin is room the legends may use.
+QSizeF GraphView::fullViewport() const {
+  // A pixel less, so that a graph fitted to it needs no scroll bar.
+  QSizeF size = QSizeF(view_->viewport()->size()) - QSizeF(1, 1);
+  const qreal bar = view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view_);
+  if (view_->verticalScrollBar()->isVisible()) size.rwidth() += bar;
+  if (view_->horizontalScrollBar()->isVisible()) size.rheight() += bar;
+  return size.expandedTo(QSizeF(50, 50));
+}
+
+QSizeF GraphView::changedLabelSize() const {
+  return changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
+}
+
+bool GraphView::fitWhole(const QRectF& r, const std::vector<QRectF>& keep, qreal from,
+                         qreal floor) {
+  auto* canvas = static_cast<Canvas*>(view_);
+  const QSizeF vp = fullViewport();
+  // The overview map is hidden while all of the graph is in view.
+  const OverlayPlaces places = overlayPlaces(vp, canvas->legendSize(), changedLabelSize(), {});
+  // The graph with its margin, else only what must be seen with a narrow
+  // one: the margin is room the overlays may use.
   QRectF content;
   for (const QRectF& k : keep) content |= k;
-  for (const QRectF& r : {scene_->sceneRect(), content.adjusted(-8, -8, 8, 8)})
-    if (fitAroundLegend(r, keep, from, floor, includeFloor)) return true;
+  std::vector<QRectF> extents{r};
+  if (!content.isEmpty()) extents.push_back(content.adjusted(-8, -8, 8, 8) & r);
+  std::vector<qreal> scales;
+  for (qreal s = from; s > floor; s *= 0.92) scales.push_back(s);
+  scales.push_back(floor);
+  for (const qreal s : scales)
+    for (const QRectF& extent : extents) {
+      const QSizeF view = vp / s;
+      if (view.width() < extent.width() || view.height() < extent.height()) continue;
+      // Centred, or moved left and down, away from the legend column at the
+      // top right (or the other way when that covers less).
+      const qreal xs[] = {extent.center().x() - view.width() / 2, extent.left(),
+                          extent.right() - view.width()};
+      const qreal ys[] = {extent.center().y() - view.height() / 2,
+                          extent.bottom() - view.height(), extent.top()};
+      for (const qreal y : ys)
+        for (const qreal x : xs) {
+          if (places.inScene(QPointF(x, y), s).covers(keep)) continue;
+          const QRectF shown(QPointF(x, y), view);
+          view_->setSceneRect(shown);
+          view_->setTransform(QTransform::fromScale(s, s));
+          canvas->userZoomed = false;
+          view_->centerOn(shown.center());
+          placeOverview();
+          return true;
+        }
+    }
   return false;
 }
 
-bool GraphView::fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep, qreal from,
-                                qreal floor, bool includeFloor) {
+void GraphView::fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, qreal s) {
   auto* canvas = static_cast<Canvas*>(view_);
   const QSizeF legend = canvas->legendSize();
-  const QSizeF changed =
-      changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size()) : QSizeF();
-  // A pixel less than the viewport, so that no scroll bar appears.
-  const qreal vw = view_->viewport()->width() - 1, vh = view_->viewport()->height() - 1;
-  if ((legend.isEmpty() && changed.isEmpty()) || vw < 50 || vh < 50 ||
-      (from < floor && !includeFloor))
-    return false;
-  std::vector<qreal> scales;
-  for (qreal s = from; s > floor; s *= 0.92) scales.push_back(s);
-  if (includeFloor) scales.push_back(floor);
-  const QSizeF map = overviewMapSize(r);
-  // A graph taller (wider) than the view gets a scroll bar, which takes
-  // from the width (height).
+  const QSizeF changed = changedLabelSize();
   const qreal bar = view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view_);
-  // Twice: first with the overview map clear of the graph too; then, when
-  // the graph is only just too tall (or wide) for any such place, with the
-  // map left out at Fit (placeOverview: the scroll bars say there is more,
-  // a zoom brings it back) rather than over a node or with the graph cut at
-  // its left.
-  for (const bool withMap : {true, false})
-    for (const qreal s : scales) {
-      QSizeF view(vw / s, vh / s);  // the viewport in scene units
-      const bool fitsAcross = view.width() >= r.width(), fitsDown = view.height() >= r.height();
-      if (!fitsDown && !view_->verticalScrollBar()->isVisible()) view.rwidth() -= bar / s;
-      if (!fitsAcross && !view_->horizontalScrollBar()->isVisible()) view.rheight() -= bar / s;
-      const qreal viewW = view.width() * s, viewH = view.height() * s;
-      // Only at the readable scale may the graph be larger than the view,
-      // and then only in one direction: it starts at its left or its top
-      // (where the arguments are).
-      if (!fitsAcross && !fitsDown) continue;
-      const bool partial = !fitsAcross || !fitsDown;
-      if (partial && s != floor) continue;
-      if (!partial && !withMap) continue;  // the first pass tried it
-      const OverlayPlaces places = overlayPlaces(QSizeF(viewW, viewH), legend, changed,
-                                                 partial && withMap ? map : QSizeF());
-      // A graph that scrolls slides under the overlays: room is made for
-      // them in the scene. Scrolling sideways, a margin at its right end
-      // (the column then covers no rightmost node), and only when the
-      // column covers a node where the view starts, a band above the graph
-      // (and below it for the label), which the overlays always sit over;
-      // a band as tall as the column can take most of a short pane.
-      // Scrolling down, the band beside it when it is narrow enough, else
-      // a margin at its bottom end.
-      std::vector<QRectF> extents{r};
-      if (partial) {
-        const qreal above = places.legendColumn.isEmpty() ? 0 : places.legendColumn.bottom() / s;
-        const qreal below = places.changedLabel.isEmpty() ? 0 : (viewH - places.changedLabel.top()) / s;
-        const qreal beside = places.legendColumn.isEmpty() ? 0 : (viewW - places.legendColumn.left()) / s;
-        extents.clear();
-        if (!fitsAcross) {
-          extents.push_back(r.adjusted(0, 0, beside, 0));
-          if (r.height() + above + below <= view.height())
-            extents.push_back(r.adjusted(0, -above, beside, below));
-        } else {
-          if (r.width() + beside <= view.width()) extents.push_back(r.adjusted(0, 0, beside, below));
-          extents.push_back(r.adjusted(0, 0, 0, std::max(above, below)));
-        }
-      }
-      for (const QRectF& extent : extents) {
-        // Where the viewport's top-left may go: the graph centred, or moved
-        // left and down, away from the legend column at the top right.
-        std::vector<qreal> xs, ys;
-        if (view.width() >= extent.width())
-          xs = {extent.center().x() - view.width() / 2, extent.left()};
-        else
-          xs = {extent.left()};
-        if (view.height() >= extent.height())
-          ys = {extent.center().y() - view.height() / 2, extent.bottom() - view.height()};
-        else
-          ys = {extent.top()};
-        for (const qreal y : ys)
-          for (const qreal x : xs) {
-            if (places.inScene(QPointF(x, y), s).covers(keep)) continue;
-            const QRectF shown(QPointF(x, y), view);
-            view_->setSceneRect(shown.united(extent));
-            view_->setTransform(QTransform::fromScale(s, s));
-            canvas->userZoomed = false;
-            view_->centerOn(shown.center());
-            placeOverview();
-            return true;
-          }
-      }
+  // The viewport with the scroll bars the arrangement will have: down
+  // when the graph is taller than the pane, across when it and the column
+  // beside it are wider.
+  const QSizeF full = fullViewport();
+  QSizeF px = full;
+  for (int twice = 0; twice < 2; ++twice) {
+    const bool down = r.height() * s > px.height();
+    const bool across = r.width() * s + legend.width() > px.width();
+    px = full - QSizeF(down ? bar : 0, across ? bar : 0);
+  }
+  const QSizeF view = px / s;
+  // The room each overlay needs in the scene so that scrolling to an end
+  // always reveals what it covers: the legend column (the changed label
+  // under it) a margin beside the graph or a band above it, the map a band
+  // below it. The map is reserved only where it fits under the column.
+  const OverlayPlaces bare = overlayPlaces(px, legend, changed, {});
+  QSizeF map = overviewMapSize(r);
+  if (overlayPlaces(px, legend, changed, map).overviewMap.intersects(bare.column())) map = QSizeF();
+  const OverlayPlaces places = overlayPlaces(px, legend, changed, map);
+  const QRectF column = places.column();
+  const qreal beside = column.isEmpty() ? 0 : (px.width() - column.left()) / s;
+  const qreal above = column.isEmpty() ? 0 : column.bottom() / s;
+  const qreal below = places.overviewMap.isEmpty() ? 0 : (px.height() - places.overviewMap.top()) / s;
+  const bool fitsAcross = view.width() >= r.width(), fitsDown = view.height() >= r.height();
+
+  // The arrangements tried; the one that shows most of the graph with no
+  // node under an overlay where the view starts wins.
+  struct Arrangement {
+    QRectF extent;
+    QPointF topLeft;
+  };
+  std::vector<Arrangement> tries;
+  // The selected op (the step's op while stepping): the view may start
+  // around it rather than at the graph's top or left.
+  const int selectedNode = scene_->nodeOf(state_->selectedOp());
+  const QRectF selected = selectedNode >= 0 ? scene_->nodeRect(selectedNode) : QRectF();
+  auto add = [&](const QRectF& extent, std::vector<qreal> xs, std::vector<qreal> ys) {
+    if (!selected.isNull()) {
+      xs.push_back(selected.center().x() - view.width() / 2);
+      ys.push_back(selected.center().y() - view.height() / 2);
     }
-  return false;
+    for (qreal y : ys)
+      for (qreal x : xs)
+        tries.push_back({extent, QPointF(std::clamp(x, extent.left(), std::max(extent.left(), extent.right() - view.width())),
+                                         std::clamp(y, extent.top(), std::max(extent.top(), extent.bottom() - view.height())))});
+  };
+  {
+    // A margin beside the graph as wide as the column (and under it as tall
+    // as the map): the view starts at the graph's top, at its left or, when
+    // the graph and margin are wider than the view, at its right end, where
+    // the column lies over the margin (the graph's left edge is then a
+    // scroll away, not hidden).
+    const QRectF extent = r.adjusted(0, 0, beside, fitsDown ? 0 : below);
+    add(extent, {extent.center().x() - view.width() / 2, extent.left(), extent.right() - view.width()},
+        {extent.top()});
+  }
+  {
+    // A band above the graph, only as tall as clears the nodes the column
+    // covers where the view starts, and a margin beside it when it scrolls
+    // sideways.
+    for (const qreal x0 : {r.center().x() - view.width() / 2, r.left()}) {
+      const QRectF base = r.adjusted(0, 0, fitsAcross ? 0 : beside, fitsDown ? 0 : below);
+      const qreal x = std::clamp(x0, base.left(), std::max(base.left(), base.right() - view.width()));
+      const QRectF over = bare.inScene(QPointF(x, r.top()), s).column();
+      qreal band = 0;
+      for (const QRectF& k : keep)
+        if (over.intersects(k)) band = std::max(band, over.bottom() - k.top() + 8 / s);
+      band = std::min(band, above);
+      add(base.adjusted(0, -band, 0, 0), {x}, {base.top() - band});
+    }
+  }
+  // The best: no node under an overlay; then the selected op in view; then
+  // as much of the graph's nodes in view as can be.
+  const Arrangement* best = nullptr;
+  qreal bestScore = -1;
+  for (const Arrangement& a : tries) {
+    // The map is left out: placeOverview finds it a place clear of the
+    // nodes where the view starts, shrinks it, or hides it.
+    const OverlayPlaces over = bare.inScene(a.topLeft, s);
+    if (over.covers(keep)) continue;
+    const QRectF v(a.topLeft, view);
+    qreal score = 0;
+    for (const QRectF& k : keep) score += (k & v).width() * (k & v).height();
+    if (!selected.isNull() && v.contains(selected) && !over.covers({selected})) score += 1e12;
+    if (score > bestScore + 1e-6) {
+      bestScore = score;
+      best = &a;
+    }
+  }
+  // None leaves every node clear (a column taller than the pane): the
+  // margin beside, from the top left.
+  const Arrangement a = best ? *best : tries[1];
+  view_->setSceneRect(a.extent.united(QRectF(a.topLeft, view)));
+  view_->setTransform(QTransform::fromScale(s, s));
+  canvas->userZoomed = false;
+  view_->centerOn(QRectF(a.topLeft, view).center());
+  placeOverview();
+  // The op or value selected (the step's op while stepping) stays in view.
+  revealSelection();
+}
+
+void GraphView::revealSelection() {
+  const int node = scene_->nodeOf(state_->selectedOp());
+  if (node >= 0) bringIntoView(scene_->nodeRect(node));
 }
 
 void GraphView::setTextScale(qreal scale) {
@@ -1027,7 +1048,7 @@ void GraphView::applyGroupJob(quint64 request, const GroupJob& job) {
   if (job.levelLayout) levelLayouts_[{job.level, job.expanded}] = *job.levelLayout;
   const GraphLayout& level = levelLayouts_[{job.level, job.expanded}];
   if (!level.error.isEmpty()) {
-    scene_->clearGraph();
+    clearGraph();
     setOverlay(level.error, false);
     emit layoutFinished(false);
     return;
@@ -1282,9 +1303,8 @@ void GraphView::legendChanged() {
 
 void GraphView::placeExtraLegend() {
   if (changedLabel_) {
-    const OverlayPlaces p = overlayPlaces(view_->viewport()->size(), {},
-                                          QSizeF(changedLabel_->size()), {});
-    changedLabel_->move(p.changedLabel.topLeft().toPoint());
+    changedLabel_->move(overlayPlacesNow().changedLabel.topLeft().toPoint());
+    changedLabel_->raise();
   }
   if (!extraLegend_) return;
   extraLegend_->move(static_cast<Canvas*>(view_)->extraLegendPos());
@@ -1292,11 +1312,9 @@ void GraphView::placeExtraLegend() {
 }
 
 OverlayPlaces GraphView::overlayPlacesNow() const {
-  const QSizeF changed = changedLabel_ && !changedLabel_->isHidden() ? QSizeF(changedLabel_->size())
-                                                                     : QSizeF();
   const QSizeF map = overview_->isHidden() ? QSizeF() : QSizeF(overview_->size());
   return overlayPlaces(view_->viewport()->size(), static_cast<Canvas*>(view_)->legendSize(),
-                       changed, map);
+                       changedLabelSize(), map, mapCorner_);
 }
 
 QRegion GraphView::coveredByOverlays() const { return overlayPlacesNow().region(); }
@@ -1307,17 +1325,23 @@ void GraphView::bringIntoView(const QRectF& target) {
   const QRect shown = view_->mapFromScene(target).boundingRect();
   if (vp.contains(shown) && !coveredByOverlays().intersects(shown)) return;
   // Centred in the free part of the viewport: left of the legend column
-  // when the target fits there, else below it, else the whole viewport.
-  const QSizeF legend = static_cast<Canvas*>(view_)->legendSize();
+  // (and the changed label under it) when the target fits there, else below
+  // it, else the whole viewport; above the overview map when that leaves
+  // it room.
+  const OverlayPlaces places = overlayPlacesNow();
+  const QRectF column = places.column();
   QRectF free = vp;
-  if (!legend.isEmpty()) {
-    const QRectF left(0, 0, vp.width() - legend.width(), vp.height());
-    const QRectF below(0, legend.height(), vp.width(), vp.height() - legend.height());
+  if (!column.isEmpty()) {
+    const QRectF left(0, 0, column.left(), vp.height());
+    const QRectF below(0, column.bottom(), vp.width(), vp.height() - column.bottom());
     if (left.width() >= shown.width() && left.height() >= shown.height())
       free = left;
     else if (below.width() >= shown.width() && below.height() >= shown.height())
       free = below;
   }
+  if (const QRectF& m = places.overviewMap;
+      !m.isEmpty() && m.top() - free.top() >= shown.height() && m.intersects(free))
+    free.setBottom(m.top());
   // The scene point to put in the viewport's centre. Room is needed around
   // it: at Fit the scene rect is the graph's, with nothing to scroll, so it
   // is widened by half a viewport around that point (the next Fit narrows
@@ -1337,50 +1361,51 @@ void GraphView::placeOverview() {
     overview_->hide();
     return;
   }
-  const QRectF r = scene_->sceneRect();
-  const QSizeF size = overviewMapSize(r);
-  const qreal w = size.width(), h = size.height();
   const QRect vp = view_->viewport()->geometry();
-  if (vp.width() < 3 * w || vp.height() < 2 * h) {
-    overview_->hide();  // no room
-    return;
-  }
   // All of the graph in view: the map would show nothing new and only
   // cover nodes.
+  const QRectF r = scene_->sceneRect();
   const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
-  if (visible.adjusted(-2, -2, 2, 2).contains(r)) {
+  QRectF content;
+  for (const QRectF& k : keepClearRects()) content |= k;
+  if (visible.adjusted(-2, -2, 2, 2).contains(content.isEmpty() ? r : content & r)) {
     overview_->hide();
     return;
   }
-  // Where overlay_places.h puts it; not over the legend column (in the
-  // viewport's top right) nor the changed label.
-  const OverlayPlaces places = overlayPlaces(vp.size(), static_cast<Canvas*>(view_)->legendSize(),
-                                             changedLabel_ && !changedLabel_->isHidden()
-                                                 ? QSizeF(changedLabel_->size())
-                                                 : QSizeF(),
-                                             QSizeF(w, h));
-  const QRect at = places.overviewMap.adjusted(4, 4, -4, -4).toAlignedRect().translated(vp.topLeft());
-  if (places.overviewMap.intersects(places.legendColumn) ||
-      places.overviewMap.intersects(places.changedLabel)) {
-    overview_->hide();  // no room
-    return;
-  }
-  // At Fit, never over a node: the graph was placed for the legends (and
-  // the map when it could be); the scroll bars say there is more, and a
-  // zoom brings the map back.
-  if (!static_cast<Canvas*>(view_)->userZoomed) {
-    const QRectF mapInScene =
-        view_->mapToScene(at.translated(-vp.topLeft()).adjusted(-4, -4, 4, 4)).boundingRect();
-    for (const QRectF& k : keepClearRects())
-      if (mapInScene.intersects(k)) {
-        overview_->hide();
-        return;
+  // Where overlay_places.h puts it: at the bottom right, else the bottom
+  // left, at its own size or smaller (down to 40 px a side), the first
+  // place that meets neither the legend column nor the changed label and,
+  // at Fit, covers no node (zoomed, the user chose what to see: the map
+  // stays at the bottom right).
+  const QSizeF full = overviewMapSize(r);
+  const bool atFit = !static_cast<Canvas*>(view_)->userZoomed;
+  const std::vector<QRectF> keep = atFit ? keepClearRects() : std::vector<QRectF>();
+  for (const MapCorner corner : {MapCorner::BottomRight, MapCorner::BottomLeft})
+    for (const qreal f : {1.0, 0.8, 0.64, 0.5}) {
+      const QSizeF size = full * f;
+      if (std::min(size.width(), size.height()) < 40) break;
+      // Never more than a third of the viewport's width or half its height.
+      if (3 * size.width() > vp.width() || 2 * size.height() > vp.height()) continue;
+      const OverlayPlaces places = overlayPlaces(vp.size(), static_cast<Canvas*>(view_)->legendSize(),
+                                                 changedLabelSize(), size, corner);
+      const QRectF& m = places.overviewMap;
+      if (m.left() < 0 || m.top() < 0 || m.intersects(places.legendColumn) ||
+          m.intersects(places.changedLabel))
+        continue;
+      if (atFit) {
+        const QRectF mapInScene = view_->mapToScene(m.toAlignedRect()).boundingRect();
+        if (std::any_of(keep.begin(), keep.end(),
+                        [&](const QRectF& k) { return mapInScene.intersects(k); }))
+          continue;
       }
-  }
-  overview_->setGeometry(at);
-  overview_->show();
-  overview_->raise();
-  overview_->refit();
+      overview_->setGeometry(m.adjusted(4, 4, -4, -4).toAlignedRect().translated(vp.topLeft()));
+      mapCorner_ = corner;
+      overview_->show();
+      overview_->raise();
+      overview_->refit();
+      return;
+    }
+  overview_->hide();  // no room
 }
 
 // --- Keyboard navigation -----------------------------------------------------

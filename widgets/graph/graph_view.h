@@ -105,7 +105,7 @@ class GraphView : public QWidget {
   // column; Fit keeps the graph clear of both. Call legendChanged() when it
   // changes size or is shown or hidden. nullptr: none.
   void setExtraLegend(QWidget* legend);
-  // A label at the bottom left of the canvas (the what-if marks' "changed"
+  // A label under the legend column (the what-if marks' "changed"
   // legend): placed by the view, Fit keeps the graph clear of it too. Call
   // legendChanged() when it changes size or is shown or hidden.
   void setChangedLabel(QWidget* label);
@@ -187,23 +187,29 @@ class GraphView : public QWidget {
   void onNodeDoubleClicked(int node);
   void placeOverview();
   void placeExtraLegend();
-  // Fit, first try: the largest scale from `from` down to just above
-  // `floor` (or down to `floor` itself with `includeFloor`) at which the whole graph is in view and nothing a reader needs
-  // (keepClearRects) is under the legend column, the graph placed centred
-  // or moved left and down, away from the column. False: none found.
-  bool fitAroundLegend(qreal from, qreal floor, bool includeFloor);
-  // The same for the graph's extent `r` (the scene rect, or only what
-  // `keep` holds with a narrow margin).
-  bool fitAroundLegend(const QRectF& r, const std::vector<QRectF>& keep, qreal from, qreal floor,
-                       bool includeFloor);
+  // Fit, first try: the largest scale from `from` down to `floor` at which
+  // all of `r` is in view and nothing a reader needs (keepClearRects) is
+  // under the legend column or the changed label, the graph centred or
+  // moved away from them. False: none found.
+  bool fitWhole(const QRectF& r, const std::vector<QRectF>& keep, qreal from, qreal floor);
+  // Fit, else: the graph at scale `s`, scrolling, with room in the scene
+  // for the overlays (a margin beside it or a band above, a band below),
+  // arranged to show most of it with no node covered where the view
+  // starts; the selected op is then brought into view.
+  void fitScrolling(const QRectF& r, const std::vector<QRectF>& keep, qreal s);
+  void revealSelection();
+  QSizeF changedLabelSize() const;  // empty while the label is hidden
+  QSizeF fullViewport() const;      // the viewport's size without scroll bars
   // Scene rects of what overlays must not cover: nodes, value chips,
-  // what-if badges, communication glyphs (not edges, clusters, animations).
+  // what-if badges, communication glyphs, region frames' titles (not
+  // edges, frames, animations).
   std::vector<QRectF> keepClearRects() const;
   void navigateTo(std::vector<int> candidates);
   void applyLayout(quint64 request, const GraphLayout& layout);
   void updateHighlight();
   void runSearch(bool next);
   void setOverlay(const QString& text, bool busy);
+  void clearGraph();  // no graph: nothing drawn, nothing to scroll
   void startPendingAxisAnimation();
   // A propagation step is about to change / changed the module's shardings.
   void beforeShardingsChange();
@@ -234,6 +240,7 @@ class GraphView : public QWidget {
   QToolButton* mapButton_;
   QPointer<QWidget> extraLegend_;
   QPointer<QWidget> changedLabel_;
+  MapCorner mapCorner_ = MapCorner::BottomRight;  // where placeOverview put the map
   // Small functions: region ops drawn collapsed.
   std::set<const ir::Op*> collapsedRegions_;
   std::set<const ir::Op*> expandedCalls_;  // calls drawn with their callee inside

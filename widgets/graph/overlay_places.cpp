@@ -31,7 +31,8 @@ bool OverlayPlaces::covers(const std::vector<QRectF>& rects) const {
   });
 }
 
-OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map) {
+OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map,
+                            MapCorner mapCorner) {
   const qreal vw = viewport.width(), vh = viewport.height();
   OverlayPlaces p;
   // The column is painted 12 px inside the top right; its size counts that
@@ -39,13 +40,18 @@ OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changed
   if (!legendColumn.isEmpty())
     p.legendColumn = QRectF(vw - legendColumn.width() + 12, 0, legendColumn.width(),
                             legendColumn.height() - 12);
+  // The changed label joins the column (at the bottom left it lay over
+  // the graph's lower rows whenever the graph scrolled, where no margin can
+  // be kept for it): one band beside or above the graph clears all three.
   if (!changedLabel.isEmpty())
-    p.changedLabel = QRectF(QPointF(12, vh - changedLabel.height() - 12), changedLabel);
-  // The map sits 10 px inside the bottom right and wants 4 px of clear
-  // graph around it.
+    p.changedLabel = QRectF(
+        QPointF(vw - changedLabel.width() - 12, legendColumn.isEmpty() ? 12 : legendColumn.height() - 4),
+        changedLabel);
+  // The map sits 10 px inside its corner and wants 4 px of clear graph
+  // around it.
   if (!map.isEmpty())
-    p.overviewMap = QRectF(vw - map.width() - 14, vh - map.height() - 14, map.width() + 8,
-                           map.height() + 8);
+    p.overviewMap = QRectF(mapCorner == MapCorner::BottomLeft ? 6 : vw - map.width() - 14,
+                           vh - map.height() - 14, map.width() + 8, map.height() + 8);
   return p;
 }
 

@@ -6,15 +6,19 @@
 // Three overlays, in viewport pixels:
 // - the legend column at the top right (the mesh legend, the communication
 //   legend under it), drawn 12 px from the edges;
-// - the what-if "changed" label at the bottom left, 12 px from the edges;
-// - the overview map at the bottom right, 10 px from the edges (kept 4 px
-//   clear of the graph around it).
+// - the what-if "changed" label under the legend column, 8 px below it
+//   (alone: at the top right), right-aligned, 12 px from the edge;
+// - the overview map at the bottom right (or, where that would cover a
+//   node, the bottom left), 10 px from the edges (kept 4 px clear of the
+//   graph around it).
 //
 //   OverlayPlaces p = overlayPlaces({800, 600}, {224, 124}, {260, 30}, {200, 80});
 //   p.legendColumn  // QRectF(588, 0, 224, 112): the column without its outer margin
-//   p.changedLabel  // QRectF(12, 558, 260, 30)
+//   p.changedLabel  // QRectF(528, 120, 260, 30)
 //   p.overviewMap   // QRectF(586, 506, 208, 88)
 //   p.inScene(QPointF(100, 50), 0.5)  // the same three, over the scene from (100, 50) at scale 0.5
+//   overlayPlaces({800, 600}, {}, {}, {200, 80}, MapCorner::BottomLeft).overviewMap
+//                     // QRectF(6, 506, 208, 88)
 #pragma once
 #include <QPointF>
 #include <QRectF>
@@ -28,6 +32,8 @@ struct OverlayPlaces {
   QRectF legendColumn, changedLabel, overviewMap;  // empty: not shown
 
   std::vector<QRectF> rects() const;
+  // The top-right stack: the legend column and the changed label under it.
+  QRectF column() const { return legendColumn | changedLabel; }
   QRegion region() const;
   // The same places over the scene, for a viewport whose top-left shows
   // scene point `topLeft` at scale `s`.
@@ -36,9 +42,12 @@ struct OverlayPlaces {
   bool covers(const std::vector<QRectF>& rects) const;
 };
 
+enum class MapCorner { BottomRight, BottomLeft };
+
 // The places for a viewport of `viewport` pixels; a size that is empty
 // means the overlay is not shown. `legendColumn` is the column with its
 // margins (GraphView's legend size), `map` the overview map's own size.
-OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map);
+OverlayPlaces overlayPlaces(QSizeF viewport, QSizeF legendColumn, QSizeF changedLabel, QSizeF map,
+                            MapCorner mapCorner = MapCorner::BottomRight);
 
 }  // namespace shardscope::widgets

@@ -12,6 +12,7 @@
 
 #include "core/axis_style.h"
 #include "core/document_state.h"
+#include "io/input_file.h"
 
 namespace shardscope::widgets {
 
@@ -163,7 +164,34 @@ struct SourceView::Prepared {
   qsizetype longestLine = 0;  // characters
   int lines = 0;              // as the line numbers count them
   qsizetype shownEnd = 0;     // where the editor stops (shownEnd())
+  int filledBlocks = 0;       // editor blocks once filled in chunks (0: set at once)
 };
+
+namespace {
+// A source larger than this goes into the editor by chunks from a timer.
+constexpr qsizetype kFillLimit = 1024 * 1024;
+
+// Editor blocks of `text` shown with lines longer than `maxShown` in pieces
+// (when `split`) and lines over kElideLine elided with a note block, as
+// shownText builds them: one per line, plus the extra pieces and notes.
+int shownBlockCount(QStringView text, bool split, qsizetype maxShown) {
+  int blocks = 1;
+  for (qsizetype pos = 0; pos < text.size();) {
+    qsizetype nl = text.indexOf(u'\n', pos);
+    const bool newline = nl >= 0;
+    if (!newline) nl = text.size();
+    if (split) {
+      const qsizetype len = nl - pos;
+      const qsizetype shown = std::min(len, SourceView::kElideLine);
+      blocks += int(std::max<qsizetype>(1, (shown + maxShown - 1) / maxShown)) - 1;
+      blocks += len > shown ? 1 : 0;
+    }
+    blocks += newline ? 1 : 0;
+    pos = nl + 1;
+  }
+  return blocks;
+}
+}  // namespace
 
 qsizetype SourceView::shownEnd(QStringView text) {
   // What the editor holds of a line: at most kElideLine characters (then a
@@ -186,11 +214,11 @@ PreparedForDocument<SourceView::Prepared>& SourceView::prepared() {
 }
 
 std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
-    const std::shared_ptr<const api::Document>& doc) {
+    const std::shared_ptr<const api::Document>& doc, QString converted) {
   auto p = std::make_unique<Prepared>();
   p->doc = doc;
   if (!doc) return p;
-  p->text = editorText(doc->text);
+  p->text = converted.isNull() ? editorText(doc->text) : std::move(converted);
   for (qsizetype pos = 0; pos < p->text.size();) {
     qsizetype nl = p->text.indexOf(u'\n', pos);
     if (nl < 0) nl = p->text.size();
@@ -199,11 +227,35 @@ std::unique_ptr<SourceView::Prepared> SourceView::prepareText(
     pos = nl + 1;
   }
   p->shownEnd = shownEnd(p->text);
+  if (p->text.size() > kFillLimit) {
+    // The gutter is as wide as the final line count needs from the first
+    // chunk on: widening it as the count passes 10,000 or 100,000 lays out
+    // every block filled so far again (220 ms at 100,000 lines).
+    const bool split = p->longestLine > kMaxShownLineLarge || p->shownEnd < p->text.size();
+    p->filledBlocks = shownBlockCount(QStringView(p->text).left(p->shownEnd), split, kMaxShownLineLarge);
+  }
   return p;
 }
 
 void SourceView::prepare(const std::shared_ptr<const api::Document>& doc) {
   prepared().put(prepareText(doc));
+}
+
+SourceView::TextAhead SourceView::readAhead(const std::string& path) {
+  TextAhead ahead;
+  std::string error;
+  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, ahead.bytes, error)) {
+    ahead.bytes.clear();
+    return ahead;
+  }
+  ahead.text = editorText(ahead.bytes);
+  return ahead;
+}
+
+void SourceView::prepare(const std::shared_ptr<const api::Document>& doc, TextAhead ahead) {
+  const bool same = doc && !ahead.text.isNull() && ahead.bytes == doc->text;
+  ahead.bytes = std::string();  // the document's own copy stays
+  prepared().put(prepareText(doc, same ? std::move(ahead.text) : QString()));
 }
 
 QString SourceView::capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars) {
@@ -237,7 +289,6 @@ void SourceView::onDocumentChanged() {
     document()->setUndoRedoEnabled(true);
   }
   if (filling || !sameAsShown) {
-    constexpr qsizetype kFillLimit = 1024 * 1024;
     movingCursor_ = true;
     // Long lines: shown in pieces, the editor read-only (see the header).
     // A source over kMaxEditorText: its first lines only, read-only too.
@@ -264,6 +315,8 @@ void SourceView::onDocumentChanged() {
       document()->setUndoRedoEnabled(false);
       setReadOnly(true);
       fillPos_ = 0;
+      filledBlocks_ = prepared->filledBlocks;
+      setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
       if (!fillTimer_) {
         fillTimer_ = new QTimer(this);
         fillTimer_->setInterval(0);
@@ -408,7 +461,8 @@ void SourceView::changeEvent(QEvent* e) {
 
 int SourceView::lineNumberAreaWidth() const {
   int digits = 1;
-  for (int max = std::max(1, blockCount()); max >= 10; max /= 10) ++digits;
+  const int blocks = isFilling() ? std::max(blockCount(), filledBlocks_) : blockCount();
+  for (int max = std::max(1, blocks); max >= 10; max /= 10) ++digits;
   return 14 + fontMetrics().horizontalAdvance(u'9') * std::max(3, digits);
 }
 

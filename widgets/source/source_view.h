@@ -29,6 +29,7 @@
 #include <QSyntaxHighlighter>
 #include <QTimer>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "api/document.h"
@@ -110,6 +111,22 @@ class SourceView : public QPlainTextEdit {
   // lines, on any thread, for the next document shown that is `doc`. One
   // document is kept; a newer prepare() replaces it.
   static void prepare(const std::shared_ptr<const api::Document>& doc);
+  // The file at `path` read and converted for the editor on a thread of its
+  // own while the loader parses it (converting a 143 MB source takes ~1 s
+  // of one core; the parse leaves the other one idle):
+  //   auto ahead = QtConcurrent::run(pool, [p] { return SourceView::readAhead(p); });
+  //   auto doc = api::loadDocument(p);
+  //   SourceView::prepare(doc, ahead.takeResult());
+  // `bytes` is what was read (empty when it could not be).
+  struct TextAhead {
+    std::string bytes;
+    QString text;  // editorText(bytes)
+  };
+  static TextAhead readAhead(const std::string& path);
+  // As prepare(doc), with the text converted ahead when it was read from
+  // exactly doc->text (the file may have changed in between: then doc->text
+  // is converted here).
+  static void prepare(const std::shared_ptr<const api::Document>& doc, TextAhead ahead);
 
   // The source text as it is (also while filling and with long lines split
   // in the editor): what Save writes and Apply re-parses.
@@ -174,7 +191,9 @@ class SourceView : public QPlainTextEdit {
 
   struct Prepared;
   static PreparedForDocument<Prepared>& prepared();
-  static std::unique_ptr<Prepared> prepareText(const std::shared_ptr<const api::Document>& doc);
+  // `converted` (when not null) is editorText(doc->text), made ahead.
+  static std::unique_ptr<Prepared> prepareText(const std::shared_ptr<const api::Document>& doc,
+                                               QString converted = {});
 
   DocumentState* state_;
   QWidget* lineArea_;
@@ -189,6 +208,7 @@ class SourceView : public QPlainTextEdit {
   qsizetype fillEnd_ = 0;      // where filling stops (the text's size unless capped_)
   bool capped_ = false;        // only the text up to fillEnd_ is shown (kMaxEditorText)
   int sourceLines_ = 0;        // lines of appliedText_ (counted when prepared)
+  int filledBlocks_ = 0;       // editor blocks when the fill under way is complete
   QTimer* fillTimer_ = nullptr;
   int pendingLine_ = 0, pendingCol_ = 0;  // goToLine asked for while filling
   // Long lines shown in pieces: the source text (edited through replaceText)
