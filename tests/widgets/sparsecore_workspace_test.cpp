@@ -403,7 +403,7 @@ class SparseCoreWorkspaceTest : public QObject {
     font.setPointSizeF(font.pointSizeF() * scale);
     tab.setFont(font);
     w->setTextScale(scale);
-    tab.resize(window.width(), window.height() - int(110 * scale));
+    tab.resize(window.width(), window.height() - 120);  // the main window's menu, tabs and status bar (~95 px at 1.6x)
     tab.show();
     QVERIFY(QTest::qWaitForWindowExposed(&tab));
     QVERIFY(openAndWait(*w, sample(QStringLiteral("dlrm_like.json"))));

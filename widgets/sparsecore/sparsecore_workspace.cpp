@@ -117,6 +117,7 @@ void SparseCoreWorkspace::buildUi() {
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   split_ = split;
+  connect(split, &QSplitter::splitterMoved, this, [this] { splitSized_ = true; });
   root->addWidget(split, 1);
 
   // Settings panel, scrolling on its own when the window is too low for it
@@ -126,9 +127,7 @@ void SparseCoreWorkspace::buildUi() {
   panelScroll->setObjectName(QStringLiteral("scSettingsScroll"));
   panelScroll->setWidgetResizable(true);
   panelScroll->setFrameShape(QFrame::NoFrame);
-  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* panel = new QWidget(panelScroll);
-  panel->installEventFilter(this);  // its width: the scroll area's minimum (eventFilter)
   auto* panelLayout = new QVBoxLayout(panel);
   panelLayout->setContentsMargins(0, 0, 0, 0);
   auto* hwBox = new QGroupBox(tr("Hardware and host"), panel);
@@ -188,8 +187,7 @@ void SparseCoreWorkspace::buildUi() {
   tableLayout->addWidget(tableView_);
   panelLayout->addWidget(tableBox, 1);
   panelScroll->setWidget(panel);
-  settingsPanel_ = panel;
-  settingsScroll_ = panelScroll;
+
   split->addWidget(panelScroll);
 
   // Views, messages, summary.
@@ -578,16 +576,14 @@ void SparseCoreWorkspace::changeEvent(QEvent* e) {
 
 void SparseCoreWorkspace::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
+  // A third of the width for the settings until their handle is dragged
+  // (the splitter would follow their scroll area's size hint, the whole
+  // panel's width).
+  if (!splitSized_ && split_->width() > 0 && textScale_ <= 1.0) {
+    const int settings = split_->width() / 3;
+    split_->setSizes({settings, split_->width() - settings});
+  }
   QTimer::singleShot(0, this, &SparseCoreWorkspace::fitMessagesPane);
-}
-
-bool SparseCoreWorkspace::eventFilter(QObject* watched, QEvent* e) {
-  // The settings scroll only up and down: their scroll area is as wide as
-  // the panel needs at the font shown.
-  if (watched == settingsPanel_ && e->type() == QEvent::LayoutRequest)
-    settingsScroll_->setMinimumWidth(settingsPanel_->minimumSizeHint().width() +
-                                     settingsScroll_->verticalScrollBar()->sizeHint().width());
-  return QWidget::eventFilter(watched, e);
 }
 
 QString SparseCoreWorkspace::errorText() const {

@@ -26,7 +26,6 @@ class QDoubleSpinBox;
 class QLabel;
 class QListView;
 class QPlainTextEdit;
-class QScrollArea;
 class QSpinBox;
 class QSplitter;
 class QTabWidget;
@@ -116,7 +115,6 @@ class SparseCoreWorkspace : public QWidget {
  protected:
   void changeEvent(QEvent* e) override;
   void resizeEvent(QResizeEvent* e) override;
-  bool eventFilter(QObject* watched, QEvent* e) override;
 
  private:
   void buildUi();
@@ -153,9 +151,8 @@ class SparseCoreWorkspace : public QWidget {
   QSplitter* viewsAndMessages_ = nullptr;
   QSplitter* split_ = nullptr;   // settings | views
   QList<int> splitSizes_, messagesSizes_;  // before presentation mode folded the panes
-  QWidget* settingsPanel_ = nullptr;
-  QScrollArea* settingsScroll_ = nullptr;
   bool messagesSizedByUser_ = false;
+  bool splitSized_ = false;  // the settings' width dragged by the user
   double textScale_ = 1.0;
   QLabel* errorBanner_ = nullptr;
   QComboBox* chip_ = nullptr;
