@@ -179,8 +179,7 @@ void MainWindow::showDocument(std::shared_ptr<const api::Document> doc) {
   qCDebug(lcOpen) << "DocumentState::setDocument (views):" << clock.restart() << "ms, CPU"
                   << cpuSince();
   source_->document()->setModified(false);
-  whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
-                             "what changes."));
+  clearWhatIfResults();
   trace_->setRun(nullptr);
   updatePropagationActions();
   updateTitle();

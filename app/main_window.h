@@ -215,6 +215,9 @@ class MainWindow : public QMainWindow {
     std::optional<api::CommunicationDiff> comm;               // collectives, previous -> re-run
   };
   void showWhatIf(const WhatIfResult& result);
+  // Forget the last what-if re-run (its changed values, their marks and its
+  // change in collectives): the document or the run it was of is gone.
+  void clearWhatIfResults();
   void selectValueByKey(const QString& key);
   void selectOpByPreOrder(int opIndex);
   void updateTitle(const QString& suffix = {});

@@ -168,7 +168,7 @@ QDockWidget* MainWindow::createSourceDock() {
   auto* applyButton = new QPushButton(tr("Apply && Re-run"), sourceBar);
   applyButton->setObjectName(QStringLiteral("applySourceButton"));
   applyButton->setToolTip(tr("Re-parse the edited source, propagate again and diff the result "
-                             "against the previous run (Ctrl+Return)"));
+                             "against the result of the run before this edit (Ctrl+Return)"));
   sbl->addWidget(applyButton);
   source_ = new SourceView(state_, sourcePane);
   sl->addWidget(sourceBar);

@@ -92,6 +92,8 @@ void MainWindow::onPropagatorFinished() {
     emit propagationCancelled();
     return;
   }
+  // A new run of the document: the last what-if re-run is no longer shown.
+  clearWhatIfResults();
   showRun(propagator_.result(), /*selectLastStep=*/true);
   // The explorer tells the steps (narration, factor table, Why).
   const char* dock = explorer_ ? "traceExplorerDock" : "traceDock";

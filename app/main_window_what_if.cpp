@@ -100,13 +100,17 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
         break;
       }
   } else if (!r.baseline || !r.baseline->result) {
-    summary = tr("Propagated (%1). No previous run to compare with.").arg(level);
+    summary = tr("Propagated (%1). No run before this edit to compare with.").arg(level);
   } else {
+    // Against the result of the run before the edit (its last step), not
+    // the step that was shown: the Communication dock tells that change,
+    // and says so.
     changes = diffDocuments(*r.baseline->result, *run_->result);
     summary = changes.empty()
-                  ? tr("Propagated (%1): no value's sharding changed vs the previous run.").arg(level)
-                  : tr("Propagated (%1): %n value(s) changed sharding vs the previous run "
-                       "(marked in the op tree and the graph).",
+                  ? tr("Propagated (%1): no value's sharding changed vs the result of the run "
+                       "before this edit.").arg(level)
+                  : tr("Propagated (%1): %n value(s) changed sharding vs the result of the run "
+                       "before this edit (marked in the op tree and the graph).",
                        "", static_cast<int>(changes.size()))
                         .arg(level);
   }
@@ -133,6 +137,17 @@ void MainWindow::showWhatIf(const WhatIfResult& r) {
   updateStatus();
   showStatusMessage(summary, 8000);
   emit whatIfFinished(true);
+}
+
+void MainWindow::clearWhatIfResults() {
+  // Every what-if result goes with the document it was of: the changed
+  // values (table and marks) and the change in collectives. That table
+  // outlived a reopened file and a fresh propagation, answering for a run
+  // no longer shown.
+  state_->setChangedValues({});
+  whatIf_->setChanges({}, tr("Edit a sharding (here or in the source, then Ctrl+Return) to see "
+                             "what changes."));
+  showWhatIfCommunication(whatIf_->communicationView(), std::nullopt);
 }
 
 }  // namespace shardscope::app

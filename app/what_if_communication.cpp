@@ -23,8 +23,11 @@ void showWhatIfCommunication(widgets::comm::CommunicationChangeView* view,
     view->clear();
     return;
   }
-  view->setDiff(*diff, QCoreApplication::translate("WhatIf", "before"),
-                QCoreApplication::translate("WhatIf", "after"));
+  // The same baseline as the panel's value table: the result of the run
+  // before the edit (the Communication dock compares with the state shown
+  // before, and names it).
+  view->setDiff(*diff, QCoreApplication::translate("WhatIf", "result before this edit"),
+                QCoreApplication::translate("WhatIf", "this run"));
 }
 
 }  // namespace shardscope::app

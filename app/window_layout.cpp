@@ -51,7 +51,26 @@ WindowLayout::DockSizes WindowLayout::defaultDockSizes(const QSize& size) {
   return {left, right, bottom};
 }
 
+namespace {
+// A dock in the bottom area has its title bar on its left side, vertical:
+// that area is short and wide (a third of an 800-pixel window for the
+// narration, the factor table and the Why panel side by side), and the
+// title's 22 px of height were a line of narration or a factor-table row.
+// The tabs under the area name the docks anyway. Elsewhere, and floating,
+// the title is on top.
+void orientTitleBar(QMainWindow* window, QDockWidget* dock) {
+  const bool vertical = !dock->isFloating() && window->dockWidgetArea(dock) == Qt::BottomDockWidgetArea;
+  if (dock->features().testFlag(QDockWidget::DockWidgetVerticalTitleBar) != vertical)
+    dock->setFeatures(dock->features().setFlag(QDockWidget::DockWidgetVerticalTitleBar, vertical));
+}
+}  // namespace
+
 void WindowLayout::captureDefault() {
+  for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) {
+    orientTitleBar(window_, dock);
+    connect(dock, &QDockWidget::dockLocationChanged, dock, [this, dock] { orientTitleBar(window_, dock); });
+    connect(dock, &QDockWidget::topLevelChanged, dock, [this, dock] { orientTitleBar(window_, dock); });
+  }
   default_ = window_->saveState(kStateVersion);
   // A dock pulled out of the window becomes a window of its own, kept on
   // its screen: it floated at its docked size (the Communication dock as

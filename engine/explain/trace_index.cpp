@@ -104,7 +104,7 @@ void TraceIndex::indexSteps() {
       std::vector<std::optional<TraceValueRef>> byName(recorded);
       for (size_t r = 0; r < recorded; ++r)
         for (const auto& u : s.updates)
-          if (!s.after.rows[r].value.empty() && valueName(u.value) == s.after.rows[r].value) byName[r] = u.value;
+          if (!s.after.rows[r].value.empty() && recordedName(u.value) == s.after.rows[r].value) byName[r] = u.value;
       rows = std::move(byName);
     }
     rows_.push_back(std::move(rows));
@@ -129,10 +129,41 @@ std::string TraceIndex::valueName(const TraceValueRef& ref) const {
     if (ref.op >= 0 && static_cast<size_t>(ref.op) < ops_.size()) fn = propagation::symbolName(*ops_[static_cast<size_t>(ref.op)]);
     return (fn.empty() ? std::string() : "@" + fn + " ") + "result " + std::to_string(ref.index);
   }
-  if (const ir::Value* v = value(ref)) {
-    if (!v->sourceName.empty()) return v->sourceName.front() == '%' ? v->sourceName : "%" + v->sourceName;
-  }
+  if (const ir::Value* v = value(ref)) return displayName(*v);
   return "op " + std::to_string(ref.op) + (ref.kind == "block_arg" ? " arg " : " result ") + std::to_string(ref.index);
+}
+
+std::string TraceIndex::recordedName(const TraceValueRef& ref) const {
+  // As the recorder labels a row (the source name as written, else none).
+  if (ref.kind == "func_result") return valueName(ref);
+  const ir::Value* v = value(ref);
+  if (!v || v->sourceName.empty()) return {};
+  return v->sourceName.front() == '%' ? v->sourceName : "%" + v->sourceName;
+}
+
+std::string TraceIndex::displayName(const ir::Value& value) {
+  // The names the window gives values (the graph, the op tree): `%3`,
+  // `%0#1` for a result of an op with several.
+  auto named = [](const ir::Value& v) {
+    std::string n = v.sourceName.front() == '%' ? v.sourceName : "%" + v.sourceName;
+    if (!v.isBlockArgument() && v.definingOp && v.definingOp->numResults() > 1 && n.find('#') == std::string::npos)
+      n += "#" + std::to_string(v.index);
+    return n;
+  };
+  if (!value.sourceName.empty()) return named(value);
+  // A data-flow edge the import passes added (no name in the source) holds
+  // the sharding of the value it follows: it is told by that value's name
+  // (`%0#0` for a while's result), as the user wrote it. It read "op 12
+  // result 0" in the Why panel.
+  const ir::Value* v = &value;
+  for (int hops = 0; hops < 8 && v->sourceName.empty() && !v->isBlockArgument() && v->definingOp &&
+                     v->definingOp->name() == "sdy.data_flow_edge" && v->definingOp->numOperands() == 1;
+       ++hops)
+    v = v->definingOp->operand(0);
+  if (!v->sourceName.empty()) return named(*v);
+  if (v->isBlockArgument()) return "%arg" + std::to_string(v->index);
+  if (v->definingOp) return "result " + std::to_string(v->index) + " of " + v->definingOp->name();
+  return "a value";
 }
 
 std::optional<TensorSharding> TraceIndex::initialSharding(const TraceValueRef& ref) const {

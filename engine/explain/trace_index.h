@@ -60,6 +60,10 @@ class TraceIndex {
   ir::Value* value(const TraceValueRef& ref) const;
   // `%arg0`, `%3`, `@main result 0`, or `op 5 result 0` when unknown.
   std::string valueName(const TraceValueRef& ref) const;
+  // The window's name of `value`: its source name (`%0#1` for a result of
+  // an op with several); a data-flow edge added by the import passes by
+  // the value it follows.
+  static std::string displayName(const ir::Value& value);
   // The value's sharding in the input module (before any step).
   std::optional<TensorSharding> initialSharding(const TraceValueRef& ref) const;
   // The value's sharding after the first `steps` steps (replaying updates).
@@ -74,6 +78,8 @@ class TraceIndex {
   std::vector<TraceValueRef> shardedValues() const;
 
  private:
+  // The name the trace recorder gave `ref`'s row (to match rows by name).
+  std::string recordedName(const TraceValueRef& ref) const;
   void indexValues();
   void indexSteps();
 

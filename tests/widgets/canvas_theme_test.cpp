@@ -2,7 +2,13 @@
 // edges) and the mesh view are dark in the dark theme, light in the light
 // one, switching at run time; axis colours stay readable on both; exported
 // pictures stay light in either theme.
+#include <QApplication>
+#include <QCheckBox>
 #include <QGraphicsView>
+#include <QRadioButton>
+#include <QStyle>
+#include <QStyleOptionButton>
+#include <QVBoxLayout>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -54,6 +60,51 @@ class CanvasThemeTest : public QObject {
   Q_OBJECT
  private slots:
   void cleanup() { applyTheme(Theme::Light); }
+
+  // An empty check box (and radio button) has an edge that reads on the
+  // window, 3:1 at least (a control's boundary): Fusion's edge is the
+  // window colour darkened, and an unchecked box in the dark theme was a
+  // dark square with no border (the Why tab, the SparseCore side pane);
+  // in the light one its grey edge was 1.7:1.
+  void emptyCheckBoxesHaveAnEdge_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<bool>("radio");
+    for (bool dark : {false, true})
+      for (bool radio : {false, true})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(dark ? QStringLiteral("dark") : QStringLiteral("light"),
+                                                             radio ? QStringLiteral("radio button")
+                                                                   : QStringLiteral("check box"))))
+            << dark << radio;
+  }
+  void emptyCheckBoxesHaveAnEdge() {
+    QFETCH(bool, dark);
+    QFETCH(bool, radio);
+    applyTheme(dark ? Theme::Dark : Theme::Light);
+    QWidget box;
+    box.setPalette(QApplication::palette());
+    box.setAutoFillBackground(true);
+    auto* layout = new QVBoxLayout(&box);
+    QAbstractButton* button = radio ? static_cast<QAbstractButton*>(new QRadioButton(QStringLiteral("follow steps")))
+                                    : new QCheckBox(QStringLiteral("follow steps"));
+    button->setChecked(false);
+    layout->addWidget(button);
+    box.resize(200, 40);
+    box.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&box));
+    const QImage img = button->grab().toImage();
+    QStyleOptionButton opt;
+    opt.initFrom(button);
+    const QRect indicator = button->style()->subElementRect(
+        radio ? QStyle::SE_RadioButtonIndicator : QStyle::SE_CheckBoxIndicator, &opt, button);
+    QVERIFY(!indicator.isEmpty());
+    const QColor window = QApplication::palette().color(QPalette::Window);
+    double best = 1;
+    const qreal dpr = img.devicePixelRatio();
+    for (int y = indicator.top(); y <= indicator.bottom(); ++y)
+      for (int x = indicator.left(); x <= indicator.right(); ++x)
+        best = std::max(best, contrast(QColor(img.pixel(int(x * dpr), int(y * dpr))), window));
+    QVERIFY2(best >= 3.0, qPrintable(QStringLiteral("edge at most %1:1 on the window").arg(best, 0, 'f', 2)));
+  }
 
   void axisColoursReadable_data() {
     QTest::addColumn<bool>("dark");

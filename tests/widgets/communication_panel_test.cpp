@@ -163,7 +163,9 @@ class CommunicationPanelTest : public QObject {
     ready.clear();
     state.setDocumentKeepingSelection(propagated(QStringLiteral("mlp_megatron.mlir")));
     QVERIFY(ready.wait(10000));
-    QVERIFY2(panel.changeText().startsWith(QLatin1String("Since the last run: removes ")),
+    // It names what it compares with: the state shown before (here the
+    // file as written), not "the last run" (the What-if panel's baseline).
+    QVERIFY2(panel.changeText().startsWith(QLatin1String("Since the state shown before (as written): removes ")),
              qPrintable(panel.changeText()));
     QVERIFY2(panel.changeText().contains(QLatin1String("; -")), qPrintable(panel.changeText()));
     ready.clear();

@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include "comm/communication_change_view.h"
 #include "core/document_state.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
@@ -141,7 +142,12 @@ class LayoutTest : public QObject {
                  steps->horizontalScrollBar()->maximum() == 0,
              qPrintable(QStringLiteral("columns %1 px in %2 (What %3)").arg(steps->horizontalHeader()->length())
                             .arg(steps->viewport()->width()).arg(steps->columnWidth(what))));
-    QVERIFY(steps->columnWidth(what) > 0);
+    // Shown with its header whole, or left out (a narrow pane: the header
+    // read "m" at 1280x800; the row's tooltip tells the step).
+    const int header = steps->horizontalHeader()->fontMetrics().horizontalAdvance(
+        steps->model()->headerData(what, Qt::Horizontal).toString());
+    QVERIFY2(steps->isColumnHidden(what) || steps->columnWidth(what) >= header,
+             qPrintable(QStringLiteral("What moved %1 px, its header %2").arg(steps->columnWidth(what)).arg(header)));
     // Each is wide enough for a sentence.
     QVERIFY(narration->viewport()->width() >= 360);
     QVERIFY(why->viewport()->width() >= 300);
@@ -151,8 +157,8 @@ class LayoutTest : public QObject {
   // Every step's narration reads whole in the bottom dock, no scrolling:
   // the last steps of while_loop.mlir scrolled by about 100 px at 1280x800
   // (Qt's default paragraph spacing, four table rows kept for a table of
-  // two, a Why row that narrowed the narration). The factor table keeps
-  // two rows at least (the rest scroll in it).
+  // two, a Why row that narrowed the narration), and every row of the step's
+  // factor table is whole beside it (the third, add's result, was cut).
   void narrationReadsWithoutScrolling_data() {
     QTest::addColumn<QString>("sample");
     QTest::addColumn<QSize>("size");
@@ -185,8 +191,9 @@ class LayoutTest : public QObject {
                                   .arg(n)
                                   .arg(narration->height())
                                   .arg(narration->verticalScrollBar()->maximum())));
-      // The table gives up rows for the narration, never below two.
-      const int rows = std::min(table->model()->rowCount(), 2);
+      // Every row of the factor table whole too (add's result, the third
+      // row, was cut at 1280x800).
+      const int rows = table->model()->rowCount();
       int shown = 0;
       for (int r = 0; r < rows; ++r)
         if (table->rowViewportPosition(r) >= 0 &&
@@ -225,7 +232,11 @@ class LayoutTest : public QObject {
     d->raise();
     QTRY_VERIFY(d->isVisible());
     const QRect available = d->screen()->availableGeometry();
+    // Docked at the bottom, its title runs down its left side (the
+    // height is the narration's); floating, on top as a window's.
+    QVERIFY(d->features().testFlag(QDockWidget::DockWidgetVerticalTitleBar));
     d->setFloating(true);
+    QTRY_VERIFY(!d->features().testFlag(QDockWidget::DockWidgetVerticalTitleBar));
     QTRY_VERIFY2(available.contains(d->frameGeometry()),
                  qPrintable(QStringLiteral("%1,%2 %3x%4 on %5x%6")
                                 .arg(d->frameGeometry().x())
@@ -236,9 +247,27 @@ class LayoutTest : public QObject {
                                 .arg(available.height())));
     QVERIFY(d->width() >= d->minimumSizeHint().width());
     QVERIFY(d->height() >= std::min(360, available.height() / 2));
+    // The Communication table's Cause, last, takes the width the other
+    // columns leave it (elided; whole below the table): sized to its text it
+    // pushed its own header past the floating window's edge. When the
+    // others leave room for its header, every header is in the window.
+    if (auto* table = d->findChild<QTableView*>(QStringLiteral("communicationTable"))) {
+      QTRY_VERIFY(table->model()->rowCount() > 0);
+      QHeaderView* header = table->horizontalHeader();
+      const int cause = header->count() - 1;
+      const int others = header->sectionPosition(cause);
+      if (others + header->sectionSizeHint(cause) <= table->viewport()->width())
+        QTRY_VERIFY2(header->length() <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("columns %1 px in %2").arg(header->length())
+                                    .arg(table->viewport()->width())));
+      else
+        QVERIFY2(header->sectionSize(cause) <= header->sectionSizeHint(cause) + 60,
+                 qPrintable(QStringLiteral("Cause %1 px").arg(header->sectionSize(cause))));
+    }
     d->setFloating(false);
     QTRY_VERIFY(!d->isFloating());
     QVERIFY(w.dockWidgetArea(d) == Qt::BottomDockWidgetArea);
+    QTRY_VERIFY(d->features().testFlag(QDockWidget::DockWidgetVerticalTitleBar));
   }
 
   // Compare Strategies brings its tab into view, and the change in
@@ -275,6 +304,29 @@ class LayoutTest : public QObject {
                             .arg(table->viewport()->height())
                             .arg(rows)));
     QVERIFY(!table->verticalScrollBar()->isVisible());
+    // ... and the table whole in its tab: not cut at the bottom (the total
+    // row was, in the real window at 1280x800) nor at the right (the Δ
+    // columns were, at both sizes), no sideways scrolling.
+    const QRect shown = table->visibleRegion().boundingRect();
+    QVERIFY2(shown.size() == table->size(),
+             qPrintable(QStringLiteral("%1x%2 of %3x%4 shown")
+                            .arg(shown.width()).arg(shown.height()).arg(table->width()).arg(table->height())));
+    QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+             qPrintable(QStringLiteral("columns %1 px in %2").arg(table->horizontalHeader()->length())
+                            .arg(table->viewport()->width())));
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    // The changes are the columns kept.
+    for (int c : {widgets::comm::CommunicationChangeView::KindColumn, widgets::comm::CommunicationChangeView::CountColumn,
+                  widgets::comm::CommunicationChangeView::BytesDeltaColumn,
+                  widgets::comm::CommunicationChangeView::TimeDeltaColumn})
+      QVERIFY2(!table->isColumnHidden(c) && table->columnWidth(c) > 0, qPrintable(QString::number(c)));
+    // The same shardings: the status says so and no empty table of values
+    // keeps the room.
+    auto* diff = compare->findChild<QTableView*>(QStringLiteral("compareDiffTable"));
+    QVERIFY(diff);
+    QCOMPARE(diff->model()->rowCount(), 0);
+    QVERIFY(diff->isHidden());
+    QVERIFY2(compare->statusText().contains(QLatin1String("no value differs")), qPrintable(compare->statusText()));
   }
 
   // The Diagnostics dock holds the bottom of the window only when it has

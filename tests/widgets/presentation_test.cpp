@@ -25,6 +25,7 @@
 #include "graph/graph_view.h"
 #include "main_window.h"
 #include "mesh/mesh_view.h"
+#include <QRegularExpression>
 #include <QTabWidget>
 #include "core/picture_export.h"
 #include "source/source_view.h"
@@ -295,6 +296,47 @@ class PresentationTest : public QObject {
 
   // The factor table's plain-text cells (T, tensor) contrast with the
   // table in either theme: light text in the dark one, dark in the light.
+  // Every colour of the presentation's narration reads on the strip, 4.5:1
+  // at least: its grey context and rule lines were ~2.6:1 in the light
+  // theme (mixed towards the text's base colour, drawn on the window's).
+  void presentationNarrationReads_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+  void presentationNarrationReads() {
+    QFETCH(bool, dark);
+    app::MainWindow w(test::sampleDir());
+    w.resize(1280, 800);
+    w.show();
+    w.setTheme(dark ? Theme::Dark : Theme::Light);
+    auto lightAgain = qScopeGuard([&] { w.setTheme(Theme::Light); });
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.state()->stepCount() > 1, 30000);
+    auto* act = w.findChild<QAction*>(QStringLiteral("presentationAction"));
+    act->trigger();
+    auto offAgain = qScopeGuard([&] { if (act->isChecked()) act->trigger(); });
+    auto* caption = w.findChild<QWidget*>(QStringLiteral("presentationCaption"));
+    auto* narration = w.findChild<QTextBrowser*>(QStringLiteral("presentationNarration"));
+    QVERIFY(caption && narration);
+    QTRY_VERIFY(caption->isVisible());
+    w.state()->setStepsApplied(2);
+    QCoreApplication::processEvents();
+    const QString html = narration->toHtml();
+    QVERIFY2(narration->toPlainText().contains(QLatin1String("rule")), qPrintable(narration->toPlainText()));
+    const QColor strip = caption->palette().color(QPalette::Window);
+    static const QRegularExpression colour(QStringLiteral("color:(#[0-9a-fA-F]{6})"));
+    int colours = 0;
+    for (auto it = colour.globalMatch(html); it.hasNext();) {
+      const QColor c(it.next().captured(1));
+      ++colours;
+      const double ratio = widgets::trace::TracePanel::contrast(c, strip);
+      QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("%1 on %2: %3:1").arg(c.name(), strip.name()).arg(ratio, 0, 'f', 2)));
+    }
+    QVERIFY(colours > 0);  // the context and the rule are coloured
+  }
+
   void factorTableTextReadableInEitherTheme_data() {
     QTest::addColumn<bool>("dark");
     QTest::newRow("light") << false;

@@ -1,23 +1,83 @@
 // The source view: text, highlighting, error underlines at diagnostics.
 #include "source/source_view.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QImage>
 #include <QLocale>
+#include <QMap>
 #include <QMoveEvent>
 #include <QTemporaryDir>
+#include <cmath>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
 
 #include "core/document_state.h"
+#include "core/theme_palette.h"
 #include "test_util.h"
 
 using namespace shardscope;
 using namespace shardscope::widgets;
 
+namespace {
+// WCAG contrast ratio of two colours.
+double contrast(const QColor& a, const QColor& b) {
+  auto lum = [](const QColor& c) {
+    auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+  };
+  const double la = lum(a), lb = lum(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+}  // namespace
+
 class SourceViewTest : public QObject {
   Q_OBJECT
  private slots:
+  // The number of an error's line reads on the gutter's band, 4.5:1 at
+  // least, in both themes: it was red on dark red in the dark theme (~2:1).
+  void gutterNumbersReadOnTheirBand_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+  void gutterNumbersReadOnTheirBand() {
+    QFETCH(bool, dark);
+    applyTheme(dark ? Theme::Dark : Theme::Light);
+    const test::BadInput& bad = test::kBadInputs[0];
+    DocumentState state;
+    SourceView view(&state);
+    view.setPalette(QApplication::palette());
+    view.resize(500, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    state.setDocument(api::parseDocument(bad.text, "bad.mlir"));
+    QTest::qWait(50);
+    const QTextBlock block = view.document()->findBlockByNumber(bad.line - 1);
+    QVERIFY(block.isValid());
+    QTextCursor cursor(block);
+    const QRect line = view.cursorRect(cursor);
+    const QImage img = view.grab().toImage();
+    const qreal dpr = img.devicePixelRatio();
+    const int gutter = view.lineNumberAreaWidth() - 2;
+    // The band is the commonest colour of the row, the number its pixels of
+    // most contrast with it.
+    QMap<QRgb, int> count;
+    const int y0 = line.top() + view.frameWidth(), y1 = line.bottom() + view.frameWidth();
+    for (int y = y0; y <= y1; ++y)
+      for (int x = 2; x < gutter; ++x) ++count[img.pixel(int(x * dpr), int(y * dpr))];
+    QVERIFY(!count.isEmpty());
+    QRgb band = count.firstKey();
+    for (auto it = count.begin(); it != count.end(); ++it)
+      if (it.value() > count.value(band)) band = it.key();
+    double best = 1;
+    for (auto it = count.begin(); it != count.end(); ++it) best = std::max(best, contrast(QColor(it.key()), QColor(band)));
+    applyTheme(Theme::Light);
+    QVERIFY2(QColor(band).saturation() > 40, qPrintable(QColor(band).name()));  // the error's band
+    QVERIFY2(best >= 4.5, qPrintable(QStringLiteral("number on %1 at %2:1").arg(QColor(band).name()).arg(best, 0, 'f', 2)));
+  }
+
   void underlines_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("line");

@@ -3,6 +3,10 @@
 // hand-computed bytes), and Propagation > Compare Strategies does the same
 // for strategy A against B.
 #include <QAction>
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -10,6 +14,9 @@
 #include <QTest>
 
 #include "comm/communication_change_view.h"
+#include "comm/communication_feed.h"
+#include "comm/communication_panel.h"
+#include "core/document_state.h"
 #include "main_window.h"
 #include "main_window_test_util.h"
 #include "source/source_view.h"
@@ -104,6 +111,83 @@ class WhatIfCommTest : public QObject {
     if (!dir.isEmpty())
       QVERIFY(w.grab().save(dir + u'/' + QString::fromLatin1(QTest::currentDataTag()) +
                             QStringLiteral(".png")));
+  }
+
+  // A what-if result is of the document and the run it was made on:
+  // opening the file again (its edits discarded) or propagating anew clears
+  // the changed values and the change in collectives (that table outlived
+  // both, answering for a run no longer shown). Before that, each panel
+  // names what it compares with: the What-if panel the result of the run
+  // before the edit, the Communication dock the state it showed before (one
+  // edit read as two different answers to "the last run").
+  void whatIfResultsGoWithTheDocument_data() {
+    QTest::addColumn<QString>("then");
+    QTest::newRow("reopen, edits discarded") << QStringLiteral("reopen");
+    QTest::newRow("propagate again") << QStringLiteral("propagate");
+  }
+  void whatIfResultsGoWithTheDocument() {
+    QFETCH(QString, then);
+    const QString sample = QStringLiteral("alltoall_conflict.mlir");
+    app::MainWindow w(test::sampleDir());
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(test::openSample(w, sample));
+    {
+      // Propagated and its collectives reported, as a user sees it first.
+      QSignalSpy ran(w.state(), &widgets::DocumentState::steppedRunChanged);
+      w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+      QVERIFY(ran.wait(30000));
+      QTRY_VERIFY_WITH_TIMEOUT(w.communicationPanel()->feed()->isCurrent(), 30000);
+    }
+    QString text = w.sourceView()->toPlainText();
+    const QString from = QStringLiteral(R"([{}, {"x"}]>})");
+    QVERIFY(text.contains(from));
+    w.sourceView()->replaceText(text.replace(from, QStringLiteral(R"([{"x"}, {}]>})")));
+    QSignalSpy done(&w, &app::MainWindow::whatIfFinished);
+    w.applySourceEdits();
+    QVERIFY(done.wait(60000));
+    QVERIFY(done.last().at(0).toBool());
+    auto* panel = w.findChild<WhatIfPanel*>();
+    QVERIFY(panel);
+    comm::CommunicationChangeView* view = panel->communicationView();
+    QVERIFY(!view->table()->isHidden());
+    QVERIFY(panel->model()->rowCount() > 0);
+    QVERIFY(!w.state()->changedValues().isEmpty());
+    auto* summary = panel->findChild<QLabel*>(QStringLiteral("whatIfSummary"));
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains(QLatin1String("vs the result of the run before this edit")),
+             qPrintable(summary->text()));
+    QVERIFY2(view->summaryText().contains(QStringLiteral("result before this edit → this run")),
+             qPrintable(view->summaryText()));
+    auto* change = w.findChild<QLabel*>(QStringLiteral("communicationChange"));
+    QVERIFY(change);
+    QTRY_VERIFY_WITH_TIMEOUT(w.communicationPanel()->feed()->isCurrent(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!change->text().isEmpty(), 20000);
+    QVERIFY2(change->text().startsWith(QLatin1String("Since the state shown before (")), qPrintable(change->text()));
+    QVERIFY2(!change->text().contains(QLatin1String("last run")), qPrintable(change->text()));
+    // The edit was made at the run's last step: there both compare the same
+    // two states, and say the same.
+    const QString dockWords = change->text().section(QStringLiteral("): "), -1);
+    const QString panelWords = view->summaryText().section(QStringLiteral("): "), -1);
+    QVERIFY2(dockWords == panelWords, qPrintable(dockWords + QStringLiteral(" | ") + panelWords));
+
+    if (then == QLatin1String("reopen")) {
+      // "Discard" in the question about the unsaved edits.
+      QTimer::singleShot(100, &w, [] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+          box->button(QMessageBox::Discard)->click();
+      });
+      QVERIFY(test::openSample(w, sample));
+      QVERIFY(w.sourceView()->toPlainText().contains(from));  // as written
+    } else {
+      QSignalSpy ran(w.state(), &widgets::DocumentState::steppedRunChanged);
+      w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+      QVERIFY(ran.wait(30000));
+    }
+    QVERIFY(view->table()->isHidden());
+    QVERIFY2(view->summaryText().isEmpty(), qPrintable(view->summaryText()));
+    QCOMPARE(panel->model()->rowCount(), 0);
+    QVERIFY(w.state()->changedValues().isEmpty());
   }
 
 #ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS

@@ -44,15 +44,36 @@ void fitTableHeight(QTableWidget* table, int width) {
     table->setFixedHeight(height);
 }
 
-// The height again whenever the panel is resized: the comparison is filled
-// before its tab has its final width (a narrower one needs the scroll bar).
+// The columns a panel `width` pixels wide shows: all of them when they fit;
+// else the changes only (kind, count, Δ bytes, Δ time), the before → after
+// amounts going to the rows' tooltips. In the explorer's Compare tab (~380
+// px at 1280x800, ~470 at 1600x1000) the whole table asked ~600 px: its
+// Δ columns, the answer, were cut off at the right.
+// The width of every column sized to its text, measured with all shown
+// (a hidden column's width reads 0).
+constexpr const char* kWholeWidth = "shardscopeWholeWidth";
+
+void fitColumns(QTableWidget* table, int width) {
+  using C = CommunicationChangeView;
+  const int all = table->property(kWholeWidth).toInt();
+  const bool compact = all > width;
+  for (int c : {C::BytesColumn, C::TimeColumn})
+    if (table->isColumnHidden(c) != compact) table->setColumnHidden(c, compact);
+}
+
+// The columns and the height again whenever the panel is resized: the
+// comparison is filled before its tab has its final width.
 class RefitOnResize : public QObject {
  public:
   RefitOnResize(QWidget* panel, QTableWidget* table) : QObject(panel), table_(table) {
     panel->installEventFilter(this);
   }
   bool eventFilter(QObject* o, QEvent* e) override {
-    if (e->type() == QEvent::Resize) fitTableHeight(table_, static_cast<QWidget*>(o)->width());
+    if (e->type() == QEvent::Resize) {
+      const int width = static_cast<QWidget*>(o)->width();
+      fitColumns(table_, width);
+      fitTableHeight(table_, width);
+    }
     return false;
   }
 
@@ -76,7 +97,9 @@ CommunicationChangeView::CommunicationChangeView(QWidget* parent) : QWidget(pare
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionMode(QAbstractItemView::NoSelection);
   table_->setFocusPolicy(Qt::NoFocus);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  // Not stretched: a stretched Δ time sat ~400 px right of the other
+  // numbers of its row in a wide dock.
+  table_->horizontalHeader()->setStretchLastSection(false);
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
   table_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   layout->addWidget(table_);
@@ -93,8 +116,10 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
       tr("Bytes each device receives and the estimated time on %1; a run without "
          "reshards is counted with the explicit reshards the partitioner would insert")
           .arg(qs(diff.chip)));
-  table_->setHorizontalHeaderLabels({tr("kind"), arrow(before, after), tr("bytes / device"),
-                                     tr("Δ bytes"), tr("time"), tr("Δ time")});
+  // The two sides are named once, in the line above: as the count's header
+  // ("basic → user-priority") they made the table wider than its pane.
+  table_->setHorizontalHeaderLabels({tr("kind"), tr("count"), tr("bytes / device"),
+                                     tr("Δ bytes / device"), tr("time"), tr("Δ time")});
   table_->setRowCount(static_cast<int>(diff.kinds.size()) + 1);
   auto put = [this](int row, int column, const QString& text, double delta = 0, bool bold = false) {
     auto* item = new QTableWidgetItem(text);
@@ -135,8 +160,22 @@ void CommunicationChangeView::setDiff(const api::CommunicationDiff& diff, const 
       arrow(qs(api::secondsText(diff.before.seconds)), qs(api::secondsText(diff.after.seconds))), 0,
       true);
   put(row, TimeDeltaColumn, signedSeconds(seconds), seconds, true);
+  // Each row's amounts whole in its tooltip (the narrow table shows only
+  // the changes).
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    const QString tip = tr("%1: %2 (%3 → %4); bytes / device %5; time %6")
+                            .arg(table_->item(r, KindColumn)->text(), table_->item(r, CountColumn)->text(),
+                                 before, after, table_->item(r, BytesColumn)->text(),
+                                 table_->item(r, TimeColumn)->text());
+    for (int c = 0; c < ColumnCount; ++c) table_->item(r, c)->setToolTip(tip);
+  }
+  for (int c = 0; c < ColumnCount; ++c) table_->setColumnHidden(c, false);
   table_->resizeColumnsToContents();
   table_->resizeRowsToContents();
+  int whole = 2 * table_->frameWidth();
+  for (int c = 0; c < ColumnCount; ++c) whole += table_->columnWidth(c);
+  table_->setProperty(kWholeWidth, whole);
+  fitColumns(table_, width());
   fitTableHeight(table_, width());
   table_->show();
   fitTableHeight(table_, width());  // the header's length once shown

@@ -12,6 +12,7 @@
 #include "communication_feed.h"
 #include "communication_model.h"
 #include "core/document_state.h"
+#include "core/timeline_caption.h"
 
 namespace shardscope::widgets::comm {
 
@@ -19,6 +20,11 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
+
+QString CommunicationPanel::changeLine(const QString& shownBefore, const QString& words) {
+  if (shownBefore.isEmpty()) return QStringLiteral("Since the collectives shown before: ") + words;
+  return QStringLiteral("Since the state shown before (%1): %2").arg(shownBefore, words);
+}
 
 CommunicationPanel::CommunicationPanel(DocumentState* state, QWidget* parent)
     : QWidget(parent),
@@ -107,13 +113,20 @@ void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationRepo
                           shownFile_ == file && shown_->chip == report->chip;
   const std::string words =
       comparable ? api::describeCommunicationChange(*shown_, *report) : std::string();
+  // The state this report is of, in the words of the window's title: the
+  // line names the state it compares with. "Since the last run" read as the
+  // What-if panel's question (this run against the result of the run before
+  // the edit) while it compared with the step shown before, and the two
+  // answered the same edit differently.
+  const QString caption = state_ ? timelineCaption(*state_) : QString();
   if (!comparable || words != "no change in collectives") {
-    change_->setText(comparable ? QStringLiteral("Since the last run: ") + qs(words) : QString());
+    change_->setText(comparable ? changeLine(shownCaption_, qs(words)) : QString());
     change_->setVisible(comparable);
   }
   if (report && report->ok) {
     shown_ = report;
     shownFile_ = file;
+    shownCaption_ = caption;
   }
   model_->setReport(report);
   totals_->setText(model_->totalsText());
@@ -123,8 +136,13 @@ void CommunicationPanel::showReport(std::shared_ptr<const api::CommunicationRepo
   const void* doc = feed_->reportDocument().get();
   if (doc != sizedFor_ || !sizedWithRows_) {
     view_->resizeColumnsToContents();
-    if (view_->columnWidth(CommunicationModel::CauseColumn) > 600)
-      view_->setColumnWidth(CommunicationModel::CauseColumn, 600);
+    // The cause, last, takes the width the others leave (stretched) and is
+    // elided there; the whole cause is shown below the table. Sized to its
+    // text (up to 600 px) it pushed its own header out of a floating
+    // window, which then scrolled sideways to show it.
+    const int causeHeader = view_->horizontalHeader()->sectionSizeHint(CommunicationModel::CauseColumn);
+    view_->setColumnWidth(CommunicationModel::CauseColumn,
+                          std::min(view_->columnWidth(CommunicationModel::CauseColumn), causeHeader + 60));
     sizedFor_ = doc;
     sizedWithRows_ = model_->rowCount() > 0;
   }

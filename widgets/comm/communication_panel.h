@@ -40,9 +40,15 @@ class CommunicationPanel : public QWidget {
   QString totalsText() const;
   QString detailText() const;
   // What changed since the previous report of the same file on the same chip
-  // (a what-if re-run, propagation): "Since the last run: removes 2
-  // all-gathers; -48.00 MiB, -80 us per device"; empty when nothing to compare.
+  // (a what-if re-run, a propagation, a step), naming the state that report
+  // was of: "Since the state shown before (after step 2 of 3 (user-priority)):
+  // removes 2 all-gathers; -48.00 MiB, -80 us per device"; empty when
+  // nothing to compare. (The What-if panel compares a re-run with the
+  // result of the run before the edit: another question, other words.)
   QString changeText() const;
+  // That line from the earlier state's caption (core/timeline_caption.h)
+  // and the change in words.
+  static QString changeLine(const QString& shownBefore, const QString& words);
   // The chip the times are estimated for ("tpu-v5p").
   QString chip() const;
   void setChip(const QString& name);
@@ -79,6 +85,7 @@ class CommunicationPanel : public QWidget {
   QLabel* change_;
   std::shared_ptr<const api::CommunicationReport> shown_;  // the last report shown
   QString shownFile_;                                      // its document's file
+  QString shownCaption_;                                   // its state, in the title's words
   QComboBox* chips_;
   CommunicationFeed* feed_;
   bool selecting_ = false;

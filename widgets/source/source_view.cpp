@@ -12,6 +12,7 @@
 
 #include "core/axis_style.h"
 #include "core/document_state.h"
+#include "core/theme_palette.h"
 #include "io/input_file.h"
 
 namespace shardscope::widgets {
@@ -488,10 +489,12 @@ void SourceView::paintLineNumbers(QPaintEvent* e) {
         return static_cast<int>(d.loc.line) == number;
       });
       if (diag != diags_.end()) {
-        p.fillRect(QRect(0, top, lineArea_->width(), bottom - top),
-                   dark ? severityColor(diag->severity).darker(250)
-                        : severityColor(diag->severity).lighter(185));
-        p.setPen(severityColor(diag->severity));
+        // The number in a shade of the band's hue that reads on it (4.5:1):
+        // the plain severity colour was red on dark red in the dark theme
+        // (~2:1) and red on pink in the light one (~3:1).
+        const QColor c = severityColor(diag->severity);
+        p.fillRect(QRect(0, top, lineArea_->width(), bottom - top), dark ? c.darker(250) : c.lighter(185));
+        p.setPen(dark ? readableOn(c, true).lighter(115) : c.darker(170));
       } else {
         p.setPen(number == currentOpLine_ ? palette().color(QPalette::Text)
                                           : QColor(dark ? 0x70 : 0x99, dark ? 0x70 : 0x99,

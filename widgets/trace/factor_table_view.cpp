@@ -178,9 +178,10 @@ void AxisChipDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
 QSize AxisChipDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
   const AxisCellData c = AxisCellData::fromIndex(index);
   QFontMetricsF fm(option.font);
-  // 10 px above and below the text's height: the chips (text + 4) keep 3 px
-  // each side; more only took a narration line at 1280x800.
-  return QSize(int(std::ceil(axisCellWidth(c, option.font))) + 4, int(std::ceil(fm.height() + 10)));
+  // 7 px more than the text's height: the chips (text + 4, or the row less
+  // 6) keep their margins; more took the third tensor's row (add's result)
+  // at 1280x800.
+  return QSize(int(std::ceil(axisCellWidth(c, option.font))) + 4, int(std::ceil(fm.height() + 7)));
 }
 
 FactorTableView::FactorTableView(QWidget* parent) : QTableView(parent) {

@@ -60,9 +60,19 @@ StrategyCompareWidget::StrategyCompareWidget(QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setObjectName(QStringLiteral("compareDiffTable"));
+  // Shown only with rows: empty, it kept ~100 px of a short tab (the
+  // collectives below were cut), and the status line already says the
+  // shardings are the same.
+  table_->hide();
   layout->addWidget(table_, 1);
   comm_ = new comm::CommunicationChangeView(this);
+  comm_->setObjectName(QStringLiteral("compareCommunication"));
+  // Its own height, no more: the room left goes below it (it spread its
+  // sentence and its table apart in a tall tab).
+  comm_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   layout->addWidget(comm_);
+  layout->addStretch(0);
 
   connect(run_, &QPushButton::clicked, this, &StrategyCompareWidget::compare);
   connect(runnerA_, &PropagationRunner::finished, this, [this](std::shared_ptr<const TraceRun> r) {
@@ -94,6 +104,7 @@ void StrategyCompareWidget::setModuleText(const QString& text, const QString& fi
   fileName_ = fileName;
   run_->setEnabled(!text_.isEmpty());
   model_->setRuns(nullptr, nullptr);
+  table_->hide();
   status_->clear();
   ++commRequest_;
   comm_->clear();
@@ -129,13 +140,15 @@ void StrategyCompareWidget::maybeFinish() {
   if (!resultA_->ok() || !resultB_->ok()) {
     status_->setText(!resultA_->ok() ? resultA_->summary() : resultB_->summary());
     model_->setRuns(nullptr, nullptr);
+    table_->hide();
     emit compared(0);
     return;
   }
   model_->setRuns(resultA_, resultB_);
   table_->resizeColumnsToContents();
   const int n = model_->rowCount();
-  status_->setText(n == 0 ? tr("same shardings (%1 vs %2 steps)")
+  table_->setVisible(n > 0);
+  status_->setText(n == 0 ? tr("same shardings, no value differs (%1 vs %2 steps)")
                                 .arg(resultA_->trace.steps.size())
                                 .arg(resultB_->trace.steps.size())
                           : tr("%n value(s) differ", nullptr, n));

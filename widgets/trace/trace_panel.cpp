@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "explain/factor_info.h"
 #include "explain/factor_table.h"
@@ -49,10 +50,17 @@ void fitWhatColumn(QTableView* steps) {
   if (!steps->model() || steps->model()->columnCount() <= what) return;
   int others = 0;
   for (int c = 0; c < what; ++c) others += steps->columnWidth(c);
-  // In the narrowest pane (1280x800) only its ellipsis is left: the Line
-  // column comes first, and the row's tooltip tells the step whole.
-  const int width = std::max(steps->horizontalHeader()->minimumSectionSize(), steps->viewport()->width() - others);
-  if (steps->columnWidth(what) != width) steps->setColumnWidth(what, width);
+  // In the narrowest pane (1280x800) the column is left out rather than
+  // shown as an ellipsis under a header cut to "m": the Line column comes
+  // first, and the row's tooltip and the narration tell the step whole. It
+  // shows when its header fits.
+  const int width = steps->viewport()->width() - others;
+  const int least = steps->horizontalHeader()->fontMetrics().horizontalAdvance(
+                        steps->model()->headerData(what, Qt::Horizontal).toString()) +
+                    2 * steps->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, steps) + 4;
+  const bool shown = width >= least;
+  if (steps->isColumnHidden(what) == shown) steps->setColumnHidden(what, !shown);
+  if (shown && steps->columnWidth(what) != width) steps->setColumnWidth(what, width);
 }
 
 void fitStepColumns(QTableView* steps) {
@@ -71,6 +79,23 @@ void fitStepColumns(QTableView* steps) {
   fitWhatColumn(steps);
 }
 
+// Fits the narration and the factor table again when their splitter is
+// resized (a dock resized after the step was shown: under load the resize
+// came after the panel's own and the narration kept a stale height).
+class RefitOnResize : public QObject {
+ public:
+  RefitOnResize(QWidget* watched, std::function<void()> fit) : QObject(watched), fit_(std::move(fit)) {
+    watched->installEventFilter(this);
+  }
+  bool eventFilter(QObject* o, QEvent* e) override {
+    if (e->type() == QEvent::Resize) fit_();
+    return QObject::eventFilter(o, e);
+  }
+
+ private:
+  std::function<void()> fit_;
+};
+
 // Keeps "What moved" at the pane's width left after the other columns
 // (fitWhatColumn) whenever the list's viewport changes size.
 class FitWhatOnResize : public QObject {
@@ -88,7 +113,32 @@ class FitWhatOnResize : public QObject {
 
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+double luminance(const QColor& c) {
+  auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
 }  // namespace
+
+double TracePanel::contrast(const QColor& a, const QColor& b) {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor TracePanel::dimText(const QPalette& pal) {
+  // The secondary lines (the step's context, its rule) a shade of the text
+  // towards the background, but never under 4.5:1 on the text's background
+  // or on the window's (the presentation strip draws the narration on the
+  // window colour; there the grey was ~2.6:1, faint on a projector).
+  const QColor text = pal.color(QPalette::Text);
+  const QColor base = pal.color(QPalette::Base), window = pal.color(QPalette::Window);
+  for (double k = 0.4; k > 0; k -= 0.05) {
+    const QColor c = QColor::fromRgbF(text.redF() * (1 - k) + base.redF() * k, text.greenF() * (1 - k) + base.greenF() * k,
+                                      text.blueF() * (1 - k) + base.blueF() * k);
+    if (contrast(c, base) >= 4.6 && contrast(c, window) >= 4.6) return c;
+  }
+  return text;
+}
 
 namespace {
 // The player buttons' standard icon (a property, to tint it again when the
@@ -124,7 +174,9 @@ TracePanel::TracePanel(QWidget* parent)
       stepModel_(new TraceStepModel(this)),
       factorModel_(new FactorTableModel(this)) {
   auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
+  // Tight: at 1280x800 each pixel of height is narration or factor table.
+  layout->setContentsMargins(4, 2, 4, 2);
+  layout->setSpacing(2);
 
   // One row of controls: run (strategy, Run, Cancel), then the player; the
   // run's status stands above the steps it lists.
@@ -211,6 +263,7 @@ TracePanel::TracePanel(QWidget* parent)
   steps_->setWordWrap(false);
   auto* middle = new QSplitter(Qt::Vertical, split);
   middle->setChildrenCollapsible(false);
+  middle->setHandleWidth(4);
   narration_ = new QTextBrowser(middle);
   narration_->setObjectName(QStringLiteral("narration"));
   narration_->setOpenLinks(false);
@@ -258,6 +311,7 @@ TracePanel::TracePanel(QWidget* parent)
   split->setStretchFactor(2, 3);
   layout->addWidget(split, 1);
 
+  new RefitOnResize(middle, [this] { fitNarration(); });
   // A step's table with fewer rows leaves the narration more height.
   connect(factorModel_, &QAbstractItemModel::modelReset, this, &TracePanel::fitNarration);
 
@@ -466,7 +520,10 @@ void TracePanel::fitNarration() {
   const int wanted = int(std::ceil(doc->size().height())) + 2 * narration_->frameWidth() + 2;
   // The table's height with its title, header and first `rows` rows.
   auto tableHeight = [&](int rows) {
-    int h = tableTitle_->sizeHint().height() + 2 + table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2;
+    // The title's row is as tall as its buttons (the label alone is less).
+    const int title = std::max({tableTitle_->sizeHint().height(), beforeAfter_->sizeHint().height(),
+                                dims_->sizeHint().height()});
+    int h = title + 2 + table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2;
     for (int r = 0; r < rows; ++r)
       h += r < factorModel_->rowCount() ? table_->rowHeight(r) : table_->verticalHeader()->defaultSectionSize();
     if (table_->horizontalScrollBar()->isVisible()) h += table_->horizontalScrollBar()->height();
@@ -496,10 +553,7 @@ void TracePanel::updateNarration() {
   const bool dark = pal.color(QPalette::Base).lightness() < 128;
   const QColor text = pal.color(QPalette::Text);
   const QColor base = pal.color(QPalette::Base);
-  const QString dim = QColor::fromRgbF((text.redF() * 3 + base.redF() * 2) / 5,
-                                       (text.greenF() * 3 + base.greenF() * 2) / 5,
-                                       (text.blueF() * 3 + base.blueF() * 2) / 5)
-                          .name();
+  const QString dim = dimText(pal).name();
   const QString warn = dark ? QStringLiteral("#f0a860") : QStringLiteral("#a05000");
   const QString conflict = dark ? QStringLiteral("#ff8a7a") : QStringLiteral("#a0281e");
   if (!run) {
@@ -533,8 +587,10 @@ void TracePanel::updateNarration() {
   if (n.factors.empty()) rest += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.noFactorNote).toHtmlEscaped());
   QStringList updates;
   for (const auto& u : n.updates) updates << qs(u).toHtmlEscaped();
+  // The updates run on as one sentence ("%1 is now …; %2 is now …"): a
+  // line each took a line of the factor table's height at 1280x800.
   rest += QStringLiteral("</ul><p style='%1'>%2</p><p style='margin:0px; color:%3'>rule %4</p>")
-              .arg(para, updates.join(QStringLiteral("<br>")), dim, qs(s->rule).toHtmlEscaped());
+              .arg(para, updates.join(QStringLiteral("; ")), dim, qs(s->rule).toHtmlEscaped());
   // The presentation caption shows the headline in its own large line: its
   // narration starts at the context.
   setNarration(QStringLiteral("<p style='%1'><b>%2</b><br>%3</p>").arg(para, qs(n.headline).toHtmlEscaped(), context) + rest,

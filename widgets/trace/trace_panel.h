@@ -60,6 +60,11 @@ class TracePanel : public QWidget {
   QString narrationHtml() const { return narrationHtml_; }
   // The same without its headline (the presentation caption shows it).
   QString narrationBodyHtml() const { return narrationBodyHtml_; }
+  // The colour of the narration's secondary lines (context, rule) for a
+  // palette: dimmer than the text, 4.5:1 at least on its base and window
+  // colours. contrast() is WCAG's ratio of two colours (1 to 21).
+  static QColor dimText(const QPalette& palette);
+  static double contrast(const QColor& a, const QColor& b);
   // The current step in a few words ("tanh %3 (line 25)"), "" at the input.
   QString stepHeadline() const;
   // Whether the module can be propagated (no errors): Run and the hint follow.

@@ -151,7 +151,7 @@ QVariant WhatIfDiffModel::headerData(int section, Qt::Orientation orientation, i
     case LineColumn:
       return tr("Line");
     case BeforeColumn:
-      return tr("Previous run");
+      return tr("Before this edit");
     case AfterColumn:
       return tr("This run");
   }

@@ -68,7 +68,9 @@ WhatIfPanel::WhatIfPanel(DocumentState* state, QWidget* parent)
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
+  // Columns as wide as their text: a stretched "This run" set a value's
+  // new sharding ~900 px from its old one in a wide dock.
+  table_->horizontalHeader()->setStretchLastSection(false);
   table_->setWordWrap(false);
   layout->addWidget(table_, 1);
   comm_ = new comm::CommunicationChangeView(this);
