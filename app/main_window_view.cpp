@@ -14,6 +14,9 @@
 #include "presentation_caption.h"
 #include "source/source_view.h"
 #include "window_layout.h"
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+#include "sparsecore_workspace.h"
+#endif
 
 namespace shardscope::app {
 
@@ -51,6 +54,9 @@ void MainWindow::setPresentationMode(bool on) {
     source_->setFontScale(1.6);
     graph_->setTextScale(1.6);  // the legend, and Fit's smallest and largest zoom
     mesh_->setTextScale(1.6);   // the device grid: never smaller than outside it
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+    scWorkspace_->setTextScale(1.6);  // the charts' texts, as large as the widgets around them
+#endif
     // The step and its narration, large, under the graph.
     caption_->show();
     updatePresentationCaption();
@@ -61,6 +67,9 @@ void MainWindow::setPresentationMode(bool on) {
     source_->setFontScale(1.0);
     graph_->setTextScale(1.0);
     mesh_->setTextScale(1.0);
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+    scWorkspace_->setTextScale(1.0);
+#endif
     setWindowState(normalWindowState_);
     restoreState(normalState_);
   }

@@ -33,6 +33,16 @@
 #include "main_window_test_util.h"
 #include "core/theme_palette.h"
 #include "export/view_export.h"
+#ifdef SHARDSCOPE_HAVE_SC_WORKSPACE
+#include <QDir>
+#include <QScrollArea>
+#include "hbm_usage_plot.h"
+#include "id_distribution_plot.h"
+#include "partition_load_plot.h"
+#include "pipeline_gantt_plot.h"
+#include "sparsecore_workspace.h"
+#include "spmem_occupancy_plot.h"
+#endif
 
 using namespace shardscope;
 using namespace shardscope::widgets;
@@ -246,6 +256,42 @@ class PresentationTest : public QObject {
     act->trigger();
     QCOMPARE(mesh->textScale(), 1.0);
     QTRY_VERIFY(mesh->shownScale() <= 1.0);
+  }
+
+  // Under the SparseCore tab F11 enlarges the charts' texts too (they kept
+  // their size beside the 1.6x widgets), folds the settings and messages
+  // away so the tab needs no scrolling, and leaving gives all of it back.
+  void presentationEnlargesTheSparseCoreCharts() {
+#ifndef SHARDSCOPE_HAVE_SC_WORKSPACE
+    QSKIP("built without the SparseCore workspace");
+#else
+    app::MainWindow w(test::sampleDir());
+    w.resize(1280, 800);
+    w.show();
+    auto* ws = w.findChild<scw::SparseCoreWorkspace*>();
+    QVERIFY(ws);
+    QSignalSpy analysed(ws, &scw::SparseCoreWorkspace::analysisUpdated);
+    w.openFile(QDir(test::sampleDir()).filePath(QStringLiteral("sparsecore/dlrm_like.json")));
+    QVERIFY(analysed.wait(30000) && ws->analysis());
+    const int titleBefore = QFontInfo(ws->hbmPlot()->shownTexts().front().font).pixelSize();
+    auto* settings = ws->findChild<QScrollArea*>(QStringLiteral("scSettingsScroll"));
+    QVERIFY(settings);
+    QTRY_VERIFY(settings->width() > 0);
+    const int settingsWidth = settings->width();
+    auto* act = w.findChild<QAction*>(QStringLiteral("presentationAction"));
+    act->trigger();
+    QCOMPARE(ws->textScale(), 1.6);
+    for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
+             ws->loadPlot(), ws->spmemPlot(), ws->hbmPlot(), ws->pipelinePlot(), ws->idsPlot()})
+      QCOMPARE(p->textScale(), 1.6);
+    QVERIFY(QFontInfo(ws->hbmPlot()->shownTexts().front().font).pixelSize() > titleBefore);
+    QTRY_COMPARE(settings->width(), 0);  // folded away
+    act->trigger();
+    QCOMPARE(ws->textScale(), 1.0);
+    QCOMPARE(QFontInfo(ws->hbmPlot()->shownTexts().front().font).pixelSize(), titleBefore);
+    QTRY_VERIFY(settings->width() > 0);
+    QVERIFY(std::abs(settings->width() - settingsWidth) <= 4);
+#endif
   }
 
   // The factor table's plain-text cells (T, tensor) contrast with the

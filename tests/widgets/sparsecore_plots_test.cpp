@@ -1,6 +1,8 @@
 // The SparseCore plots: they draw what the analysis reports and export
 // non-blank PNG, SVG and PDF files.
 #include <QFile>
+#include <QPainterPath>
+#include <array>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -8,6 +10,8 @@
 
 #include "fdo_history_plot.h"
 #include "hbm_usage_plot.h"
+#include "partition_heatmap_plot.h"
+#include "sparsecore/fdo_stats.h"
 #include "id_distribution_plot.h"
 #include "partition_load_plot.h"
 #include "pipeline_gantt_plot.h"
@@ -16,9 +20,72 @@
 #include "sparsecore/pipeline.h"
 #include "spmem_occupancy_plot.h"
 
+#include <cmath>
+
 using namespace shardscope;
 
 namespace {
+
+// A dark palette as the application's dark theme sets it (what the charts
+// look at to draw dark).
+QPalette darkPalette(const QWidget& w) {
+  QPalette dark = w.palette();
+  dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+  dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+  dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+  return dark;
+}
+
+// CIE76 colour difference (L*a*b*, D65): about 2 is just noticeable, 10
+// clearly apart.
+double deltaE(const QColor& a, const QColor& b) {
+  auto lab = [](const QColor& c) {
+    auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double r = lin(c.redF()), g = lin(c.greenF()), bl = lin(c.blueF());
+    const double x = (0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047;
+    const double y = 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+    const double z = (0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return std::array<double, 3>{116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+  };
+  const auto p = lab(a), q = lab(b);
+  return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+// Every font a chart draws with: axes, layout texts (title, captions),
+// legend and its entries, texts on the plot.
+QList<QFont> chartFonts(QCustomPlot* cp) {
+  QList<QFont> out;
+  for (QCPAxisRect* rect : cp->axisRects())
+    for (QCPAxis* a : rect->axes()) out << a->labelFont() << a->tickLabelFont();
+  for (QCPLayoutElement* e : cp->plotLayout()->elements(true))
+    if (auto* t = qobject_cast<QCPTextElement*>(e)) out << t->font();
+  out << cp->legend->font();
+  for (int i = 0; i < cp->legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = cp->legend->item(i)) out << item->font();
+  for (int i = 0; i < cp->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(cp->item(i))) out << t->font();
+  return out;
+}
+
+// The legend's entries as a reader takes them in: row by row.
+QStringList legendInReadingOrder(QCustomPlot* cp) {
+  QStringList out;
+  QCPLegend* legend = cp->legend;
+  for (int r = 0; r < legend->rowCount(); ++r)
+    for (int c = 0; c < legend->columnCount(); ++c)
+      if (auto* item = legend->hasElement(r, c) ? qobject_cast<QCPPlottableLegendItem*>(legend->element(r, c)) : nullptr)
+        out << item->plottable()->name();
+  return out;
+}
+
+// The plottables that have a legend entry, in the order the chart made them.
+QStringList legendEntriesMade(QCustomPlot* cp) {
+  QStringList out;
+  for (int i = 0; i < cp->plottableCount(); ++i)
+    if (cp->legend->hasItemWithPlottable(cp->plottable(i))) out << cp->plottable(i)->name();
+  return out;
+}
 
 sc::AnalysisReport sampleReport(const char* file) {
   const QString path =
@@ -279,6 +346,344 @@ class SparseCorePlotsTest : public QObject {
     }
     QVERIFY(boxes > 0);
     if (width >= 1400) QVERIFY(shown > 0);  // wide enough for some
+  }
+
+  // Presentation mode: every text of a chart grows with the text scale
+  // (ticks, axis labels, legend, title, captions, labels on the plot) and
+  // comes back to exactly its size at 1; a picture is the same at either
+  // scale (drawn at the chosen sizes).
+  void textScaleGrowsEveryText_data() {
+    QTest::addColumn<QString>("kind");
+    for (const char* kind : {"partition_load", "overview", "spmem", "hbm", "gantt", "ids"})
+      QTest::newRow(kind) << QString::fromLatin1(kind);
+  }
+  void textScaleGrowsEveryText() {
+    QFETCH(QString, kind);
+    auto plot = makePlot(kind);
+    plot->resize(1000, 560);  // the id distribution's legend beside the plot at both scales
+    plot->show();
+    auto* cp = plot->findChild<QCustomPlot*>();
+    QVERIFY(cp);
+    const QList<QFont> before = chartFonts(cp);
+    QVERIFY(!before.isEmpty());
+    QTemporaryDir dir;
+    QVERIFY(plot->exportTo(dir.filePath(QStringLiteral("1.png")), QSize(700, 420)));
+    plot->setTextScale(1.6);
+    QCOMPARE(plot->textScale(), 1.6);
+    const QList<QFont> large = chartFonts(cp);
+    QCOMPARE(large.size(), before.size());
+    for (int i = 0; i < before.size(); ++i)
+      QVERIFY2(std::abs(large[i].pointSizeF() - 1.6 * before[i].pointSizeF()) < 0.01,
+               qPrintable(QStringLiteral("font %1: %2 pt -> %3 pt")
+                              .arg(i)
+                              .arg(before[i].pointSizeF())
+                              .arg(large[i].pointSizeF())));
+    // A new result while large is drawn large too (and not twice as large).
+    if (kind == QLatin1String("hbm")) {
+      static_cast<plots::HbmUsagePlot*>(plot.get())->setReport(sampleReport("dlrm_like.json"));
+      QCOMPARE(chartFonts(cp), large);
+    }
+    QVERIFY(plot->exportTo(dir.filePath(QStringLiteral("16.png")), QSize(700, 420)));
+    const QImage atOne(dir.filePath(QStringLiteral("1.png"))), whileLarge(dir.filePath(QStringLiteral("16.png")));
+    if (kind == QLatin1String("ids")) {
+      // Its log axes' tick labels (10 with a raised exponent) come from
+      // QCustomPlot's label cache, which moves the axes by a few pixels
+      // after a font change: the title band (the text, not the axes) is
+      // compared.
+      const QRect band(0, 0, atOne.width(), 60);
+      QCOMPARE(whileLarge.copy(band), atOne.copy(band));
+    } else {
+      QCOMPARE(whileLarge, atOne);
+    }
+    QCOMPARE(chartFonts(cp), large);  // the screen large again after the picture
+    plot->setTextScale(1.0);
+    QCOMPARE(chartFonts(cp), before);
+  }
+
+  // Large text still fits: titles, captions and legend entries at the
+  // widths the workspace gives a chart in presentation mode.
+  void largeTextsFitTheWidth_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("width");
+    for (const char* kind : {"overview", "spmem", "hbm", "gantt", "ids"})
+      for (int width : {600, 800, 1100})
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(kind)).arg(width)))
+            << QString::fromLatin1(kind) << width;
+  }
+  void largeTextsFitTheWidth() {
+    QFETCH(QString, kind);
+    QFETCH(int, width);
+    auto plot = makePlot(kind);
+    plot->setTextScale(1.6);
+    plot->resize(width, 600);
+    plot->show();
+    QTest::qWait(50);
+    for (const auto& t : plot->shownTexts()) {
+      const QFontMetricsF fm(t.font);
+      QVERIFY2(QRect(0, 0, width, 600).contains(t.rect), qPrintable(t.text));
+      for (const QString& line : t.text.split(u'\n'))
+        QVERIFY2(fm.horizontalAdvance(line) <= t.rect.width() + 1, qPrintable(line));
+    }
+    auto* cp = plot->findChild<QCustomPlot*>();
+    for (int i = 0; i < cp->legend->itemCount(); ++i)
+      if (QCPAbstractLegendItem* item = cp->legend->item(i))
+        QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width() &&
+                     item->outerRect().right() <= width,
+                 qPrintable(QString::number(i)));
+  }
+
+  // The HBM chart's "% padding" shares start above the x axis's tick marks
+  // (which point up into the plot): on a bar near zero the ticks crossed
+  // their first characters. Every character is inside the plot.
+  void hbmPaddingSharesClearTheAxis_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<double>("scale");
+    // Presentation mode's text where the workspace gives the chart 800 px
+    // or more (1280x800): 28 bars in 200 px are too narrow for its labels.
+    for (int width : {560, 800, 1200})
+      for (double scale : {1.0, 1.6})
+        if (scale == 1.0 || width >= 800)
+          QTest::newRow(qPrintable(QStringLiteral("%1 x%2").arg(width).arg(scale))) << width << scale;
+  }
+  void hbmPaddingSharesClearTheAxis() {
+    QFETCH(int, width);
+    QFETCH(double, scale);
+    plots::HbmUsagePlot plot;
+    plot.setTextScale(scale);
+    plot.setReport(sampleReport("dlrm_like.json"));
+    plot.resize(width, 520);
+    plot.show();
+    QTest::qWait(50);
+    auto* cp = plot.findChild<QCustomPlot*>();
+    cp->replot();
+    QCPAxisRect* rect = cp->axisRect(0);
+    const int axisY = rect->bottom();
+    const int tickTop = axisY - cp->xAxis->tickLengthIn();
+    int shares = 0, nearZero = 0;
+    for (int i = 0; i < cp->itemCount(); ++i) {
+      auto* t = qobject_cast<QCPItemText*>(cp->item(i));
+      if (!t || !t->text().endsWith(QLatin1String("% padding"))) continue;
+      ++shares;
+      // Written upwards: the box's bottom is where the text starts, the
+      // padding below its first character.
+      QPolygonF box;
+      for (QCPItemAnchor* a : {t->topLeft, t->topRight, t->bottomRight, t->bottomLeft}) box << a->pixelPosition();
+      const QRectF r = box.boundingRect();
+      const double firstGlyph = r.bottom() - t->padding().left();
+      if (axisY - t->position->pixelPosition().y() < 6) ++nearZero;
+      QVERIFY2(firstGlyph <= tickTop - 1,
+               qPrintable(QStringLiteral("'%1' starts at y %2, tick marks from %3").arg(t->text()).arg(firstGlyph).arg(tickTop)));
+      QVERIFY2(r.top() >= rect->top() && r.left() >= rect->left() && r.right() <= rect->right(),
+               qPrintable(QStringLiteral("'%1' at %2,%3 %4x%5 outside the plot %6,%7 %8x%9")
+                              .arg(t->text()).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())
+                              .arg(rect->left()).arg(rect->top()).arg(rect->width()).arg(rect->height())));
+    }
+    QVERIFY(shares > 0);
+    QVERIFY(nearZero > 0);  // the case that was cut: bars near zero
+  }
+
+  // The pipeline chart says what its arrows mean in the caption under the
+  // title; no note sits in the plot, where the arrows of later batches and
+  // the step lines crossed it and it lay on the time axis. The texts left
+  // in the plot (box and step labels) cross no arrow.
+  void pipelineNoteHasAClearPlace_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<double>("scale");
+    for (int width : {560, 900, 1400})
+      for (double scale : {1.0, 1.6})
+        QTest::newRow(qPrintable(QStringLiteral("%1 x%2").arg(width).arg(scale))) << width << scale;
+  }
+  void pipelineNoteHasAClearPlace() {
+    QFETCH(int, width);
+    QFETCH(double, scale);
+    plots::PipelineGanttPlot plot;
+    plot.setTextScale(scale);
+    const sc::PipelineComparison c = sc::comparePipelines({1, 2, 2, 1}, 10);
+    plot.setComparison(c, 12, 4, 12);
+    plot.resize(width, 520);
+    plot.show();
+    QTest::qWait(50);
+    auto* cp = plot.findChild<QCustomPlot*>();
+    cp->replot();
+    QVERIFY2(plot.captionText().simplified().contains(
+                 QStringLiteral("update of batch 0 lands %1 steps later (stale)").arg(c.stalenessSteps)),
+             qPrintable(plot.captionText()));
+    QVERIFY(plot.captionText().simplified().contains(QLatin1String("same step")));
+    bool captionShown = false;
+    for (const auto& t : plot.shownTexts()) captionShown |= t.text == plot.captionText();
+    QVERIFY(captionShown);
+    // Arrows as the points of their curves.
+    std::vector<QPolygonF> arrows;
+    for (int i = 0; i < cp->itemCount(); ++i)
+      if (auto* curve = qobject_cast<QCPItemCurve*>(cp->item(i))) {
+        QPainterPath path(curve->start->pixelPosition());
+        path.cubicTo(curve->startDir->pixelPosition(), curve->endDir->pixelPosition(), curve->end->pixelPosition());
+        arrows.push_back(path.toFillPolygon());
+      }
+    QCOMPARE(int(arrows.size()), plot.stalenessArrowCount());
+    for (int i = 0; i < cp->itemCount(); ++i) {
+      auto* t = qobject_cast<QCPItemText*>(cp->item(i));
+      if (!t || !t->visible()) continue;
+      QVERIFY2(!t->text().contains(QLatin1String("stale")) && !t->text().contains(QLatin1String("update")),
+               qPrintable(t->text()));
+      const QRectF r = QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized();
+      if (!r.intersects(QRectF(cp->axisRect()->rect()))) continue;  // panned out of view
+      for (const QPolygonF& arrow : arrows)
+        for (const QPointF& point : arrow)
+          QVERIFY2(!r.adjusted(1, 1, -1, -1).contains(point),
+                   qPrintable(QStringLiteral("'%1' crossed by an arrow").arg(t->text())));
+    }
+  }
+
+  // The SPMEM chart's rows all have the same dotted grid line: the last
+  // stack (key 0) had the grid's solid zero line through its bar.
+  void spmemRowsHaveAlikeGridLines_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+  void spmemRowsHaveAlikeGridLines() {
+    QFETCH(bool, dark);
+    plots::SpmemOccupancyPlot plot;
+    plot.setReport(sampleReport("dlrm_like.json"));
+    plot.resize(900, 520);
+    if (dark) plot.setPalette(darkPalette(plot));
+    plot.show();
+    QTest::qWait(50);
+    auto* cp = plot.findChild<QCustomPlot*>();
+    cp->replot();
+    const QImage image = cp->toPixmap(cp->width(), cp->height(), 1.0).toImage();
+    QCPAxisRect* rect = cp->axisRect();
+    const QColor background = image.pixelColor(rect->left() + 2, rect->top() + 2);
+    // Right of every bar and of the TileSpmem line: only the grid lines.
+    double barsEnd = 0;
+    for (int i = 0; i < cp->plottableCount(); ++i)
+      if (auto* bars = qobject_cast<QCPBars*>(cp->plottable(i)))
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+          double stacked = it->value;
+          for (QCPBars* below = bars->barBelow(); below; below = below->barBelow())
+            for (auto b = below->data()->constBegin(); b != below->data()->constEnd(); ++b)
+              if (b->key == it->key) stacked += b->value;
+          barsEnd = std::max(barsEnd, stacked);
+        }
+    const int from = int(cp->xAxis->coordToPixel(barsEnd)) + 8;
+    const int to = rect->right() - 3;
+    QVERIFY2(to - from >= 12, qPrintable(QStringLiteral("%1..%2").arg(from).arg(to)));
+    QList<double> inked;
+    const int rows = int(std::lround(cp->yAxis->range().upper + 0.4));
+    for (int key = 0; key < rows; ++key) {
+      const int y = int(std::lround(cp->yAxis->coordToPixel(key)));
+      int ink = 0;
+      for (int x = from; x <= to; ++x)
+        for (int dy = -1; dy <= 1; ++dy)  // the line's pixel row, whatever the rounding
+          if (std::abs(image.pixelColor(x, y + dy).lightness() - background.lightness()) > 12) {
+            ++ink;
+            break;
+          }
+      inked << double(ink) / double(to - from + 1);
+    }
+    QVERIFY(rows >= 2);
+    for (int key = 0; key < rows; ++key)
+      QVERIFY2(std::abs(inked[key] - inked.back()) < 0.2 && inked[key] < 0.8,
+               qPrintable(QStringLiteral("row %1: %2 of its grid line inked, top row %3")
+                              .arg(key)
+                              .arg(inked[key])
+                              .arg(inked.back())));
+  }
+
+  // The legend reads in the order the chart made its entries, whatever the
+  // theme and however often it was filled (a second fill put the limits
+  // and "max ids over sources" into the first row's free cells).
+  void legendKeepsItsOrder_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<int>("fills");
+    QTest::addColumn<int>("width");
+    for (bool dark : {false, true})
+      for (int fills : {1, 2, 3})
+        for (int width : {560, 840, 1200})
+          QTest::newRow(qPrintable(QStringLiteral("%1 %2 fills %3").arg(QLatin1String(dark ? "dark" : "light")).arg(fills).arg(width)))
+              << dark << fills << width;
+  }
+  void legendKeepsItsOrder() {
+    QFETCH(bool, dark);
+    QFETCH(int, fills);
+    QFETCH(int, width);
+    const sc::AnalysisReport report = sampleReport("dlrm_like.json");
+    plots::PartitionLoadPlot plot;
+    plot.resize(width, 560);
+    plot.show();
+    QTest::qWait(20);
+    for (int i = 0; i < fills; ++i) {
+      if (i == 1) plot.setPalette(dark ? darkPalette(plot) : QApplication::palette());
+      plot.setStack(report, plots::PartitionLoadPlot::hottestStack(report));
+      QTest::qWait(20);
+    }
+    auto* cp = plot.findChild<QCustomPlot*>();
+    cp->replot();
+    const QStringList made = legendEntriesMade(cp);
+    QVERIFY(made.size() > 8);
+    QCOMPARE(legendInReadingOrder(cp), made);
+  }
+
+  // Series colours stay apart in both themes: the id distribution's lines
+  // (ten tables) as drawn, the dark theme's lightened ones too (cat_24 and
+  // cat_01 were both pale blue in dark).
+  void seriesColoursStayApart_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+  void seriesColoursStayApart() {
+    QFETCH(bool, dark);
+    plots::IdDistributionPlot plot;
+    const QString path = QStringLiteral(SHARDSCOPE_SAMPLE_DIR "/sparsecore/dlrm_like.json");
+    plot.setDistribution(plots::computeIdDistribution(sc::loadJobFile(path.toStdString())));
+    QCOMPARE(plot.seriesCount(), 10);
+    if (dark) plot.setPalette(darkPalette(plot));
+    QCOMPARE(plot.drawnDark(), dark);
+    auto* cp = plot.findChild<QCustomPlot*>();
+    QList<QColor> pens;
+    for (int i = 0; i < cp->graphCount(); ++i) pens << cp->graph(i)->pen().color();
+    QCOMPARE(pens.size(), 10);
+    for (int i = 0; i < pens.size(); ++i)
+      for (int j = i + 1; j < pens.size(); ++j)
+        QVERIFY2(deltaE(pens[i], pens[j]) >= 10,
+                 qPrintable(QStringLiteral("%1 and %2: %3 and %4, delta E %5")
+                                .arg(cp->graph(i)->name().section(u'\n', 0, 0))
+                                .arg(cp->graph(j)->name().section(u'\n', 0, 0))
+                                .arg(pens[i].name(), pens[j].name())
+                                .arg(deltaE(pens[i], pens[j]))));
+  }
+
+  // The heatmap with no statistics takes its width: the colour scale's
+  // column goes with the scale (~80 px were left blank at its right), and
+  // comes back with a matrix.
+  void emptyHeatmapTakesItsWidth() {
+    plots::PartitionHeatmapPlot plot;
+    plot.resize(500, 400);
+    plot.show();
+    QTest::qWait(50);
+    auto* cp = plot.findChild<QCustomPlot*>();
+    cp->replot();
+    QVERIFY(!plot.hasData());
+    QVERIFY2(cp->axisRect()->outerRect().right() >= 500 - 12,
+             qPrintable(QString::number(cp->axisRect()->outerRect().right())));
+    sc::StatMatrix m;
+    m.cols = 4;
+    m.values = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    plot.setMatrix(QStringLiteral("t: max ids by batch"), m, QStringLiteral("partition"));
+    cp->replot();
+    QVERIFY(plot.hasData());
+    QCPColorScale* scale = plot.findChild<QCPColorScale*>();
+    if (!scale)  // the scale is the plot's layerable, not a QObject child of the widget
+      for (QCPLayoutElement* e : cp->plotLayout()->elements(true))
+        if ((scale = qobject_cast<QCPColorScale*>(e))) break;
+    QVERIFY(scale && scale->visible());
+    QVERIFY(scale->outerRect().left() >= cp->axisRect()->outerRect().right());
+    QVERIFY(scale->outerRect().right() <= 500);
+    plot.clear();
+    cp->replot();
+    QVERIFY(cp->axisRect()->outerRect().right() >= 500 - 12);
   }
 
   void partitionBarsFollowTheStats() {

@@ -9,7 +9,15 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <QApplication>
+#include <QLabel>
+#include <QListView>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTableView>
 
+#include "fdo_stats_view.h"
 #include "hbm_usage_plot.h"
 #include "id_distribution_plot.h"
 #include "partition_load_plot.h"
@@ -367,6 +375,102 @@ class SparseCoreWorkspaceTest : public QObject {
     QVERIFY(error.contains(QLatin1String("no stack 'zz'")));
     QVERIFY(scw::isSparseCoreView(QStringLiteral("sc-load:t0")));
     QVERIFY(!scw::isSparseCoreView(QStringLiteral("graph")));
+  }
+
+  // Presentation mode (the window's font 1.6 times larger, the charts'
+  // texts too) fits the window at 1280x800 and 1600x1000: nothing of the
+  // workspace scrolls but the settings panel, on every view; table rows
+  // hold their larger text; the FDO page says it has no file in full;
+  // leaving it gives every size back. (The SparseCore tab's area: the
+  // window less its menu, tab bar and status bar.)
+  void presentationFitsTheWindow_data() {
+    QTest::addColumn<QSize>("window");
+    QTest::addColumn<double>("scale");
+    for (QSize window : {QSize(1280, 800), QSize(1600, 1000)})
+      for (double scale : {1.0, 1.6})
+        QTest::newRow(qPrintable(QStringLiteral("%1x%2 x%3").arg(window.width()).arg(window.height()).arg(scale)))
+            << window << scale;
+  }
+  void presentationFitsTheWindow() {
+    QFETCH(QSize, window);
+    QFETCH(double, scale);
+    QScrollArea tab;  // as the main window holds the workspace
+    tab.setWidgetResizable(true);
+    tab.setFrameShape(QFrame::NoFrame);
+    auto* w = new scw::SparseCoreWorkspace;
+    tab.setWidget(w);
+    QFont font = QApplication::font();
+    font.setPointSizeF(font.pointSizeF() * scale);
+    tab.setFont(font);
+    w->setTextScale(scale);
+    tab.resize(window.width(), window.height() - 120);  // the main window's menu, tabs and status bar (~95 px at 1.6x)
+    tab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tab));
+    QVERIFY(openAndWait(*w, sample(QStringLiteral("dlrm_like.json"))));
+    auto* tabs = w->findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 6);
+    for (int i = 0; i < tabs->count(); ++i) {
+      tabs->setCurrentIndex(i);
+      QTest::qWait(30);
+      QVERIFY2(tab.horizontalScrollBar()->maximum() == 0 && tab.verticalScrollBar()->maximum() == 0,
+               qPrintable(QStringLiteral("%1: the workspace scrolls, it needs %2x%3 of %4x%5")
+                              .arg(tabs->tabText(i))
+                              .arg(w->minimumSizeHint().width())
+                              .arg(w->minimumSizeHint().height())
+                              .arg(tab.viewport()->width())
+                              .arg(tab.viewport()->height())));
+    }
+    for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
+             w->loadPlot(), w->spmemPlot(), w->hbmPlot(), w->pipelinePlot(), w->idsPlot()})
+      QCOMPARE(p->textScale(), scale);
+    // The status and the path are inside the window.
+    auto* status = w->findChild<QLabel*>(QStringLiteral("scStatus"));
+    QVERIFY(status);
+    QVERIFY(status->mapTo(w, QPoint(status->width(), 0)).x() <= w->width());
+    QCOMPARE(w->statusText(), QStringLiteral("up to date"));
+    // Rows as tall as their text.
+    QTableView* table = nullptr;
+    for (QTableView* t : w->findChildren<QTableView*>())
+      if (t->model() == w->tableModel()) table = t;
+    QVERIFY(table);
+    QVERIFY2(table->rowHeight(0) >= table->fontMetrics().height() + 2,
+             qPrintable(QStringLiteral("%1 px rows for %2 px text").arg(table->rowHeight(0)).arg(table->fontMetrics().height())));
+    // No statistics file, said in full.
+    auto* fdoLabel = w->statsView()->findChild<QLabel*>(QStringLiteral("fdoPathLabel"));
+    QVERIFY(fdoLabel);
+    QCOMPARE(w->statsView()->pathText(), QStringLiteral("no statistics file"));
+    QCOMPARE(fdoLabel->text(), w->statsView()->pathText());
+    // Back to the normal size.
+    tab.setFont(QApplication::font());
+    w->setTextScale(1.0);
+    QTest::qWait(20);
+    QCOMPARE(w->loadPlot()->textScale(), 1.0);
+    QCOMPARE(table->rowHeight(0), table->fontMetrics().height() + 6);
+  }
+
+  // The messages under the views show every line when the window has room
+  // (the last line was cut in half and the list scrolled at 1280x800).
+  void messagesShowEveryLine_data() {
+    QTest::addColumn<QSize>("window");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
+  void messagesShowEveryLine() {
+    QFETCH(QSize, window);
+    scw::SparseCoreWorkspace w;
+    w.resize(window.width(), window.height() - 110);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, sample(QStringLiteral("dlrm_like.json"))));
+    QTest::qWait(50);
+    auto* list = w.findChild<QListView*>();
+    QVERIFY(list);
+    QVERIFY(w.messagesModel()->rowCount() >= 3);
+    QTRY_COMPARE(list->verticalScrollBar()->maximum(), 0);
+    const QRect last = list->visualRect(w.messagesModel()->index(w.messagesModel()->rowCount() - 1, 0));
+    QVERIFY2(last.bottom() <= list->viewport()->height(),
+             qPrintable(QStringLiteral("last line ends at %1 of %2").arg(last.bottom()).arg(list->viewport()->height())));
   }
 
   // With SHARDSCOPE_SC_PICTURES=DIR: writes every view of every sample (and

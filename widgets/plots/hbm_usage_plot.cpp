@@ -86,7 +86,11 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
     tallest = std::max(tallest, u + w);
   }
   // Tables that lose 1% or more to padding get their share written upwards
-  // from the bar top (vertical text: neighbouring bars never collide).
+  // from the bar top (vertical text: neighbouring bars never collide),
+  // starting above the x axis's tick marks, which point up into the plot:
+  // on a bar near zero they crossed the first characters ("01% padding"
+  // for 0.01%).
+  const int clearance = p->xAxis->tickLengthIn() + 4;
   for (int i = 0; i < k; ++i) {
     const double u = std::isnan(useful[i]) ? 0 : useful[i], w = std::isnan(padding[i]) ? 0 : padding[i];
     if (u + w <= 0 || w / (u + w) < 0.01) continue;
@@ -95,7 +99,7 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
     share->position->setCoords(i, u + w);
     share->setRotation(-90);
     share->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    share->setPadding(QMargins(3, 0, 0, 0));
+    share->setPadding(QMargins(clearance, 0, 0, 0));
     // One decimal where rounding would mislead ("100%" for 99.7%, "0%" for 0.4%).
     const bool fine = pct < 10 || pct > 99;
     share->setText(QStringLiteral("%1% padding").arg(QString::number(fine ? std::floor(pct * 10) / 10 : pct, 'f', fine ? 1 : 0)));
@@ -105,7 +109,9 @@ void HbmUsagePlot::setReport(const sc::AnalysisReport& report) {
   p->xAxis->setTicker(ticker);
   p->xAxis->setTickLabelRotation(k > 8 ? 60 : 0);
   p->xAxis->setTickLabelFont(QFont(font().family(), k > 16 ? 7 : 8));
-  p->xAxis->setRange(-0.6, k - 0.4);
+  // Room for half a vertical share label left of the first bar and right
+  // of the last (at 0.6 one stood out of the plot in a narrow chart).
+  p->xAxis->setRange(-0.9, k - 0.1);
   p->xAxis->grid()->setVisible(false);
   p->yAxis->setRange(0, tallest > 0 ? tallest * 1.25 : 1);
 

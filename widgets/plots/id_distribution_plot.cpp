@@ -129,12 +129,12 @@ void IdDistributionPlot::setDistribution(const IdDistribution& distribution, int
 }
 
 void IdDistributionPlot::resizeEvent(QResizeEvent* e) {
-  placeLegend(e->size().width());
+  layOutFor(e->size().width(), textScale());
   SparseCorePlot::resizeEvent(e);  // fits the legend row's columns to the width
 }
 
-void IdDistributionPlot::placeLegend(int width) {
-  const bool below = width < kLegendBesideMinWidth;
+void IdDistributionPlot::layOutFor(int width, double scale) const {
+  const bool below = width < kLegendBesideMinWidth * scale;
   if (below == legendBelow_) return;
   legendBelow_ = below;
   QCustomPlot* p = plot();

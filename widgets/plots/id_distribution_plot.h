@@ -46,17 +46,18 @@ class IdDistributionPlot : public SparseCorePlot {
   int seriesCount() const { return seriesCount_; }
   // Narrower than this, the legend (one entry of two lines per table) goes
   // under the axes, in as many columns as fit, instead of beside them,
-  // where it was cut at the right.
+  // where it was cut at the right (times the text scale: presentation
+  // mode's larger legend needs more).
   static constexpr int kLegendBesideMinWidth = 600;
   bool legendBelow() const { return legendBelow_; }
 
  protected:
   void resizeEvent(QResizeEvent* e) override;
+  void layOutFor(int width, double scale) const override;
 
  private:
-  void placeLegend(int width);
   int seriesCount_ = 0;
-  bool legendBelow_ = false;
+  mutable bool legendBelow_ = false;
 };
 
 }  // namespace shardscope::plots

@@ -27,8 +27,20 @@ void PartitionHeatmapPlot::clear() {
     plot()->removePlottable(map_);
     map_ = nullptr;
   }
-  scale_->setVisible(false);
+  showScale(false);
   clearPlot(QStringLiteral("Partitions by batch: open a statistics file"));
+}
+
+void PartitionHeatmapPlot::showScale(bool show) {
+  QCPLayoutGrid* grid = plot()->plotLayout();
+  const bool placed = grid->hasElement(1, 1) && grid->element(1, 1) == scale_;
+  if (show && !placed) {
+    grid->addElement(1, 1, scale_);
+  } else if (!show && placed) {
+    grid->take(scale_);
+    grid->simplify();  // the emptied column goes: the map takes the width
+  }
+  scale_->setVisible(show);
 }
 
 void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix& m, const QString& rowName,
@@ -38,7 +50,7 @@ void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix&
   QCustomPlot* p = plot();
   setTitle(title);
   if (m.values.empty() || m.cols == 0) {
-    scale_->setVisible(false);
+    showScale(false);
     finish(false);
     return;
   }
@@ -56,7 +68,7 @@ void PartitionHeatmapPlot::setMatrix(const QString& title, const sc::StatMatrix&
   // From zero, so a partition at twice the others reads twice as bright
   // (a range from the minimum would make any small difference look hot).
   map_->setDataRange(QCPRange(0, std::max<double>(1, double(m.max()))));
-  scale_->setVisible(true);
+  showScale(true);
   p->yAxis->setLabel(rowName);
   p->xAxis->setLabel(xLabel);
   if (!xNames.isEmpty()) {

@@ -33,6 +33,9 @@ class PartitionHeatmapPlot : public SparseCorePlot {
   void clear();
 
  private:
+  // The colour scale in its column right of the map, or out of the layout
+  // (an empty chart kept its ~80 px column, blank at the right).
+  void showScale(bool show);
   QCPColorMap* map_ = nullptr;
   QCPColorScale* scale_ = nullptr;
 };

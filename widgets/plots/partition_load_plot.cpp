@@ -243,7 +243,6 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     partitionTicks(x, n);
     y->setRange(0, maxSum > 0 ? maxSum * 1.12 : 1);
     p->legend->setVisible(true);
-    p->legend->setWrap(8);
   }
 
   if (bottom) {
@@ -322,10 +321,11 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     x->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));
     partitionTicks(x, n);
     y->setRange(0, topValue > 0 ? topValue * 1.15 : 1);
-    if (!top) {
-      p->legend->setVisible(true);
-      p->legend->setWrap(8);
-    }
+    // (The legend's columns are the base's: as many as fit, in the order
+    // the entries were made. Setting 8 here while entries were being added
+    // put the later ones into the first row's free cells, so the order
+    // changed with the history: a second fill, e.g. after a theme switch.)
+    if (!top) p->legend->setVisible(true);
   }
   if (measure == Measure::Overview) {
     // Upper panel: stretch a bit more than the lower one.

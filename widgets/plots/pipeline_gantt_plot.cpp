@@ -3,9 +3,12 @@
 #include <qcustomplot.h>
 
 #include <QFontMetricsF>
+#include <QPainterPath>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "plot_text.h"
 #include "sparsecore/pipeline.h"
 
 namespace shardscope::plots {
@@ -20,6 +23,13 @@ QColor stageColor(sc::Unit unit, sc::Phase phase) {
 
 PipelineGanttPlot::PipelineGanttPlot(QWidget* parent) : SparseCorePlot(parent) {
   QCustomPlot* p = plot();
+  // What the arrows mean, under the title: in the plot the note sat in the
+  // arrows' lane, crossed by the arrows of the next batches and the step
+  // lines, on the time axis.
+  p->plotLayout()->insertRow(1);
+  caption_ = new QCPTextElement(p, QString(), QFont(font().family(), 9));
+  caption_->setTextColor(QColor(0xc0, 0x39, 0x2b));
+  p->plotLayout()->addElement(1, 0, caption_);
   p->xAxis->setLabel(QStringLiteral("time (stage time units)"));
   p->axisRect()->setRangeDrag(Qt::Horizontal);
   p->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -34,17 +44,45 @@ PipelineGanttPlot::PipelineGanttPlot(QWidget* parent) : SparseCorePlot(parent) {
 
 PipelineGanttPlot::~PipelineGanttPlot() = default;
 
+QString PipelineGanttPlot::captionText() const { return caption_->text(); }
+
 void PipelineGanttPlot::updateLabelVisibility() {
   const QCPAxis* x = plot()->xAxis;
+  // Widths measured again when the labels' font changed (presentation
+  // mode's larger text).
+  const auto first = std::find_if(labels_.begin(), labels_.end(), [](const Label& l) { return !l.text.isNull(); });
+  if (first != labels_.end() && first->text->font() != widthFont_) {
+    widthFont_ = first->text->font();
+    const QFontMetricsF fm(widthFont_);
+    for (Label& l : labels_)
+      if (l.text) l.textWidth = fm.horizontalAdvance(l.text->text());
+  }
   for (const Label& l : labels_)
     if (l.text) l.text->setVisible(std::abs(x->coordToPixel(l.end) - x->coordToPixel(l.start)) >=
                        l.textWidth + 4);
+  std::vector<QPolygonF> arrows;
+  for (const auto& curve : arrowItems_)
+    if (curve) {
+      QPainterPath path(curve->start->pixelPosition());
+      path.cubicTo(curve->startDir->pixelPosition(), curve->endDir->pixelPosition(), curve->end->pixelPosition());
+      arrows.push_back(path.toFillPolygon());
+    }
+  for (const auto& label : stepLabels_) {
+    if (!label) continue;
+    const QRectF r = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+    const bool crossed = std::any_of(arrows.begin(), arrows.end(), [&](const QPolygonF& arrow) {
+      return std::any_of(arrow.begin(), arrow.end(), [&](const QPointF& p) { return r.contains(p); });
+    });
+    label->setVisible(!crossed);
+  }
 }
 
 void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBatches,
                                       int sparseCoreRows, int visibleBatches) {
   reset();
   labels_.clear();
+  stepLabels_.clear();
+  arrowItems_.clear();
   boxes_ = boundaries_ = arrows_ = 0;
   QCustomPlot* p = plot();
   sparseCoreRows = std::clamp(sparseCoreRows, 1, 8);
@@ -128,6 +166,7 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
         label->setFont(small);
         label->setColor(QColor(0x55, 0x55, 0x55));
         label->setClipToAxisRect(true);
+        stepLabels_.push_back(label);
       }
     }
     // Staleness arrows, SparseCore forward(b) -> backward(b), first batches.
@@ -146,19 +185,8 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
       curve->setHead(QCPLineEnding::esSpikeArrow);
       curve->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.4));
       curve->setClipToAxisRect(true);
+      arrowItems_.push_back(curve);
       ++arrows_;
-      if (b == 0) {
-        auto* label = new QCPItemText(p);
-        label->position->setCoords(mid, y - 0.58);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(pipelined ? QStringLiteral("update of batch 0 lands %1 steps later (stale)")
-                                           .arg(c.stalenessSteps)
-                                 : QStringLiteral("update in the same step"));
-        label->setFont(small);
-        label->setColor(QColor(0xc0, 0x39, 0x2b));
-        label->setBrush(QColor(255, 255, 255, 210));
-        label->setClipToAxisRect(true);
-      }
     }
   };
   draw(c.serial, serialTop, false);
@@ -190,7 +218,12 @@ void PipelineGanttPlot::setComparison(const sc::PipelineComparison& c, int maxBa
   p->xAxis->grid()->setVisible(false);
   const double shown = visibleBatches > 0 && visibleEnd > 0 ? visibleEnd : end;
   p->xAxis->setRange(0, shown > 0 ? shown * 1.02 : 1);
+  widthFont_ = small;
   updateLabelVisibility();
+  setWrappedText(caption_, QStringLiteral("red arrows: a batch's SparseCore forward \u2192 its update; serial, the "
+                                          "update lands in the same step; pipelined, the update of batch 0 lands "
+                                          "%1 later (stale)")
+                               .arg(countOf(c.stalenessSteps, "step")));
   const QString drawn = maxBatches < c.batches ? QStringLiteral(", first %1 drawn").arg(maxBatches) : QString();
   setTitle(QStringLiteral("Pipelining: %1 \u2192 %2 (%3x, %4 batches%8, %5 vs %6 steps; SparseCore "
                           "updates %7 steps stale)")

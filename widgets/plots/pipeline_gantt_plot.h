@@ -5,7 +5,10 @@
 // and backward, SparseCore and TensorCore have their own colours. Dotted
 // lines mark step boundaries; curved arrows go from a batch's SparseCore
 // forward to its backward (the update lands 2 steps later when pipelined:
-// the staleness). Drag and wheel pan and zoom the time axis only.
+// the staleness), said in words in the caption under the title ("arrows:
+// ... pipelined, the update of batch 0 lands 2 steps later (stale)"),
+// where no arrow or step line crosses it. Drag and wheel pan and zoom the
+// time axis only.
 #pragma once
 #include <vector>
 
@@ -13,7 +16,9 @@
 
 #include "sparsecore_plot.h"
 
+class QCPItemCurve;
 class QCPItemText;
+class QCPTextElement;
 
 namespace shardscope::sc {
 struct PipelineComparison;
@@ -37,6 +42,8 @@ class PipelineGanttPlot : public SparseCorePlot {
   int stageBoxCount() const { return boxes_; }
   int stepBoundaryCount() const { return boundaries_; }
   int stalenessArrowCount() const { return arrows_; }
+  // The caption under the title (what the arrows say), for tests.
+  QString captionText() const;
 
  private:
   // A box's label shows only when it fits the box as drawn now (its width
@@ -48,9 +55,15 @@ class PipelineGanttPlot : public SparseCorePlot {
   struct Label {
     QPointer<QCPItemText> text;
     double start, end;  // the box, in time
-    double textWidth;   // pixels
+    double textWidth;   // pixels, in widthFont_
   };
   std::vector<Label> labels_;
+  // Step numbers above each section, and the arrows: a number an arrow of
+  // the section above would cross (large text in a low chart) is hidden.
+  std::vector<QPointer<QCPItemText>> stepLabels_;
+  std::vector<QPointer<QCPItemCurve>> arrowItems_;
+  QFont widthFont_;  // the labels' font when textWidth was measured (it grows in presentation mode)
+  QCPTextElement* caption_ = nullptr;
   int boxes_ = 0, boundaries_ = 0, arrows_ = 0;
 };
 

@@ -142,6 +142,64 @@ void recolorItem(QCPAbstractItem* item, const CanvasMapping& m) {
   }
 }
 
+// Font `key` of `o` drawn at `scale` times the size the plot code chose,
+// kept as recolor keeps colours: the chosen font is remembered the first
+// time and whenever the code set another one since; at 1 it comes back
+// exactly.
+template <class Get, class Set>
+void rescale(QObject* o, const char* key, Get get, Set set, double scale) {
+  const QByteArray chosenKey = QByteArray(key) + "FontChosen";
+  const QByteArray shownKey = QByteArray(key) + "FontShown";
+  const QFont current = get();
+  const QVariant shown = o->property(shownKey.constData());
+  QFont chosen = current;
+  if (shown.isValid() && shown.value<QFont>() == current)
+    chosen = o->property(chosenKey.constData()).value<QFont>();
+  else
+    o->setProperty(chosenKey.constData(), chosen);
+  QFont f = chosen;
+  if (chosen.pointSizeF() > 0)
+    f.setPointSizeF(chosen.pointSizeF() * scale);
+  else if (chosen.pixelSize() > 0)
+    f.setPixelSize(std::max(1, qRound(chosen.pixelSize() * scale)));
+  o->setProperty(shownKey.constData(), f);
+  if (f != current) set(f);
+}
+
+void rescaleAxis(QCPAxis* a, double scale) {
+  rescale(a, "label", [&] { return a->labelFont(); }, [&](const QFont& f) { a->setLabelFont(f); }, scale);
+  rescale(
+      a, "tickLabel", [&] { return a->tickLabelFont(); }, [&](const QFont& f) { a->setTickLabelFont(f); }, scale);
+  rescale(
+      a, "selectedLabel", [&] { return a->selectedLabelFont(); },
+      [&](const QFont& f) { a->setSelectedLabelFont(f); }, scale);
+  rescale(
+      a, "selectedTickLabel", [&] { return a->selectedTickLabelFont(); },
+      [&](const QFont& f) { a->setSelectedTickLabelFont(f); }, scale);
+}
+
+void rescaleLegend(QCPLegend* legend, double scale) {
+  // QCPLegend::setFont sets every entry's font too, and an entry takes the
+  // legend's font when it is made: entries with the legend's font follow
+  // the legend (their chosen font is its chosen one); others scale alone.
+  const QFont legendBefore = legend->font();
+  std::vector<bool> follows(size_t(legend->itemCount()), false);
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i)) follows[size_t(i)] = item->font() == legendBefore;
+  rescale(legend, "legend", [&] { return legend->font(); }, [&](const QFont& f) { legend->setFont(f); }, scale);
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    QCPAbstractLegendItem* item = legend->item(i);
+    if (!item) continue;
+    if (follows[size_t(i)]) {
+      if (item->font() != legend->font()) item->setFont(legend->font());
+      item->setProperty("itemFontChosen", legend->property("legendFontChosen"));
+      item->setProperty("itemFontShown", legend->font());
+    } else {
+      rescale(item, "item", [&] { return item->font(); }, [&](const QFont& f) { item->setFont(f); }, scale);
+    }
+  }
+}
+
 }  // namespace
 
 void SparseCorePlot::applyCanvasTheme(bool dark) const {
@@ -169,6 +227,36 @@ void SparseCorePlot::applyCanvasTheme(bool dark) const {
                [&](const QColor& c) { return m.stroke(c); });
   }
   for (int i = 0; i < plot_->itemCount(); ++i) recolorItem(plot_->item(i), m);
+}
+
+void SparseCorePlot::applyTextScale(double scale) const {
+  for (QCPAxisRect* rect : plot_->axisRects())
+    for (QCPAxis* a : rect->axes()) rescaleAxis(a, scale);
+  for (QCPLayoutElement* e : plot_->plotLayout()->elements(true)) {
+    if (auto* text = qobject_cast<QCPTextElement*>(e))
+      rescale(text, "text", [&] { return text->font(); }, [&](const QFont& f) { text->setFont(f); }, scale);
+    else if (auto* colorScale = qobject_cast<QCPColorScale*>(e))
+      rescaleAxis(colorScale->axis(), scale);
+    else if (auto* legend = qobject_cast<QCPLegend*>(e))
+      rescaleLegend(legend, scale);
+  }
+  rescaleLegend(plot_->legend, scale);  // also when it sits in an axis rect's inset
+  for (int i = 0; i < plot_->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(plot_->item(i)))
+      rescale(t, "text", [&] { return t->font(); }, [&](const QFont& f) { t->setFont(f); }, scale);
+}
+
+void SparseCorePlot::setTextScale(double scale) {
+  scale = std::clamp(scale, 0.5, 4.0);
+  if (scale == textScale_) return;
+  textScale_ = scale;
+  applyTextScale(scale);
+  // Too low a chart overlays its text rows: the least height grows with them.
+  setMinimumSize(320, int(200 * std::max(1.0, scale)));
+  layOutFor(width(), scale);
+  // Titles and legend columns fitted again for the larger text.
+  wrapTexts(plot_->width());
+  plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void SparseCorePlot::changeEvent(QEvent* e) {
@@ -303,6 +391,7 @@ void SparseCorePlot::reset() {
 
 void SparseCorePlot::finish(bool hasData) {
   hasData_ = hasData;
+  applyTextScale(textScale_);  // the new elements' texts too
   wrapTexts(plot_->width());  // the legend's new entries in as many columns as fit
   applyCanvasTheme(widgets::isDark(palette()));  // the new elements too
   plot_->replot();
@@ -332,22 +421,27 @@ bool SparseCorePlot::exportTo(const QString& path, QSize size, QString* error) c
   if (size.isEmpty())
     size = (isVisible() && !plot_->size().isEmpty()) ? plot_->size() : QSize(900, 500);
   const QString suffix = QFileInfo(path).suffix().toLower();
-  // Texts broken for the picture's width while it is drawn, in the light
-  // colours (pictures are light, as the graph's are) however the screen is.
+  // Texts at the sizes the plot code chose (presentation mode's larger
+  // text is for the screen), broken for the picture's width while it is
+  // drawn, in the light colours (pictures are light, as the graph's are)
+  // however the screen is.
+  const bool scaled = textScale_ != 1.0;
+  if (scaled) applyTextScale(1.0);
+  layOutFor(size.width(), 1.0);
   wrapTexts(size.width());
   const bool shownDark = dark_;
   if (shownDark) applyCanvasTheme(false);
   struct Rewrap {
     const SparseCorePlot* plot;
-    bool dark;
+    bool dark, scaled;
     ~Rewrap() {
+      if (scaled) plot->applyTextScale(plot->textScale_);
+      plot->layOutFor(plot->width(), plot->textScale_);
       plot->wrapTexts(plot->plot_->width());
-      if (dark) {
-        plot->applyCanvasTheme(true);
-        plot->plot_->replot(QCustomPlot::rpQueuedReplot);
-      }
+      if (dark) plot->applyCanvasTheme(true);
+      if (dark || scaled) plot->plot_->replot(QCustomPlot::rpQueuedReplot);
     }
-  } rewrap{this, shownDark};
+  } rewrap{this, shownDark, scaled};
   bool ok = false;
   if (suffix == QLatin1String("png")) {
     ok = plot_->savePng(path, size.width(), size.height(), 2.0);

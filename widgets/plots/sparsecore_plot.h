@@ -61,6 +61,14 @@ class SparseCorePlot : public QWidget {
   // drawn on a bar or box of its own colour (the pipeline's stage names).
   static constexpr const char* kKeepColorsProperty = "shardscopeKeepColors";
 
+  // Every text of the chart (title, captions, legend, axis labels and tick
+  // labels, labels on the plot) drawn at `scale` times the size the plot
+  // code chose: presentation mode's 1.6, so that the chart reads as large
+  // as the widgets around it. 1 gives back exactly the chosen sizes.
+  // Pictures (exportTo) are drawn at 1 whatever the screen shows.
+  void setTextScale(double scale);
+  double textScale() const { return textScale_; }
+
  protected:
   // The legend row's most columns, as moveLegendToRow was asked (wrapTexts
   // fits fewer); 0 or unset: the legend is not a row.
@@ -73,6 +81,10 @@ class SparseCorePlot : public QWidget {
   void setWrappedText(QCPTextElement* element, const QString& text);
   void resizeEvent(QResizeEvent* e) override;
   void changeEvent(QEvent* e) override;
+  // Arranges what depends on the chart's width and text scale (where a
+  // legend goes) for a chart `width` pixels wide with texts at `scale`:
+  // after a resize, setTextScale, and for a picture (its width, at 1).
+  virtual void layOutFor(int width, double scale) const {}
   // Moves the legend out of the axis rect into its own layout row `row`
   // (one line, columns first, wrapping after `wrap` entries).
   void moveLegendToRow(int row, int wrap = 6);
@@ -84,6 +96,9 @@ class SparseCorePlot : public QWidget {
   // Recolours what is drawn for a dark or light canvas (see drawnDark);
   // const because exports draw light for a moment.
   void applyCanvasTheme(bool dark) const;
+  // Sizes every text for `scale` (see setTextScale); const because exports
+  // draw at 1 for a moment.
+  void applyTextScale(double scale) const;
   // Re-breaks every wrapped text for a plot `width` pixels wide.
   void wrapTexts(int width) const;
   // After a layout: each wrapped text broken for the width its cell got.
@@ -93,6 +108,7 @@ class SparseCorePlot : public QWidget {
   std::vector<std::pair<QCPTextElement*, QString>> wrapped_;  // element, its whole text
   bool hasData_ = false;
   mutable bool dark_ = false;
+  double textScale_ = 1.0;
 };
 
 }  // namespace shardscope::plots

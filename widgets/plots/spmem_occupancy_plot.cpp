@@ -32,6 +32,10 @@ SpmemOccupancyPlot::SpmemOccupancyPlot(QWidget* parent) : SparseCorePlot(parent)
   p->plotLayout()->addElement(1, 0, caption_);
   moveLegendToRow(2, 4);
   p->xAxis->setLabel(QStringLiteral("KiB per tile (same on every SparseCore and tile)"));
+  // The stacks are keys on the y axis, the last one at 0: the grid's zero
+  // line (solid) ran through the middle of its bar where the other rows
+  // have the dotted grid line.
+  p->yAxis->grid()->setZeroLinePen(Qt::NoPen);
 }
 
 SpmemOccupancyPlot::~SpmemOccupancyPlot() = default;

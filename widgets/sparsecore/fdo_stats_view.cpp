@@ -82,14 +82,13 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   connect(openFiles, &QPushButton::clicked, this, &FdoStatsView::openFilesDialog);
   connect(openFolder, &QPushButton::clicked, this, &FdoStatsView::openFolderDialog);
   // The file's name elided in the middle (its start and extension show in
-  // a narrow bar; it was cut at its end at 1280x800).
-  pathLabel_ = new MiddleElidedLabel(tr("no statistics loaded"), this);
+  // a narrow bar; it was cut at its end at 1280x800). A long path must not
+  // widen the page past the window: the label shrinks, its tooltip has the
+  // whole path; before a file it says so in full.
+  pathLabel_ = new MiddleElidedLabel(tr("no statistics file"), this);
   pathLabel_->setObjectName(QStringLiteral("fdoPathLabel"));
   pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  // A long path must not widen the page past the window (the heatmap was
-  // cut off at 1280x800): the label shrinks, its tooltip has the whole path.
-  pathLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-  pathLabel_->setMinimumWidth(80);
+  pathLabel_->setToolTip(tr("No statistics file read yet: Open statistics... or Open folder..."));
   tableChoice_ = new QComboBox(this);
   tableChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   tableChoice_->setMinimumContentsLength(18);
@@ -102,11 +101,23 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(openFiles);
   bar->addWidget(openFolder);
   bar->addWidget(pathLabel_, 1);
-  bar->addWidget(new QLabel(tr("table"), this));
-  bar->addWidget(tableChoice_);
-  bar->addWidget(new QLabel(tr("heatmap"), this));
-  bar->addWidget(statChoice_);
   root->addLayout(bar);
+  // Each chooser above the chart it drives (in one bar with the buttons
+  // they made the page wider than the window in presentation mode).
+  statChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  statChoice_->setMinimumContentsLength(14);
+  statChoice_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  auto chartWithChooser = [](QWidget* parent, const QString& label, QComboBox* chooser, QWidget* chart) {
+    auto* page = new QWidget(parent);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(label, page));
+    row->addWidget(chooser, 1);
+    layout->addLayout(row);
+    layout->addWidget(chart, 1);
+    return page;
+  };
 
   banner_ = new QLabel(this);
   banner_->setWordWrap(true);
@@ -120,8 +131,9 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
   auto* plots = new QSplitter(Qt::Horizontal, vertical);
   history_ = new plots::FdoHistoryPlot(plots);
   heatmap_ = new plots::PartitionHeatmapPlot(plots);
-  plots->addWidget(history_);
-  plots->addWidget(heatmap_);
+  tableChoice_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  plots->addWidget(chartWithChooser(plots, tr("table"), tableChoice_, history_));
+  plots->addWidget(chartWithChooser(plots, tr("heatmap"), statChoice_, heatmap_));
   // Half each: the heatmap's larger size hint would leave the history a
   // sliver (its title wrapped word by word) in a 1280-pixel window.
   plots->setChildrenCollapsible(false);
@@ -170,6 +182,26 @@ FdoStatsView::FdoStatsView(QWidget* parent) : QWidget(parent) {
 
 FdoStatsView::~FdoStatsView() = default;
 
+QString FdoStatsView::pathText() const { return pathLabel_->fullText(); }
+
+void FdoStatsView::setTextScale(double scale) {
+  history_->setTextScale(scale);
+  heatmap_->setTextScale(scale);
+}
+
+void FdoStatsView::fitToFont() {
+  limitsView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  QFont mono(QStringLiteral("monospace"));
+  mono.setStyleHint(QFont::TypeWriter);
+  mono.setPointSizeF(font().pointSizeF() * 0.9);
+  text_->setFont(mono);
+}
+
+void FdoStatsView::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) fitToFont();
+}
+
 void FdoStatsView::openFilesDialog() {
   const QStringList files = QFileDialog::getOpenFileNames(
       this, tr("Open FDO statistics"), lastFolder_, tr("FDO statistics (*.npz *.csv);;All files (*)"));
@@ -200,7 +232,7 @@ void FdoStatsView::openStats(const QStringList& inputs, int scPerDevice) {
       banner_->show();
       pathLabel_->setFullText(report_ ? tr("%1 (kept: the new file could not be read)")
                                         .arg(pathLabel_->property(kShownNameProperty).toString())
-                                  : tr("no statistics loaded"));
+                                  : tr("no statistics file"));
       emit loadFailed(r.error);
       return;
     }

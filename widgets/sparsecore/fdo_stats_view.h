@@ -58,6 +58,14 @@ class FdoStatsView : public QWidget {
   plots::PartitionHeatmapPlot* heatmapPlot() const { return heatmap_; }
   FdoLimitsModel* limitsModel() const { return limits_; }
   QTableView* limitsView() const { return limitsView_; }
+  // The path label's text ("no statistics file" before one is read).
+  QString pathText() const;
+  // Presentation mode: the two charts' texts at `scale` (see
+  // SparseCorePlot::setTextScale).
+  void setTextScale(double scale);
+
+ protected:
+  void changeEvent(QEvent* e) override;
 
  signals:
   void statsLoaded();
@@ -68,6 +76,7 @@ class FdoStatsView : public QWidget {
   void openFolderDialog();
   void apply(std::shared_ptr<const sc::FdoStatsReport> report);
   void showTable();
+  void fitToFont();  // table rows and the report's monospace font follow the font
 
   MiddleElidedLabel* pathLabel_ = nullptr;
   QLabel* banner_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QFontMetrics>
+#include <algorithm>
 
 namespace shardscope::scw {
 
@@ -14,6 +15,19 @@ MiddleElidedLabel::MiddleElidedLabel(const QString& text, QWidget* parent) : QLa
 void MiddleElidedLabel::setFullText(const QString& text) {
   full_ = text;
   elide();
+  updateGeometry();  // the size hint is the whole text
+}
+
+QSize MiddleElidedLabel::sizeHint() const {
+  const QMargins m = contentsMargins();
+  const int extra = m.left() + m.right() + 2 * margin() + 2 * std::max(0, indent());
+  return {fontMetrics().horizontalAdvance(full_) + extra + 2, QLabel::sizeHint().height()};
+}
+
+QSize MiddleElidedLabel::minimumSizeHint() const {
+  const QSize whole = sizeHint();
+  return {std::min(whole.width(), fontMetrics().horizontalAdvance(QStringLiteral("abc\u2026xyz"))),
+          QLabel::minimumSizeHint().height()};
 }
 
 void MiddleElidedLabel::resizeEvent(QResizeEvent* e) {

@@ -5,8 +5,10 @@
 //   label.setFullText("fdo_stats_host0_20240611_120000.csv");
 //   // 160 px wide: "fdo_stats_h…120000.csv"; fullText() is unchanged
 //
-// The text is never wrapped; its size hint asks for no more than its
-// minimum width, so a long name cannot widen the page past the window.
+// The text is never wrapped. Its size hint is the whole text, its minimum
+// a few characters: a layout gives it its width when there is room and
+// elides it rather than widen the page past the window (presentation
+// mode's larger font at 1280x800).
 #pragma once
 #include <QLabel>
 
@@ -18,6 +20,8 @@ class MiddleElidedLabel : public QLabel {
   explicit MiddleElidedLabel(const QString& text = {}, QWidget* parent = nullptr);
   void setFullText(const QString& text);
   QString fullText() const { return full_; }
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
 
  protected:
   void resizeEvent(QResizeEvent* e) override;

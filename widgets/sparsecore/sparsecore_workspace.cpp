@@ -14,6 +14,8 @@
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -25,6 +27,7 @@
 #include "fdo_history_plot.h"
 #include "fdo_stats_view.h"
 #include "hbm_usage_plot.h"
+#include "middle_elided_label.h"
 #include "id_distribution_plot.h"
 #include "partition_load_plot.h"
 #include "pipeline_gantt_plot.h"
@@ -93,9 +96,12 @@ void SparseCoreWorkspace::buildUi() {
   auto* bar = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open job..."), this);
   connect(open, &QPushButton::clicked, this, &SparseCoreWorkspace::openFileDialog);
-  pathLabel_ = new QLabel(tr("no job loaded"), this);
+  // Both elided in the middle when the bar is narrow (presentation mode's
+  // larger font cut "up to date" at the window's edge): whole in the tooltip.
+  pathLabel_ = new MiddleElidedLabel(tr("no job loaded"), this);
   pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  statusLabel_ = new QLabel(this);
+  statusLabel_ = new MiddleElidedLabel(QString(), this);
+  statusLabel_->setObjectName(QStringLiteral("scStatus"));
   bar->addWidget(open);
   bar->addWidget(pathLabel_, 1);
   bar->addWidget(statusLabel_);
@@ -110,10 +116,18 @@ void SparseCoreWorkspace::buildUi() {
   root->addWidget(errorBanner_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
+  split_ = split;
+  connect(split, &QSplitter::splitterMoved, this, [this] { splitSized_ = true; });
   root->addWidget(split, 1);
 
-  // Settings panel.
-  auto* panel = new QWidget(split);
+  // Settings panel, scrolling on its own when the window is too low for it
+  // (presentation mode at 1280x800): the whole workspace scrolled, charts
+  // included.
+  auto* panelScroll = new QScrollArea(split);
+  panelScroll->setObjectName(QStringLiteral("scSettingsScroll"));
+  panelScroll->setWidgetResizable(true);
+  panelScroll->setFrameShape(QFrame::NoFrame);
+  auto* panel = new QWidget(panelScroll);
   auto* panelLayout = new QVBoxLayout(panel);
   panelLayout->setContentsMargins(0, 0, 0, 0);
   auto* hwBox = new QGroupBox(tr("Hardware and host"), panel);
@@ -172,10 +186,14 @@ void SparseCoreWorkspace::buildUi() {
   tableView_->setAlternatingRowColors(true);
   tableLayout->addWidget(tableView_);
   panelLayout->addWidget(tableBox, 1);
-  split->addWidget(panel);
+  panelScroll->setWidget(panel);
+
+  split->addWidget(panelScroll);
 
   // Views, messages, summary.
   auto* right = new QSplitter(Qt::Vertical, split);
+  viewsAndMessages_ = right;
+  connect(right, &QSplitter::splitterMoved, this, [this] { messagesSizedByUser_ = true; });
   tabs_ = new QTabWidget(right);
   auto* loadPage = new QWidget(tabs_);
   auto* loadLayout = new QVBoxLayout(loadPage);
@@ -244,6 +262,7 @@ void SparseCoreWorkspace::buildUi() {
     connect(s, &QDoubleSpinBox::valueChanged, this, &SparseCoreWorkspace::settingsEdited);
   connect(stackChoice_, &QComboBox::currentIndexChanged, this, [this] { updateLoadPlot(); });
   showSettings();
+  fitToFont();
 }
 
 void SparseCoreWorkspace::openFileDialog() {
@@ -267,10 +286,11 @@ void SparseCoreWorkspace::openJob(const QString& path) {
   pinnedStack_.clear();  // a new file starts on its hottest stack
   editPending_ = false;
   path_ = path;
-  pathLabel_->setText(QDir::toNativeSeparators(path));
+  pathLabel_->setFullText(QDir::toNativeSeparators(path));
+  pathLabel_->setToolTip(QDir::toNativeSeparators(path));
   const int id = ++request_;
   ++running_;
-  statusLabel_->setText(tr("loading..."));
+  statusLabel_->setFullText(tr("loading..."));
   auto* watcher = new QFutureWatcher<RunResult>(this);
   connect(watcher, &QFutureWatcher<RunResult>::finished, this, [this, watcher, id] {
     --running_;
@@ -382,7 +402,7 @@ void SparseCoreWorkspace::startAnalysis() {
   if (!doc_) return;
   const int id = ++request_;
   ++running_;
-  statusLabel_->setText(tr("analysing..."));
+  statusLabel_->setFullText(tr("analysing..."));
   auto* watcher = new QFutureWatcher<RunResult>(this);
   connect(watcher, &QFutureWatcher<RunResult>::finished, this, [this, watcher, id] {
     --running_;
@@ -410,7 +430,8 @@ void SparseCoreWorkspace::showLoadError(const QString& error) {
   errorBanner_->show();
   messagesModel_->setMessages({{Severity::Error, error}});
   summary_->setPlainText(QString());
-  statusLabel_->setText(tr("cannot open the job"));
+  statusLabel_->setFullText(tr("cannot open the job"));
+  fitMessagesPane();
   stackChoice_->clear();
   loadPlot_->clear();
   for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
@@ -431,11 +452,12 @@ void SparseCoreWorkspace::applyAnalysis(const ScAnalysis& a) {
   } else {
     errorBanner_->hide();
   }
-  statusLabel_->setText(a.error.isEmpty() ? tr("up to date") : tr("the job would fail"));
+  statusLabel_->setFullText(a.error.isEmpty() ? tr("up to date") : tr("the job would fail"));
   if (editPending_ && outcomeOf(a.summary) == summaryBeforeEdit_)
-    statusLabel_->setText(editNote_.isEmpty() ? tr("this edit changes nothing in the analysis")
-                                              : tr("this edit changes nothing: %1").arg(editNote_));
-  statusLabel_->setToolTip(statusLabel_->text());
+    statusLabel_->setFullText(editNote_.isEmpty() ? tr("this edit changes nothing in the analysis")
+                                                  : tr("this edit changes nothing: %1").arg(editNote_));
+  statusLabel_->setToolTip(statusLabel_->fullText());
+  fitMessagesPane();
   editPending_ = false;
 
   // Stack chooser: keep the chosen stack (or the one an edit was made on)
@@ -488,7 +510,81 @@ QWidget* SparseCoreWorkspace::currentView() const { return tabs_->currentWidget(
 
 QString SparseCoreWorkspace::shownStack() const { return stackChoice_->currentText(); }
 
-QString SparseCoreWorkspace::statusText() const { return statusLabel_->text(); }
+QString SparseCoreWorkspace::statusText() const { return statusLabel_->fullText(); }
+
+void SparseCoreWorkspace::setTextScale(double scale) {
+  // Presentation mode shows the charts: the settings panel folds away (its
+  // splitter handle brings it back) and comes back as it was after.
+  // So do the messages and the summary under the charts (a chart with its
+  // 1.6x legend and titles needs the height).
+  if (scale > 1.0 && textScale_ <= 1.0) {
+    splitSizes_ = split_->sizes();
+    messagesSizes_ = viewsAndMessages_->sizes();
+    split_->setSizes({0, split_->width()});
+    QSignalBlocker block(viewsAndMessages_);
+    viewsAndMessages_->setSizes({viewsAndMessages_->height(), 0});
+  } else if (scale <= 1.0 && textScale_ > 1.0 && !splitSizes_.isEmpty()) {
+    split_->setSizes(splitSizes_);
+    QSignalBlocker block(viewsAndMessages_);
+    viewsAndMessages_->setSizes(messagesSizes_);
+  }
+  textScale_ = scale;
+  for (plots::SparseCorePlot* p : std::initializer_list<plots::SparseCorePlot*>{
+           loadPlot_, spmemPlot_, hbmPlot_, pipelinePlot_, idsPlot_})
+    p->setTextScale(scale);
+  statsView_->setTextScale(scale);
+}
+
+void SparseCoreWorkspace::fitToFont() {
+  // Rows as tall as their text (they kept the old height in presentation
+  // mode: "cat_00" read "cat 00", digits cut).
+  tableView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  QFont mono(QStringLiteral("monospace"));
+  mono.setStyleHint(QFont::TypeWriter);
+  mono.setPointSizeF(font().pointSizeF() * 0.9);
+  summary_->setFont(mono);
+}
+
+void SparseCoreWorkspace::fitMessagesPane() {
+  if (messagesSizedByUser_ || textScale_ > 1.0 || !viewsAndMessages_ || messagesModel_->rowCount() == 0) return;
+  const int total = viewsAndMessages_->height();
+  if (total <= 0) return;
+  // Each message wrapped at the list's width (the view's own row hints
+  // are one line each).
+  const QFontMetrics fm(messagesView_->font());
+  const int width = std::max(40, messagesView_->viewport()->width() - 8);
+  int lines = 2 * messagesView_->frameWidth() + 6;
+  for (int r = 0; r < messagesModel_->rowCount(); ++r) {
+    const QString text = messagesModel_->index(r, 0).data().toString();
+    lines += fm.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, text).height() + 2;
+  }
+  // Side by side with the summary, whose sideways scroll bar takes a line.
+  lines = std::max(lines, 5 * QFontMetrics(summary_->font()).lineSpacing());
+  const int bottom = std::min(lines, total / 3);
+  const int handle = viewsAndMessages_->handleWidth();
+  QSignalBlocker block(viewsAndMessages_);
+  viewsAndMessages_->setSizes({total - bottom - handle, bottom});
+}
+
+void SparseCoreWorkspace::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) {
+    fitToFont();
+    QTimer::singleShot(0, this, &SparseCoreWorkspace::fitMessagesPane);  // after the new layout
+  }
+}
+
+void SparseCoreWorkspace::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  // A third of the width for the settings until their handle is dragged
+  // (the splitter would follow their scroll area's size hint, the whole
+  // panel's width).
+  if (!splitSized_ && split_->width() > 0 && textScale_ <= 1.0) {
+    const int settings = split_->width() / 3;
+    split_->setSizes({settings, split_->width() - settings});
+  }
+  QTimer::singleShot(0, this, &SparseCoreWorkspace::fitMessagesPane);
+}
 
 QString SparseCoreWorkspace::errorText() const {
   if (!loadError_.isEmpty()) return loadError_;

@@ -27,6 +27,7 @@ class QLabel;
 class QListView;
 class QPlainTextEdit;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -43,6 +44,7 @@ class SpmemOccupancyPlot;
 namespace shardscope::scw {
 
 class FdoStatsView;
+class MiddleElidedLabel;
 class ScMessagesModel;
 class TableLimitsModel;
 
@@ -96,12 +98,32 @@ class SparseCoreWorkspace : public QWidget {
   // The title `view`'s picture carries ("" for an unknown view).
   QString viewTitle(const QString& view) const;
 
+  // Presentation mode: the charts' texts at `scale` times their size (the
+  // widgets follow the window's font), the settings panel and the messages
+  // folded away (their splitter handles bring them back); 1 gives
+  // everything back. With
+  // the larger font the workspace still fits the window: the settings
+  // panel scrolls on its own, the path and status shrink (elided, whole in
+  // the tooltip), table rows grow with their text.
+  void setTextScale(double scale);
+  double textScale() const { return textScale_; }
+
  signals:
   // A result (or a load error) was applied to every view.
   void analysisUpdated();
 
+ protected:
+  void changeEvent(QEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+
  private:
   void buildUi();
+  // Sizes that follow the font: table rows, the summary's monospace font.
+  void fitToFont();
+  // The messages pane as tall as its lines (at most a third of the
+  // views' column) until the user drags the splitter: its last line was
+  // cut in half at 1280x800.
+  void fitMessagesPane();
   void openFileDialog();
   void scheduleAnalysis();
   void startAnalysis();
@@ -124,8 +146,14 @@ class SparseCoreWorkspace : public QWidget {
 
   TableLimitsModel* tableModel_ = nullptr;
   ScMessagesModel* messagesModel_ = nullptr;
-  QLabel* pathLabel_ = nullptr;
-  QLabel* statusLabel_ = nullptr;
+  MiddleElidedLabel* pathLabel_ = nullptr;
+  MiddleElidedLabel* statusLabel_ = nullptr;
+  QSplitter* viewsAndMessages_ = nullptr;
+  QSplitter* split_ = nullptr;   // settings | views
+  QList<int> splitSizes_, messagesSizes_;  // before presentation mode folded the panes
+  bool messagesSizedByUser_ = false;
+  bool splitSized_ = false;  // the settings' width dragged by the user
+  double textScale_ = 1.0;
   QLabel* errorBanner_ = nullptr;
   QComboBox* chip_ = nullptr;
   QSpinBox* devices_ = nullptr;
