@@ -426,10 +426,18 @@ class SparseCorePlotsTest : public QObject {
     }
     auto* cp = plot->findChild<QCustomPlot*>();
     for (int i = 0; i < cp->legend->itemCount(); ++i)
-      if (QCPAbstractLegendItem* item = cp->legend->item(i))
+      if (QCPAbstractLegendItem* item = cp->legend->item(i)) {
         QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width() &&
                      item->outerRect().right() <= width,
                  qPrintable(QString::number(i)));
+        // Room under the text for its underscores: an entry is as tall as
+        // its icon or its text, so the icon grows with the text
+        // ("max_ids_per_partition" read "max ids per partition").
+        QVERIFY2(cp->legend->iconSize().height() >= QFontMetrics(item->font()).height() + 2,
+                 qPrintable(QStringLiteral("icon %1 px for %2 px text")
+                                .arg(cp->legend->iconSize().height())
+                                .arg(QFontMetrics(item->font()).height())));
+      }
   }
 
   // The HBM chart's "% padding" shares start above the x axis's tick marks

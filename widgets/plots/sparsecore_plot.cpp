@@ -187,6 +187,12 @@ void rescaleLegend(QCPLegend* legend, double scale) {
   for (int i = 0; i < legend->itemCount(); ++i)
     if (QCPAbstractLegendItem* item = legend->item(i)) follows[size_t(i)] = item->font() == legendBefore;
   rescale(legend, "legend", [&] { return legend->font(); }, [&](const QFont& f) { legend->setFont(f); }, scale);
+  // The icons too: an entry is as tall as its icon or its text, with no
+  // margin, so text taller than the icon lost its underscores ("max ids
+  // per partition") at 1.6x.
+  if (!legend->property("iconSizeChosen").isValid()) legend->setProperty("iconSizeChosen", legend->iconSize());
+  const QSize icon = legend->property("iconSizeChosen").toSize();
+  legend->setIconSize(qRound(icon.width() * scale), qRound(icon.height() * scale));
   for (int i = 0; i < legend->itemCount(); ++i) {
     QCPAbstractLegendItem* item = legend->item(i);
     if (!item) continue;
