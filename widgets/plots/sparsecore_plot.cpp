@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QBuffer>
 #include <QEvent>
 #include <QSaveFile>
@@ -189,10 +190,12 @@ void rescaleLegend(QCPLegend* legend, double scale) {
   rescale(legend, "legend", [&] { return legend->font(); }, [&](const QFont& f) { legend->setFont(f); }, scale);
   // The icons too: an entry is as tall as its icon or its text, with no
   // margin, so text taller than the icon lost its underscores ("max ids
-  // per partition") at 1.6x.
+  // per partition") at 1.6x. Only as much taller as the text needs: each
+  // legend row taken from a low chart's plot.
   if (!legend->property("iconSizeChosen").isValid()) legend->setProperty("iconSizeChosen", legend->iconSize());
   const QSize icon = legend->property("iconSizeChosen").toSize();
-  legend->setIconSize(qRound(icon.width() * scale), qRound(icon.height() * scale));
+  const int textHeight = QFontMetrics(legend->font()).height() + 2;
+  legend->setIconSize(qRound(icon.width() * scale), scale == 1.0 ? icon.height() : std::max(icon.height(), textHeight));
   for (int i = 0; i < legend->itemCount(); ++i) {
     QCPAbstractLegendItem* item = legend->item(i);
     if (!item) continue;
