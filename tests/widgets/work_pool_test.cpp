@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QLinearGradient>
 #include <QPainter>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QThread>
@@ -30,6 +32,23 @@ class WorkPoolTest : public QObject {
     QVERIFY(workPool() != QThreadPool::globalInstance());
     QCOMPARE(workPool(), workPool());
     QCOMPARE(workPool()->maxThreadCount(), QThread::idealThreadCount());
+  }
+
+  // A window closed while a long report is still made: the application's
+  // end waits for that work, so it never runs on into the destruction of
+  // the engine's static tables (a crash at exit at a million ops).
+  void applicationEndWaitsForTheWorkLeft() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString marker = dir.filePath(QStringLiteral("marker"));
+    QProcess probe;
+    probe.start(QStringLiteral(WORK_POOL_EXIT_PROBE), {marker});
+    QVERIFY(probe.waitForFinished(30000));
+    QCOMPARE(probe.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(probe.exitCode(), 0);
+    QFile f(marker);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), QStringLiteral("before parsed"));
   }
 
   void paintingWhileTheWorkPoolIsFull_data() {

@@ -1,5 +1,6 @@
 #include "core/work_pool.h"
 
+#include <QCoreApplication>
 #include <QThread>
 #include <QThreadPool>
 
@@ -11,6 +12,19 @@ namespace {
 // global pool does).
 Q_GLOBAL_STATIC(QThreadPool, pool)
 
+// The work still running when the application ends (a communication report
+// of a large module takes seconds) uses the engine's tables, which are
+// function statics. Made after the pool, they are destroyed before it, so a
+// pool that waits only in its own destructor let that work read freed
+// tables: a crash at exit (seen closing a 1M-op window). The application's
+// destructor runs before any static is destroyed; wait there.
+void waitForTheWorkLeft() {
+  if (pool.exists()) {
+    pool()->clear();
+    pool()->waitForDone();
+  }
+}
+
 }  // namespace
 
 QThreadPool* workPool() {
@@ -18,6 +32,7 @@ QThreadPool* workPool() {
   static const bool sized = [p] {
     p->setMaxThreadCount(QThread::idealThreadCount());
     p->setObjectName(QStringLiteral("shardscope work"));
+    qAddPostRoutine(waitForTheWorkLeft);
     return true;
   }();
   (void)sized;

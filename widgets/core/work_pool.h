@@ -19,6 +19,8 @@ class QThreadPool;
 namespace shardscope::widgets {
 
 // One pool for the process, as many threads as cores; made on first use.
+// The application's destructor waits for the work it still runs (queued
+// work that has not started is dropped), before static data goes.
 QThreadPool* workPool();
 
 }  // namespace shardscope::widgets
