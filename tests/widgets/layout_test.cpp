@@ -417,8 +417,16 @@ class LayoutTest : public QObject {
       w.resize(780, 580);
       w.resetLayout();
       QDockWidget* diag = dock(w, "diagnosticsDock");
-      QTest::qWait(20);
-      const int start = diag->height();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      // The docks settle over a few events after the resize and the reset
+      // (more of them on a loaded machine): start from where they rest.
+      int start = -1;
+      QTRY_VERIFY([&] {
+        const int h = diag->height();
+        const bool rests = h == start && h > 0;
+        start = h;
+        return rests;
+      }());
       w.resizeDocks({diag}, {start - 60}, Qt::Vertical);
       QTRY_VERIFY(diag->height() < start - 30);
       bottom = diag->height();
@@ -545,6 +553,18 @@ class LayoutTest : public QObject {
     QAction* pres = w.findChild<QAction*>(QStringLiteral("presentationAction"));
     if (presentation) pres->trigger();
     QTest::qWait(100);
+    // The refit after the pane's resize is queued (on a loaded machine it
+    // may come later than 100 ms): wait until the graph fills the pane, as
+    // checked below with its numbers.
+    auto fillsThePane = [&] {
+      QGraphicsView* view = g->view();
+      const QRect port = view->viewport()->rect();
+      QRectF nodes;
+      for (size_t i = 0; i < g->scene()->model().nodes.size(); ++i) nodes |= g->scene()->nodeRect(static_cast<int>(i));
+      const QRect seen = view->mapFromScene(nodes).boundingRect() & port;
+      return seen.height() >= 0.9 * std::min<qreal>(nodes.height() * view->transform().m11(), port.height());
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(fillsThePane(), 5000);
     QVERIFY(g->view()->transform().m11() >= widgets::GraphView::kMinReadableScale - 1e-6);
     QGraphicsView* v = g->view();
     const qreal s = v->transform().m11();
