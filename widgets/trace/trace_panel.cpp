@@ -551,8 +551,6 @@ void TracePanel::updateNarration() {
   // Colours from the palette, so that the text reads in the dark theme too.
   const QPalette pal = palette();
   const bool dark = pal.color(QPalette::Base).lightness() < 128;
-  const QColor text = pal.color(QPalette::Text);
-  const QColor base = pal.color(QPalette::Base);
   const QString dim = dimText(pal).name();
   const QString warn = dark ? QStringLiteral("#f0a860") : QStringLiteral("#a05000");
   const QString conflict = dark ? QStringLiteral("#ff8a7a") : QStringLiteral("#a0281e");
