@@ -543,6 +543,36 @@ class SparseCorePlotsTest : public QObject {
     }
   }
 
+  // Charts whose x axis counts keys from 0 (partitions, recorded batches)
+  // draw no solid zero line through the first key: the others have the
+  // dotted grid line (partition 0 and batch 0 had a solid one).
+  void keyAxesHaveNoZeroLine_data() {
+    QTest::addColumn<QString>("chart");
+    QTest::newRow("partition load, both panels") << QStringLiteral("load");
+    QTest::newRow("FDO history") << QStringLiteral("fdo");
+  }
+  void keyAxesHaveNoZeroLine() {
+    QFETCH(QString, chart);
+    std::unique_ptr<plots::SparseCorePlot> plot;
+    if (chart == QLatin1String("load")) {
+      auto load = std::make_unique<plots::PartitionLoadPlot>();
+      const sc::AnalysisReport report = sampleReport("dlrm_like.json");
+      load->setStack(report, plots::PartitionLoadPlot::hottestStack(report));
+      plot = std::move(load);
+    } else {
+      plot = std::make_unique<plots::FdoHistoryPlot>();
+    }
+    plot->resize(900, 520);
+    plot->show();
+    QTest::qWait(20);
+    auto* cp = plot->findChild<QCustomPlot*>();
+    const QList<QCPAxisRect*> rects = cp->axisRects();
+    QVERIFY(!rects.isEmpty());
+    if (chart == QLatin1String("load")) QCOMPARE(rects.size(), 2);  // the overview's two panels
+    for (QCPAxisRect* rect : rects)
+      QCOMPARE(rect->axis(QCPAxis::atBottom)->grid()->zeroLinePen().style(), Qt::NoPen);
+  }
+
   // The SPMEM chart's rows all have the same dotted grid line: the last
   // stack (key 0) had the grid's solid zero line through its bar.
   void spmemRowsHaveAlikeGridLines_data() {

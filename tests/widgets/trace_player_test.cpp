@@ -244,17 +244,26 @@ void TracePlayerTest::mediaButtonsReadOnTheTheme() {
   for (QToolButton* b : panel.findChildren<QToolButton*>()) {
     if (!b->property("shardscopeStandardIcon").isValid()) continue;
     ++buttons;
-    const QImage glyph = b->icon().pixmap(QSize(16, 16)).toImage().convertToFormat(QImage::Format_ARGB32);
     // The glyph's darkest or lightest opaque pixel against the background.
-    double best = 1.0;
-    for (int y = 0; y < glyph.height(); ++y)
-      for (int x = 0; x < glyph.width(); ++x) {
-        const QColor c = glyph.pixelColor(x, y);
-        if (c.alpha() < 200) continue;
-        const double a = luminance(c) + 0.05, bg = luminance(background) + 0.05;
-        best = std::max(best, std::max(a, bg) / std::min(a, bg));
-      }
+    auto contrastOf = [&](QIcon::Mode mode) {
+      const QImage glyph = b->icon().pixmap(QSize(16, 16), mode).toImage().convertToFormat(QImage::Format_ARGB32);
+      double best = 1.0;
+      for (int y = 0; y < glyph.height(); ++y)
+        for (int x = 0; x < glyph.width(); ++x) {
+          const QColor c = glyph.pixelColor(x, y);
+          if (c.alpha() < 200) continue;
+          const double a = luminance(c) + 0.05, bg = luminance(background) + 0.05;
+          best = std::max(best, std::max(a, bg) / std::min(a, bg));
+        }
+      return best;
+    };
+    const double best = contrastOf(QIcon::Normal);
     QVERIFY2(best >= 4.5, qPrintable(b->toolTip() + QStringLiteral(": contrast ") + QString::number(best)));
+    // A disabled button looks disabled, as the text buttons do: its glyph
+    // fainter than an enabled one's (in the light theme it looked enabled).
+    const double disabled = contrastOf(QIcon::Disabled);
+    QVERIFY2(disabled < best - 1.0, qPrintable(b->toolTip() + QStringLiteral(": disabled contrast %1, enabled %2")
+                                                            .arg(disabled).arg(best)));
   }
   QCOMPARE(buttons, 5);  // input, back, play, forward, result
 }

@@ -70,6 +70,9 @@ FdoHistoryPlot::FdoHistoryPlot(QWidget* parent) : SparseCorePlot(parent) {
   // After the layout and before drawing: the pixels of the axes are known.
   connect(plot(), &QCustomPlot::afterLayout, this, &FdoHistoryPlot::placeLabels);
   plot()->xAxis->setLabel(QStringLiteral("recorded batch"));
+  // Batches are keys from 0: no solid zero line through batch 0 (the other
+  // batches have the dotted grid line).
+  plot()->xAxis->grid()->setZeroLinePen(Qt::NoPen);
   plot()->yAxis->setLabel(QStringLiteral("ids (maximum over partitions)"));
   clear();
 }

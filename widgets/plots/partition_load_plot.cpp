@@ -64,6 +64,9 @@ PartitionLoadPlot::PartitionLoadPlot(QWidget* parent) : SparseCorePlot(parent) {
   moveLegendToRow(2, 8);
   p->xAxis->setLabel(QStringLiteral("destination SparseCore (partition = col_id mod N)"));
   p->yAxis->setLabel(QStringLiteral("ids"));
+  // Partitions are keys, 0 the first of them: the grid's zero line (solid)
+  // ran through partition 0 where the others have the dotted grid line.
+  p->xAxis->grid()->setZeroLinePen(Qt::NoPen);
 }
 
 PartitionLoadPlot::~PartitionLoadPlot() = default;
@@ -139,6 +142,7 @@ void PartitionLoadPlot::setStats(const sc::StackStats& stats, Measure measure,
     for (QCPAxis* a : lower_->axes()) a->setLayer(QStringLiteral("axes"));
     for (QCPGrid* g : {lower_->axis(QCPAxis::atBottom)->grid(), lower_->axis(QCPAxis::atLeft)->grid()})
       g->setLayer(QStringLiteral("grid"));
+    lower_->axis(QCPAxis::atBottom)->grid()->setZeroLinePen(Qt::NoPen);  // as the upper panel's
   } else if (measure != Measure::Overview && lower_) {
     p->plotLayout()->remove(lower_);
     p->plotLayout()->simplify();

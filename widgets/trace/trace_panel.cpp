@@ -149,19 +149,23 @@ constexpr const char* kStandardIconProperty = "shardscopeStandardIcon";
 QIcon TracePanel::mediaIcon(QStyle::StandardPixmap which) const {
   // Fusion draws the media glyphs near black whatever the palette: on the
   // dark theme's toolbar they read as disabled (contrast ~1.2:1). Each size
-  // is recoloured to the palette's button text; Qt greys the disabled state
-  // from it.
+  // is recoloured to the palette's button text, and the disabled state to
+  // its disabled button text, as the text buttons beside them are (Qt's
+  // own greying of a recoloured pixmap left a disabled button looking
+  // enabled in the light theme).
   const QIcon source = style()->standardIcon(which);
-  const QColor ink = palette().color(QPalette::ButtonText);
   QIcon tinted;
-  for (int side : {16, 24, 32}) {
-    QPixmap pm = source.pixmap(QSize(side, side));
-    if (pm.isNull()) continue;
-    QPainter p(&pm);
-    p.setCompositionMode(QPainter::CompositionMode_SourceIn);
-    p.fillRect(pm.rect(), ink);
-    p.end();
-    tinted.addPixmap(pm);
+  for (const auto& [mode, group] : {std::pair{QIcon::Normal, QPalette::Active}, std::pair{QIcon::Disabled, QPalette::Disabled}}) {
+    const QColor ink = palette().color(group, QPalette::ButtonText);
+    for (int side : {16, 24, 32}) {
+      QPixmap pm = source.pixmap(QSize(side, side));
+      if (pm.isNull()) continue;
+      QPainter p(&pm);
+      p.setCompositionMode(QPainter::CompositionMode_SourceIn);
+      p.fillRect(pm.rect(), ink);
+      p.end();
+      tinted.addPixmap(pm, mode);
+    }
   }
   return tinted.isNull() ? source : tinted;
 }
