@@ -74,6 +74,15 @@ QDockWidget* addCommunicationDock(QMainWindow* window, widgets::DocumentState* s
 
   auto* layer = new widgets::GraphCommLayer(state, graph);
   widgets::comm::CommunicationFeed* feed = panel->feed();
+#ifdef SHARDSCOPE_HAVE_TRACE_WIDGETS
+  // Another module shown (a file opened, a run's result): a cause shown for
+  // the one before names ops and lines this one may not have (seen after
+  // opening while_loop.mlir with a collective of mlp_megatron.mlir shown).
+  if (explorer)
+    QObject::connect(state, &widgets::DocumentState::documentChanged, explorer, [explorer] {
+      static_cast<widgets::trace::TracePanel*>(explorer)->whyPanel()->showCollective(QString());
+    });
+#endif
   // A large module: its communication analysis waits until the graph has
   // laid out its function (the graph's own slot, connected first, has
   // started that by now; functionChanged follows documentChanged).

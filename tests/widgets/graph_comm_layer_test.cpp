@@ -395,6 +395,12 @@ class GraphCommLayerTest : public QObject {
     QVERIFY(layer->glyphs().empty());
     toggle->trigger();
     QCOMPARE(layer->glyphs().size(), size_t{1});
+
+    // Another file opened: the cause shown was the old module's (its %4,
+    // its line 26); the Why panel drops it.
+    QVERIFY(!explorer->whyPanel()->collectiveText().isEmpty());
+    QVERIFY(test::openSample(w, QStringLiteral("while_loop.mlir")));
+    QTRY_VERIFY(explorer->whyPanel()->collectiveText().isEmpty());
   }
 
   // The layer's legend sits under the mesh legend, in the column Fit keeps
