@@ -18,6 +18,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "diagnostics_dock.h"
+#include "graph/graph_view.h"
+#include "window_layout.h"
 #include "load_progress.h"
 
 #include "core/axis_style.h"
@@ -89,6 +91,11 @@ void MainWindow::openFile(const QString& path) {
   }
 #endif
   if (!maybeDiscardEdits()) return;
+  // A module opened from a tab that takes the whole window (SparseCore, a
+  // dump folder): its views come back with it, as a job opened elsewhere
+  // brings the SparseCore tab. Kept there, the explorer came back over the
+  // tab's lower half as the module loaded (final picture pass).
+  if (layout_ && layout_->isFullWindowPageCurrent()) tabs_->setCurrentWidget(graph_);
   const quint64 req = ++loadRequest_;
   // An earlier open still reading is of no use now: stop it. So is a
   // propagation of the document shown (the new one replaces it).

@@ -721,6 +721,14 @@ class LayoutTest : public QObject {
              qPrintable(QStringLiteral("%1 of %2").arg(page->height()).arg(w.height())));
     tabs->setCurrentIndex(0);
     QTRY_COMPARE(dockGeometries(w), before);
+    // A module opened while the tab is in front brings the graph and the
+    // docks back as they were (the explorer came back over the tab's lower
+    // half).
+    tabs->setCurrentIndex(index);
+    QTRY_VERIFY(dockGeometries(w).isEmpty());
+    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
+    QCOMPARE(tabs->currentIndex(), 0);
+    QTRY_COMPARE(dockGeometries(w), before);
   }
 };
 
