@@ -402,6 +402,37 @@ class SparseCorePlotsTest : public QObject {
 
   // Large text still fits: titles, captions and legend entries at the
   // widths the workspace gives a chart in presentation mode.
+  // Each y axis's title fits its panel, shortened when the panel is short
+  // (the overview's two panels at 1.6x text ran into each other at
+  // 1280x800 in presentation mode), and whole again when there is room.
+  void sideAxisTitlesFitTheirPanels_data() {
+    QTest::addColumn<int>("height");
+    QTest::addColumn<bool>("shortened");
+    QTest::newRow("short panels") << 420 << true;
+    QTest::newRow("tall panels") << 1400 << false;
+  }
+  void sideAxisTitlesFitTheirPanels() {
+    QFETCH(int, height);
+    QFETCH(bool, shortened);
+    auto plot = makePlot(QStringLiteral("overview"));
+    plot->setTextScale(1.6);
+    plot->resize(900, height);
+    plot->show();
+    QTest::qWait(50);
+    auto* cp = plot->findChild<QCustomPlot*>();
+    cp->replot();
+    QCOMPARE(cp->axisRects().size(), 2);
+    bool anyShortened = false;
+    for (QCPAxisRect* rect : cp->axisRects()) {
+      QCPAxis* y = rect->axis(QCPAxis::atLeft);
+      const int advance = QFontMetrics(y->labelFont()).horizontalAdvance(y->label());
+      QVERIFY2(advance <= rect->height(), qPrintable(QStringLiteral("'%1': %2 px along a %3 px panel")
+                                                         .arg(y->label()).arg(advance).arg(rect->height())));
+      anyShortened |= !y->label().contains(QLatin1String("over"));
+    }
+    QCOMPARE(anyShortened, shortened);
+  }
+
   void largeTextsFitTheWidth_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<int>("width");

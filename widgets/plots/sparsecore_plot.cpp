@@ -310,6 +310,7 @@ void SparseCorePlot::setWrappedText(QCPTextElement* element, const QString& text
 }
 
 void SparseCorePlot::fitWrappedTexts() {
+  fitSideAxisLabels();
   // A text in a column of a multi-column layout (a side legend or panel)
   // gets less than the plot's width: broken again for the width it got, and
   // laid out again for the lines' new height (twice at most: only heights
@@ -331,6 +332,32 @@ void SparseCorePlot::fitWrappedTexts() {
                        QCPLayoutElement::upLayout})
       plot_->plotLayout()->update(phase);
   }
+}
+
+void SparseCorePlot::fitSideAxisLabels() {
+  // A y axis's title runs along its panel: longer than a short panel (two
+  // panels stacked, text 1.6x in presentation mode) it ran into the next
+  // panel's title. It is shortened to its words before the first comma
+  // ("ids, sum over 16 sources" -> "ids"), else elided, and whole again
+  // when the panel is tall enough.
+  static const char* kFullLabel = "shardscopeFullAxisLabel";
+  for (QCPAxisRect* rect : plot_->axisRects())
+    for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atRight)}) {
+      if (!axis) continue;
+      QString full = axis->property(kFullLabel).toString();
+      // Set anew by its chart since it was shortened: that is the full one.
+      if (full.isEmpty() || axis->label() != axis->property("shardscopeShownAxisLabel").toString()) full = axis->label();
+      axis->setProperty(kFullLabel, full);
+      const int room = rect->height() - 4;
+      const QFontMetrics fm(axis->labelFont());
+      QString shown = full;
+      if (room > 0 && fm.horizontalAdvance(shown) > room) {
+        const QString head = full.section(QLatin1Char(','), 0, 0);
+        shown = fm.horizontalAdvance(head) <= room ? head : fm.elidedText(head, Qt::ElideRight, room);
+      }
+      if (axis->label() != shown) axis->setLabel(shown);
+      axis->setProperty("shardscopeShownAxisLabel", shown);
+    }
 }
 
 void SparseCorePlot::wrapTexts(int width) const {

@@ -103,6 +103,8 @@ class SparseCorePlot : public QWidget {
   void wrapTexts(int width) const;
   // After a layout: each wrapped text broken for the width its cell got.
   void fitWrappedTexts();
+  // Each y axis's title no longer than its panel is tall.
+  void fitSideAxisLabels();
   QCustomPlot* plot_ = nullptr;
   QCPTextElement* title_ = nullptr;
   std::vector<std::pair<QCPTextElement*, QString>> wrapped_;  // element, its whole text
