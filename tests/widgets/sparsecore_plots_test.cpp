@@ -428,7 +428,7 @@ class SparseCorePlotsTest : public QObject {
       const int advance = QFontMetrics(y->labelFont()).horizontalAdvance(y->label());
       QVERIFY2(advance <= rect->height(), qPrintable(QStringLiteral("'%1': %2 px along a %3 px panel")
                                                          .arg(y->label()).arg(advance).arg(rect->height())));
-      anyShortened |= !y->label().contains(QLatin1String("over"));
+      anyShortened |= !y->label().contains(QLatin1String(" over "));
     }
     QCOMPARE(anyShortened, shortened);
   }

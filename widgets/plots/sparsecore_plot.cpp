@@ -337,9 +337,8 @@ void SparseCorePlot::fitWrappedTexts() {
 void SparseCorePlot::fitSideAxisLabels() {
   // A y axis's title runs along its panel: longer than a short panel (two
   // panels stacked, text 1.6x in presentation mode) it ran into the next
-  // panel's title. It is shortened to its words before the first comma
-  // ("ids, sum over 16 sources" -> "ids"), else elided, and whole again
-  // when the panel is tall enough.
+  // panel's title. It is shortened ("ids, sum over 16 sources" -> "ids,
+  // sum"), and whole again when the panel is tall enough.
   static const char* kFullLabel = "shardscopeFullAxisLabel";
   for (QCPAxisRect* rect : plot_->axisRects())
     for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atRight)}) {
@@ -352,8 +351,14 @@ void SparseCorePlot::fitSideAxisLabels() {
       const QFontMetrics fm(axis->labelFont());
       QString shown = full;
       if (room > 0 && fm.horizontalAdvance(shown) > room) {
+        // Its words before " over ..." ("ids, sum"), which still tell two
+        // stacked panels apart, else before the first comma, else elided.
+        const QString beforeOver = full.section(QStringLiteral(" over "), 0, 0);
         const QString head = full.section(QLatin1Char(','), 0, 0);
-        shown = fm.horizontalAdvance(head) <= room ? head : fm.elidedText(head, Qt::ElideRight, room);
+        if (fm.horizontalAdvance(beforeOver) <= room)
+          shown = beforeOver;
+        else
+          shown = fm.horizontalAdvance(head) <= room ? head : fm.elidedText(head, Qt::ElideRight, room);
       }
       if (axis->label() != shown) axis->setLabel(shown);
       axis->setProperty("shardscopeShownAxisLabel", shown);
