@@ -152,6 +152,22 @@ class PresentationTest : public QObject {
     QTRY_VERIFY2(commLegend->height() >= legendBefore.height() * 3 / 2,
                  qPrintable(QStringLiteral("%1 -> %2").arg(legendBefore.height()).arg(commLegend->height())));
     QVERIFY(commLegend->width() >= legendBefore.width() * 3 / 2);
+    // Entered on the Mesh tab: the graph's legend grows all the same (it
+    // stayed at the old size, found in the final picture pass).
+    w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
+    QTRY_VERIFY(!caption->isVisible());
+    QTRY_COMPARE(commLegend->height(), legendBefore.height());
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(1);  // Mesh
+    QTRY_VERIFY(!commLegend->isVisible());
+    w.findChild<QAction*>(QStringLiteral("presentationAction"))->trigger();
+    QTRY_VERIFY(caption->isVisible());
+    tabs->setCurrentIndex(0);
+    QTRY_VERIFY(commLegend->isVisible());
+    QTRY_VERIFY2(commLegend->height() >= legendBefore.height() * 3 / 2,
+                 qPrintable(QStringLiteral("entered on the Mesh tab: %1 -> %2")
+                                .arg(legendBefore.height()).arg(commLegend->height())));
     const int n = w.state()->stepCount();
     w.state()->setStepsApplied(2);
     QCoreApplication::processEvents();
@@ -199,7 +215,6 @@ class PresentationTest : public QObject {
     // Under the SparseCore tab (a job, not the module stepped) no caption:
     // it was an empty band a sixth of the window high; back on the graph,
     // the caption again.
-    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centreTabs"));
     QWidget* sparseCore = nullptr;
     for (int i = 0; i < tabs->count(); ++i)
       if (tabs->tabText(i) == QLatin1String("SparseCore")) sparseCore = tabs->widget(i);

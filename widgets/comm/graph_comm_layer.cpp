@@ -466,9 +466,10 @@ GraphCommLayer::GraphCommLayer(DocumentState* state, GraphView* view)
   viewport_->installEventFilter(this);
   view_->setExtraLegend(legend_);
   // Presentation mode: the legend grows with the graph's text (refresh
-  // reads GraphView::textScale).
+  // reads GraphView::textScale); also when its tab is not in front (F11
+  // pressed on the Mesh tab left it at the old size).
   static_cast<LegendWidget*>(legend_)->onFontChange = [this] {
-    if (legend_->isVisible()) refresh();
+    if (!legend_->isHidden()) refresh();
   };
   connect(view_, &GraphView::layoutFinished, this, &GraphCommLayer::refresh);
 }
