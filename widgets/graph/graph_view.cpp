@@ -1,6 +1,7 @@
 #include "graph/graph_view.h"
 #include "core/work_pool.h"
 
+#include <QTimer>
 #include <QAbstractTextDocumentLayout>
 #include <QGraphicsPathItem>
 #include <QGraphicsSceneMouseEvent>
@@ -814,6 +815,18 @@ void GraphView::setTextScale(qreal scale) {
   static_cast<Canvas*>(view_)->textScale = textScale_;
   view_->viewport()->update();
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  if (!isVisible()) fitWhenShown_ = true;
+}
+
+void GraphView::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (!fitWhenShown_) return;
+  fitWhenShown_ = false;
+  // After the legends have taken their new size (they refresh on the
+  // font change this show delivers).
+  QTimer::singleShot(0, this, [this] {
+    if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  });
 }
 
 bool GraphView::isOverviewShown() const { return !overview_->isHidden(); }
@@ -822,6 +835,7 @@ void GraphView::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   placeOverview();
   if (!static_cast<Canvas*>(view_)->userZoomed) zoomFit();
+  if (!isVisible()) fitWhenShown_ = true;
   if (overlay_->isVisible())
     overlay_->move((view_->width() - overlay_->width()) / 2,
                    (view_->height() - overlay_->height()) / 3);

@@ -160,6 +160,7 @@ class GraphView : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* e) override;
+  void showEvent(QShowEvent* e) override;
   bool eventFilter(QObject* o, QEvent* e) override;
 
  private:
@@ -233,6 +234,9 @@ class GraphView : public QWidget {
   GraphModel pending_;
   std::shared_ptr<const void> pendingDoc_;
   bool sync_ = false;
+  // Fit while hidden (another tab in front): the legends' sizes were not
+  // final then (presentation mode entered on the Mesh tab); fit again on show.
+  bool fitWhenShown_ = false;
   std::vector<int> matches_;
   int matchPos_ = -1;
 
