@@ -28,16 +28,6 @@ using namespace shardscope::widgets;
 
 namespace {
 
-// WCAG contrast ratio of two colours.
-double contrast(const QColor& a, const QColor& b) {
-  auto lum = [](const QColor& c) {
-    auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
-  };
-  const double la = lum(a), lb = lum(b);
-  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
 bool near(const QColor& a, const QColor& b, int tolerance = 6) {
   return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
          std::abs(a.blue() - b.blue()) <= tolerance;
@@ -102,7 +92,7 @@ class CanvasThemeTest : public QObject {
     const qreal dpr = img.devicePixelRatio();
     for (int y = indicator.top(); y <= indicator.bottom(); ++y)
       for (int x = indicator.left(); x <= indicator.right(); ++x)
-        best = std::max(best, contrast(QColor(img.pixel(int(x * dpr), int(y * dpr))), window));
+        best = std::max(best, test::contrastRatio(QColor(img.pixel(int(x * dpr), int(y * dpr))), window));
     QVERIFY2(best >= 3.0, qPrintable(QStringLiteral("edge at most %1:1 on the window").arg(best, 0, 'f', 2)));
   }
 
@@ -122,13 +112,13 @@ class CanvasThemeTest : public QObject {
         continue;
       }
       // Lightened with the same hue (still matches its legend swatch).
-      QVERIFY2(contrast(c, cc.background) >= 4.5, qPrintable(c.name()));
+      QVERIFY2(test::contrastRatio(c, cc.background) >= 4.5, qPrintable(c.name()));
       QCOMPARE(c.hslHue(), axisColor(i).hslHue());
     }
     // Text colours of the canvas against its node fills.
     for (const QColor& fill : {cc.opFill, cc.sdyOpFill, cc.argumentFill, cc.valueFill,
                                cc.returnFill, cc.groupFill, cc.matchFill})
-      QVERIFY2(contrast(cc.text, fill) >= 7, qPrintable(fill.name()));
+      QVERIFY2(test::contrastRatio(cc.text, fill) >= 7, qPrintable(fill.name()));
     // Inline colours of node labels: greys and axis colours made readable.
     const QString html = QStringLiteral("<span style=\"color:#333\">a</span>"
                                         "<span style=\"color:%1\">x</span>")

@@ -59,6 +59,18 @@ QStringList visibleDocks(const QMainWindow& w) {
   return out;
 }
 
+// Shows `w` at `size` in the theme asked for, opens mlp_megatron.mlir and
+// propagates it; false when a step failed. The caller sets the light theme
+// back (a scope guard beside the window).
+bool showPropagatedMlp(app::MainWindow& w, QSize size, bool dark) {
+  w.resize(size);
+  w.show();
+  w.setTheme(dark ? Theme::Dark : Theme::Light);
+  if (!openSample(w, QStringLiteral("mlp_megatron.mlir"))) return false;
+  w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
+  return QTest::qWaitFor([&] { return w.state()->stepCount() > 1; }, 30000);
+}
+
 // Mean lightness of an image (0 black .. 255 white).
 int meanLightness(const QImage& img) {
   qint64 sum = 0, n = 0;
@@ -322,13 +334,8 @@ class PresentationTest : public QObject {
   void presentationNarrationReads() {
     QFETCH(bool, dark);
     app::MainWindow w(test::sampleDir());
-    w.resize(1280, 800);
-    w.show();
-    w.setTheme(dark ? Theme::Dark : Theme::Light);
     auto lightAgain = qScopeGuard([&] { w.setTheme(Theme::Light); });
-    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
-    w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(w.state()->stepCount() > 1, 30000);
+    QVERIFY(showPropagatedMlp(w, QSize(1280, 800), dark));
     auto* act = w.findChild<QAction*>(QStringLiteral("presentationAction"));
     act->trigger();
     auto offAgain = qScopeGuard([&] { if (act->isChecked()) act->trigger(); });
@@ -360,13 +367,8 @@ class PresentationTest : public QObject {
   void factorTableTextReadableInEitherTheme() {
     QFETCH(bool, dark);
     app::MainWindow w(test::sampleDir());
-    w.resize(1600, 1000);
-    w.show();
-    w.setTheme(dark ? Theme::Dark : Theme::Light);
     auto lightAgain = qScopeGuard([&] { w.setTheme(Theme::Light); });
-    QVERIFY(openSample(w, QStringLiteral("mlp_megatron.mlir")));
-    w.findChild<QAction*>(QStringLiteral("propagateAction"))->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(w.state()->stepCount() > 1, 30000);
+    QVERIFY(showPropagatedMlp(w, QSize(1600, 1000), dark));
     auto* table = w.findChild<QTableView*>(QStringLiteral("factorTable"));
     QVERIFY(table);
     QTRY_VERIFY(table->isVisible() && table->model()->rowCount() > 0);

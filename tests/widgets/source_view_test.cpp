@@ -20,18 +20,6 @@
 using namespace shardscope;
 using namespace shardscope::widgets;
 
-namespace {
-// WCAG contrast ratio of two colours.
-double contrast(const QColor& a, const QColor& b) {
-  auto lum = [](const QColor& c) {
-    auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
-  };
-  const double la = lum(a), lb = lum(b);
-  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-}  // namespace
-
 class SourceViewTest : public QObject {
   Q_OBJECT
  private slots:
@@ -72,7 +60,7 @@ class SourceViewTest : public QObject {
     for (auto it = count.begin(); it != count.end(); ++it)
       if (it.value() > count.value(band)) band = it.key();
     double best = 1;
-    for (auto it = count.begin(); it != count.end(); ++it) best = std::max(best, contrast(QColor(it.key()), QColor(band)));
+    for (auto it = count.begin(); it != count.end(); ++it) best = std::max(best, test::contrastRatio(QColor(it.key()), QColor(band)));
     applyTheme(Theme::Light);
     QVERIFY2(QColor(band).saturation() > 40, qPrintable(QColor(band).name()));  // the error's band
     QVERIFY2(best >= 4.5, qPrintable(QStringLiteral("number on %1 at %2:1").arg(QColor(band).name()).arg(best, 0, 'f', 2)));

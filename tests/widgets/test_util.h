@@ -1,15 +1,29 @@
 // Helpers shared by the widgets tests.
 #pragma once
+#include <QColor>
 #include <QDir>
 #include <QFileInfo>
 #include <QString>
 #include <QStringList>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "api/document.h"
 
 namespace shardscope::test {
+
+// WCAG's contrast ratio of two colours (1 to 21): 4.5 for text, 3 for a
+// control's edge.
+inline double contrastRatio(const QColor& a, const QColor& b) {
+  auto luminance = [](const QColor& c) {
+    auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+  };
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
 
 inline QString sampleDir() { return QStringLiteral(SHARDSCOPE_SAMPLE_DIR); }
 

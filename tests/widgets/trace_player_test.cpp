@@ -18,6 +18,7 @@
 #include "trace/trace_state.h"
 #include "explain/trace_index.h"
 #include "trace/why_panel.h"
+#include "test_util.h"
 #include "trace_test_util.h"
 
 using namespace shardscope;
@@ -235,10 +236,6 @@ void TracePlayerTest::mediaButtonsReadOnTheTheme() {
   panel.setPalette(widgets::themePalette(dark ? widgets::Theme::Dark : widgets::Theme::Light));
   panel.resize(1000, 600);
   panel.show();
-  auto luminance = [](const QColor& c) {
-    auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-  };
   const QColor background = panel.palette().color(QPalette::Window);
   int buttons = 0;
   for (QToolButton* b : panel.findChildren<QToolButton*>()) {
@@ -252,8 +249,7 @@ void TracePlayerTest::mediaButtonsReadOnTheTheme() {
         for (int x = 0; x < glyph.width(); ++x) {
           const QColor c = glyph.pixelColor(x, y);
           if (c.alpha() < 200) continue;
-          const double a = luminance(c) + 0.05, bg = luminance(background) + 0.05;
-          best = std::max(best, std::max(a, bg) / std::min(a, bg));
+          best = std::max(best, test::contrastRatio(c, background));
         }
       return best;
     };
