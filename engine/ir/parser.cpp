@@ -1757,7 +1757,10 @@ bool Parser::parseFileOrNameLocation(const Location*& out) {
 
 void Parser::placeLocation(Op* op, Block* block, unsigned arg) {
   if (!trailingAlias_.empty()) {
-    pendingLocations_.push_back({trailingAlias_, trailingAliasAt_, op, block, arg});
+    if (op)
+      pendingOpLocations_.push_back({trailingAliasAt_, op});
+    else
+      pendingArgumentLocations_.push_back({trailingAliasAt_, block, arg});
     trailingAlias_ = {};
     return;
   }
@@ -1787,15 +1790,34 @@ void Parser::placeArgumentLocation(std::string_view name, Block& block, unsigned
 }
 
 bool Parser::resolveLocationAliases() {
-  for (const PendingLocation& p : pendingLocations_) {
-    const Location* loc = locAliases_.find(p.alias);
-    if (!loc) return error(p.at, "operation location alias was never defined");
-    if (p.op)
+  // `at` is the '#' of an alias parseTrailingLocation read (parseSuffixId
+  // gives it again). An alias never defined is reported at its first use in
+  // the text, whether an op's or a block argument's.
+  auto find = [this](const char* at) {
+    p_ = at + 1;
+    return locAliases_.find(parseSuffixId());
+  };
+  const char* const resume = p_;
+  const char* undefinedAt = nullptr;
+  auto undefined = [&undefinedAt](const char* at) {
+    if (!undefinedAt || at < undefinedAt) undefinedAt = at;
+  };
+  for (const PendingArgumentLocation& p : pendingArgumentLocations_) {
+    if (const Location* loc = find(p.at))
+      p.block->setArgumentLocation(p.arg, loc);
+    else
+      undefined(p.at);
+  }
+  for (const PendingOpLocation& p : pendingOpLocations_) {
+    if (const Location* loc = find(p.at))
       p.op->setLocation(loc);
     else
-      p.block->setArgumentLocation(p.arg, loc);
+      undefined(p.at);
   }
-  pendingLocations_.clear();
+  p_ = resume;
+  pendingArgumentLocations_.clear();
+  pendingOpLocations_.clear();
+  if (undefinedAt) return error(undefinedAt, "operation location alias was never defined");
   return true;
 }
 

@@ -278,15 +278,20 @@ class Parser {
   std::string_view trailingAlias_;
   const char* trailingAliasAt_ = nullptr;
   // `loc(#name)` read before `#name = loc(...)` (JAX writes its aliases
-  // after the module): the op or block argument waiting for it.
-  struct PendingLocation {
-    std::string_view alias;
+  // after the module): the op or block argument waiting for it. JAX gives
+  // every op one, so an op's entry is two pointers (the alias is read
+  // again from the `#` at `at`): 16 bytes an op instead of 48 in fresh pages.
+  struct PendingOpLocation {
     const char* at;
     Op* op;
+  };
+  std::vector<PendingOpLocation> pendingOpLocations_;
+  struct PendingArgumentLocation {
+    const char* at;
     Block* block;
     unsigned arg;
   };
-  std::vector<PendingLocation> pendingLocations_;
+  std::vector<PendingArgumentLocation> pendingArgumentLocations_;
   // Locations of block arguments not made yet, by their name's position.
   struct ArgumentLocation {
     const Location* loc;
