@@ -1590,7 +1590,7 @@ namespace {
 // The end of the bracketed text starting at `from` ('('), or nullptr when
 // its brackets do not match before `end` (strings skipped).
 const char* matchingBracketEnd(const char* from, const char* end) {
-  std::vector<char> closers;
+  std::string closers;  // in place up to 15 levels: no allocation per location
   for (const char* c = from; c < end; ++c) {
     switch (*c) {
       case '(': closers.push_back(')'); break;
@@ -1614,6 +1614,14 @@ const char* matchingBracketEnd(const char* from, const char* end) {
   return nullptr;
 }
 
+// Whether the text at `from` is `(#name)`, nothing between.
+bool isAliasInBrackets(const char* from, const char* end) {
+  if (end - from < 4 || from[0] != '(' || from[1] != '#') return false;
+  const char* c = from + 2;
+  while (c < end && isSuffixChar(*c)) ++c;
+  return c > from + 2 && c < end && *c == ')';
+}
+
 }  // namespace
 
 bool Parser::parseTrailingLocation() {
@@ -1624,9 +1632,13 @@ bool Parser::parseTrailingLocation() {
   p_ += 3;
   skipWs();
   // Unbalanced brackets or an unterminated string: said once, where the
-  // location starts, rather than at the end of the file.
-  const char* end = p_ < end_ && *p_ == '(' ? matchingBracketEnd(p_, end_) : nullptr;
-  if (!end) return error(at, "malformed location: expected 'loc(...)' with matching brackets and quotes");
+  // location starts, rather than at the end of the file. `(#name)`, as
+  // JAX writes after every op, matches without a scan (a name has no
+  // brackets or quotes).
+  if (!isAliasInBrackets(p_, end_)) {
+    const char* end = p_ < end_ && *p_ == '(' ? matchingBracketEnd(p_, end_) : nullptr;
+    if (!end) return error(at, "malformed location: expected 'loc(...)' with matching brackets and quotes");
+  }
   ++p_;
   skipWs();
   // `loc(#loc3)`: the alias may be defined further down (JAX writes them
