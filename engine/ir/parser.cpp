@@ -1614,12 +1614,30 @@ const char* matchingBracketEnd(const char* from, const char* end) {
   return nullptr;
 }
 
-// Whether the text at `from` is `(#name)`, nothing between.
-bool isAliasInBrackets(const char* from, const char* end) {
-  if (end - from < 4 || from[0] != '(' || from[1] != '#') return false;
+// The end of `(#name)` at `from`, nothing between, or nullptr.
+const char* aliasInBracketsEnd(const char* from, const char* end) {
+  if (end - from < 4 || from[0] != '(' || from[1] != '#') return nullptr;
   const char* c = from + 2;
   while (c < end && isSuffixChar(*c)) ++c;
-  return c > from + 2 && c < end && *c == ')';
+  return c > from + 2 && c < end && *c == ')' ? c + 1 : nullptr;
+}
+
+// Whether the text at `from` is one of the shapes JAX writes, `(#name)` or
+// `("text")` or `("text"(#name))` (no backslash in the text), which
+// matchingBracketEnd would find balanced: a name has no brackets or quotes,
+// and the text is skipped as a string.
+bool isSimpleLocation(const char* from, const char* end) {
+  if (aliasInBracketsEnd(from, end)) return true;
+  if (end - from < 4 || from[0] != '(' || from[1] != '"') return false;
+  const char* text = from + 2;
+  const auto* close = static_cast<const char*>(std::memchr(text, '"', static_cast<size_t>(end - text)));
+  if (!close || std::memchr(text, '\\', static_cast<size_t>(close - text))) return false;
+  const char* c = close + 1;
+  if (c < end && *c == '(') {
+    c = aliasInBracketsEnd(c, end);
+    if (!c) return false;
+  }
+  return c < end && *c == ')';
 }
 
 }  // namespace
@@ -1632,10 +1650,10 @@ bool Parser::parseTrailingLocation() {
   p_ += 3;
   skipWs();
   // Unbalanced brackets or an unterminated string: said once, where the
-  // location starts, rather than at the end of the file. `(#name)`, as
-  // JAX writes after every op, matches without a scan (a name has no
-  // brackets or quotes).
-  if (!isAliasInBrackets(p_, end_)) {
+  // location starts, rather than at the end of the file. What JAX writes
+  // (`loc(#loc3)` after every op, `#loc3 = loc("jit(f)/add"(#loc2))`)
+  // matches without the scan.
+  if (!isSimpleLocation(p_, end_)) {
     const char* end = p_ < end_ && *p_ == '(' ? matchingBracketEnd(p_, end_) : nullptr;
     if (!end) return error(at, "malformed location: expected 'loc(...)' with matching brackets and quotes");
   }

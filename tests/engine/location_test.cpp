@@ -134,5 +134,44 @@ TEST(LocationTest, MalformedLocationsAreErrorsWhereTheyAre) {
             "<test>:1:17: error: undefined symbol alias id 'loc2'\n");
 }
 
+// The shapes JAX writes, `loc(#name)` and `loc("text"(#name))`, are read
+// without the bracket scan; text close to them still gets the scan's answer.
+TEST(LocationTest, NearlyJaxShapedLocationsGetTheBracketCheck) {
+  struct Case {
+    const char* loc;
+    const char* error;
+  };
+  const char* malformed =
+      "<test>:2:10: error: malformed location: expected 'loc(...)' with matching brackets and quotes\n";
+  for (const Case& c : std::vector<Case>{
+           {"loc(#a", malformed},
+           {"loc(#a(", malformed},
+           {"loc(\"a\"(#b)", malformed},
+           {"loc(\"a\"(#b", malformed},
+           {"loc(\"a\\\"(#b))", malformed},  // the quote is escaped: the string never ends
+           {"loc(\"a\"(#b)) ", "<test>:2:18: error: undefined symbol alias id 'b'\n"},
+           {"loc(\"a\\\"b\"(#b))", "<test>:2:21: error: undefined symbol alias id 'b'\n"},
+           {"loc(#b c)", "<test>:2:17: error: expected ')'\n"},
+           {"loc(#)", "<test>:2:14: error: expected location alias name after '#'\n"},
+           {"loc(\"a\n\"(#b))", "<test>:2:14: error: unterminated string literal\n"},
+       }) {
+    SCOPED_TRACE(c.loc);
+    EXPECT_EQ(firstError(std::string("func.func @main() {\n  return ") + c.loc + "\n}\n"), c.error);
+  }
+}
+
+// An op's or a block argument's `loc(#name)` whose name is never defined is
+// reported at the first such use in the text, whichever kind it is.
+TEST(LocationTest, UndefinedLocationAliasIsReportedAtItsFirstUse) {
+  EXPECT_EQ(firstError("func.func @f() {\n  return loc(#a)\n}\n"
+                       "func.func @g(%x: f32 loc(#b)) {\n  return\n}\n"),
+            "<test>:2:14: error: operation location alias was never defined\n");
+  EXPECT_EQ(firstError("func.func @g(%x: f32 loc(#b)) {\n  return loc(#a)\n}\n"),
+            "<test>:1:26: error: operation location alias was never defined\n");
+  EXPECT_EQ(firstError("func.func @g(%x: f32 loc(#b)) {\n  return loc(#b)\n}\n#b = loc(\"x\")\n"
+                       "func.func @h() {\n  return loc(#c)\n}\n"),
+            "<test>:6:14: error: operation location alias was never defined\n");
+}
+
 }  // namespace
 }  // namespace shardscope::ir
