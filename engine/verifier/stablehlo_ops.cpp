@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "rules/stablehlo_attrs.h"
 #include "sharding/checked_size.h"
@@ -43,28 +44,49 @@ std::vector<std::string> transposeErrors(const ir::Op& op) {
   const ir::Type* in = operandType(op, 0);
   std::optional<std::vector<int64_t>> perm = rules::intListAttrOf(op, "permutation");
   if (!in || !in->isRankedTensor() || !perm) return {};
-  const std::string failed = "'" + op.name() + "' op failed to infer returned types";
+  auto failed = [&op] { return "'" + op.name() + "' op failed to infer returned types"; };
   if (static_cast<int64_t>(perm->size()) != in->rank())
     return {"TransposeOp operand rank " + std::to_string(in->rank()) + " does not match permutation size " +
                 std::to_string(perm->size()),
-            failed};
+            failed()};
   std::vector<int64_t> range(perm->size());
   std::iota(range.begin(), range.end(), 0);
   if (std::is_permutation(range.begin(), range.end(), perm->begin())) return {};
   return {"attribute permutation must be a permutation of [" + joined(range) + "] but got " + joined(*perm),
-          failed};
+          failed()};
+}
+
+// The four dimension lists of a `dot_dimension_numbers` attribute, or
+// nullptr when it is not one. The reader shares one attribute value among
+// the ops that spell it alike (a transformer's 110,000 dot_generals at 1M
+// ops spell a handful), so the last one read on this thread is kept: its
+// lists are read once, not once per op. The kept copy holds the value, so
+// no other value can take its address while it is remembered.
+struct DotDimensionLists {
+  std::vector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
+};
+const DotDimensionLists* dotDimensionLists(const ir::Attribute& attr) {
+  thread_local std::optional<ir::Attribute> lastAttr;
+  thread_local std::optional<DotDimensionLists> lastLists;
+  if (lastAttr && &lastAttr->value() == &attr.value()) return lastLists ? &*lastLists : nullptr;
+  lastAttr = attr;
+  lastLists.reset();
+  if (std::optional<rules::StructParams> dn = rules::StructParams::from(attr))
+    lastLists = DotDimensionLists{dn->list("lhs_batching_dimensions"), dn->list("rhs_batching_dimensions"),
+                                  dn->list("lhs_contracting_dimensions"), dn->list("rhs_contracting_dimensions")};
+  return lastLists ? &*lastLists : nullptr;
 }
 
 std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
   const ir::Type* lhs = operandType(op, 0);
   const ir::Type* rhs = operandType(op, 1);
   const ir::Attribute* attr = op.attr("dot_dimension_numbers");
-  std::optional<rules::StructParams> dn = attr ? rules::StructParams::from(*attr) : std::nullopt;
+  const DotDimensionLists* dn = attr ? dotDimensionLists(*attr) : nullptr;
   if (!lhs || !rhs || !dn || !lhs->isRankedTensor() || !rhs->isRankedTensor()) return {};
-  const std::vector<int64_t> lhsBatch = dn->list("lhs_batching_dimensions");
-  const std::vector<int64_t> rhsBatch = dn->list("rhs_batching_dimensions");
-  const std::vector<int64_t> lhsContract = dn->list("lhs_contracting_dimensions");
-  const std::vector<int64_t> rhsContract = dn->list("rhs_contracting_dimensions");
+  const std::vector<int64_t>& lhsBatch = dn->lhsBatch;
+  const std::vector<int64_t>& rhsBatch = dn->rhsBatch;
+  const std::vector<int64_t>& lhsContract = dn->lhsContract;
+  const std::vector<int64_t>& rhsContract = dn->rhsContract;
   if (lhsBatch.size() != rhsBatch.size())
     return {"lhs and rhs should have the same number of batching dimensions"};
   if (lhsContract.size() != rhsContract.size())

@@ -73,6 +73,34 @@ TEST(StablehloOpsTest, InvalidOpsAreErrorsAtTheOp) {
   for (const Case& c : cases) EXPECT_EQ(verifyText(c.module), c.expected) << c.name;
 }
 
+// dot_generals that spell their dimension numbers alike share them (the
+// verifier reads them once), while each op's operands are checked on their
+// own: valid ops with two spellings, alternating, then the op under test.
+TEST(StablehloOpsTest, SharedDotDimensionNumbersAreCheckedAgainstEachOpsOperands) {
+  const std::string valid =
+      R"(func.func @main(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<16x8xf32>, %d: tensor<4x16xf32>, %e: tensor<16xf32>, %f: tensor<4x12xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.dot_general %c, %d, contracting_dims = [0] x [1] : (tensor<16x8xf32>, tensor<4x16xf32>) -> tensor<8x4xf32>
+  %2 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+)";
+  const Case cases[] = {
+      {"first spelling, a rank-1 operand",
+       "  %3 = stablehlo.dot_general %e, %b, contracting_dims = [1] x [0] : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<4xf32>\n",
+       "<test>:5:3: error: lhs_contracting_dimensions value: 1 is out of range: [0, 1)\n"},
+      {"second spelling, sizes that differ",
+       "  %3 = stablehlo.dot_general %c, %f, contracting_dims = [0] x [1] : (tensor<16x8xf32>, tensor<4x12xf32>) -> tensor<8x4xf32>\n",
+       "<test>:5:3: error: contracting dimension sizes must match for lhs/rhs\n"},
+      {"a third spelling",
+       "  %3 = stablehlo.dot_general %a, %b, contracting_dims = [5] x [0] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>\n",
+       "<test>:5:3: error: lhs_contracting_dimensions value: 5 is out of range: [0, 2)\n"},
+      {"all valid",
+       "  %3 = stablehlo.dot_general %c, %d, contracting_dims = [0] x [1] : (tensor<16x8xf32>, tensor<4x16xf32>) -> tensor<8x4xf32>\n",
+       ""},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(verifyText(valid + c.module + "  return\n}\n"), c.expected) << c.name;
+}
+
 TEST(StablehloOpsTest, CallsMustMatchTheirCallee) {
   const std::string callee = R"(func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   return %arg0 : tensor<8xf32>
