@@ -56,41 +56,17 @@ std::vector<std::string> transposeErrors(const ir::Op& op) {
           failed()};
 }
 
-// The four dimension lists of a `dot_dimension_numbers` attribute, or
-// nullptr when it is not one. The reader shares one attribute value among
-// the ops that spell it alike (a transformer's 110,000 dot_generals at 1M
-// ops spell a handful), so the last one read on this thread is kept: its
-// lists are read once, not once per op. The kept copy holds the value, so
-// no other value can take its address while it is remembered.
+// What a `dot_dimension_numbers` attribute says on its own: its four
+// dimension lists, and the first error they make whatever the operands
+// ("" when none).
 struct DotDimensionLists {
   std::vector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
+  std::string error;
 };
-const DotDimensionLists* dotDimensionLists(const ir::Attribute& attr) {
-  thread_local std::optional<ir::Attribute> lastAttr;
-  thread_local std::optional<DotDimensionLists> lastLists;
-  if (lastAttr && &lastAttr->value() == &attr.value()) return lastLists ? &*lastLists : nullptr;
-  lastAttr = attr;
-  lastLists.reset();
-  if (std::optional<rules::StructParams> dn = rules::StructParams::from(attr))
-    lastLists = DotDimensionLists{dn->list("lhs_batching_dimensions"), dn->list("rhs_batching_dimensions"),
-                                  dn->list("lhs_contracting_dimensions"), dn->list("rhs_contracting_dimensions")};
-  return lastLists ? &*lastLists : nullptr;
-}
 
-std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
-  const ir::Type* lhs = operandType(op, 0);
-  const ir::Type* rhs = operandType(op, 1);
-  const ir::Attribute* attr = op.attr("dot_dimension_numbers");
-  const DotDimensionLists* dn = attr ? dotDimensionLists(*attr) : nullptr;
-  if (!lhs || !rhs || !dn || !lhs->isRankedTensor() || !rhs->isRankedTensor()) return {};
-  const std::vector<int64_t>& lhsBatch = dn->lhsBatch;
-  const std::vector<int64_t>& rhsBatch = dn->rhsBatch;
-  const std::vector<int64_t>& lhsContract = dn->lhsContract;
-  const std::vector<int64_t>& rhsContract = dn->rhsContract;
-  if (lhsBatch.size() != rhsBatch.size())
-    return {"lhs and rhs should have the same number of batching dimensions"};
-  if (lhsContract.size() != rhsContract.size())
-    return {"lhs and rhs should have the same number of contracting dimensions"};
+DotDimensionLists readDotDimensionLists(const rules::StructParams& dn) {
+  DotDimensionLists l{dn.list("lhs_batching_dimensions"), dn.list("rhs_batching_dimensions"),
+                      dn.list("lhs_contracting_dimensions"), dn.list("rhs_contracting_dimensions"), {}};
   // A dimension used twice, for batching or contracting, on one side.
   auto distinct = [](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract,
                      const char* batchName, const char* contractName) -> std::optional<std::string> {
@@ -102,10 +78,57 @@ std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
                std::to_string(all[j]);
     return std::nullopt;
   };
-  if (auto e = distinct(lhsBatch, lhsContract, "lhs_batching_dimensions", "lhs_contracting_dimensions"))
-    return {*e};
-  if (auto e = distinct(rhsBatch, rhsContract, "rhs_batching_dimensions", "rhs_contracting_dimensions"))
-    return {*e};
+  if (l.lhsBatch.size() != l.rhsBatch.size())
+    l.error = "lhs and rhs should have the same number of batching dimensions";
+  else if (l.lhsContract.size() != l.rhsContract.size())
+    l.error = "lhs and rhs should have the same number of contracting dimensions";
+  else if (auto e = distinct(l.lhsBatch, l.lhsContract, "lhs_batching_dimensions", "lhs_contracting_dimensions"))
+    l.error = *e;
+  else if (auto e2 = distinct(l.rhsBatch, l.rhsContract, "rhs_batching_dimensions", "rhs_contracting_dimensions"))
+    l.error = *e2;
+  return l;
+}
+
+// The lists of `attr`, or nullptr when it is no dot_dimension_numbers. The
+// reader shares one attribute value among the ops that spell it alike (a
+// transformer's 110,000 dot_generals at 1M ops spell a handful), so the
+// last few read on this thread are kept and each spelling is read once,
+// not once per op. A kept copy holds its value, so no other value can take
+// its address while it is remembered.
+const DotDimensionLists* dotDimensionLists(const ir::Attribute& attr) {
+  struct Entry {
+    ir::Attribute attr;
+    std::optional<DotDimensionLists> lists;
+  };
+  constexpr size_t kKept = 8;
+  thread_local std::vector<Entry> kept;
+  thread_local size_t next = 0;  // the entry replaced next once all are used
+  for (const Entry& e : kept)
+    if (&e.attr.value() == &attr.value()) return e.lists ? &*e.lists : nullptr;
+  Entry entry{attr, std::nullopt};
+  if (std::optional<rules::StructParams> dn = rules::StructParams::from(attr)) entry.lists = readDotDimensionLists(*dn);
+  Entry* slot;
+  if (kept.size() < kKept) {
+    slot = &kept.emplace_back(std::move(entry));
+  } else {
+    slot = &kept[next];
+    *slot = std::move(entry);
+    next = (next + 1) % kKept;
+  }
+  return slot->lists ? &*slot->lists : nullptr;
+}
+
+std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
+  const ir::Type* lhs = operandType(op, 0);
+  const ir::Type* rhs = operandType(op, 1);
+  const ir::Attribute* attr = op.attr("dot_dimension_numbers");
+  const DotDimensionLists* dn = attr ? dotDimensionLists(*attr) : nullptr;
+  if (!lhs || !rhs || !dn || !lhs->isRankedTensor() || !rhs->isRankedTensor()) return {};
+  if (!dn->error.empty()) return {dn->error};
+  const std::vector<int64_t>& lhsBatch = dn->lhsBatch;
+  const std::vector<int64_t>& rhsBatch = dn->rhsBatch;
+  const std::vector<int64_t>& lhsContract = dn->lhsContract;
+  const std::vector<int64_t>& rhsContract = dn->rhsContract;
   auto inRange = [](int64_t rank, const std::vector<int64_t>& dims,
                     const char* name) -> std::optional<std::string> {
     for (int64_t d : dims)
