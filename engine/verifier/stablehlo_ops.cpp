@@ -43,16 +43,17 @@ std::vector<std::string> transposeErrors(const ir::Op& op) {
   const ir::Type* in = operandType(op, 0);
   std::optional<std::vector<int64_t>> perm = rules::intListAttrOf(op, "permutation");
   if (!in || !in->isRankedTensor() || !perm) return {};
-  const std::string failed = "'" + op.name() + "' op failed to infer returned types";
+  // (Spelled only on failure: this runs for every transpose of a module.)
+  auto failed = [&] { return "'" + op.name() + "' op failed to infer returned types"; };
   if (static_cast<int64_t>(perm->size()) != in->rank())
     return {"TransposeOp operand rank " + std::to_string(in->rank()) + " does not match permutation size " +
                 std::to_string(perm->size()),
-            failed};
+            failed()};
   std::vector<int64_t> range(perm->size());
   std::iota(range.begin(), range.end(), 0);
   if (std::is_permutation(range.begin(), range.end(), perm->begin())) return {};
   return {"attribute permutation must be a permutation of [" + joined(range) + "] but got " + joined(*perm),
-          failed};
+          failed()};
 }
 
 std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
@@ -61,10 +62,16 @@ std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
   const ir::Attribute* attr = op.attr("dot_dimension_numbers");
   std::optional<rules::StructParams> dn = attr ? rules::StructParams::from(*attr) : std::nullopt;
   if (!lhs || !rhs || !dn || !lhs->isRankedTensor() || !rhs->isRankedTensor()) return {};
-  const std::vector<int64_t> lhsBatch = dn->list("lhs_batching_dimensions");
-  const std::vector<int64_t> rhsBatch = dn->list("rhs_batching_dimensions");
-  const std::vector<int64_t> lhsContract = dn->list("lhs_contracting_dimensions");
-  const std::vector<int64_t> rhsContract = dn->list("rhs_contracting_dimensions");
+  // The keys as strings made once: StructParams::list takes a std::string,
+  // and these are too long for the short-string buffer (a heap block each,
+  // for every dot_general of a module).
+  static const std::string kLhsBatch = "lhs_batching_dimensions", kRhsBatch = "rhs_batching_dimensions",
+                           kLhsContract = "lhs_contracting_dimensions",
+                           kRhsContract = "rhs_contracting_dimensions";
+  const std::vector<int64_t> lhsBatch = dn->list(kLhsBatch);
+  const std::vector<int64_t> rhsBatch = dn->list(kRhsBatch);
+  const std::vector<int64_t> lhsContract = dn->list(kLhsContract);
+  const std::vector<int64_t> rhsContract = dn->list(kRhsContract);
   if (lhsBatch.size() != rhsBatch.size())
     return {"lhs and rhs should have the same number of batching dimensions"};
   if (lhsContract.size() != rhsContract.size())
@@ -72,12 +79,15 @@ std::vector<std::string> dotGeneralErrors(const ir::Op& op) {
   // A dimension used twice, for batching or contracting, on one side.
   auto distinct = [](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract,
                      const char* batchName, const char* contractName) -> std::optional<std::string> {
-    std::vector<int64_t> all = batch;
-    all.insert(all.end(), contract.begin(), contract.end());
-    for (size_t j = 0; j < all.size(); ++j)
-      if (std::find(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(j), all[j]) != all.begin() + static_cast<std::ptrdiff_t>(j))
-        return "has duplicated dimension from " + std::string(batchName) + " and " + contractName + ": " +
-               std::to_string(all[j]);
+    // The batching then contracting dimensions as one sequence, without
+    // copying them into one list: the first one that occurred before.
+    const size_t total = batch.size() + contract.size();
+    auto at = [&](size_t j) { return j < batch.size() ? batch[j] : contract[j - batch.size()]; };
+    for (size_t j = 0; j < total; ++j)
+      for (size_t k = 0; k < j; ++k)
+        if (at(k) == at(j))
+          return "has duplicated dimension from " + std::string(batchName) + " and " + contractName + ": " +
+                 std::to_string(at(j));
     return std::nullopt;
   };
   if (auto e = distinct(lhsBatch, lhsContract, "lhs_batching_dimensions", "lhs_contracting_dimensions"))
