@@ -46,7 +46,7 @@ OpShardingRule identityRule(const ir::Type& type, size_t numOperands) {
 }
 
 namespace {
-bool isElementwiseName(const std::string& name) {
+const std::set<std::string>& elementwiseNames() {
   static const std::set<std::string> kElementwise = {
       "stablehlo.abs", "stablehlo.add", "stablehlo.and", "stablehlo.atan2", "stablehlo.cbrt",
       "stablehlo.ceil", "stablehlo.clz", "stablehlo.compare", "stablehlo.complex",
@@ -61,19 +61,26 @@ bool isElementwiseName(const std::string& name) {
       "stablehlo.sine", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan",
       "stablehlo.tanh", "stablehlo.xor", "stablehlo.select", "stablehlo.clamp",
       "sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"};
-  return kElementwise.count(name) != 0;
+  return kElementwise;
 }
 }  // namespace
 
 bool isElementwiseOp(const ir::Op& op) {
   // Op names are interned (one string per name for the process), so the
   // answer for a name is cached by its address: this is asked for every
-  // factor of every op visit.
+  // factor of every op visit. The name asked last is checked first: the
+  // same op is often asked about several times in a row.
   static thread_local std::unordered_map<const std::string*, bool> cache;
+  static thread_local const std::string* lastName = nullptr;
+  static thread_local bool lastAnswer = false;
   const std::string* name = &op.name();
-  auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, isElementwiseName(*name)).first;
-  if (it->second) return true;
+  if (name != lastName) {
+    auto it = cache.find(name);
+    if (it == cache.end()) it = cache.emplace(name, elementwiseNames().count(*name) != 0).first;
+    lastName = name;
+    lastAnswer = it->second;
+  }
+  if (lastAnswer) return true;
   static const std::string* const kBitcastConvert = &ir::Op::internOpName("stablehlo.bitcast_convert");
   if (name == kBitcastConvert && op.numOperands() == 1 && op.numResults() == 1)
     return op.operand(0)->type->shape == op.result(0)->type->shape;
