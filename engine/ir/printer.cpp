@@ -285,11 +285,32 @@ class Out {
     t.print(buf_);
     return *this;
   }
+  // A value's type is interned (TypeRef: one object per distinct type for
+  // the process, never changed or freed), and a module has few distinct
+  // types: each is spelled once per writer, its text copied after that.
+  // Spelling a tensor type cost some 200 instructions, a twentieth of
+  // printing a module. (Only through TypeRef: a plain Type may be a
+  // temporary whose address is reused.)
+  Out& operator<<(const TypeRef& t) {
+    appendType(t);
+    return *this;
+  }
+  void appendType(const TypeRef& t) {
+    auto [it, inserted] = typeText_.try_emplace(&*t);
+    if (!inserted) {
+      buf_ += it->second;
+      return;
+    }
+    const size_t at = buf_.size();
+    t->print(buf_);
+    it->second.assign(buf_, at, std::string::npos);
+  }
 
  private:
   static constexpr size_t kFlushAt = 1 << 16;
   std::ostream* os_;
   std::string buf_;
+  std::unordered_map<const Type*, std::string> typeText_;
 };
 
 // ---- the writer -----------------------------------------------------------
@@ -493,6 +514,7 @@ class Writer {
 
   void writeAttr(const Attribute& a) { a.print(os_.buffer()); }
   void writeType(const Type& t) { t.print(os_.buffer()); }
+  void writeType(const TypeRef& t) { os_.appendType(t); }
   // `T, U` for the operands or the results of `op`.
   void writeOperandTypes(const Op& op) {
     for (unsigned i = 0; i < op.numOperands(); ++i) {
