@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "api/diagnostic_location.h"
+#include "api/staged_load.h"
 #include "io/binary_content.h"
 #include "io/input_file.h"
 #include "sharding/checked_size.h"
@@ -44,7 +45,8 @@ namespace {
 
 // A module exported with GSPMD shardings and no sdy mesh opens with its
 // shardings imported, so every view has sdy shardings to show.
-std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& sink) {
+std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& sink,
+                                      const std::function<void()>& beforeChange) {
   bool gspmd = false, meshes = false;
   module.op->walk([&](ir::Op& op) {
     if (op.is("sdy.mesh")) meshes = true;
@@ -56,6 +58,7 @@ std::string importGspmdShardingsIfAny(ir::Module& module, ir::DiagnosticSink& si
           if (const ir::DictionaryAttr* d = entry.dict(); d && d->get("mhlo.sharding")) gspmd = true;
   });
   if (!gspmd || meshes) return {};
+  if (beforeChange) beforeChange();
   const size_t before = sink.all().size();
   if (!passes::importGspmdShardings(module, sink)) return {};
   if (sink.all().size() != before) return {};
@@ -92,8 +95,10 @@ std::string baseName(const std::string& path) {
 
 }  // namespace
 
-std::shared_ptr<Document> parseDocument(std::string text, std::string name,
-                                        const LoadProgress* progress) {
+namespace {
+
+std::shared_ptr<Document> parseInStages(std::string text, std::string name,
+                                        const LoadProgress* progress, const AfterParse* after) {
   if (progress && progress->stopped()) return cancelledDocument(std::move(name));
   auto doc = std::make_shared<Document>();
   doc->name = std::move(name);
@@ -117,6 +122,7 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name,
     return cancelledDocument(std::move(doc->name));
   if (progress) progress->at(kParseDone);
   if (sink.hasErrors()) doc->failedStage = LoadStage::Parse;
+  if (after && after->parsed && doc->module && !sink.hasErrors()) after->parsed(doc);
 #ifdef SHARDSCOPE_HAVE_VERIFIER
   if (doc->module && !sink.hasErrors()) {
     verifyModule(*doc->module, sink, &sites, SitePlacement::Error);
@@ -126,7 +132,8 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name,
   if (progress && progress->stopped()) return cancelledDocument(std::move(doc->name));
   if (progress) progress->at(kVerifyDone);
   if (doc->module && !sink.hasErrors()) {
-    doc->gspmdImportNote = importGspmdShardingsIfAny(*doc->module, sink);
+    doc->gspmdImportNote = importGspmdShardingsIfAny(
+        *doc->module, sink, after ? after->beforeChange : std::function<void()>());
     // A GSPMD sharding the import cannot read is an invalid attribute.
     if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
   }
@@ -140,7 +147,8 @@ std::shared_ptr<Document> parseDocument(std::string text, std::string name,
   return doc;
 }
 
-std::shared_ptr<Document> loadDocument(const std::string& path, const LoadProgress* progress) {
+std::shared_ptr<Document> loadInStages(const std::string& path, const LoadProgress* progress,
+                                       const AfterParse* after) {
   if (progress) progress->at(0);
   std::string text, error;
   bool readable = io::readInputFile(path, io::kDefaultMaxInputBytes, text, error);
@@ -158,10 +166,26 @@ std::shared_ptr<Document> loadDocument(const std::string& path, const LoadProgre
     return doc;
   }
   if (progress) progress->at(kReadDone);
-  auto doc = parseDocument(std::move(text), baseName(path), progress);
+  auto doc = parseInStages(std::move(text), baseName(path), progress, after);
   doc->path = path;
   if (progress && !doc->cancelled) progress->at(1);
   return doc;
+}
+
+}  // namespace
+
+std::shared_ptr<Document> parseDocument(std::string text, std::string name,
+                                        const LoadProgress* progress) {
+  return parseInStages(std::move(text), std::move(name), progress, nullptr);
+}
+
+std::shared_ptr<Document> loadDocument(const std::string& path, const LoadProgress* progress) {
+  return loadInStages(path, progress, nullptr);
+}
+
+std::shared_ptr<Document> loadDocument(const std::string& path, const LoadProgress* progress,
+                                       const AfterParse& after) {
+  return loadInStages(path, progress, &after);
 }
 
 std::string symbolName(const ir::Op& op) {

@@ -46,6 +46,7 @@
 #include "core/document_state.h"
 #include "graph/graph_view.h"
 #include "gui_bench_util.h"
+#include "ui_time_profile.h"
 #ifdef SHARDSCOPE_BENCH_MAIN_WINDOW
 #include "main_window.h"
 #include "source/source_view.h"
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   if (qgetenv("SHARDSCOPE_THREAD_HEAPS") != "1") io::shareMainHeapWithThreads();
   qputenv("QT_QPA_PLATFORM",
           qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
-  QApplication app(argc, argv);
+  ProfilingApplication app(argc, argv);  // QApplication timing each UI event (main window)
   int ops = 100000;
   QString path, grab;
   bool mainWindow = false, locations = false;
@@ -118,9 +119,12 @@ int main(int argc, char** argv) {
     qint64 loadedMs = -1, layoutMs = -1;
     double stallAtLoaded = 0;
     QElapsedTimer total;
+    QString uiTimeAtLoaded;
+    UiTimeProfile* uiTimeProfile = nullptr;
     QObject::connect(&win, &app::MainWindow::loaded, &win, [&] {
       loadedMs = total.elapsed();
       stallAtLoaded = beat.worstMs();
+      if (uiTimeProfile) uiTimeAtLoaded = uiTimeProfile->summary(4);
     });
     QObject::connect(win.graphView(), &GraphView::layoutFinished, &win, [&](bool good) {
       finished = true;
@@ -128,6 +132,9 @@ int main(int argc, char** argv) {
       layoutMs = total.elapsed();
     });
     const double t0 = beat.nowMs();
+    UiTimeProfile uiTime;  // names the UI-thread events behind the stalls
+    uiTime.begin();
+    uiTimeProfile = &uiTime;
     total.start();
     win.openFile(path);
     waitFor([&] { return finished; });
@@ -146,6 +153,7 @@ int main(int argc, char** argv) {
     waitFor([] { return false; }, 200);
     const double stallSettled = beat.worstMs();
     const double cpuSettled = beat.worstCpuMs();
+    uiTime.end();
     if (!grab.isEmpty()) frame.save(grab + QStringLiteral("_window.png"));
     // The ops of the module opened (not --ops, which only sizes a generated one).
     const Grouping* grouping = win.graphView()->grouping();
@@ -160,6 +168,10 @@ int main(int argc, char** argv) {
     for (const auto& st : beat.stalls())
       std::printf(" %.0f:%.0f/%.0f", st.endMs - t0, st.wallMs, st.cpuMs);
     std::printf("\n");
+    std::printf("UI events of 20 ms CPU or more, in order: %s\n",
+                qPrintable(uiTime.slowEvents().join(QStringLiteral("; "))));
+    std::printf("UI-thread CPU by receiver and event, until loaded: %s\n", qPrintable(uiTimeAtLoaded));
+    std::printf("UI-thread CPU by receiver and event, until settled: %s\n", qPrintable(uiTime.summary(6)));
     std::printf("longest UI-thread CPU between beats: %.1f ms to the first frame, %.1f ms until "
                 "settled\n",
                 cpuFirstFrame, cpuSettled);

@@ -71,6 +71,15 @@ class UiTimeProfile {
     return parts.join(QStringLiteral(", "));
   }
 
+  // Single events that took 20 ms of UI-thread CPU or more, in order:
+  // "QWidget(opTree) Paint 51.0 ms" names what a stall was.
+  static constexpr qint64 kSlowEventNs = 20'000'000;
+  QStringList slowEvents() const {
+    QStringList out;
+    for (const auto& [key, ms] : slow_) out << QStringLiteral("%1 %2 ms").arg(key).arg(ms, 0, 'f', 1);
+    return out;
+  }
+
   static UiTimeProfile* current() { return current_; }
   bool active() const { return active_; }
 
@@ -82,10 +91,12 @@ class UiTimeProfile {
   void event(const QString& key, qint64 startNs, qint64 endNs) {
     pendingNs_ += startNs - last_;
     parts_[key] += (endNs - startNs) / 1e6;
+    if (endNs - startNs >= kSlowEventNs) slow_.push_back({key, (endNs - startNs) / 1e6});
     last_ = endNs;
   }
 
   std::map<QString, double> parts_;
+  std::vector<std::pair<QString, double>> slow_;
   qint64 last_ = 0, pendingNs_ = 0;
   bool active_ = false;
   static inline UiTimeProfile* current_ = nullptr;

@@ -17,6 +17,7 @@
 
 #include "api/propagate.h"
 #include "core/document_state.h"
+#include "graph/graph_grouping.h"
 #include "graph/graph_view.h"
 #include "ir/printer.h"
 #include "main_window_test_util.h"
@@ -207,6 +208,57 @@ class MainWindowTest : public QObject {
     for (QAction* a : recent->actions())
       listed = listed || a->text().endsWith(QLatin1String("broken.mlir"));
     QVERIFY(listed);
+  }
+
+  // A large module is grouped on the loader's thread while the verifier runs
+  // (prepared_grouping.h). A module with GSPMD shardings changes after that
+  // (the import): its graph must show the imported shardings, not the module
+  // as parsed. The group that folds %arg0 counts its sharding.
+  void largeModuleGroupedAsImported_data() {
+    QTest::addColumn<bool>("gspmd");
+    QTest::newRow("sdy shardings") << false;
+    QTest::newRow("GSPMD shardings, imported") << true;
+  }
+  void largeModuleGroupedAsImported() {
+    QFETCH(bool, gspmd);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.mlir"));
+    std::string text;
+    if (!gspmd) text += "sdy.mesh @mesh = <[\"x\"=2]>\n";
+    text += "func.func @main(%arg0: tensor<8x4xf32> ";
+    text += gspmd ? "{mhlo.sharding = \"{devices=[2,1]<=[2]}\"}"
+                  : "{sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
+    text += ") -> tensor<8x4xf32> {\n";
+    std::string prev = "%arg0";
+    for (int i = 0; i < 600; ++i) {
+      const std::string v = "%v" + std::to_string(i);
+      text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x4xf32>\n";
+      prev = v;
+    }
+    text += "  return " + prev + " : tensor<8x4xf32>\n}\n";
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text.data(), qint64(text.size()));
+    f.close();
+
+    app::MainWindow w(test::sampleDir());
+    QSignalSpy loaded(&w, &app::MainWindow::loaded);
+    w.openFile(path);
+    QVERIFY(loaded.wait(30000));
+    QVERIFY(loaded.last().at(0).toBool());
+    QCOMPARE(w.state()->document()->gspmdImportNote.empty(), !gspmd);
+    QVERIFY(QTest::qWaitFor([&] { return w.graphView()->grouping() != nullptr; }, 30000));
+    const Grouping* g = w.graphView()->grouping();
+    const ir::Value* arg0 = w.state()->function()->region(0).front().argument(0);
+    bool folded = false;
+    for (const OpGroup& group : g->groups)
+      for (const ir::Value* a : group.args)
+        if (a == arg0) {
+          folded = true;
+          const QString lines = group.lines.join(u'\n');
+          QVERIFY2(lines.contains(QStringLiteral("1 sharded value")), qPrintable(lines));
+        }
+    QVERIFY(folded);
   }
 
   void staleLoadsDropped() {

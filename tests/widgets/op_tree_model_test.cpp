@@ -146,6 +146,54 @@ class OpTreeModelTest : public QObject {
     QCOMPARE(seen, ops);
   }
 
+  // A function of thousands of arguments: its row shows the first few hundred
+  // characters and "…", the tooltip a few thousand, each made without
+  // building the whole text (a 1M-op transformer's @main has 130,000
+  // arguments: the whole text at every paint of the row took tens of ms).
+  // A short list is shown whole, as before.
+  void longArgumentListsAreCut_data() {
+    QTest::addColumn<int>("args");
+    QTest::addColumn<bool>("cut");
+    QTest::newRow("3 arguments: whole") << 3 << false;
+    QTest::newRow("20 arguments: whole") << 20 << false;
+    QTest::newRow("5000 arguments: cut") << 5000 << true;
+  }
+  void longArgumentListsAreCut() {
+    QFETCH(int, args);
+    QFETCH(bool, cut);
+    std::string text = "sdy.mesh @mesh = <[\"x\"=2]>\nfunc.func @main(";
+    for (int i = 0; i < args; ++i)
+      text += (i ? ", %a" : "%a") + std::to_string(i) +
+              ": tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
+    text += ") -> tensor<8x4xf32> {\n  return %a0 : tensor<8x4xf32>\n}\n";
+    auto doc = api::parseDocument(text, "args.mlir");
+    QVERIFY(doc->module);
+    OpTreeModel model;
+    model.setDocument(doc);
+    const QModelIndex main = model.index(1, 0);
+    QCOMPARE(main.data(OpTreeModel::KindRole).toInt(), int(OpTreeModel::FunctionNode));
+    for (int column : {int(OpTreeModel::ResultsColumn), int(OpTreeModel::ShardingColumn)}) {
+      const QModelIndex cell = main.siblingAtColumn(column);
+      const QString shown = cell.data(Qt::DisplayRole).toString();
+      const QString tip = cell.data(Qt::ToolTipRole).toString();
+      QVERIFY2(shown.contains(QStringLiteral("%a0")), qPrintable(shown));
+      QCOMPARE(shown.contains(QChar(0x2026)), cut);
+      if (!cut) {
+        // Every argument, and the tooltip says the same.
+        QVERIFY2(shown.contains(QStringLiteral("%a%1").arg(args - 1)), qPrintable(shown));
+        QCOMPARE(tip, shown);
+        continue;
+      }
+      // About a row's worth (one more part may cross the limit), the tooltip
+      // longer, both far from the 5000 arguments' ~150,000 characters.
+      QVERIFY2(shown.size() > 300 && shown.size() < 600, qPrintable(QString::number(shown.size())));
+      QVERIFY2(tip.size() > 3000 && tip.size() < 5000, qPrintable(QString::number(tip.size())));
+      QVERIFY(tip.startsWith(shown.chopped(2)));
+      QVERIFY(tip.endsWith(QChar(0x2026)) || tip.endsWith(QStringLiteral("\u2026)")));
+      QVERIFY(!tip.contains(QStringLiteral("%a%1").arg(args - 1)));
+    }
+  }
+
   void regions() {
     auto doc = test::loadSample(QStringLiteral("while_loop.mlir"));
     QVERIFY(doc->module);

@@ -56,6 +56,8 @@ struct GroupingOptions {
   // `dense_2` tree as a large one does. Off, only functions over `threshold`
   // ops are grouped.
   bool scopesAtAnySize = false;
+
+  bool operator==(const GroupingOptions&) const = default;
 };
 
 struct OpGroup {

@@ -31,6 +31,7 @@
 #include "core/document_state.h"
 #include "graph/graph_axis_animation.h"
 #include "graph/overview_map.h"
+#include "graph/prepared_grouping.h"
 #include "core/theme_palette.h"
 
 namespace shardscope::widgets {
@@ -515,6 +516,9 @@ void GraphView::relayout() {
     resetGrouping();
     groupingDoc_ = state_->document();
     groupingFunc_ = func;
+    // Grouped already on the loader's thread (a large file just opened):
+    // straight to the layout.
+    grouping_ = PreparedGrouping::take(state_->document().get(), func, groupingOptions_);
     title_->setText(tr("<b>@%1</b> — grouping a large function…")
                         .arg(toQString(api::symbolName(*func)).toHtmlEscaped()));
     startGroupJob(kOpeningLevel, -1, -1, {});

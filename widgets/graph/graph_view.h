@@ -47,6 +47,7 @@ class GraphView : public QWidget {
 
   // Large functions (more ops than options.threshold) open collapsed.
   void setGroupingOptions(const GroupingOptions& o) { groupingOptions_ = o; }
+  const GroupingOptions& groupingOptions() const { return groupingOptions_; }
   // View > Group by Name Scope: functions whose ops carry JAX name scopes
   // are grouped by them at any size (GroupingOptions::scopesAtAnySize; kept
   // in QSettings as graph/groupScopesAtAnySize). The action is this view's;

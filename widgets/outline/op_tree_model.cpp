@@ -209,44 +209,81 @@ int OpTreeModel::columnCount(const QModelIndex&) const { return NumColumns; }
 
 namespace {
 
-QString resultsText(const ir::Op& op) {
-  QStringList parts;
-  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
-    for (ir::Value* a : op.region(0).front().arguments())
-      parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
-                   toQString(api::shortType(a->type));
-    return u'(' + parts.join(QStringLiteral(", ")) + u')';
+// Joins parts with `separator` until the text holds `limit` characters; the
+// caller stops making parts once full() says so. A function of 130,000
+// arguments (a 1M-op transformer) built megabytes of text at every paint of
+// its row (tens of ms on the UI thread), to show 400 characters of it.
+class CappedJoin {
+ public:
+  CappedJoin(QString separator, qsizetype limit) : separator_(std::move(separator)), limit_(limit) {}
+  bool full() const { return text_.size() >= limit_; }
+  void add(const QString& part) {
+    if (parts_++) text_ += separator_;
+    text_ += part;
   }
-  for (ir::Value* r : op.results())
-    parts << toQString(api::valueName(*r)) + QStringLiteral(": ") +
-                 toQString(api::shortType(r->type));
-  return parts.join(QStringLiteral(", "));
+  // The text, "…" after it when `more` parts were left out.
+  QString text(bool more) const { return more ? text_ + QChar(0x2026) : text_; }
+
+ private:
+  QString separator_;
+  qsizetype limit_;
+  QString text_;
+  int parts_ = 0;
+};
+
+QString resultsText(const ir::Op& op, qsizetype limit) {
+  CappedJoin join(QStringLiteral(", "), limit);
+  auto add = [&](const ir::Value& v) {
+    join.add(toQString(api::valueName(v)) + QStringLiteral(": ") + toQString(api::shortType(v.type)));
+  };
+  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
+    const auto& args = op.region(0).front().arguments();
+    size_t i = 0;
+    for (; i < args.size() && !join.full(); ++i) add(*args[i]);
+    return u'(' + join.text(i < args.size()) + u')';
+  }
+  unsigned i = 0;
+  for (; i < op.numResults() && !join.full(); ++i) add(*op.result(i));
+  return join.text(i < op.numResults());
 }
 
-QString shardingColumnText(const ir::Op& op) {
+QString regionArgumentsText(const ir::Op& op, unsigned region, qsizetype limit) {
+  if (op.region(region).empty()) return {};
+  const auto& args = op.region(region).front().arguments();
+  CappedJoin join(QStringLiteral(", "), limit);
+  size_t i = 0;
+  for (; i < args.size() && !join.full(); ++i)
+    join.add(toQString(api::valueName(*args[i])) + QStringLiteral(": ") +
+             toQString(api::shortType(args[i]->type)));
+  return join.text(i < args.size());
+}
+
+QString shardingColumnText(const ir::Op& op, qsizetype limit) {
   if (op.is("sdy.mesh")) {
     const ir::Attribute* m = op.attr("mesh");
     if (const Mesh* mesh = m ? m->as<Mesh>() : nullptr) return toQString(mesh->str());
     return {};
   }
-  QStringList parts;
+  CappedJoin join(QStringLiteral("; "), limit);
   if (op.is("func.func")) {
-    if (op.numRegions() > 0 && !op.region(0).empty()) {
-      for (ir::Value* a : op.region(0).front().arguments())
-        if (auto s = api::valueSharding(*a))
-          parts << toQString(api::valueName(*a)) + QStringLiteral(" ") + shardingText(*s);
-    }
-    return parts.join(QStringLiteral("; "));
+    if (op.numRegions() == 0 || op.region(0).empty()) return {};
+    const auto& args = op.region(0).front().arguments();
+    size_t i = 0;
+    for (; i < args.size() && !join.full(); ++i)
+      if (auto s = api::valueSharding(*args[i]))
+        join.add(toQString(api::valueName(*args[i])) + QStringLiteral(" ") + shardingText(*s));
+    return join.text(i < args.size());
   }
   bool any = false;
-  for (ir::Value* r : op.results()) {
-    auto s = api::valueSharding(*r);
+  unsigned i = 0;
+  for (; i < op.numResults() && !join.full(); ++i) {
+    auto s = api::valueSharding(*op.result(i));
     any = any || s.has_value();
-    parts << (s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) +
-                   u' ' + shardingText(*s))
-                : QStringLiteral("—"));
+    join.add(s ? (u'@' + toQString(s->mesh.isInline() ? std::string("inline") : s->mesh.name) +
+                  u' ' + shardingText(*s))
+               : QStringLiteral("—"));
   }
-  return any ? parts.join(QStringLiteral("; ")) : QString();
+  return any ? join.text(i < op.numResults()) : QString();
 }
 
 }  // namespace
@@ -274,18 +311,11 @@ QVariant OpTreeModel::rangeText(const Node& range, int column) {
 
 QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
-  if (role == Qt::DisplayRole) {
-    // A function of thousands of arguments has a results/sharding text of
-    // hundreds of kilobytes: measuring and eliding it at every paint blocks the
-    // UI thread. Shown cut; the tooltip has all of it.
-    constexpr qsizetype kMaxShown = 400;
-    QVariant v = data(index, Qt::ToolTipRole);
-    if (v.typeId() == QMetaType::QString) {
-      const QString text = v.toString();
-      if (text.size() > kMaxShown) return QString(text.left(kMaxShown) + QChar(0x2026));
-    }
-    return v;
-  }
+  // A function of thousands of arguments has a results/sharding text of
+  // hundreds of kilobytes: shown cut to what a row can show, the tooltip
+  // somewhat longer.
+  constexpr qsizetype kMaxShown = 400, kMaxTip = 4000;
+  const qsizetype limit = role == Qt::DisplayRole ? kMaxShown : kMaxTip;
   const Node* n = nodeAt(index);
   switch (role) {
     case OpRole:
@@ -333,19 +363,12 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
                        toQString(api::symbolName(op)));
       return toQString(op.name());
     case ResultsColumn:
-      if (n->kind == RegionNode) {
-        QStringList parts;
-        if (!op.region(n->region).empty())
-          for (ir::Value* a : op.region(n->region).front().arguments())
-            parts << toQString(api::valueName(*a)) + QStringLiteral(": ") +
-                         toQString(api::shortType(a->type));
-        return parts.join(QStringLiteral(", "));
-      }
+      if (n->kind == RegionNode) return regionArgumentsText(op, n->region, limit);
       if (n->kind == MeshNode) return {};
-      return resultsText(op);
+      return resultsText(op, limit);
     case ShardingColumn:
       if (n->kind == RegionNode) return {};
-      return shardingColumnText(op);
+      return shardingColumnText(op, limit);
   }
   return {};
 }
