@@ -23,6 +23,18 @@ namespace shardscope::ir {
 
 namespace {
 
+// Whether `opName` (an op's name(), which is interned: Op::internOpName keeps
+// one string per name for the process) is `literal`. Compares addresses; the
+// literal is interned once per call site. The writer asks several such
+// questions per op (result name hints, the custom formats' dispatch), and as
+// string comparisons they were 4% of reading and printing the 100k-op
+// transformer. `opName` must be the op's own name(), never a copy of it.
+#define SS_NAME_IS(opName, literal)                                                  \
+  ([](const std::string& ssNameIsName_) {                                            \
+    static const std::string* const ssNameIsLiteral_ = &Op::internOpName(literal);   \
+    return &ssNameIsName_ == ssNameIsLiteral_;                                       \
+  }(opName))
+
 // ---- value names ----------------------------------------------------------
 
 class NameState {
@@ -114,12 +126,12 @@ class NameState {
 
   // The name an op gives its result (MLIR's getAsmResultNames), or "".
   static std::string resultHint(const Op& op) {
-    if (op.name() == "stablehlo.constant" && op.numResults() == 1) {
+    if (SS_NAME_IS(op.name(), "stablehlo.constant") && op.numResults() == 1) {
       const std::string& et = op.result(0)->type->elementType;
       bool integer = !et.empty() && (et[0] == 'i' || et.rfind("ui", 0) == 0 || et.rfind("si", 0) == 0);
       return integer ? "c" : "cst";
     }
-    if (op.name() == "arith.constant" && op.numResults() == 1) {
+    if (SS_NAME_IS(op.name(), "arith.constant") && op.numResults() == 1) {
       // `%true`, `%c5_i32`, `%c5` (index), `%cst` (anything else).
       const Attribute* value = op.attr("value");
       if (value && value->is<BoolAttr>()) return value->as<BoolAttr>()->value ? "true" : "false";
@@ -135,7 +147,7 @@ class NameState {
 
   void numberRegion(const Region& region, int scope) {
     const Op* parent = region.parentOp();
-    bool iterArgs = parent && parent->name() == "stablehlo.while";
+    bool iterArgs = parent && SS_NAME_IS(parent->name(), "stablehlo.while");
     bool first = true;
     for (const auto& block : region.blocks()) {
       for (unsigned i = 0; i < block->numArguments(); ++i) {
@@ -158,10 +170,10 @@ class NameState {
   // `%a, %b = ...`.
   static const std::vector<const char*>* perResultNames(const Op& op) {
     static const std::vector<const char*> rngBitGenerator = {"output_state", "output"};
-    if (op.name() == "stablehlo.rng_bit_generator" && op.numResults() == rngBitGenerator.size())
+    if (SS_NAME_IS(op.name(), "stablehlo.rng_bit_generator") && op.numResults() == rngBitGenerator.size())
       return &rngBitGenerator;
     static const std::vector<const char*> topK = {"values", "indices"};
-    if (op.name() == "chlo.top_k" && op.numResults() == topK.size()) return &topK;
+    if (SS_NAME_IS(op.name(), "chlo.top_k") && op.numResults() == topK.size()) return &topK;
     return nullptr;
   }
 
@@ -273,11 +285,32 @@ class Out {
     t.print(buf_);
     return *this;
   }
+  // A value's type is interned (TypeRef: one object per distinct type for
+  // the process, never changed or freed), and a module has few distinct
+  // types: each is spelled once per writer, its text copied after that.
+  // Spelling a tensor type cost some 200 instructions, a twentieth of
+  // printing a module. (Only through TypeRef: a plain Type may be a
+  // temporary whose address is reused.)
+  Out& operator<<(const TypeRef& t) {
+    appendType(t);
+    return *this;
+  }
+  void appendType(const TypeRef& t) {
+    auto [it, inserted] = typeText_.try_emplace(&*t);
+    if (!inserted) {
+      buf_ += it->second;
+      return;
+    }
+    const size_t at = buf_.size();
+    t->print(buf_);
+    it->second.assign(buf_, at, std::string::npos);
+  }
 
  private:
   static constexpr size_t kFlushAt = 1 << 16;
   std::ostream* os_;
   std::string buf_;
+  std::unordered_map<const Type*, std::string> typeText_;
 };
 
 // ---- the writer -----------------------------------------------------------
@@ -481,6 +514,7 @@ class Writer {
 
   void writeAttr(const Attribute& a) { a.print(os_.buffer()); }
   void writeType(const Type& t) { t.print(os_.buffer()); }
+  void writeType(const TypeRef& t) { os_.appendType(t); }
   // `T, U` for the operands or the results of `op`.
   void writeOperandTypes(const Op& op) {
     for (unsigned i = 0; i < op.numOperands(); ++i) {
@@ -772,8 +806,8 @@ class Writer {
     if (!mayHaveCustomFormat(n)) return false;
     // The element-wise and keyword ops are the common case: try them first.
     if (const SimpleOpSyntax* syntax = lookupSimpleSyntax(n)) return printSimple(op, *syntax);
-    if (n == "func.func") return printFunc(op);
-    if (n == "sdy.mesh") {
+    if (SS_NAME_IS(n, "func.func")) return printFunc(op);
+    if (SS_NAME_IS(n, "sdy.mesh")) {
       const Attribute* sym = op.attr("sym_name");
       const Attribute* mesh = op.attr("mesh");
       if (!sym || !sym->string() || !mesh || !mesh->as<Mesh>()) return false;
@@ -783,23 +817,23 @@ class Writer {
       printOptionalAttrDict(op, {"sym_name", "mesh"});
       return true;
     }
-    if (n == "func.return" || n == "stablehlo.return" || n == "sdy.return") {
+    if (SS_NAME_IS(n, "func.return") || SS_NAME_IS(n, "stablehlo.return") || SS_NAME_IS(n, "sdy.return")) {
       // `return` without operands followed by another op (invalid, but the
       // reader keeps it) would read back with that op's result as operand.
       if (op.numOperands() == 0 && op.parentBlock() && op.parentBlock()->terminator() != &op)
         return false;
-      os_ << (n == "func.return" && insideFunc(op) ? "return" : n);
-      if (n != "stablehlo.return") printOptionalAttrDict(op, {});
+      os_ << (SS_NAME_IS(n, "func.return") && insideFunc(op) ? "return" : n);
+      if (!SS_NAME_IS(n, "stablehlo.return")) printOptionalAttrDict(op, {});
       if (op.numOperands()) os_ << ' ';
       printOperands(op);
-      if (n == "stablehlo.return") printOptionalAttrDict(op, {});
+      if (SS_NAME_IS(n, "stablehlo.return")) printOptionalAttrDict(op, {});
       if (op.numOperands()) {
         os_ << " : ";
         writeOperandTypes(op);
       }
       return true;
     }
-    if (n == "func.call") {
+    if (SS_NAME_IS(n, "func.call")) {
       const Attribute* callee = op.attr("callee");
       if (!callee || !callee->as<SymbolRefAttr>()) return false;
       os_ << (insideFunc(op) ? "call " : "func.call ") << callee->str() << '(';
@@ -810,7 +844,7 @@ class Writer {
       printFunctionalType(op);
       return true;
     }
-    if (n == "stablehlo.constant" || n == "sdy.constant" || n == "chlo.constant") {
+    if (SS_NAME_IS(n, "stablehlo.constant") || SS_NAME_IS(n, "sdy.constant") || SS_NAME_IS(n, "chlo.constant")) {
       const Attribute* value = op.attr("value");
       if (!value || !value->as<OpaqueAttr>() || op.numResults() != 1) return false;
       const std::string& text = value->as<OpaqueAttr>()->text;
@@ -829,7 +863,7 @@ class Writer {
       os_ << ' ' << value->as<OpaqueAttr>()->text;
       return true;
     }
-    if (n == "arith.constant") {
+    if (SS_NAME_IS(n, "arith.constant")) {
       // `arith.constant dense<0.0> : tensor<8xf32>`, `arith.constant 5 : i32`,
       // `arith.constant true`: the value carries the result type.
       const Attribute* value = op.attr("value");
@@ -839,7 +873,7 @@ class Writer {
       os_ << ' ' << value->str();
       return true;
     }
-    if (n == "sdy.sharding_constraint" || n == "sdy.reshard") {
+    if (SS_NAME_IS(n, "sdy.sharding_constraint") || SS_NAME_IS(n, "sdy.reshard")) {
       const Attribute* s = op.attr("sharding");
       if (!s || !s->as<TensorSharding>() || op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << ' ';
@@ -848,7 +882,7 @@ class Writer {
       os_ << " : " << op.result(0)->type;
       return true;
     }
-    if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge") {
+    if (SS_NAME_IS(n, "sdy.data_flow_edge") || SS_NAME_IS(n, "sdy.func_data_flow_edge")) {
       if (op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0));
       if (const Attribute* s = op.attr("sharding"); s && s->as<TensorSharding>())
@@ -861,7 +895,7 @@ class Writer {
       return true;
     }
     if (std::optional<CollectiveKind> kind = collectiveKindOf(n)) return printCollective(op, *kind);
-    if (n == "sdy.propagation_barrier") {
+    if (SS_NAME_IS(n, "sdy.propagation_barrier")) {
       const Attribute* d = op.attr("allowed_direction");
       if (!d || !d->as<EnumAttr>() || op.numOperands() != 1 || op.numResults() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " allowed_direction=" << d->as<EnumAttr>()->value;
@@ -869,7 +903,7 @@ class Writer {
       os_ << " : " << op.result(0)->type;
       return true;
     }
-    if (n == "sdy.sharding_group") {
+    if (SS_NAME_IS(n, "sdy.sharding_group")) {
       const Attribute* g = op.attr("group_id");
       if (!g || !g->integer() || op.numOperands() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << " group_id=" << *g->integer();
@@ -877,8 +911,8 @@ class Writer {
       os_ << " : " << op.operand(0)->type;
       return true;
     }
-    if (n == "sdy.manual_computation" || n == "sdy.named_computation") return printComputation(op);
-    if (n == "stablehlo.compare") {
+    if (SS_NAME_IS(n, "sdy.manual_computation") || SS_NAME_IS(n, "sdy.named_computation")) return printComputation(op);
+    if (SS_NAME_IS(n, "stablehlo.compare")) {
       const Attribute* d = op.attr("comparison_direction");
       if (!d || !d->as<EnumAttr>()) return false;
       os_ << n << "  " << d->as<EnumAttr>()->value << ", ";
@@ -889,7 +923,7 @@ class Writer {
       printTypes(op, TypeStyle::Functional);  // always `(T, T) -> R`, also for i1 operands
       return true;
     }
-    if (n == "stablehlo.select") {
+    if (SS_NAME_IS(n, "stablehlo.select")) {
       if (op.numOperands() != 3 || op.numResults() != 1) return false;
       os_ << n << ' ';
       printOperands(op);
@@ -903,7 +937,7 @@ class Writer {
       }
       return true;
     }
-    if (n == "stablehlo.slice") {
+    if (SS_NAME_IS(n, "stablehlo.slice")) {
       auto starts = op.attr("start_indices"), limits = op.attr("limit_indices"), strides = op.attr("strides");
       if (!starts || !limits || op.numOperands() != 1) return false;
       auto s = intListOf(*starts), l = intListOf(*limits);
@@ -920,8 +954,8 @@ class Writer {
       printTypes(op, TypeStyle::Functional);
       return true;
     }
-    if (n == "stablehlo.dot_general") return printDotGeneral(op);
-    if (n == "stablehlo.custom_call") {
+    if (SS_NAME_IS(n, "stablehlo.dot_general")) return printDotGeneral(op);
+    if (SS_NAME_IS(n, "stablehlo.custom_call")) {
       const Attribute* t = op.attr("call_target_name");
       if (!t || !t->string()) return false;
       os_ << n << " @";
@@ -933,9 +967,9 @@ class Writer {
       printTypes(op, TypeStyle::Functional);
       return true;
     }
-    if (n == "stablehlo.while") return printWhile(op);
-    if (n == "stablehlo.reduce") return printReduce(op);
-    if (n == "stablehlo.optimization_barrier") {
+    if (SS_NAME_IS(n, "stablehlo.while")) return printWhile(op);
+    if (SS_NAME_IS(n, "stablehlo.reduce")) return printReduce(op);
+    if (SS_NAME_IS(n, "stablehlo.optimization_barrier")) {
       os_ << n;
       printOptionalAttrDict(op, {});
       if (op.numOperands()) {
@@ -948,7 +982,7 @@ class Writer {
       }
       return true;
     }
-    if (n == "stablehlo.get_tuple_element") {
+    if (SS_NAME_IS(n, "stablehlo.get_tuple_element")) {
       const Attribute* idx = op.attr("index");
       if (!idx || !idx->integer() || op.numOperands() != 1) return false;
       os_ << n << ' ' << v(op.operand(0)) << '[' << *idx->integer() << ']';
@@ -956,7 +990,7 @@ class Writer {
       printTypes(op, TypeStyle::Functional);
       return true;
     }
-    if (n == "stablehlo.tuple") {
+    if (SS_NAME_IS(n, "stablehlo.tuple")) {
       if (op.numResults() != 1) return false;
       os_ << n << ' ';
       printOperands(op);
@@ -964,8 +998,8 @@ class Writer {
       os_ << " : " << op.result(0)->type;
       return true;
     }
-    if (n == "stablehlo.convolution") return printConvolution(op);
-    if (n == "stablehlo.composite") {
+    if (SS_NAME_IS(n, "stablehlo.convolution")) return printConvolution(op);
+    if (SS_NAME_IS(n, "stablehlo.composite")) {
       const Attribute* name = op.attr("name");
       if (!name || !name->string() || op.numRegions()) return false;
       os_ << n << ' ';
@@ -976,7 +1010,7 @@ class Writer {
       printTypes(op, TypeStyle::Functional);
       return true;
     }
-    if (n == "chlo.top_k") {
+    if (SS_NAME_IS(n, "chlo.top_k")) {
       const Attribute* k = op.attr("k");
       const Attribute* stable = op.attr("is_stable");
       if (!k || !k->integer() || (stable && !stable->as<BoolAttr>()) || op.numOperands() != 1 ||
@@ -996,7 +1030,7 @@ class Writer {
     // Check every keyword attribute exists with the expected shape first.
     for (const KeywordClause& kw : syntax.keywords) {
       const Attribute* a = op.attr(kw.attr);
-      bool optional = op.name() == "stablehlo.cholesky";
+      bool optional = SS_NAME_IS(op.name(), "stablehlo.cholesky");
       if (!a && !optional) return false;
       if (a && kw.kind == KeywordKind::Enum && !a->as<EnumAttr>()) return false;
       if (a && kw.kind == KeywordKind::I64Array && !isIntList(*a)) return false;
@@ -1008,7 +1042,7 @@ class Writer {
         if (!a->integer() || !m || !m->integer()) return false;
       }
     }
-    if (op.name() == "stablehlo.dot" && op.attr("precision_config") && !op.attr("precision_config")->array())
+    if (SS_NAME_IS(op.name(), "stablehlo.dot") && op.attr("precision_config") && !op.attr("precision_config")->array())
       return false;
     os_ << op.name();
     bool first = true;
@@ -1033,7 +1067,7 @@ class Writer {
           break;
       }
     }
-    bool dot = op.name() == "stablehlo.dot";
+    bool dot = SS_NAME_IS(op.name(), "stablehlo.dot");
     if (dot) {
       if (const Attribute* p = op.attr("precision_config")) printPrecision(*p);
     }
@@ -1195,7 +1229,7 @@ class Writer {
       const Op* ret = body.ops().back().get();
       bool ok = inner->numOperands() == 2 && inner->operand(0) == body.argument(0) &&
                 inner->operand(1) == body.argument(1) && inner->numResults() == 1 && inner->attrs().empty() &&
-                inner->numRegions() == 0 && ret->name() == "stablehlo.return" && ret->numOperands() == 1 &&
+                inner->numRegions() == 0 && SS_NAME_IS(ret->name(), "stablehlo.return") && ret->numOperands() == 1 &&
                 ret->operand(0) == inner->result(0) && inner->dialect() == "stablehlo" &&
                 body.argument(0)->type->rank() == 0 && lookupSimpleSyntax(inner->name()) &&
                 lookupSimpleSyntax(inner->name())->keywords.empty();
@@ -1221,7 +1255,7 @@ class Writer {
   }
 
   bool printComputation(const Op& op) {
-    bool manual = op.name() == "sdy.manual_computation";
+    bool manual = SS_NAME_IS(op.name(), "sdy.manual_computation");
     if (op.numRegions() != 1 || op.region(0).empty()) return false;
     os_ << op.name();
     if (!manual) {

@@ -142,6 +142,21 @@ class ExplicitReshards {
 
     allReduceUnkeptOperands(op);
 
+    // Most ops end at the second test below, after their results' shardings
+    // were copied for it. Both tests are first made on the shardings in
+    // place: no result on a single device, and nothing that needs a rule.
+    if (!fullVersion && !op->is("stablehlo.dot") && !op->is("stablehlo.dot_general")) {
+      bool untouched = true;
+      for (unsigned i = 0; i < op->numResults() && untouched; ++i) {
+        std::optional<ir::Attribute> keep;
+        const TensorSharding* s = propagation::getShardingRef(op->result(i), keep);
+        if (!s) continue;
+        const Mesh* mesh = ctx_.meshes.of(*s);
+        untouched = !(mesh && mesh->isMaximal()) && (i != 0 || s->unreduced.empty());
+      }
+      if (untouched) return;
+    }
+
     OptionalShardings results;
     for (ir::Value* v : op->resultRange()) results.push_back(shardingOf(v));
 

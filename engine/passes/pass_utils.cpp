@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "ir/collective_ops.h"
+#include "propagation/op_name.h"
 
 namespace shardscope::passes::util {
 
@@ -29,8 +30,10 @@ bool byName(const Op& op, std::unordered_map<const std::string*, bool>& cache, c
 }  // namespace
 
 bool isFuncOp(const Op& op) { return op.is("func.func"); }
-bool isCallOp(const Op& op) { return op.is("func.call") || op.is("call"); }
-bool isReturnOp(const Op& op) { return op.is("func.return") || op.is("return"); }
+// (SS_OP_IS compares the interned name's address: these are asked for every
+// op by several passes.)
+bool isCallOp(const Op& op) { return SS_OP_IS(op, "func.call") || SS_OP_IS(op, "call"); }
+bool isReturnOp(const Op& op) { return SS_OP_IS(op, "func.return") || SS_OP_IS(op, "return"); }
 
 bool isTerminator(const Op& op) {
   static const std::set<std::string> kNames = {"func.return", "return", "stablehlo.return",
@@ -70,9 +73,10 @@ bool isElementwise(const Op& op) {
       "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",
       "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt", "subtract", "tan",
       "tanh", "xor"};
-  if (op.is("sdy.propagation_barrier") || op.is("sdy.sharding_constraint") || op.is("sdy.reshard"))
+  if (SS_OP_IS(op, "sdy.propagation_barrier") || SS_OP_IS(op, "sdy.sharding_constraint") ||
+      SS_OP_IS(op, "sdy.reshard"))
     return true;
-  if (op.is("stablehlo.bitcast_convert")) {
+  if (SS_OP_IS(op, "stablehlo.bitcast_convert")) {
     return op.numOperands() == 1 && op.numResults() == 1 &&
            op.operand(0)->type->shape == op.result(0)->type->shape;
   }
@@ -84,8 +88,8 @@ bool isElementwise(const Op& op) {
 }
 
 bool isPure(const Op& op) {
-  return !op.is("sdy.sharding_constraint") && !op.is("stablehlo.custom_call") && !op.is("sdy.sharding_group") &&
-         !op.is("sdy.data_flow_edge");
+  return !SS_OP_IS(op, "sdy.sharding_constraint") && !SS_OP_IS(op, "stablehlo.custom_call") &&
+         !SS_OP_IS(op, "sdy.sharding_group") && !SS_OP_IS(op, "sdy.data_flow_edge");
 }
 
 std::string calleeOf(const Op& call) {

@@ -2,6 +2,7 @@
 #include "propagation/aggressive_factor_propagation.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <tuple>
 
@@ -46,20 +47,18 @@ AxisRefList propagatedAxes(int64_t factor, const TensorFactorShardings& row,
   // is none of the truncated one either: decided without copying it.
   if (!isStrictPrefix(fs->axes, candidates[factor])) return {};
   AxisRefList axes = candidates[factor];
-  basic::truncateByConflicts(
-      axes,
-      [&](const AxisRef& axis, int64_t prev) {
-        return basic::prefixNoConflictsWithinFactor(axis, row.replicated, row.unreduced, *fs, prev,
-                                                    ctx.factorSizes[factor], ctx.mesh);
-      },
-      ctx.mesh, ctx.conservative);
+  // The cuts go in by std::ref: a std::function made from a lambda holding
+  // more than two references puts it on the heap, twice per call here.
+  auto withinFactor = [&](const AxisRef& axis, int64_t prev) {
+    return basic::prefixNoConflictsWithinFactor(axis, row.replicated, row.unreduced, *fs, prev,
+                                                ctx.factorSizes[factor], ctx.mesh);
+  };
+  basic::truncateByConflicts(axes, std::ref(withinFactor), ctx.mesh, ctx.conservative);
   if (!isStrictPrefix(fs->axes, axes)) return {};
-  basic::truncateByConflicts(
-      axes,
-      [&](const AxisRef& axis, int64_t) {
-        return basic::prefixNoConflictsAcrossFactors(axis, row, factor);
-      },
-      ctx.mesh, ctx.conservative);
+  auto acrossFactors = [&](const AxisRef& axis, int64_t) {
+    return basic::prefixNoConflictsAcrossFactors(axis, row, factor);
+  };
+  basic::truncateByConflicts(axes, std::ref(acrossFactors), ctx.mesh, ctx.conservative);
   return axes;
 }
 

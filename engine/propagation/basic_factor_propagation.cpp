@@ -1,6 +1,7 @@
 // Basic factor propagation (see basic_factor_propagation.h).
 #include "propagation/basic_factor_propagation.h"
 
+#include <functional>
 #include <numeric>
 
 #include "propagation/axis_algebra.h"
@@ -139,23 +140,23 @@ AxisRefList compatibleMajorShardingAxes(const ShardingProjection& projection, in
                                         PropagationDirection direction, int64_t factorSize,
                                         const Mesh& mesh, bool conservative) {
   AxisRefList axes = compatibleMajorAxes(projection, factor, direction);
-  truncateByConflicts(
-      axes,
-      [&](const AxisRef& axis, int64_t prev) -> std::optional<AxisRef> {
-        std::optional<AxisRef> result = axis;
-        for (size_t t = 0; t < projection.numTensors(); ++t) {
-          const TensorFactorShardings& row = projection.tensor(t);
-          result = prefixNoConflictsAcrossFactors(*result, row, factor);
-          if (!result) return std::nullopt;
-          if (const FactorSharding* fs = row.find(factor)) {
-            result = prefixNoConflictsWithinFactor(*result, row.replicated, row.unreduced, *fs, prev,
-                                                   factorSize, mesh);
-            if (!result) return std::nullopt;
-          }
-        }
-        return result;
-      },
-      mesh, conservative);
+  auto cut = [&](const AxisRef& axis, int64_t prev) -> std::optional<AxisRef> {
+    std::optional<AxisRef> result = axis;
+    for (size_t t = 0; t < projection.numTensors(); ++t) {
+      const TensorFactorShardings& row = projection.tensor(t);
+      result = prefixNoConflictsAcrossFactors(*result, row, factor);
+      if (!result) return std::nullopt;
+      if (const FactorSharding* fs = row.find(factor)) {
+        result = prefixNoConflictsWithinFactor(*result, row.replicated, row.unreduced, *fs, prev,
+                                               factorSize, mesh);
+        if (!result) return std::nullopt;
+      }
+    }
+    return result;
+  };
+  // By std::ref: a std::function holding the lambda itself (five
+  // references) would put it on the heap on every call.
+  truncateByConflicts(axes, std::ref(cut), mesh, conservative);
   return axes;
 }
 

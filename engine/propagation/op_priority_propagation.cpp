@@ -98,6 +98,16 @@ struct StageDirectionCache {
 
 GetDirectionFn opPriorityDirection(int stage, GetDirectionFn outer) {
   auto cache = std::make_shared<StageDirectionCache>();
+  // No outer function, or propagateAny (the tools' case): it allows every
+  // direction and watches nothing, so it is not asked. (Asked for every
+  // factor of every visit, through a std::function, it cost a call each.)
+  using DirectionPointer = PropagationDirection (*)(const ir::Op&, int64_t, const OpShardingRule*);
+  const DirectionPointer* pointer = outer ? outer.target<DirectionPointer>() : nullptr;
+  if (!outer || (pointer && *pointer == &propagateAny))
+    return [stage, cache](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
+      cache->load(op, stage);
+      return cache->direction(factor, rule);
+    };
   return [stage, outer, cache](const ir::Op& op, int64_t factor, const OpShardingRule* rule) {
     cache->load(op, stage);
     // `outer` is asked even when it cannot widen anything: it may watch for

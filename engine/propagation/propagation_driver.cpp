@@ -46,7 +46,7 @@ OpShardingRule identityRule(const ir::Type& type, size_t numOperands) {
 }
 
 namespace {
-bool isElementwiseName(const std::string& name) {
+const std::set<std::string>& elementwiseNames() {
   static const std::set<std::string> kElementwise = {
       "stablehlo.abs", "stablehlo.add", "stablehlo.and", "stablehlo.atan2", "stablehlo.cbrt",
       "stablehlo.ceil", "stablehlo.clz", "stablehlo.compare", "stablehlo.complex",
@@ -61,19 +61,26 @@ bool isElementwiseName(const std::string& name) {
       "stablehlo.sine", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan",
       "stablehlo.tanh", "stablehlo.xor", "stablehlo.select", "stablehlo.clamp",
       "sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"};
-  return kElementwise.count(name) != 0;
+  return kElementwise;
 }
 }  // namespace
 
 bool isElementwiseOp(const ir::Op& op) {
   // Op names are interned (one string per name for the process), so the
   // answer for a name is cached by its address: this is asked for every
-  // factor of every op visit.
+  // factor of every op visit. The name asked last is checked first: the
+  // same op is often asked about several times in a row.
   static thread_local std::unordered_map<const std::string*, bool> cache;
+  static thread_local const std::string* lastName = nullptr;
+  static thread_local bool lastAnswer = false;
   const std::string* name = &op.name();
-  auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, isElementwiseName(*name)).first;
-  if (it->second) return true;
+  if (name != lastName) {
+    auto it = cache.find(name);
+    if (it == cache.end()) it = cache.emplace(name, elementwiseNames().count(*name) != 0).first;
+    lastName = name;
+    lastAnswer = it->second;
+  }
+  if (lastAnswer) return true;
   static const std::string* const kBitcastConvert = &ir::Op::internOpName("stablehlo.bitcast_convert");
   if (name == kBitcastConvert && op.numOperands() == 1 && op.numResults() == 1)
     return op.operand(0)->type->shape == op.result(0)->type->shape;
@@ -314,8 +321,9 @@ struct PropagationDriver::Impl {
 
   // Scratch directions of propagateTensors.
   std::vector<PropagationDirection> dirsScratch;
-  // Scratch slot lists of processRegistered.
+  // Scratch slot lists and step event of processRegistered.
   std::vector<Slot> registeredOperands, registeredResults;
+  StepEvent registeredEvent;
 
   // Registry rules, one per op signature.
   OpShardingRuleCache ruleCache;
@@ -535,18 +543,38 @@ struct PropagationDriver::Impl {
 
   // ---- Mesh --------------------------------------------------------------
 
-  // Common mesh of the slots' shardings; false when there is none or they differ.
-  bool commonMesh(const std::vector<Slot>& a, const std::vector<Slot>& b, MeshRef& ref, const Mesh*& mesh) {
+  // The mesh a sharding names, as Module::meshOf. The last named mesh is
+  // remembered: meshOf scans the module's top-level ops comparing symbol
+  // names, and nearly every sharding of a module names the same mesh. (Mesh
+  // ops are neither added nor removed while the driver lives.)
+  std::string lastMeshName;
+  const Mesh* lastMesh = nullptr;
+  const Mesh* meshOf(const TensorSharding& s) {
+    if (s.mesh.inlineMesh) return &*s.mesh.inlineMesh;
+    if (lastMesh && s.mesh.name == lastMeshName) return lastMesh;
+    const Mesh* m = d.module_.meshOf(s);
+    if (m) {
+      lastMeshName = s.mesh.name;
+      lastMesh = m;
+    }
+    return m;
+  }
+
+  // Common mesh of the slots' shardings; false when there is none or they
+  // differ. `ref` points into the sharding of one of the slots (held alive by
+  // the slot), not a copy: a MeshRef holds a string and maybe a whole mesh.
+  bool commonMesh(const std::vector<Slot>& a, const std::vector<Slot>& b, const MeshRef*& ref,
+                  const Mesh*& mesh) {
     mesh = nullptr;
     bool found = false;
     for (const std::vector<Slot>* list : {&a, &b})
       for (const Slot& s : *list) {
         if (!s.sharding) continue;
-        const Mesh* m = d.module_.meshOf(*s.sharding);
+        const Mesh* m = meshOf(*s.sharding);
         if (!m) continue;
         if (!mesh || mesh->empty()) {
           mesh = m;
-          ref = s.sharding->mesh;
+          ref = &s.sharding->mesh;
           found = true;
           continue;
         }
@@ -680,7 +708,7 @@ struct PropagationDriver::Impl {
                             const OpShardingRule& rule, std::vector<PropagationDirection>& dirs, bool conservative,
                             bool notify, bool elementwise, StepEvent& event, bool& allAgree) {
     allAgree = false;
-    MeshRef meshRef;
+    const MeshRef* meshRef = nullptr;
     const Mesh* mesh = nullptr;
     if (!commonMesh(operands, results, meshRef, mesh)) return false;
     if (mesh->isMaximal()) return false;
@@ -727,7 +755,7 @@ struct PropagationDriver::Impl {
                      const std::vector<TensorFactorMapping>& mappings, std::vector<bool>& bits) {
       for (size_t i = 0; i < slots.size() && i < rows.size(); ++i) {
         if (!bits[i]) continue;
-        TensorSharding updated = unprojectTensor(rows[i], mappings[i], rule.factorSizes, meshRef, *mesh);
+        TensorSharding updated = unprojectTensor(rows[i], mappings[i], rule.factorSizes, *meshRef, *mesh);
         const TensorSharding* old = slots[i].sharding;
         if ((!old && hasNoAxes(updated)) || (old && *old == updated)) {
           bits[i] = false;
@@ -796,8 +824,12 @@ struct PropagationDriver::Impl {
     std::vector<Slot>& results = registeredResults;
     operands.clear();
     results.clear();
-    StepEvent ev;
+    // The event too is reused: a fresh one per visit cost a destruction of
+    // its five lists each time, though a step fills them only when it
+    // changes something (then all the fields it reports are set anew).
+    StepEvent& ev = registeredEvent;
     ev.op = op;
+    ev.writes.clear();
     for (ir::Value* v : op->operands()) operands.push_back(valueSlot(v));
     for (unsigned i = 0; i < op->numResults(); ++i) results.push_back(valueSlot(op->result(i)));
     bool changed = propagateTensors(op, operands, results, *rule, d.options_.conservativePropagation, true,

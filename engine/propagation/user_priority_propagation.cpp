@@ -76,6 +76,16 @@ struct AxisKey {
   auto operator<=>(const AxisKey&) const = default;
 };
 
+// Orders replicated axes as the mesh lists them (sub-axes by pre-size).
+struct ReplicatedOrder {
+  const Mesh& mesh;
+  AxisKey key(const AxisRef& a) const {
+    return AxisKey{mesh.axisIndex(a.name), a.subAxis ? a.subAxis->preSize : 1,
+                   a.subAxis ? a.subAxis->size : mesh.axisSize(a.name)};
+  }
+  bool operator()(const AxisRef& a, const AxisRef& b) const { return key(a) < key(b); }
+};
+
 TensorSharding initialized(const TensorSharding& original, const Mesh* mesh) {
   TensorSharding s = original;
   for (DimensionSharding& d : s.dims) {
@@ -87,15 +97,18 @@ TensorSharding initialized(const TensorSharding& original, const Mesh* mesh) {
     d = DimensionSharding{};
     d.closed = true;
   }
-  if (mesh) {
-    auto key = [&](const AxisRef& a) {
-      return AxisKey{mesh->axisIndex(a.name), a.subAxis ? a.subAxis->preSize : 1,
-                     a.subAxis ? a.subAxis->size : mesh->axisSize(a.name)};
-    };
-    std::stable_sort(s.replicated.begin(), s.replicated.end(),
-                     [&](const AxisRef& a, const AxisRef& b) { return key(a) < key(b); });
-  }
+  if (mesh) std::stable_sort(s.replicated.begin(), s.replicated.end(), ReplicatedOrder{*mesh});
   return s;
+}
+
+// Whether initialized(s, mesh) is `s` itself and `s` has no priority to
+// record: no dimension names a priority (not even p0, which initialized()
+// drops) and the replicated axes are in order already. Most shardings of a
+// module are so; the check needs no copy of the sharding.
+bool untouchedByPriorities(const TensorSharding& s, const Mesh* mesh) {
+  for (const DimensionSharding& d : s.dims)
+    if (d.priority) return false;
+  return !mesh || std::is_sorted(s.replicated.begin(), s.replicated.end(), ReplicatedOrder{*mesh});
 }
 
 TensorSharding restored(const TensorSharding& current, const TensorSharding& original, int64_t priority) {
@@ -208,6 +221,13 @@ bool runUserPriority(PropagationDriver& driver, const GetDirectionFn& direction)
   std::map<int64_t, std::vector<std::pair<ShardingPlace, TensorSharding>>> byPriority;
   forEachPlace(module, [&](const ShardingPlace& place) {
     if (place.value && lookupEdgeOfTarget(place.value)) return;
+    if (place.value && !place.attrOp && !place.func) {
+      // A value's sharding, read in place (readPlace copies it) for the
+      // common case that there is nothing to do with it.
+      std::optional<ir::Attribute> keep;
+      const TensorSharding* ref = getShardingRef(place.value, keep);
+      if (!ref || untouchedByPriorities(*ref, module.meshOf(*ref))) return;
+    }
     std::optional<TensorSharding> s = readPlace(place);
     if (!s) return;
     for (const DimensionSharding& d : s->dims) {

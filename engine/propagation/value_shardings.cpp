@@ -3,6 +3,7 @@
 #include "propagation/value_shardings.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 #include "ir/sharding_attr_access.h"
@@ -216,9 +217,14 @@ bool isTerminatorOp(const ir::Op& op) {
 }
 
 bool isDataFlowOp(const ir::Op& op) {
-  return SS_OP_IS(op, "stablehlo.while") || SS_OP_IS(op, "stablehlo.case") ||
-         SS_OP_IS(op, "stablehlo.optimization_barrier") || SS_OP_IS(op, "sdy.manual_computation") ||
-         SS_OP_IS(op, "sdy.named_computation");
+  // The interned names in one array (one initialisation check per call, not
+  // one per name): asked for the owner of every value whose sharding is read.
+  static const std::array<const std::string*, 5> kNames = {
+      &ir::Op::internOpName("stablehlo.while"), &ir::Op::internOpName("stablehlo.case"),
+      &ir::Op::internOpName("stablehlo.optimization_barrier"), &ir::Op::internOpName("sdy.manual_computation"),
+      &ir::Op::internOpName("sdy.named_computation")};
+  const std::string* name = &op.name();
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
 ir::Op* owningOp(const ir::Value* v) {

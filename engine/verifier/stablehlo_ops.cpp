@@ -44,7 +44,8 @@ std::vector<std::string> transposeErrors(const ir::Op& op) {
   const ir::Type* in = operandType(op, 0);
   std::optional<std::vector<int64_t>> perm = rules::intListAttrOf(op, "permutation");
   if (!in || !in->isRankedTensor() || !perm) return {};
-  auto failed = [&op] { return "'" + op.name() + "' op failed to infer returned types"; };
+  // (Spelled only on failure: this runs for every transpose of a module.)
+  auto failed = [&] { return "'" + op.name() + "' op failed to infer returned types"; };
   if (static_cast<int64_t>(perm->size()) != in->rank())
     return {"TransposeOp operand rank " + std::to_string(in->rank()) + " does not match permutation size " +
                 std::to_string(perm->size()),
@@ -70,12 +71,15 @@ DotDimensionLists readDotDimensionLists(const rules::StructParams& dn) {
   // A dimension used twice, for batching or contracting, on one side.
   auto distinct = [](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract,
                      const char* batchName, const char* contractName) -> std::optional<std::string> {
-    std::vector<int64_t> all = batch;
-    all.insert(all.end(), contract.begin(), contract.end());
-    for (size_t j = 0; j < all.size(); ++j)
-      if (std::find(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(j), all[j]) != all.begin() + static_cast<std::ptrdiff_t>(j))
-        return "has duplicated dimension from " + std::string(batchName) + " and " + contractName + ": " +
-               std::to_string(all[j]);
+    // The batching then contracting dimensions as one sequence, without
+    // copying them into one list: the first one that occurred before.
+    const size_t total = batch.size() + contract.size();
+    auto at = [&](size_t j) { return j < batch.size() ? batch[j] : contract[j - batch.size()]; };
+    for (size_t j = 0; j < total; ++j)
+      for (size_t k = 0; k < j; ++k)
+        if (at(k) == at(j))
+          return "has duplicated dimension from " + std::string(batchName) + " and " + contractName + ": " +
+                 std::to_string(at(j));
     return std::nullopt;
   };
   if (l.lhsBatch.size() != l.rhsBatch.size())
