@@ -129,6 +129,38 @@ std::shared_ptr<api::Document> namedOps(const QStringList& names) {
 class GraphGroupingTest : public QObject {
   Q_OBJECT
  private slots:
+  // Ops and arguments both count towards the threshold: each is a box.
+  void groupedByOpsAndArguments_data() {
+    QTest::addColumn<int>("args");
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<bool>("grouped");
+    QTest::newRow("few of both") << 3 << 50 << false;
+    QTest::newRow("ops over the threshold") << 1 << 450 << true;
+    QTest::newRow("arguments over it") << 5000 << 10 << true;
+    QTest::newRow("together over it") << 250 << 250 << true;
+    QTest::newRow("together just under it") << 200 << 150 << false;
+  }
+  void groupedByOpsAndArguments() {
+    QFETCH(int, args);
+    QFETCH(int, ops);
+    QFETCH(bool, grouped);
+    std::string text = "func.func @main(";
+    for (int i = 0; i < args; ++i) text += (i ? ", %a" : "%a") + std::to_string(i) + ": tensor<4xf32>";
+    text += ") -> tensor<4xf32> {\n";
+    std::string prev = "%a0";
+    for (int i = 0; i + 1 < ops; ++i) {  // the return is an op too
+      const std::string v = "%v" + std::to_string(i);
+      text += "  " + v + " = stablehlo.negate " + prev + " : tensor<4xf32>\n";
+      prev = v;
+    }
+    text += "  return " + prev + " : tensor<4xf32>\n}\n";
+    auto doc = api::parseDocument(text, "args.mlir");
+    QVERIFY(doc && doc->module);
+    const GroupingOptions options;
+    QCOMPARE(options.threshold, 400);
+    QCOMPARE(drawsGrouped(*doc->module->functions().front(), options), grouped);
+  }
+
   void findPeriod_data() {
     QTest::addColumn<QList<int>>("seq");
     QTest::addColumn<int>("period");

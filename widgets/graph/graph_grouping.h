@@ -142,8 +142,8 @@ int countOps(const ir::Op& func);
 // Whether `func` holds more than `limit` ops; stops counting there (cheap on
 // the UI thread for any size).
 bool hasMoreOpsThan(const ir::Op& func, int limit);
-// Whether `func` is drawn grouped under `opt`: it has more than
-// `opt.threshold` ops, or `opt.scopesAtAnySize` asks for name scopes at any
+// Whether `func` is drawn grouped under `opt`: its ops and arguments
+// together are more than `opt.threshold`, or `opt.scopesAtAnySize` asks for name scopes at any
 // size and its top-level ops sit in at least two different ones. The graph
 // view and picture export both ask it.
 bool drawsGrouped(const ir::Op& func, const GroupingOptions& opt);
