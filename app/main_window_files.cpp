@@ -43,9 +43,9 @@ using namespace shardscope::widgets;
 
 namespace {
 constexpr int kMaxRecent = 8;
-// Files larger than this are read a second time for the source view while
-// they are parsed (below it, converting after the parse costs < 50 ms).
-constexpr qint64 kReadAheadBytes = 8 * 1000 * 1000;
+// Files larger than this are converted for the source view while they are
+// parsed (below it, converting after the parse costs < 50 ms).
+constexpr qint64 kConvertAheadBytes = 8 * 1000 * 1000;
 const char* const kRecentKey = "recentFiles";
 // The loader thread's stage times (QT_LOGGING_RULES="shardscope.open.loader.debug=true").
 Q_LOGGING_CATEGORY(lcLoader, "shardscope.open.loader", QtWarningMsg)
@@ -124,15 +124,15 @@ void MainWindow::openFile(const QString& path) {
   loader_.setProperty("request", QVariant::fromValue<qulonglong>(req));
   // A large file's text is converted for the source view beside the parse,
   // on the other core (for 1M ops: ~1 s less before the graph can start).
-  const bool readAhead = file.size() > kReadAheadBytes;
+  const bool convertAhead = file.size() > kConvertAheadBytes;
   // The graph's grouping is made beside the op tree and the source text
   // (prepared_grouping.h), for the options the graph has now.
   const GroupingOptions grouping = graph_->groupingOptions();
-  loader_.setFuture(QtConcurrent::run(widgets::workPool(), [p = path.toStdString(), readAhead,
+  loader_.setFuture(QtConcurrent::run(widgets::workPool(), [p = path.toStdString(), convertAhead,
                                                             grouping](QPromise<Loaded>& promise) {
-    QFuture<SourceView::TextAhead> ahead;
-    if (readAhead)
-      ahead = QtConcurrent::run(widgets::workPool(), [p] { return SourceView::readAhead(p); });
+    // A large file's text is converted for the source view on the other
+    // core once it is read, beside the parse (no second read of the file).
+    QFuture<QString> converted;
     promise.setProgressRange(0, LoadProgress::kRange);
     // The document's share of the bar; the op tree's rows are the rest.
     constexpr double kDocumentShare = 0.95;
@@ -146,6 +146,10 @@ void MainWindow::openFile(const QString& path) {
     QFuture<std::shared_ptr<const Grouping>> grouped;
     bool groupedBeforeChange = false;  // the module changed after (GSPMD import)
     api::AfterParse afterParse;
+    if (convertAhead)
+      afterParse.read = [&](const std::shared_ptr<const api::Document>& read) {
+        converted = QtConcurrent::run(widgets::workPool(), [read] { return SourceView::convert(*read); });
+      };
     afterParse.parsed = [&](const std::shared_ptr<const api::Document>& parsed) {
       grouped = QtConcurrent::run(widgets::workPool(), [parsed, grouping, &promise] {
         return PreparedGrouping::group(*parsed, grouping, [&promise] { return promise.isCanceled(); });
@@ -159,15 +163,15 @@ void MainWindow::openFile(const QString& path) {
     const auto waitForGrouping = qScopeGuard([&grouped] { grouped.waitForFinished(); });
     auto doc = api::loadDocument(p, &progress, afterParse);
     const qint64 loadedMs = clock.elapsed();
-    // Cancelled: no result, the shown one stays (a read-ahead still under
+    // Cancelled: no result, the shown one stays (a conversion still under
     // way finishes on its own and is dropped).
     if (doc->cancelled || promise.isCanceled()) return;
     // What showing it costs in proportion to its size, here: the op tree's
     // rows, the source view's text.
     OpTreeModel::prepare(doc);
     if (promise.isCanceled()) return;
-    if (ahead.isValid())
-      SourceView::prepare(doc, ahead.takeResult());
+    if (converted.isValid())
+      SourceView::prepare(doc, converted.takeResult());
     else
       SourceView::prepare(doc);
     const qint64 preparedMs = clock.elapsed();

@@ -103,6 +103,7 @@ std::shared_ptr<Document> parseInStages(std::string text, std::string name,
   auto doc = std::make_shared<Document>();
   doc->name = std::move(name);
   doc->text = std::move(text);
+  if (after && after->read) after->read(doc);
   ir::DiagnosticSink sink;
   ir::ParseOptions opts;
   opts.fileName = doc->name;

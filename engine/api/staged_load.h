@@ -13,6 +13,7 @@
 //   after.beforeChange = [&] { grouped.wait(); stale = true; };
 //   auto doc = api::loadDocument(path, &progress, after);
 //
+// `read` is called first, with the document holding only its text.
 // `parsed` is called on the loading thread with the document as parsed
 // (diagnostics, failedStage and the GSPMD note are still being filled in:
 // read only its module and text). The module stays as it is, unless the file
@@ -30,6 +31,11 @@
 namespace shardscope::api {
 
 struct AfterParse {
+  // Called on the loading thread once the file's text is in the document
+  // (`text`, final from then on) and before it is parsed: work that reads
+  // only the text (the GUI converting it for its source view) may start
+  // beside the parse. Not called when the file cannot be read.
+  std::function<void(const std::shared_ptr<const Document>&)> read;
   std::function<void(const std::shared_ptr<const Document>&)> parsed;
   std::function<void()> beforeChange;
 };

@@ -27,10 +27,17 @@ struct Seen {
   const Document* parsed = nullptr;
   bool moduleAtParse = false;
   bool verifiedAtParse = true;  // diagnostics already there when parsed ran
+  std::string textAtRead;
+  bool moduleAtRead = true;
 };
 
 AfterParse recording(Seen& seen) {
   AfterParse after;
+  after.read = [&seen](const std::shared_ptr<const Document>& doc) {
+    seen.events.push_back("read");
+    seen.textAtRead = doc->text;
+    seen.moduleAtRead = doc->module != nullptr;
+  };
   after.parsed = [&seen](const std::shared_ptr<const Document>& doc) {
     seen.events.push_back("parsed");
     seen.parsed = doc.get();
@@ -54,7 +61,14 @@ TEST_P(StagedLoad, HooksSeeTheParsedModuleOnce) {
   const Case& c = GetParam();
   Seen seen;
   auto doc = loadDocument(tempFile(std::string(c.name) + ".mlir", c.text), nullptr, recording(seen));
-  EXPECT_EQ(seen.events, c.events);
+  // The text is read first, whatever the parse makes of it: it is in the
+  // document, final, and there is no module yet.
+  std::vector<std::string> expected{"read"};
+  expected.insert(expected.end(), c.events.begin(), c.events.end());
+  EXPECT_EQ(seen.events, expected);
+  EXPECT_EQ(seen.textAtRead, c.text);
+  EXPECT_EQ(seen.textAtRead, doc->text);
+  EXPECT_FALSE(seen.moduleAtRead);
   EXPECT_EQ(doc->hasErrors(), c.errors);
   if (!c.events.empty()) {
     // The very document returned, with its module, before the verifier's
@@ -114,6 +128,14 @@ TEST(StagedLoad, GspmdImportChangesTheModuleOnlyAfterBeforeChange) {
   EXPECT_FALSE(loaded->gspmdImportNote.empty());
   EXPECT_TRUE(valueSharding(*loaded->module->functions().front()->region(0).front().argument(0))
                   .has_value());
+}
+
+TEST(StagedLoad, AnUnreadableFileCallsNoHook) {
+  Seen seen;
+  auto doc = loadDocument((fs::temp_directory_path() / "staged_load_test_missing.mlir").string(),
+                          nullptr, recording(seen));
+  EXPECT_EQ(doc->failedStage, LoadStage::Read);
+  EXPECT_TRUE(seen.events.empty());
 }
 
 TEST(StagedLoad, CancelledBeforeTheParseCallsNoHook) {

@@ -13,6 +13,7 @@
 #include <QTextBlock>
 #include <QTextLayout>
 
+#include "api/staged_load.h"
 #include "core/document_state.h"
 #include "core/theme_palette.h"
 #include "test_util.h"
@@ -315,48 +316,51 @@ class SourceViewTest : public QObject {
     for (int n = view.document()->blockCount(); n >= 10; n /= 10) ++digits;
     QCOMPARE(width, 14 + view.fontMetrics().horizontalAdvance(u'9') * std::max(3, digits));
   }
-  // The main window reads a large file a second time and converts it for
-  // the editor while the module is parsed (SourceView::readAhead); the text
-  // made ahead is used only when it was read from exactly the document's
-  // text: a file changed in between shows the document's own text.
-  void textReadAheadOnlyWhenTheSame_data() {
-    QTest::addColumn<bool>("changedInBetween");
-    QTest::newRow("same file") << false;
-    QTest::newRow("file changed after the read-ahead") << true;
+  // The main window converts a large file's text for the editor on another
+  // thread while the module is parsed (SourceView::convert, from
+  // api::AfterParse::read); the view then shows those very characters, and
+  // fills in the whole text. Without them it converts on its own.
+  void textConvertedAheadIsTheOneShown_data() {
+    QTest::addColumn<bool>("convertedAhead");
+    QTest::newRow("converted ahead") << true;
+    QTest::newRow("converted when shown") << false;
   }
-  void textReadAheadOnlyWhenTheSame() {
-    QFETCH(bool, changedInBetween);
-    auto module = [](const char* op) -> QByteArray {
-      QByteArray text = "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n";
-      for (int i = 0; i < 30000; ++i) text += "  // padding line " + QByteArray::number(i) + " ............\n";
-      return text + "  %0 = stablehlo." + op + " %x : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n";
-    };
+  void textConvertedAheadIsTheOneShown() {
+    QFETCH(bool, convertedAhead);
+    QByteArray bytes = "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n";
+    for (int i = 0; i < 30000; ++i) bytes += "  // padding line " + QByteArray::number(i) + " ............\n";
+    bytes += "  %0 = stablehlo.negate %x : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n";
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("ahead.mlir"));
-    auto write = [&](const QByteArray& bytes) {
+    {
       QFile f(path);
-      return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-    };
-    QVERIFY(write(module("negate")));
-    SourceView::TextAhead ahead = SourceView::readAhead(path.toStdString());
-    QCOMPARE(ahead.text, QString::fromUtf8(module("negate")));
-    const QString aheadText = ahead.text;  // shares its characters
-    if (changedInBetween) QVERIFY(write(module("abs")));
-    auto doc = api::loadDocument(path.toStdString());
-    SourceView::prepare(doc, std::move(ahead));
+      QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+    }
+    QString aheadText;
+    api::AfterParse after;
+    if (convertedAhead)
+      after.read = [&](const std::shared_ptr<const api::Document>& read) {
+        // Only the text is there yet.
+        QVERIFY(!read->module);
+        aheadText = SourceView::convert(*read);
+      };
+    auto doc = api::loadDocument(path.toStdString(), nullptr, after);
+    QVERIFY(doc->module);
+    if (convertedAhead) {
+      QCOMPARE(aheadText, QString::fromUtf8(bytes));
+      SourceView::prepare(doc, aheadText);
+    } else {
+      SourceView::prepare(doc);
+    }
     DocumentState state;
     SourceView view(&state);
     state.setDocument(doc);
     QVERIFY(view.isFilling());  // over a megabyte
     QCOMPARE(view.text(), QString::fromStdString(doc->text));
-    // The characters converted ahead are the ones shown, or none of them.
-    QCOMPARE(view.text().constData() == aheadText.constData(), !changedInBetween);
+    // The characters converted ahead are the ones shown.
+    if (convertedAhead) QCOMPARE(view.text().constData(), aheadText.constData());
     QTRY_VERIFY_WITH_TIMEOUT(!view.isFilling(), 60000);
     QCOMPARE(view.toPlainText(), QString::fromStdString(doc->text));
-    // A file that cannot be read gives nothing ahead (no text).
-    const SourceView::TextAhead missing = SourceView::readAhead(dir.filePath(QStringLiteral("no.mlir")).toStdString());
-    QVERIFY(missing.text.isNull());
-    QVERIFY(missing.bytes.empty());
   }
 };
 

@@ -242,21 +242,10 @@ void SourceView::prepare(const std::shared_ptr<const api::Document>& doc) {
   prepared().put(prepareText(doc));
 }
 
-SourceView::TextAhead SourceView::readAhead(const std::string& path) {
-  TextAhead ahead;
-  std::string error;
-  if (!io::readInputFile(path, io::kDefaultMaxInputBytes, ahead.bytes, error)) {
-    ahead.bytes.clear();
-    return ahead;
-  }
-  ahead.text = editorText(ahead.bytes);
-  return ahead;
-}
+QString SourceView::convert(const api::Document& doc) { return editorText(doc.text); }
 
-void SourceView::prepare(const std::shared_ptr<const api::Document>& doc, TextAhead ahead) {
-  const bool same = doc && !ahead.text.isNull() && ahead.bytes == doc->text;
-  ahead.bytes = std::string();  // the document's own copy stays
-  prepared().put(prepareText(doc, same ? std::move(ahead.text) : QString()));
+void SourceView::prepare(const std::shared_ptr<const api::Document>& doc, QString converted) {
+  prepared().put(prepareText(doc, std::move(converted)));
 }
 
 QString SourceView::capNote(int firstHiddenLine, int lastLine, qsizetype hiddenChars) {

@@ -111,22 +111,19 @@ class SourceView : public QPlainTextEdit {
   // lines, on any thread, for the next document shown that is `doc`. One
   // document is kept; a newer prepare() replaces it.
   static void prepare(const std::shared_ptr<const api::Document>& doc);
-  // The file at `path` read and converted for the editor on a thread of its
-  // own while the loader parses it (converting a 143 MB source takes ~1 s
-  // of one core; the parse leaves the other one idle):
-  //   auto ahead = QtConcurrent::run(pool, [p] { return SourceView::readAhead(p); });
-  //   auto doc = api::loadDocument(p);
-  //   SourceView::prepare(doc, ahead.takeResult());
-  // `bytes` is what was read (empty when it could not be).
-  struct TextAhead {
-    std::string bytes;
-    QString text;  // editorText(bytes)
-  };
-  static TextAhead readAhead(const std::string& path);
-  // As prepare(doc), with the text converted ahead when it was read from
-  // exactly doc->text (the file may have changed in between: then doc->text
-  // is converted here).
-  static void prepare(const std::shared_ptr<const api::Document>& doc, TextAhead ahead);
+  // `doc`'s text converted for the editor (editorText), on any thread. The
+  // main window starts it as soon as the file's text is read
+  // (api::AfterParse::read), on the other core beside the parse (converting
+  // a 143 MB source takes ~1 s of one core):
+  //   after.read = [&](const auto& doc) {
+  //     converted = QtConcurrent::run(pool, [doc] { return SourceView::convert(*doc); });
+  //   };
+  //   auto doc = api::loadDocument(path, &progress, after);
+  //   SourceView::prepare(doc, converted.takeResult());
+  static QString convert(const api::Document& doc);
+  // As prepare(doc), with `converted` = convert(*doc) (the text is not
+  // converted again).
+  static void prepare(const std::shared_ptr<const api::Document>& doc, QString converted);
 
   // The source text as it is (also while filling and with long lines split
   // in the editor): what Save writes and Apply re-parses.
