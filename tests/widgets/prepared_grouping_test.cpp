@@ -39,10 +39,12 @@ std::shared_ptr<const api::Document> chain(int ops) {
 class PreparedGroupingTest : public QObject {
   Q_OBJECT
  private slots:
-  void shownFunctionIsMain() {
+  // The grouping is made for the function a new document shows first:
+  // @main, even when another function comes before it.
+  void firstShownFunctionIsMain() {
     auto doc = chain(3);
     QVERIFY(doc->module);
-    const ir::Op* f = PreparedGrouping::shownFunction(*doc);
+    const ir::Op* f = DocumentState::firstShownFunction(*doc->module);
     QVERIFY(f);
     QCOMPARE(api::symbolName(*f), std::string("main"));
   }
@@ -87,7 +89,7 @@ class PreparedGroupingTest : public QObject {
     GroupingOptions asked = options;
     if (!sameOptions) asked.targetSize = options.targetSize + 1;
     const api::Document* askedDoc = sameDocument ? doc.get() : other.get();
-    const ir::Op* func = PreparedGrouping::shownFunction(*askedDoc);
+    const ir::Op* func = DocumentState::firstShownFunction(*askedDoc->module);
     if (!sameFunction) func = askedDoc->module->functions().front();  // @helper
     auto taken = PreparedGrouping::take(askedDoc, func, asked);
     const bool all = sameDocument && sameFunction && sameOptions;
@@ -95,7 +97,7 @@ class PreparedGroupingTest : public QObject {
     // Asked for another document, it stays for its own (which may still
     // come); asked for its document, it is handed out (or dropped, when of
     // no use for what was asked) and gone.
-    auto after = PreparedGrouping::take(doc.get(), PreparedGrouping::shownFunction(*doc), options);
+    auto after = PreparedGrouping::take(doc.get(), DocumentState::firstShownFunction(*doc->module), options);
     QCOMPARE(after.get(), sameDocument ? nullptr : g.get());
   }
 

@@ -26,6 +26,15 @@ std::vector<const ir::Op*> DocumentState::functions() const {
   return out;
 }
 
+const ir::Op* DocumentState::firstShownFunction(const ir::Module& module) {
+  const ir::Op* first = nullptr;
+  for (const ir::Op* f : module.functions()) {
+    if (api::symbolName(*f) == "main") return f;
+    if (!first) first = f;
+  }
+  return first;
+}
+
 const ir::Op* DocumentState::findFunction(const QString& name) const {
   QString n = name;
   if (n.startsWith(u'@')) n.remove(0, 1);
@@ -167,11 +176,7 @@ void DocumentState::setDocument(std::shared_ptr<const api::Document> doc) {
   function_ = nullptr;
   op_ = nullptr;
   value_ = nullptr;
-  const auto funcs = functions();
-  if (!funcs.empty()) {
-    function_ = findFunction(QStringLiteral("main"));
-    if (!function_) function_ = funcs.front();
-  }
+  if (const ir::Module* m = module()) function_ = firstShownFunction(*m);
   emit documentChanged();
   emit functionChanged();
   value_ = defaultValue();

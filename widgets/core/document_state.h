@@ -28,6 +28,9 @@ class DocumentState : public QObject {
   const ir::Op* selectedOp() const { return op_; }
   const ir::Value* selectedValue() const { return value_; }
 
+  // The function a newly set document shows: @main, else its first one
+  // (nullptr: none). Also asked off the UI thread (graph/prepared_grouping.h).
+  static const ir::Op* firstShownFunction(const ir::Module& module);
   // Every function of the module in order.
   std::vector<const ir::Op*> functions() const;
   // Find a function by symbol name ("main" or "@main").

@@ -2,6 +2,7 @@
 #include "graph/prepared_grouping.h"
 
 #include "api/document.h"
+#include "core/document_state.h"
 #include "core/prepared_for_document.h"
 
 namespace shardscope::widgets {
@@ -20,17 +21,12 @@ PreparedForDocument<Prepared>& slot() {
   return s;
 }
 
-}  // namespace
-
-const ir::Op* PreparedGrouping::shownFunction(const api::Document& doc) {
-  if (!doc.module) return nullptr;
-  const ir::Op* first = nullptr;
-  for (const ir::Op* f : doc.module->functions()) {
-    if (api::symbolName(*f) == "main") return f;
-    if (!first) first = f;
-  }
-  return first;
+// The function a document shows first, when it has a module.
+const ir::Op* shownFunction(const api::Document& doc) {
+  return doc.module ? DocumentState::firstShownFunction(*doc.module) : nullptr;
 }
+
+}  // namespace
 
 std::shared_ptr<const Grouping> PreparedGrouping::group(const api::Document& doc,
                                                         const GroupingOptions& options,

@@ -32,11 +32,8 @@ class Op;
 namespace shardscope::widgets {
 
 struct PreparedGrouping {
-  // The function the main window shows first: @main, else the first one
-  // (as DocumentState::setDocument picks it). Null when there is none.
-  static const ir::Op* shownFunction(const api::Document& doc);
-
-  // Any thread. The grouping of the shown function of `doc` when the graph
+  // Any thread. The grouping of the function `doc` shows first
+  // (DocumentState::firstShownFunction) when the graph
   // draws it grouped under `options`; null for a small function or when
   // `canceled` says stop. Reads only the module.
   static std::shared_ptr<const Grouping> group(const api::Document& doc,
