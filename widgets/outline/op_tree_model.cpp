@@ -231,31 +231,35 @@ class CappedJoin {
   int parts_ = 0;
 };
 
-QString resultsText(const ir::Op& op, qsizetype limit) {
+// "%name: type" of `count` values (`at(i)` gives the i-th), joined with ", "
+// up to `limit` characters: a function's arguments, an op's results, a
+// region's arguments.
+template <typename At>
+QString typedValuesText(size_t count, At at, qsizetype limit) {
   CappedJoin join(QStringLiteral(", "), limit);
-  auto add = [&](const ir::Value& v) {
+  size_t i = 0;
+  for (; i < count && !join.full(); ++i) {
+    const ir::Value& v = at(i);
     join.add(toQString(api::valueName(v)) + QStringLiteral(": ") + toQString(api::shortType(v.type)));
-  };
-  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty()) {
-    const auto& args = op.region(0).front().arguments();
-    size_t i = 0;
-    for (; i < args.size() && !join.full(); ++i) add(*args[i]);
-    return u'(' + join.text(i < args.size()) + u')';
   }
-  unsigned i = 0;
-  for (; i < op.numResults() && !join.full(); ++i) add(*op.result(i));
-  return join.text(i < op.numResults());
+  return join.text(i < count);
+}
+
+QString blockArgumentsText(const ir::Block& block, qsizetype limit) {
+  const auto& args = block.arguments();
+  return typedValuesText(args.size(), [&](size_t i) -> const ir::Value& { return *args[i]; }, limit);
+}
+
+QString resultsText(const ir::Op& op, qsizetype limit) {
+  if (op.is("func.func") && op.numRegions() > 0 && !op.region(0).empty())
+    return u'(' + blockArgumentsText(op.region(0).front(), limit) + u')';
+  return typedValuesText(
+      op.numResults(), [&](size_t i) -> const ir::Value& { return *op.result(unsigned(i)); }, limit);
 }
 
 QString regionArgumentsText(const ir::Op& op, unsigned region, qsizetype limit) {
   if (op.region(region).empty()) return {};
-  const auto& args = op.region(region).front().arguments();
-  CappedJoin join(QStringLiteral(", "), limit);
-  size_t i = 0;
-  for (; i < args.size() && !join.full(); ++i)
-    join.add(toQString(api::valueName(*args[i])) + QStringLiteral(": ") +
-             toQString(api::shortType(args[i]->type)));
-  return join.text(i < args.size());
+  return blockArgumentsText(op.region(region).front(), limit);
 }
 
 QString shardingColumnText(const ir::Op& op, qsizetype limit) {
