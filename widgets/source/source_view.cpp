@@ -13,7 +13,6 @@
 #include "core/axis_style.h"
 #include "core/document_state.h"
 #include "core/theme_palette.h"
-#include "io/input_file.h"
 
 namespace shardscope::widgets {
 
