@@ -133,9 +133,9 @@ void MainWindow::openFile(const QString& path) {
   const bool convertAhead = file.size() > kConvertAheadBytes;
   // The graph's grouping is made beside the op tree and the source text
   // (prepared_grouping.h), for the options the graph has now.
-  const GroupingOptions grouping = graph_->groupingOptions();
+  const GroupingOptions groupingOptions = graph_->groupingOptions();
   loader_.setFuture(QtConcurrent::run(widgets::workPool(), [p = path.toStdString(), convertAhead,
-                                                            grouping](QPromise<Loaded>& promise) {
+                                                            groupingOptions](QPromise<Loaded>& promise) {
     // A large file's text is converted for the source view on the other
     // core once it is read, beside the parse (no second read of the file).
     QFuture<QString> converted;
@@ -149,8 +149,7 @@ void MainWindow::openFile(const QString& path) {
     clock.start();
     // The graph's grouping starts once the module is parsed, on the other
     // core, beside the verifier, the op tree's rows and the source text.
-    QFuture<std::shared_ptr<const Grouping>> grouped;
-    bool groupedBeforeChange = false;  // the module changed after (GSPMD import)
+    GroupingBesideLoad grouping(groupingOptions, [&promise] { return promise.isCanceled(); });
     api::AfterParse afterParse;
     if (convertAhead)
       afterParse.read = [&](const std::shared_ptr<const api::Document>& read) {
@@ -161,17 +160,7 @@ void MainWindow::openFile(const QString& path) {
           return text;
         });
       };
-    afterParse.parsed = [&](const std::shared_ptr<const api::Document>& parsed) {
-      grouped = QtConcurrent::run(widgets::workPool(), [parsed, grouping, &promise] {
-        return PreparedGrouping::group(*parsed, grouping, [&promise] { return promise.isCanceled(); });
-      });
-    };
-    afterParse.beforeChange = [&] {
-      grouped.waitForFinished();
-      groupedBeforeChange = true;
-    };
-    // It asks this promise whether to stop: waited for on every way out.
-    const auto waitForGrouping = qScopeGuard([&grouped] { grouped.waitForFinished(); });
+    grouping.addTo(afterParse);
     auto doc = api::loadDocument(p, &progress, afterParse);
     const qint64 loadedMs = clock.elapsed();
     const double loadedCpu = loaderThreadCpuMs();
@@ -189,10 +178,8 @@ void MainWindow::openFile(const QString& path) {
     else
       SourceView::prepare(doc);
     const qint64 preparedMs = clock.elapsed();
-    grouped.waitForFinished();
+    grouping.finish(doc);
     if (promise.isCanceled()) return;
-    if (grouped.isValid() && grouped.resultCount() && !groupedBeforeChange)
-      PreparedGrouping::put(doc, grouping, grouped.result());
     qCDebug(lcLoader) << "read, parsed, verified:" << loadedMs << "ms (thread CPU" << loadedCpu
                       << "); op tree by" << treeMs << "ms (" << treeCpu - loadedCpu
                       << "), source text by" << preparedMs << "ms (" << loaderThreadCpuMs() - treeCpu
