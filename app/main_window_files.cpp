@@ -178,13 +178,15 @@ void MainWindow::openFile(const QString& path) {
     else
       SourceView::prepare(doc);
     const qint64 preparedMs = clock.elapsed();
+    // Counted while the grouping may still run (a walk of every op: tens of
+    // ms at 1M ops, off the path to the first frame then).
+    const int ops = doc->module ? functionOpCount(*doc->module) : 0;
     grouping.finish(doc);
     if (promise.isCanceled()) return;
     qCDebug(lcLoader) << "read, parsed, verified:" << loadedMs << "ms (thread CPU" << loadedCpu
                       << "); op tree by" << treeMs << "ms (" << treeCpu - loadedCpu
                       << "), source text by" << preparedMs << "ms (" << loaderThreadCpuMs() - treeCpu
                       << "); the graph's grouping by" << clock.elapsed() << "ms";
-    const int ops = doc->module ? functionOpCount(*doc->module) : 0;
     promise.setProgressValue(LoadProgress::kRange);
     promise.addResult(Loaded{std::move(doc), ops});
   }));
