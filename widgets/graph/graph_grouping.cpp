@@ -274,7 +274,18 @@ class StageClock {
 
 // What a group's box says, gathered from its leaves up.
 struct Summary {
-  std::unordered_map<const std::string*, int> kinds;  // op names are interned
+  // Ops of each kind: a group holds a few dozen kinds at most, so a short
+  // list searched from its end (runs of one kind are common) beats a hash
+  // map's node per kind, made and freed for each of 10^5 groups.
+  std::vector<std::pair<const std::string*, int>> kinds;  // op names are interned
+  void addKind(const std::string* kind, int n) {
+    for (auto it = kinds.rbegin(); it != kinds.rend(); ++it)
+      if (it->first == kind) {
+        it->second += n;
+        return;
+      }
+    kinds.emplace_back(kind, n);
+  }
   std::set<std::string> axes;
   int sharded = 0;
 };
@@ -648,19 +659,28 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   countedArgs.resize(G.groups.size());
   // Arguments: folded into the one group of a level that uses them; used by
   // several, a free node at the top level, from outside at a nested one.
+  // (level, one of its groups using the argument), sorted and unique: as a
+  // map of sets it was ten heap nodes for each of 80,000 weights.
+  std::vector<std::pair<int, int>> usersAt;
+  std::vector<int> users;
   for (unsigned a = 0; a < body.numArguments(); ++a) {
     const ir::Value* v = body.argument(a);
-    std::map<int, std::set<int>> usersAt;  // level -> its groups using v
+    usersAt.clear();
     for (const ir::Use& u : v->uses()) {
       const int leaf = G.groupOfOp(u.user);
       if (leaf < 0) continue;
       const std::vector<int>& path = pathOf(leaf);
-      for (size_t k = 0; k < path.size(); ++k) usersAt[k == 0 ? -1 : path[k - 1]].insert(path[k]);
+      for (size_t k = 0; k < path.size(); ++k) usersAt.emplace_back(k == 0 ? -1 : path[k - 1], path[k]);
     }
+    std::sort(usersAt.begin(), usersAt.end());
+    usersAt.erase(std::unique(usersAt.begin(), usersAt.end()), usersAt.end());
     int deepest = -1;  // where its sharding is counted: the innermost group folding it
-    for (const auto& [level, users] : usersAt) {
+    for (size_t i = 0; i < usersAt.size();) {
+      const int level = usersAt[i].first;
+      users.clear();
+      for (; i < usersAt.size() && usersAt[i].first == level; ++i) users.push_back(usersAt[i].second);
       if (users.size() == 1) {
-        const int g = *users.begin();
+        const int g = users.front();
         G.groups[static_cast<size_t>(g)].args.push_back(v);
         if (deepest < 0 || pathOf(g).size() > pathOf(deepest).size()) deepest = g;
         continue;
@@ -713,11 +733,17 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   G.levelEdges.resize(edges.size());
   for (size_t l = 0; l < edges.size(); ++l)
     for (auto& [key, values] : edges[l]) {
-      // Each value once, in the order first seen.
-      std::unordered_set<const ir::Value*> seen;
+      // Each value once, in the order first seen (most edges carry a few
+      // values: looked for in the list itself, without a hash set each).
       std::vector<const ir::Value*> unique;
-      for (const ir::Value* v : values)
-        if (seen.insert(v).second) unique.push_back(v);
+      if (values.size() <= 32) {
+        for (const ir::Value* v : values)
+          if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
+      } else {
+        std::unordered_set<const ir::Value*> seen;
+        for (const ir::Value* v : values)
+          if (seen.insert(v).second) unique.push_back(v);
+      }
       G.levelEdges[l].push_back({key.first, key.second, std::move(unique)});
     }
   edges.clear();
@@ -762,13 +788,13 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     if (g.isLeaf()) {
       for (const ir::Op* top : g.ops)
         forEachOp(*top, [&](ir::Op& op) {
-          ++s.kinds[&op.name()];
+          s.addKind(&op.name(), 1);
           for (unsigned r = 0; r < op.numResults(); ++r) noteValue(s, *op.result(r));
         });
     } else {
       for (int c : g.children) {
         Summary& cs = sums[static_cast<size_t>(c)];
-        for (const auto& [k, n] : cs.kinds) s.kinds[k] += n;
+        for (const auto& [k, n] : cs.kinds) s.addKind(k, n);
         s.axes.insert(cs.axes.begin(), cs.axes.end());
         s.sharded += cs.sharded;
       }
