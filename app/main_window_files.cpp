@@ -49,6 +49,12 @@ constexpr qint64 kConvertAheadBytes = 8 * 1000 * 1000;
 const char* const kRecentKey = "recentFiles";
 // The loader thread's stage times (QT_LOGGING_RULES="shardscope.open.loader.debug=true").
 Q_LOGGING_CATEGORY(lcLoader, "shardscope.open.loader", QtWarningMsg)
+// CPU time of the calling thread (the loader's stages in the log above).
+double loaderThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 }  // namespace
 
 void MainWindow::rebuildRecentMenu() {
@@ -127,9 +133,9 @@ void MainWindow::openFile(const QString& path) {
   const bool convertAhead = file.size() > kConvertAheadBytes;
   // The graph's grouping is made beside the op tree and the source text
   // (prepared_grouping.h), for the options the graph has now.
-  const GroupingOptions grouping = graph_->groupingOptions();
+  const GroupingOptions groupingOptions = graph_->groupingOptions();
   loader_.setFuture(QtConcurrent::run(widgets::workPool(), [p = path.toStdString(), convertAhead,
-                                                            grouping](QPromise<Loaded>& promise) {
+                                                            groupingOptions](QPromise<Loaded>& promise) {
     // A large file's text is converted for the source view on the other
     // core once it is read, beside the parse (no second read of the file).
     QFuture<QString> converted;
@@ -143,45 +149,44 @@ void MainWindow::openFile(const QString& path) {
     clock.start();
     // The graph's grouping starts once the module is parsed, on the other
     // core, beside the verifier, the op tree's rows and the source text.
-    QFuture<std::shared_ptr<const Grouping>> grouped;
-    bool groupedBeforeChange = false;  // the module changed after (GSPMD import)
+    GroupingBesideLoad grouping(groupingOptions, [&promise] { return promise.isCanceled(); });
     api::AfterParse afterParse;
     if (convertAhead)
       afterParse.read = [&](const std::shared_ptr<const api::Document>& read) {
-        converted = QtConcurrent::run(widgets::workPool(), [read] { return SourceView::convert(*read); });
+        converted = QtConcurrent::run(widgets::workPool(), [read] {
+          const double cpu = loaderThreadCpuMs();
+          QString text = SourceView::convert(*read);
+          qCDebug(lcLoader) << "source text converted ahead: thread CPU" << loaderThreadCpuMs() - cpu << "ms";
+          return text;
+        });
       };
-    afterParse.parsed = [&](const std::shared_ptr<const api::Document>& parsed) {
-      grouped = QtConcurrent::run(widgets::workPool(), [parsed, grouping, &promise] {
-        return PreparedGrouping::group(*parsed, grouping, [&promise] { return promise.isCanceled(); });
-      });
-    };
-    afterParse.beforeChange = [&] {
-      grouped.waitForFinished();
-      groupedBeforeChange = true;
-    };
-    // It asks this promise whether to stop: waited for on every way out.
-    const auto waitForGrouping = qScopeGuard([&grouped] { grouped.waitForFinished(); });
+    grouping.addTo(afterParse);
     auto doc = api::loadDocument(p, &progress, afterParse);
     const qint64 loadedMs = clock.elapsed();
+    const double loadedCpu = loaderThreadCpuMs();
     // Cancelled: no result, the shown one stays (a conversion still under
     // way finishes on its own and is dropped).
     if (doc->cancelled || promise.isCanceled()) return;
     // What showing it costs in proportion to its size, here: the op tree's
     // rows, the source view's text.
     OpTreeModel::prepare(doc);
+    const double treeCpu = loaderThreadCpuMs();
+    const qint64 treeMs = clock.elapsed();
     if (promise.isCanceled()) return;
     if (converted.isValid())
       SourceView::prepare(doc, converted.takeResult());
     else
       SourceView::prepare(doc);
     const qint64 preparedMs = clock.elapsed();
-    grouped.waitForFinished();
-    if (promise.isCanceled()) return;
-    if (grouped.isValid() && grouped.resultCount() && !groupedBeforeChange)
-      PreparedGrouping::put(doc, grouping, grouped.result());
-    qCDebug(lcLoader) << "read, parsed, verified:" << loadedMs << "ms; op tree and source text by"
-                      << preparedMs << "ms; the graph's grouping by" << clock.elapsed() << "ms";
+    // Counted while the grouping may still run (a walk of every op: tens of
+    // ms at 1M ops, off the path to the first frame then).
     const int ops = doc->module ? functionOpCount(*doc->module) : 0;
+    grouping.finish(doc);
+    if (promise.isCanceled()) return;
+    qCDebug(lcLoader) << "read, parsed, verified:" << loadedMs << "ms (thread CPU" << loadedCpu
+                      << "); op tree by" << treeMs << "ms (" << treeCpu - loadedCpu
+                      << "), source text by" << preparedMs << "ms (" << loaderThreadCpuMs() - treeCpu
+                      << "); the graph's grouping by" << clock.elapsed() << "ms";
     promise.setProgressValue(LoadProgress::kRange);
     promise.addResult(Loaded{std::move(doc), ops});
   }));

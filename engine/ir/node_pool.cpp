@@ -44,7 +44,7 @@ class SpinLock {
 // One size class: a free list threaded through given-back slots, then the
 // rest of the current chunk.
 struct SizeClass {
-  SpinLock mutex;
+  SpinLock lock;
   void* freeList = nullptr;
   char* next = nullptr;
   char* end = nullptr;
@@ -66,7 +66,7 @@ void* poolAllocate(std::size_t size) {
   if (size == 0 || size > kMaxSize) return ::operator new(size);
   std::size_t rounded = (size + kGrain - 1) / kGrain * kGrain;
   SizeClass& c = classes()[rounded / kGrain - 1];
-  std::lock_guard<SpinLock> lock(c.mutex);
+  std::lock_guard<SpinLock> held(c.lock);
   if (c.freeList) {
     void* p = c.freeList;
     c.freeList = *static_cast<void**>(p);
@@ -94,7 +94,7 @@ void poolDeallocate(void* p, std::size_t size) noexcept {
   }
   std::size_t rounded = (size + kGrain - 1) / kGrain * kGrain;
   SizeClass& c = classes()[rounded / kGrain - 1];
-  std::lock_guard<SpinLock> lock(c.mutex);
+  std::lock_guard<SpinLock> held(c.lock);
   *static_cast<void**>(p) = c.freeList;
   c.freeList = p;
 #endif

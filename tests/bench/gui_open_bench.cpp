@@ -38,7 +38,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <future>
 #include <ctime>
 #include <vector>
 
@@ -223,23 +222,11 @@ int main(int argc, char** argv) {
   QFutureWatcher<std::shared_ptr<api::Document>> loader;
   const GroupingOptions groupingOptions = view.groupingOptions();
   loader.setFuture(QtConcurrent::run([p = path.toStdString(), groupingOptions] {
-    std::future<std::shared_ptr<const Grouping>> grouped;
-    bool stale = false;
+    GroupingBesideLoad grouping(groupingOptions);
     api::AfterParse after;
-    after.parsed = [&](const std::shared_ptr<const api::Document>& parsed) {
-      grouped = std::async(std::launch::async, [parsed, groupingOptions] {
-        return PreparedGrouping::group(*parsed, groupingOptions);
-      });
-    };
-    after.beforeChange = [&] {
-      grouped.wait();
-      stale = true;
-    };
+    grouping.addTo(after);
     auto doc = api::loadDocument(p, nullptr, after);
-    if (grouped.valid()) {
-      auto g = grouped.get();
-      if (!stale) PreparedGrouping::put(doc, groupingOptions, std::move(g));
-    }
+    grouping.finish(doc);
     return doc;
   }));
   waitFor([&] { return loader.isFinished(); });

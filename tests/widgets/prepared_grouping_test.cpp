@@ -4,10 +4,14 @@
 // it lays out without grouping again.
 #include "graph/prepared_grouping.h"
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
 
 #include "api/document.h"
+#include "api/staged_load.h"
 #include "core/document_state.h"
 #include "graph/graph_view.h"
 #include "test_util.h"
@@ -32,6 +36,24 @@ std::shared_ptr<const api::Document> chain(int ops) {
   }
   text += "  return " + prev + " : tensor<4xf32>\n}\n";
   return api::parseDocument(text, "chain.mlir");
+}
+
+// The text of a function of `ops` negates of its argument, sharded the sdy
+// way or the GSPMD way (imported after the parse: the module changes).
+std::string shardedChain(int ops, bool gspmd) {
+  std::string text;
+  if (!gspmd) text += "sdy.mesh @mesh = <[\"x\"=2]>\n";
+  text += "func.func @main(%arg0: tensor<8x4xf32> ";
+  text += gspmd ? "{mhlo.sharding = \"{devices=[2,1]<=[2]}\"}"
+                : "{sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
+  text += ") -> tensor<8x4xf32> {\n";
+  std::string prev = "%arg0";
+  for (int i = 0; i < ops; ++i) {
+    const std::string v = "%v" + std::to_string(i);
+    text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x4xf32>\n";
+    prev = v;
+  }
+  return text + "  return " + prev + " : tensor<8x4xf32>\n}\n";
 }
 
 }  // namespace
@@ -99,6 +121,57 @@ class PreparedGroupingTest : public QObject {
     // no use for what was asked) and gone.
     auto after = PreparedGrouping::take(doc.get(), DocumentState::firstShownFunction(*doc->module), options);
     QCOMPARE(after.get(), sameDocument ? nullptr : g.get());
+  }
+
+  // A load with the grouping beside it (as MainWindow::openFile and
+  // gui_open_bench load): kept for the graph only when it describes the
+  // module as loaded, for a function drawn grouped, and not canceled.
+  void besideLoad_data() {
+    QTest::addColumn<int>("ops");
+    QTest::addColumn<bool>("gspmd");
+    QTest::addColumn<bool>("canceled");
+    QTest::addColumn<bool>("kept");
+    QTest::newRow("1000 ops: kept") << 1000 << false << false << true;
+    QTest::newRow("50 ops: drawn whole, none") << 50 << false << false << false;
+    QTest::newRow("GSPMD imported after the parse: stale, dropped") << 1000 << true << false << false;
+    QTest::newRow("canceled: none") << 1000 << false << true << false;
+  }
+  void besideLoad() {
+    QFETCH(int, ops);
+    QFETCH(bool, gspmd);
+    QFETCH(bool, canceled);
+    QFETCH(bool, kept);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("chain.mlir"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const std::string text = shardedChain(ops, gspmd);
+    f.write(text.data(), qint64(text.size()));
+    f.close();
+    const GroupingOptions options;
+    std::atomic<int> asked{0};
+    std::shared_ptr<api::Document> doc;
+    {
+      GroupingBesideLoad beside(options, [&] {
+        ++asked;
+        return canceled;
+      });
+      api::AfterParse after;
+      bool readCalled = false;
+      after.read = [&](const std::shared_ptr<const api::Document>&) { readCalled = true; };
+      beside.addTo(after);
+      QVERIFY(bool(after.read));  // the caller's own hook is left as it was
+      doc = api::loadDocument(path.toStdString(), nullptr, after);
+      QVERIFY(readCalled);
+      beside.finish(doc);
+    }
+    QVERIFY(doc && doc->module);
+    QCOMPARE(doc->gspmdImportNote.empty(), !gspmd);
+    if (canceled) QVERIFY(asked > 0);
+    const ir::Op* func = DocumentState::firstShownFunction(*doc->module);
+    auto g = PreparedGrouping::take(doc.get(), func, options);
+    QCOMPARE(bool(g), kept);
+    if (g) QCOMPARE(g->totalOps, ops + 1);
   }
 
   // The view takes the grouping made for the document it is given, and lays

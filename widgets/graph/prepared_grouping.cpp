@@ -1,9 +1,13 @@
 // Grouping made on the loader's thread (see prepared_grouping.h).
 #include "graph/prepared_grouping.h"
 
+#include <QtConcurrent/QtConcurrentRun>
+
 #include "api/document.h"
+#include "api/staged_load.h"
 #include "core/document_state.h"
 #include "core/prepared_for_document.h"
+#include "core/work_pool.h"
 
 namespace shardscope::widgets {
 
@@ -57,6 +61,30 @@ std::shared_ptr<const Grouping> PreparedGrouping::take(const api::Document* doc,
   std::unique_ptr<Prepared> p = slot().take(doc);
   if (!p || p->func != func || !(p->options == options)) return nullptr;
   return std::move(p->grouping);
+}
+
+GroupingBesideLoad::GroupingBesideLoad(GroupingOptions options, std::function<bool()> canceled)
+    : options_(std::move(options)), canceled_(std::move(canceled)) {}
+
+GroupingBesideLoad::~GroupingBesideLoad() { grouped_.waitForFinished(); }
+
+void GroupingBesideLoad::addTo(api::AfterParse& after) {
+  after.parsed = [this](const std::shared_ptr<const api::Document>& parsed) {
+    grouped_ = QtConcurrent::run(workPool(), [parsed, options = options_, canceled = canceled_] {
+      return PreparedGrouping::group(*parsed, options, canceled);
+    });
+  };
+  after.beforeChange = [this] {
+    grouped_.waitForFinished();
+    stale_ = true;
+  };
+}
+
+void GroupingBesideLoad::finish(const std::shared_ptr<const api::Document>& doc) {
+  grouped_.waitForFinished();
+  if (stale_ || !grouped_.isValid() || grouped_.resultCount() == 0) return;
+  if (canceled_ && canceled_()) return;
+  PreparedGrouping::put(doc, options_, grouped_.result());
 }
 
 }  // namespace shardscope::widgets

@@ -16,13 +16,25 @@
 // Only a grouping made for the document, function and options being shown
 // is handed out (see core/prepared_for_document.h); otherwise the view
 // groups on its own as before.
+//
+// A loader uses these through GroupingBesideLoad, which also drops a
+// grouping made stale by a GSPMD import after the parse:
+//
+//   GroupingBesideLoad beside(options, canceled);
+//   api::AfterParse after;          // `read` may be set for other work
+//   beside.addTo(after);            // starts group() on the work pool once parsed
+//   auto doc = api::loadDocument(path, &progress, after);
+//   ...                             // more work on the loader's thread
+//   beside.finish(doc);             // waits, then put() unless stale
 #pragma once
+#include <QFuture>
 #include <functional>
 #include <memory>
 
 #include "graph/graph_grouping.h"
 
 namespace shardscope::api {
+struct AfterParse;
 struct Document;
 }
 namespace shardscope::ir {
@@ -47,6 +59,33 @@ struct PreparedGrouping {
   // `options` (handed over, no longer kept), else nullptr.
   static std::shared_ptr<const Grouping> take(const api::Document* doc, const ir::Op* func,
                                               const GroupingOptions& options);
+};
+
+// The grouping of one load, made on the work pool beside the loader's
+// thread (example above). The loader's thread only: one per load.
+class GroupingBesideLoad {
+ public:
+  // `canceled` (any thread) stops the grouping early; it is asked until
+  // finish() or the destructor has waited for the grouping.
+  explicit GroupingBesideLoad(GroupingOptions options, std::function<bool()> canceled = {});
+  // Waits for a grouping still running (it may ask `canceled`).
+  ~GroupingBesideLoad();
+  GroupingBesideLoad(const GroupingBesideLoad&) = delete;
+  GroupingBesideLoad& operator=(const GroupingBesideLoad&) = delete;
+
+  // Sets `after.parsed` (start grouping) and `after.beforeChange` (wait for
+  // it: the module is about to change, the grouping will be stale).
+  void addTo(api::AfterParse& after);
+  // Waits for the grouping and keeps it for the graph view (put) when it
+  // describes `doc`'s module as loaded. Nothing is kept when none was
+  // started (parse failed, small function), when it was canceled or stale.
+  void finish(const std::shared_ptr<const api::Document>& doc);
+
+ private:
+  GroupingOptions options_;
+  std::function<bool()> canceled_;
+  QFuture<std::shared_ptr<const Grouping>> grouped_;
+  bool stale_ = false;  // the module changed after the parse (GSPMD import)
 };
 
 }  // namespace shardscope::widgets

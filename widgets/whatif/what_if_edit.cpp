@@ -102,10 +102,10 @@ bool setEntrySharding(QString& text, qsizetype typeAt, const QString& attr) {
     if (dictEnd < 0) return false;
     const qsizetype key = findTopLevel(text, QStringLiteral("sdy.sharding"), j + 1, dictEnd - 1);
     if (key >= 0) return replaceAttrValue(text, key, dictEnd, attr);
-    text.insert(j + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+    text.insert(j + 1, QStringLiteral("sdy.sharding = %1, ").arg(attr));
     return true;
   }
-  text.insert(end, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
+  text.insert(end, QStringLiteral(" {sdy.sharding = %1}").arg(attr));
   return true;
 }
 
@@ -145,12 +145,12 @@ bool insertBeforeTrailingType(QString& text, qsizetype from, qsizetype to, const
     for (qsizetype b = k - 1; b > from; --b) {
       if (text[b] == u'}') ++depth;
       if (text[b] == u'{' && --depth == 0) {
-        text.insert(b + 1, QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+        text.insert(b + 1, QStringLiteral("sdy.sharding = %1, ").arg(attr));
         return true;
       }
     }
   }
-  text.insert(colon, QStringLiteral(" {sdy.sharding = ") + attr + u'}');
+  text.insert(colon, QStringLiteral(" {sdy.sharding = %1}").arg(attr));
   return true;
 }
 
@@ -215,8 +215,7 @@ Rewrite rewriteRegionOpResult(QString text, const ir::Op& op, unsigned index,
   // `cond {`): into that dictionary, or a new one before the first region.
   const QString attrsKey = QStringLiteral("attributes {");
   if (const qsizetype dict = findTopLevel(text, attrsKey, t.opAt, t.headerEnd); dict >= 0) {
-    text.insert(dict + attrsKey.size(),
-                QStringLiteral("sdy.sharding = ") + attr + QStringLiteral(", "));
+    text.insert(dict + attrsKey.size(), QStringLiteral("sdy.sharding = %1, ").arg(attr));
     return text;
   }
   const qsizetype brace = findTopLevel(text, QStringLiteral("{"), t.opAt, t.headerEnd, true);
@@ -225,7 +224,7 @@ Rewrite rewriteRegionOpResult(QString text, const ir::Op& op, unsigned index,
   while (k > t.opAt && text[k - 1].isSpace()) --k;
   while (k > t.opAt && (text[k - 1].isLetterOrNumber() || text[k - 1] == u'_')) --k;
   while (k > t.opAt && text[k - 1].isSpace()) --k;
-  text.insert(k, QStringLiteral(" attributes {sdy.sharding = ") + attr + u'}');
+  text.insert(k, QStringLiteral(" attributes {sdy.sharding = %1}").arg(attr));
   return text;
 }
 
