@@ -258,6 +258,9 @@ void Op::walkPreOrder(const std::function<bool(Op&)>& fn) {
       // Collect first: `fn` may erase the op it is given.
       std::vector<Op*>& ops = walkBuffers.byDepth[depth.d];
       ops.clear();
+      // At its final size at once: grown by doubling, a million-op block's
+      // buffer left twice its size in freed fresh pages behind.
+      ops.reserve(block->ops().size());
       for (auto& op : block->ops()) ops.push_back(op.get());
       // Nested walks use deeper buffers, so `ops` stays intact; index it
       // afresh since `byDepth` may grow (moving the inner vectors, not

@@ -2,11 +2,21 @@
 // arguments `%argN`, results `%N` in program order with nested regions
 // numbered after their parent region, name hints (`%c`, `%cst`,
 // `%iterArg`) made unique with a conflict counter saved per region.
+//
+// A block of many ops (a large model's @main holds most of its million ops)
+// is written by two threads: every value is named before anything is
+// written, so an op's text depends only on the op, and a second writer
+// spells every other chunk of ops while this one spells the rest and
+// writes both in program order (Writer::printOpsOnTwoThreads).
 #include "ir/printer.h"
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -261,6 +271,16 @@ class Out {
     buf_.clear();
   }
   std::string take() { return std::move(buf_); }
+  // Appends a large piece of text without copying it into the buffer first
+  // when there is a stream to send it to.
+  void writeThrough(std::string_view s) {
+    if (!os_) {
+      buf_.append(s);
+      return;
+    }
+    flush();
+    os_->write(s.data(), static_cast<std::streamsize>(s.size()));
+  }
 
   Out& operator<<(char c) {
     buf_ += c;
@@ -364,6 +384,10 @@ class AttrRefs {
 class Writer {
  public:
   Writer(Out& out, const PrintOptions& opts) : os_(out), opts_(opts) {}
+  // A second writer of `parent`'s module (printOpsOnTwoThreads): it reads
+  // the parent's value names and never starts a helper of its own.
+  Writer(Out& out, Writer& parent)
+      : os_(out), opts_(parent.opts_), names_(parent.names_), module_(parent.module_), helper_(true) {}
 
   void printModule(const Module& m) {
     if (opts_.debugInfo && !aliases_) {
@@ -427,7 +451,9 @@ class Writer {
   Out& os_;
   std::string typeText_;  // scratch
   PrintOptions opts_;
-  NameState names_;
+  NameState ownNames_;
+  // ownNames_, or a parent writer's (a helper only reads them).
+  NameState& names_ = ownNames_;
   int indent_ = 0;
 
   // -mlir-print-debuginfo (PrintOptions::debugInfo): the names, and
@@ -435,6 +461,8 @@ class Writer {
   LocationAliases* aliases_ = nullptr;
   bool collecting_ = false;
   const Module* module_ = nullptr;
+  // A helper of another writer (printOpsOnTwoThreads).
+  bool helper_ = false;
 
   // The location MLIR has for `op`: the one written, else its place in the
   // file read (the module `module { ... }` stood for without writing it is
@@ -660,16 +688,134 @@ class Writer {
         os_ << ":\n";
       }
       first = false;
-      for (const auto& op : block->ops()) {
-        printIndent();
-        printOp(*op);
-        os_ << '\n';
+      if (sharesWork(*block)) {
+        printOpsOnTwoThreads(*block);
+      } else {
+        for (const auto& op : block->ops()) printOpLine(*op);
       }
     }
     (void)printEmptyBlock;
     --indent_;
     printIndent();
     os_ << '}';
+  }
+
+  void printOpLine(const Op& op) {
+    printIndent();
+    printOp(op);
+    os_ << '\n';
+  }
+
+  // ---- two threads for a large block ---------------------------------------
+
+  // Chunks of this many ops go to one thread or the other: large enough
+  // that handing one over costs nothing next to spelling it (a few hundred
+  // KB of text), small enough that the two threads' shares stay even.
+  static constexpr size_t kChunkOps = 2048;
+  // Blocks of fewer ops are written on this thread alone.
+  static constexpr size_t kTwoThreadOps = 8 * kChunkOps;
+  // Chunks the helper may have spelt ahead of the writing (their buffers
+  // are reused, so the text in flight stays a few MB whatever the size).
+  static constexpr size_t kChunksAhead = 4;
+
+  // Location aliases are named in the order a single writer meets them, so
+  // -mlir-print-debuginfo is written on one thread.
+  bool sharesWork(const Block& block) const {
+    if (helper_ || aliases_ || collecting_) return false;
+    size_t n = 0;
+    for (auto it = block.ops().begin(); it != block.ops().end() && n < kTwoThreadOps; ++it) ++n;
+    return n >= kTwoThreadOps;
+  }
+
+  // Writes the ops of `block` as the loop in printRegion would: chunks
+  // 0, 2, 4, ... are spelt here straight into the output, chunks 1, 3, 5,
+  // ... by a helper writer on another thread into a ring of buffers, each
+  // written out here after the chunk before it. The text is the same as one
+  // writer's: each op's spelling depends on the op and the value names
+  // (all given before writing starts), and the order is program order.
+  void printOpsOnTwoThreads(const Block& block) {
+    std::vector<OpList::const_iterator> starts;  // of each chunk, then end
+    size_t n = 0;
+    for (auto it = block.ops().begin(); it != block.ops().end(); ++it, ++n)
+      if (n % kChunkOps == 0) starts.push_back(it);
+    starts.push_back(block.ops().end());
+    const size_t chunks = starts.size() - 1;
+
+    struct Relay {
+      std::mutex mutex;
+      std::condition_variable changed;
+      std::string text[kChunksAhead];
+      bool ready[kChunksAhead] = {};
+      bool stop = false;  // the writing side gave up (an exception)
+      std::exception_ptr failure;  // the helper's
+    } relay;
+    // The helper's k-th chunk (chunk 2k + 1) goes through slot k % kChunksAhead.
+    auto slotOf = [](size_t chunk) { return (chunk / 2) % kChunksAhead; };
+
+    std::thread helper([&] {
+      try {
+        Out out(nullptr);
+        Writer writer(out, *this);
+        writer.indent_ = indent_;
+        for (size_t c = 1; c < chunks; c += 2) {
+          const size_t slot = slotOf(c);
+          {
+            std::unique_lock lock(relay.mutex);
+            relay.changed.wait(lock, [&] { return relay.stop || !relay.ready[slot]; });
+            if (relay.stop) return;
+            out.buffer().swap(relay.text[slot]);  // reuse the slot's storage
+          }
+          out.buffer().clear();
+          for (auto it = starts[c]; it != starts[c + 1]; ++it) writer.printOpLine(**it);
+          {
+            std::lock_guard lock(relay.mutex);
+            relay.text[slot].swap(out.buffer());
+            relay.ready[slot] = true;
+          }
+          relay.changed.notify_all();
+        }
+      } catch (...) {
+        std::lock_guard lock(relay.mutex);
+        relay.failure = std::current_exception();
+        relay.stop = true;
+        relay.changed.notify_all();
+      }
+    });
+    // Stops and joins the helper however this function is left.
+    struct Join {
+      std::thread& helper;
+      Relay& relay;
+      ~Join() {
+        {
+          std::lock_guard lock(relay.mutex);
+          relay.stop = true;
+        }
+        relay.changed.notify_all();
+        helper.join();
+      }
+    } join{helper, relay};
+
+    std::string taken;
+    for (size_t c = 0; c < chunks; ++c) {
+      if (c % 2 == 0) {
+        for (auto it = starts[c]; it != starts[c + 1]; ++it) printOpLine(**it);
+        continue;
+      }
+      const size_t slot = slotOf(c);
+      {
+        std::unique_lock lock(relay.mutex);
+        relay.changed.wait(lock, [&] { return relay.ready[slot] || relay.failure; });
+        if (!relay.ready[slot]) std::rethrow_exception(relay.failure);
+        taken.swap(relay.text[slot]);
+      }
+      os_.writeThrough(taken);
+      {
+        std::lock_guard lock(relay.mutex);
+        relay.text[slot].swap(taken);  // the storage goes back for a later chunk
+        relay.ready[slot] = false;
+      }
+      relay.changed.notify_all();
+    }
   }
 
   void printBlockArgDecls(const Block& block) {

@@ -215,14 +215,16 @@ struct PropagationDriver::Impl {
   // blocks per op, made on its first quiet visit and freed with the driver,
   // cost more than the memo saved on a large module); an op's place there
   // is kept for later visits, which have the same list lengths.
+  // (Fields ordered so that the flags share one word: there is a memo per
+  // op, a million of them in a large module, each in fresh memory.)
   struct NoChangeMemo {
+    const FactorPropagation* strategy = nullptr;
+    uint32_t tensorsAt = 0, numTensors = 0;  // in MemoLists::shardings / keep
+    uint32_t dirsAt = 0, numDirs = 0;        // in MemoLists::dirs
     bool valid = false;
     // Every factor had the same axes on all tensors mapping it: no step
     // changes anything whatever the directions.
     bool anyDirs = false;
-    const FactorPropagation* strategy = nullptr;
-    uint32_t tensorsAt = 0, numTensors = 0;  // in MemoLists::shardings / keep
-    uint32_t dirsAt = 0, numDirs = 0;        // in MemoLists::dirs
     bool placed = false;
   };
   struct MemoLists {
@@ -284,14 +286,18 @@ struct PropagationDriver::Impl {
   // Per-op state, indexed by the op's id: its pre-order index, or for an op
   // outside the pre-order (none in practice) an id handed out on demand.
   struct OpState {
-    bool ruleDone = false;
-    // The rule, inside the op's `sdy.sharding_rule` attribute (held alive by
-    // `ruleKeep`).
+    // The rule, inside the op's `sdy.sharding_rule` attribute (held alive in
+    // `ruleKeeps`); nullptr before it is looked up, kNoRule when the op has
+    // none.
     const OpShardingRule* rule = nullptr;
-    std::optional<ir::Attribute> ruleKeep;
     NoChangeMemo memo;
   };
+  static inline const OpShardingRule kNoRule{};
   std::vector<OpState> state;
+  // The attributes the rules of `state` live in, one per op that has a rule,
+  // kept alive for the driver's lifetime (apart from OpState, which stays
+  // 40 bytes: 80 with a slot of its own for each).
+  std::vector<ir::Attribute> ruleKeeps;
   // Whether the op with that id is on the worklist (apart from `state`: it
   // is set for every op at the start of each run).
   std::vector<uint8_t> pending;
@@ -344,6 +350,7 @@ struct PropagationDriver::Impl {
     indexMapBuilt = false;
     extraIds.clear();
     state.clear();
+    ruleKeeps.clear();
     memoLists.shardings.clear();
     memoLists.keep.clear();
     memoLists.dirs.clear();
@@ -365,6 +372,7 @@ struct PropagationDriver::Impl {
     memoLists.shardings.reserve(tensors);
     memoLists.keep.reserve(tensors);
     state.resize(preorder.size());
+    ruleKeeps.reserve(preorder.size());  // one per op at most (ops outside the pre-order may add more)
     pending.assign(preorder.size(), 0);
     indexed = true;
     funcs.clear();
@@ -588,8 +596,8 @@ struct PropagationDriver::Impl {
 
   const OpShardingRule* ruleFor(ir::Op* op) {
     OpState& st = state[op == current && curId >= 0 ? curId : idOf(op)];
-    if (!st.ruleDone) {
-      st.ruleDone = true;
+    if (!st.rule) {
+      st.rule = &kNoRule;
       // As getOrCreateOpShardingRule, without its copies of the rule (out of
       // the attribute, into it, then compared). Ops alike share one rule
       // attribute (see OpShardingRuleCache), which the op state holds.
@@ -606,12 +614,12 @@ struct PropagationDriver::Impl {
       }
       if (const ir::Attribute* a = created ? &*created : op->attr(kShardingRuleAttr)) {
         if (const OpShardingRule* stored = a->as<OpShardingRule>()) {
-          st.ruleKeep = *a;  // no second copy of the rule per op
+          ruleKeeps.push_back(*a);  // no second copy of the rule per op
           st.rule = stored;
         }
       }
     }
-    return st.rule;
+    return st.rule == &kNoRule ? nullptr : st.rule;
   }
 
   const OpShardingRule& cachedIdentityRule(const ir::Op* op, const ir::Type& type, size_t numOperands) {

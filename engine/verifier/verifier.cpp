@@ -2,11 +2,13 @@
 #include "verifier/verifier.h"
 
 #include <algorithm>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <map>
 #include <set>
 #include <span>
+#include <thread>
 #include <unordered_map>
 
 #include "verifier/dominance.h"
@@ -328,12 +330,16 @@ class Verifier {
 
   bool run() {
     const int before = diags_.errorCount();
-    // 1. What MLIR rejects while reading the text: malformed meshes, result
-    //    types that disagree with the inferred ones. The reader stops at the
-    //    first such problem.
-    if (!checkWhileParsing()) return false;
-    // 2. Each top-level op on its own (functions are isolated: one error each).
-    for (const auto& op : module_.body().ops()) verifyOp(*op);
+    if (opsInTopLevelBlocks() >= kTwoThreadOps) {
+      if (!runOnTwoThreads()) return false;
+    } else {
+      // 1. What MLIR rejects while reading the text: malformed meshes, result
+      //    types that disagree with the inferred ones. The reader stops at the
+      //    first such problem.
+      if (!checkWhileParsing()) return false;
+      // 2. Each top-level op on its own (functions are isolated: one error each).
+      for (const auto& op : module_.body().ops()) verifyOp(*op);
+    }
     if (diags_.errorCount() != before) return false;
     // 3. Symbol users, once everything else is valid.
     verifySymbolUses();
@@ -374,6 +380,87 @@ class Verifier {
     }
     if (p.at.element) where = "sharding " + std::to_string(*p.at.element) + " of " + where;
     return p.at.token.empty() ? "in " + where : "at " + p.at.token + " in " + where;
+  }
+
+  // --- 1 and 2 on two threads ----------------------------------------------
+
+  // From this many ops in the blocks of the top-level ops (a large model's
+  // @main) the checks are shared with a second thread.
+  static constexpr size_t kTwoThreadOps = 16384;
+
+  size_t opsInTopLevelBlocks() const {
+    size_t n = 0;
+    for (const auto& op : module_.body().ops())
+      for (const auto& region : op->regions())
+        for (const auto& block : region->blocks()) n += block->ops().size();
+    return n;
+  }
+
+  // Steps 1 and 2 as run() does them one after the other, with the same
+  // diagnostics in the same order: a second verifier (its own sink and
+  // memos) runs step 1 and then the region isolation check that ends each
+  // top-level op's step 2 (verifyOpExit, a walk of the whole function),
+  // while this one runs the rest of step 2 (verifyOpInside: the entry checks
+  // with the dominance check, and the nested ops). Each reads the module
+  // only; the dominance check's position tags on the ops are read by
+  // nothing the other side runs. Afterwards the diagnostics are put
+  // together as the sequential order would have them: only step 1's when it
+  // failed; else per top-level op its inside problems, or when there were
+  // none its isolation problem.
+  bool runOnTwoThreads() {
+    std::vector<const Op*> tops;
+    for (const auto& op : module_.body().ops()) tops.push_back(op.get());
+    ir::DiagnosticSink sideSink;
+    bool parsedOk = true;
+    std::vector<size_t> exitEnds(tops.size(), 0);  // sideSink's size after each exit check
+    std::exception_ptr sideFailure;
+    std::thread side([&] {
+      try {
+        Verifier other(module_, sideSink, sites_, placement_);
+        parsedOk = other.checkWhileParsing();
+        if (!parsedOk) return;
+        for (size_t i = 0; i < tops.size(); ++i) {
+          other.verifyOpExit(*tops[i]);
+          exitEnds[i] = sideSink.all().size();
+        }
+      } catch (...) {
+        sideFailure = std::current_exception();
+      }
+    });
+    const size_t start = diags_.all().size();
+    std::vector<size_t> insideEnds(tops.size(), 0);  // diags_'s size after each top-level op
+    std::vector<char> insideOk(tops.size(), 0);
+    try {
+      for (size_t i = 0; i < tops.size(); ++i) {
+        insideOk[i] = verifyOpInside(*tops[i]);
+        insideEnds[i] = diags_.all().size();
+      }
+    } catch (...) {
+      side.join();
+      throw;
+    }
+    side.join();
+    if (sideFailure) std::rethrow_exception(sideFailure);
+    const std::vector<ir::Diagnostic> inside(diags_.all().begin() + static_cast<std::ptrdiff_t>(start),
+                                             diags_.all().end());
+    diags_.truncate(start);
+    auto append = [&](const std::vector<ir::Diagnostic>& from, size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) diags_.add(from[k].severity, from[k].loc, from[k].message);
+    };
+    const std::vector<ir::Diagnostic>& sideDiags = sideSink.all();
+    if (!parsedOk) {
+      append(sideDiags, 0, sideDiags.size());
+      return false;
+    }
+    size_t insideAt = 0, exitAt = 0;
+    for (size_t i = 0; i < tops.size(); ++i) {
+      const size_t insideEnd = insideEnds[i] - start;
+      append(inside, insideAt, insideEnd);
+      if (insideOk[i]) append(sideDiags, exitAt, exitEnds[i]);
+      insideAt = insideEnd;
+      exitAt = exitEnds[i];
+    }
+    return true;
   }
 
   // --- 1. parse-time checks ------------------------------------------------
@@ -455,13 +542,15 @@ class Verifier {
   // --- 2. per-op checks ----------------------------------------------------
 
   // Entry checks, nested ops, exit checks; false at the first problem.
-  bool verifyOp(const Op& op) {
+  bool verifyOp(const Op& op) { return verifyOpInside(op) && verifyOpExit(op); }
+  // The entry checks and the nested ops.
+  bool verifyOpInside(const Op& op) {
     if (!verifyOpEntry(op)) return false;
     for (const auto& region : op.regions())
       for (const auto& block : region->blocks())
         for (const auto& nested : block->ops())
           if (!verifyOp(*nested)) return false;
-    return verifyOpExit(op);
+    return true;
   }
 
   bool verifyOpEntry(const Op& op) {

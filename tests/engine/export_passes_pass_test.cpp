@@ -204,6 +204,41 @@ func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unr
       << out;
 }
 
+// The pass returns at once when no sharding names unreduced axes; these
+// modules have them only where that look must still find them (a
+// function's result attributes), or none and an sdy reduction the check
+// still reaches.
+TEST(ExportPassesTest, VerifyUnreducedAxesFindsAxesOnlyInResultAttributes) {
+  std::string input =
+      std::string(kUnreducedHeader) +
+      R"(func.func @g(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}], unreduced={"y"}>}) {
+  return %arg0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-verify-unreduced-axes");
+  EXPECT_NE(out.find("'func.return' op has unreduced axes mismatch for 'y' at return value 0"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ExportPassesTest, VerifyUnreducedAxesChecksSdyReductionsWithoutUnreducedAxes) {
+  std::string input = std::string(kUnreducedHeader) + R"(func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.all_reduce {"x"} %arg0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  std::string out = run(input, "sdy-verify-unreduced-axes");
+  EXPECT_NE(out.find("'sdy.all_reduce' op operand must be sharded."), std::string::npos) << out;
+  // Without the reduction the same function has nothing to report.
+  std::string plain = std::string(kUnreducedHeader) + R"(func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)";
+  EXPECT_EQ(run(plain, "sdy-verify-unreduced-axes").rfind("module {", 0), 0u)
+      << run(plain, "sdy-verify-unreduced-axes");
+}
+
 TEST(ExportPassesTest, InlineMeshesWritesMeshesIntoShardingsAndReplicaGroups) {
   const char* input = R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
 sdy.mesh @rev = <["x"=2], device_ids=[1, 0]>

@@ -272,4 +272,12 @@ TEST_F(ShardscopeOptCli, AnAttributeErrorHasANoteAtTheAxis) {
                                   file + ":3:" + std::to_string(col) +
                                   ": note: at \"a\" in 'sdy.sharding' of argument 0\n"))
       << r.err;
+  // The module is read without the attribute sites first and again with
+  // them once the verifier fails: the error is reported once, from the
+  // second reading.
+  size_t reports = 0;
+  for (size_t at = r.err.find("duplicate axis ref"); at != std::string::npos;
+       at = r.err.find("duplicate axis ref", at + 1))
+    ++reports;
+  EXPECT_EQ(reports, 1u) << r.err;
 }

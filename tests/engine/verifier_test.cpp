@@ -432,5 +432,117 @@ TEST(VerifierModuleTest, IsolatedRegionsUseOnlyTheirOwnValues) {
                                       "3 note: required by region isolation constraints"}));
 }
 
+// A module of 16,384 ops or more is checked on two threads (verifier.cpp,
+// runOnTwoThreads); the diagnostics must be the ones, in the order, of one
+// thread. Each case builds its module, then the same module with a valid
+// function of `padding` ops after everything else: 0 stays on one thread,
+// 20,000 crosses over, and both must report the same.
+struct TwoThreadCase {
+  const char* name;
+  // Builds the functions that matter (lines 1-99) into `b`.
+  void (*build)(ModuleBuilder& b);
+  std::vector<std::string> expected;
+};
+
+void PrintTo(const TwoThreadCase& c, std::ostream* os) { *os << c.name; }
+
+void padWithValidFunction(ModuleBuilder& b, int ops) {
+  if (ops == 0) return;
+  const Type t = Type::tensor({8}, "f32");
+  ir::Block& body = b.func("pad", {t}, 100);
+  ir::Value* last = body.argument(0);
+  for (int i = 0; i < ops; ++i) last = b.op(body, "stablehlo.add", {last, last}, {t}, 101)->result(0);
+  b.op(body, "func.return", {last}, {}, 102);
+}
+
+// @f: an unknown axis in an op's sharding (an error inside the function).
+void insideError(ModuleBuilder& b, const std::string& name, uint32_t line) {
+  const Type t = Type::tensor({8}, "f32");
+  ir::Block& body = b.func(name, {t}, line);
+  ir::Op* add = b.op(body, "stablehlo.add", {body.argument(0), body.argument(0)}, {t}, line + 1);
+  add->setAttr("sdy.sharding", TensorShardingPerValue{{sharding({closed({full("zz")})})}});
+  b.op(body, "func.return", {add->result(0)}, {}, line + 2);
+}
+
+// A function using a value of another function's (its isolation check, the
+// last of its checks, fails); returns the function's block.
+ir::Block& isolationError(ModuleBuilder& b, const std::string& name, uint32_t line, ir::Value* foreign) {
+  const Type t = Type::tensor({8}, "f32");
+  ir::Block& body = b.func(name, {t}, line);
+  ir::Op* add = b.op(body, "stablehlo.add", {body.argument(0), foreign}, {t}, line + 1);
+  b.op(body, "func.return", {add->result(0)}, {}, line + 2);
+  return body;
+}
+
+const std::vector<TwoThreadCase>& twoThreadCases() {
+  static const std::vector<TwoThreadCase> cases = {
+      {"valid",
+       [](ModuleBuilder& b) {
+         b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
+         const Type t = Type::tensor({8}, "f32");
+         ir::Block& body = b.func("main", {t}, 2);
+         b.op(body, "func.return", {body.argument(0)}, {}, 3);
+       },
+       {}},
+      {"insideErrorsInTwoFunctions",
+       [](ModuleBuilder& b) {
+         b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
+         insideError(b, "f", 10);
+         insideError(b, "g", 20);
+       },
+       {"11: 'stablehlo.add' op result - unknown axis name: \"zz\"",
+        "21: 'stablehlo.add' op result - unknown axis name: \"zz\""}},
+      {"isolationThenInsideThenIsolation",
+       [](ModuleBuilder& b) {
+         b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
+         const Type t = Type::tensor({8}, "f32");
+         ir::Block& other = b.func("other", {t}, 2);
+         b.op(other, "func.return", {other.argument(0)}, {}, 3);
+         isolationError(b, "f", 10, other.argument(0));
+         insideError(b, "g", 20);
+         isolationError(b, "h", 30, other.argument(0));
+       },
+       {"11: 'stablehlo.add' op using value defined outside the region",
+        "10 note: required by region isolation constraints",
+        "21: 'stablehlo.add' op result - unknown axis name: \"zz\"",
+        "31: 'stablehlo.add' op using value defined outside the region",
+        "30 note: required by region isolation constraints"}},
+      {"insideErrorHidesIsolationError",
+       [](ModuleBuilder& b) {
+         b.mesh("mesh", Mesh{{{"a", 2}}, {}}, 1);
+         const Type t = Type::tensor({8}, "f32");
+         ir::Block& other = b.func("other", {t}, 2);
+         b.op(other, "func.return", {other.argument(0)}, {}, 3);
+         ir::Block& f = isolationError(b, "f", 10, other.argument(0));
+         f.ops().front()->setAttr("sdy.sharding", TensorShardingPerValue{{sharding({closed({full("zz")})})}});
+       },
+       {"11: 'stablehlo.add' op result - unknown axis name: \"zz\""}},
+      {"badMeshHidesEverythingElse",
+       [](ModuleBuilder& b) {
+         insideError(b, "f", 10);
+         b.mesh("mesh", Mesh{{{"a", 2}}, {1, 1}}, 50);
+       },
+       {"50: custom op 'sdy.mesh' sorted device ids must be iota(product(axes)), got: 1, 1"}},
+  };
+  return cases;
+}
+
+class VerifierTwoThreadsTest : public ::testing::TestWithParam<TwoThreadCase> {};
+
+TEST_P(VerifierTwoThreadsTest, SameDiagnosticsAsOneThread) {
+  for (int padding : {0, 20000}) {
+    SCOPED_TRACE("padding " + std::to_string(padding));
+    ModuleBuilder b;
+    GetParam().build(b);
+    padWithValidFunction(b, padding);
+    bool ok = false;
+    EXPECT_EQ(errorsOf(b.module(), &ok), GetParam().expected);
+    EXPECT_EQ(ok, GetParam().expected.empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(VerifierModuleTest, VerifierTwoThreadsTest, ::testing::ValuesIn(twoThreadCases()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 }  // namespace
 }  // namespace shardscope
