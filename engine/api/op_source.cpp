@@ -23,7 +23,7 @@ void collectFrames(const Location& loc, std::vector<SourceFrame>& out) {
   switch (loc.kind()) {
     case Location::Kind::Unknown: return;
     case Location::Kind::FileLineCol:
-      out.push_back({loc.file(), loc.line(), loc.column(), {}});
+      out.push_back({std::string(loc.file()), loc.line(), loc.column(), {}});
       return;
     case Location::Kind::Name: {
       size_t first = out.size();
@@ -73,7 +73,7 @@ bool looksLikeNameStack(std::string_view name) {
 void readSource(const Location& loc, OpSource& out) {
   const Location* l = &loc;
   while (l->kind() == Location::Kind::Name) {
-    const std::string& n = l->name();
+    const std::string_view n = l->name();
     if (!n.empty() && n.back() == ':') {
       l = l->child();
       continue;
@@ -83,7 +83,7 @@ void readSource(const Location& loc, OpSource& out) {
     l = l->child();
     if (!n.empty() && !hasScopeSeparator(n) && l->kind() == Location::Kind::Name &&
         looksLikeNameStack(l->name())) {
-      out.nameScope = l->name() + '/' + n;
+      out.nameScope = std::string(l->name()) + '/' + std::string(n);
       l = l->child();
     }
   }
@@ -140,7 +140,7 @@ std::string_view nameScopeOf(const ir::Op& op) {
   // nestedNameScopeOf's.
   auto first = [](auto& self, const Location* l) -> std::string_view {
     while (l && l->kind() == Location::Kind::Name) {
-      const std::string& n = l->name();
+      const std::string_view n = l->name();
       if (n.empty() || n.back() != ':') return n;
       l = l->child();
     }
@@ -156,7 +156,7 @@ std::string_view nestedNameScopeOf(const ir::Op& op) {
   // The same test as readSource's, on the first name only (as nameScopeOf).
   auto nested = [](auto& self, const Location* l) -> std::string_view {
     while (l && l->kind() == Location::Kind::Name) {
-      const std::string& n = l->name();
+      const std::string_view n = l->name();
       if (!n.empty() && n.back() == ':') {  // the op's kind ("add:"), not its name
         l = l->child();
         continue;

@@ -1,10 +1,12 @@
 #include "location.h"
 
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <vector>
 
 #include "attribute.h"
+#include "sharding/string_literal.h"
 
 namespace shardscope::ir {
 
@@ -25,8 +27,8 @@ struct LocationInterner {
     const std::vector<const Location*>* locations = nullptr;  // Fused only
   };
   static Key keyOf(const Location& l) {
-    return {l.kind_, l.line_, l.column_, l.endLine_, l.endColumn_, l.text_, l.first_, l.second_,
-            &l.locations_};
+    return {l.kind_, l.line_, l.column_, l.endLine_, l.endColumn_, l.text(), l.first_, l.second_,
+            l.locations_};
   }
   static size_t hashOf(const Key& k) {
     size_t h = std::hash<std::string_view>()(k.text);
@@ -87,6 +89,31 @@ struct LocationInterner {
 
   std::mutex mutex;
   std::deque<Location> store;
+  std::deque<std::vector<const Location*>> fusedLists;
+
+  // The texts of the locations, back to back in blocks that are never
+  // freed: a heap block per name cost its malloc header and rounding, and
+  // the call, 835,000 times at a million ops.
+  static constexpr size_t kArenaBlock = size_t(1) << 20;
+  char* arenaAt = nullptr;
+  size_t arenaLeft = 0;
+  const char* keepText(std::string_view text) {
+    if (text.empty()) return "";
+    if (text.size() > arenaLeft) {
+      if (text.size() > kArenaBlock / 4) {  // a long one in a block of its own
+        char* own = new char[text.size()];
+        std::memcpy(own, text.data(), text.size());
+        return own;
+      }
+      arenaAt = new char[kArenaBlock];
+      arenaLeft = kArenaBlock;
+    }
+    char* at = arenaAt;
+    std::memcpy(at, text.data(), text.size());
+    arenaAt += text.size();
+    arenaLeft -= text.size();
+    return at;
+  }
 
   static LocationInterner& get() {
     static auto* interner = new LocationInterner();  // never destroyed: ops may outlive statics
@@ -110,10 +137,11 @@ struct LocationInterner {
     l.column_ = key.column;
     l.endLine_ = key.endLine;
     l.endColumn_ = key.endColumn;
-    l.text_.assign(key.text);
+    l.text_ = keepText(key.text);
+    l.textSize_ = static_cast<uint32_t>(key.text.size());
     l.first_ = key.first;
     l.second_ = key.second;
-    if (list) l.locations_ = std::move(*list);
+    if (list) l.locations_ = &fusedLists.emplace_back(std::move(*list));
     *slot = {hash, &l};
     ++used;
     return &l;
@@ -190,9 +218,14 @@ std::vector<const Location*> Location::children() const {
       if (first_->isUnknown()) return {};
       return {first_};
     case Kind::CallSite: return {first_, second_};
-    case Kind::Fused: return locations_;
+    case Kind::Fused: return locations();
     default: return {};
   }
+}
+
+const std::vector<const Location*>& Location::locations() const {
+  static const std::vector<const Location*> none;
+  return locations_ ? *locations_ : none;
 }
 
 namespace {
@@ -208,7 +241,7 @@ void writeLocationText(const Location& loc, std::string& out, const NestedLocati
   switch (loc.kind()) {
     case Location::Kind::Unknown: out += "unknown"; return;
     case Location::Kind::FileLineCol:
-      out += quoteString(loc.file());
+      appendQuoted(out, loc.file());
       out += ':' + std::to_string(loc.line()) + ':' + std::to_string(loc.column());
       if (loc.endLine() == loc.line() && loc.endColumn() == loc.column()) return;
       out += " to ";
@@ -216,7 +249,7 @@ void writeLocationText(const Location& loc, std::string& out, const NestedLocati
       out += ':' + std::to_string(loc.endColumn());
       return;
     case Location::Kind::Name:
-      out += quoteString(loc.name());
+      appendQuoted(out, loc.name());
       if (!loc.child()->isUnknown()) {
         out += '(';
         writeNested(*loc.child(), out, nested);
@@ -232,7 +265,11 @@ void writeLocationText(const Location& loc, std::string& out, const NestedLocati
       return;
     case Location::Kind::Fused: {
       out += "fused";
-      if (!loc.metadata().empty()) out += '<' + loc.metadata() + '>';
+      if (!loc.metadata().empty()) {
+        out += '<';
+        out += loc.metadata();
+        out += '>';
+      }
       out += '[';
       bool first = true;
       for (const Location* l : loc.locations()) {

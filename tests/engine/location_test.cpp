@@ -34,6 +34,41 @@ TEST(LocationTest, FusedSimplifiesAsMlir) {
   EXPECT_EQ(locationText(*Location::fused({}, "\"m\"")), "fused<\"m\">[unknown]");
 }
 
+// Texts are kept in the interner's arena: many names fill several of its
+// blocks, a very long one gets a block of its own, and every text stays
+// intact and found again by its spelling (the source text it was read from
+// is gone by then).
+TEST(LocationTest, TextsOutliveTheirSourceAcrossArenaBlocks) {
+  struct Kept {
+    std::string text;
+    const Location* loc;
+  };
+  std::vector<Kept> kept;
+  for (int i = 0; i < 3000; ++i) {  // about 3 MB of names: several blocks
+    std::string text = "jit(f)/layer_" + std::to_string(i) + "/" + std::string(1000, char('a' + i % 26));
+    std::string source = text;  // freed below, as a parsed file's text is
+    kept.push_back({text, Location::name(source)});
+    source.assign(source.size(), '#');
+  }
+  std::string longName(700000, 'x');  // over a quarter block: its own
+  longName += "/end";
+  const Location* longLoc = Location::name(longName);
+  const Location* file = Location::fileLineCol(std::string(300000, 'p') + ".py", 7, 8);
+  for (const Kept& k : kept) {
+    EXPECT_EQ(k.loc->name(), k.text);
+    EXPECT_EQ(Location::name(k.text), k.loc);
+  }
+  EXPECT_EQ(longLoc->name(), longName);
+  EXPECT_EQ(Location::name(longName), longLoc);
+  EXPECT_EQ(file->file(), std::string(300000, 'p') + ".py");
+  EXPECT_EQ(file->line(), 7u);
+  EXPECT_TRUE(Location::name("")->name().empty());
+  EXPECT_EQ(Location::name(""), Location::name(std::string_view()));
+  // Non-fused locations list nothing.
+  EXPECT_TRUE(longLoc->locations().empty());
+  EXPECT_EQ(locationText(*Location::fused({longLoc, file}, "\"m\"")).substr(0, 12), "fused<\"m\">[\"");
+}
+
 TEST(LocationTest, TextOfEachForm) {
   struct Case {
     const char* written;

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -18,9 +19,25 @@
 
 namespace shardscope::widgets {
 
+namespace {
+
+// `op` and the ops nested in it, in program order (as ir::Op::walk visits
+// them), without a std::function call per op: the grouping visits each of a
+// million ops four times, and most have no regions.
+template <class Visit>
+void forEachOp(const ir::Op& op, Visit&& visit) {
+  visit(const_cast<ir::Op&>(op));
+  if (op.numRegions() == 0) return;
+  for (const auto& region : op.regions())
+    for (const auto& block : region->blocks())
+      for (const auto& inner : block->ops()) forEachOp(*inner, visit);
+}
+
+}  // namespace
+
 int countOps(const ir::Op& func) {
   int n = 0;
-  const_cast<ir::Op&>(func).walk([&](ir::Op&) { ++n; });
+  forEachOp(func, [&](ir::Op&) { ++n; });
   return n - 1;
 }
 
@@ -54,14 +71,31 @@ bool isTransformedFunction(std::string_view name) {
 // api::splitNameScope splits it; for a name of one part nullopt (no scope)
 // unless it is a transformed function (`jit(top)`: that scope itself), ""
 // for "/x" (a scope whose one part is empty).
+//
+// Every top-level op's name is scanned (a million of them, ~50 characters
+// each): a table tells the characters that matter from the rest in one
+// lookup, where six comparisons per character were 900 instructions an op.
+enum CharClass : uint8_t { kPlain = 0, kOpen, kClose, kSlash };
+constexpr std::array<uint8_t, 256> kCharClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (const unsigned char c : {'(', '[', '{'}) t[c] = kOpen;
+  for (const unsigned char c : {')', ']', '}'}) t[c] = kClose;
+  t[static_cast<unsigned char>('/')] = kSlash;
+  return t;
+}();
+
 std::optional<std::string_view> scopeOf(std::string_view name) {
   int depth = 0;
   size_t last = std::string_view::npos;
   for (size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-    if (c == '/' && depth == 0) last = i;
+    const uint8_t k = kCharClass[static_cast<unsigned char>(name[i])];
+    if (k == kPlain) continue;
+    if (k == kOpen)
+      ++depth;
+    else if (k == kClose)
+      depth -= depth > 0;
+    else if (depth == 0)
+      last = i;
   }
   if (last == std::string_view::npos) {
     if (isTransformedFunction(name)) return name;
@@ -240,7 +274,18 @@ class StageClock {
 
 // What a group's box says, gathered from its leaves up.
 struct Summary {
-  std::unordered_map<const std::string*, int> kinds;  // op names are interned
+  // Ops of each kind: a group holds a few dozen kinds at most, so a short
+  // list searched from its end (runs of one kind are common) beats a hash
+  // map's node per kind, made and freed for each of 10^5 groups.
+  std::vector<std::pair<const std::string*, int>> kinds;  // op names are interned
+  void addKind(const std::string* kind, int n) {
+    for (auto it = kinds.rbegin(); it != kinds.rend(); ++it)
+      if (it->first == kind) {
+        it->second += n;
+        return;
+      }
+    kinds.emplace_back(kind, n);
+  }
   std::set<std::string> axes;
   int sharded = 0;
 };
@@ -593,7 +638,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   G.groupOf.reserve(static_cast<size_t>(G.totalOps));
   for (const OpGroup& g : G.groups)
     for (const ir::Op* op : g.ops)
-      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { G.groupOf.emplace(&o, g.id); });
+      forEachOp(*op, [&](ir::Op& o) { G.groupOf.emplace(&o, g.id); });
   clock.mark("group of each op", 38);
   if (stop()) return nullptr;
 
@@ -614,19 +659,28 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   countedArgs.resize(G.groups.size());
   // Arguments: folded into the one group of a level that uses them; used by
   // several, a free node at the top level, from outside at a nested one.
+  // (level, one of its groups using the argument), sorted and unique: as a
+  // map of sets it was ten heap nodes for each of 80,000 weights.
+  std::vector<std::pair<int, int>> usersAt;
+  std::vector<int> users;
   for (unsigned a = 0; a < body.numArguments(); ++a) {
     const ir::Value* v = body.argument(a);
-    std::map<int, std::set<int>> usersAt;  // level -> its groups using v
+    usersAt.clear();
     for (const ir::Use& u : v->uses()) {
       const int leaf = G.groupOfOp(u.user);
       if (leaf < 0) continue;
       const std::vector<int>& path = pathOf(leaf);
-      for (size_t k = 0; k < path.size(); ++k) usersAt[k == 0 ? -1 : path[k - 1]].insert(path[k]);
+      for (size_t k = 0; k < path.size(); ++k) usersAt.emplace_back(k == 0 ? -1 : path[k - 1], path[k]);
     }
+    std::sort(usersAt.begin(), usersAt.end());
+    usersAt.erase(std::unique(usersAt.begin(), usersAt.end()), usersAt.end());
     int deepest = -1;  // where its sharding is counted: the innermost group folding it
-    for (const auto& [level, users] : usersAt) {
+    for (size_t i = 0; i < usersAt.size();) {
+      const int level = usersAt[i].first;
+      users.clear();
+      for (; i < usersAt.size() && usersAt[i].first == level; ++i) users.push_back(usersAt[i].second);
       if (users.size() == 1) {
-        const int g = *users.begin();
+        const int g = users.front();
         G.groups[static_cast<size_t>(g)].args.push_back(v);
         if (deepest < 0 || pathOf(g).size() > pathOf(deepest).size()) deepest = g;
         continue;
@@ -653,10 +707,10 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     if (!leaf.isLeaf()) continue;
     inLeaf.clear();
     for (const ir::Op* op : leaf.ops)
-      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) { inLeaf.push_back(&o); });
+      forEachOp(*op, [&](ir::Op& o) { inLeaf.push_back(&o); });
     std::sort(inLeaf.begin(), inLeaf.end());
     for (const ir::Op* op : leaf.ops)
-      const_cast<ir::Op*>(op)->walk([&](ir::Op& o) {
+      forEachOp(*op, [&](ir::Op& o) {
         for (ir::Value* v : o.operands()) {
           if (!v->definingOp) continue;  // arguments: above; region arguments: inside
           if (std::binary_search(inLeaf.begin(), inLeaf.end(), v->definingOp)) continue;
@@ -679,11 +733,17 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
   G.levelEdges.resize(edges.size());
   for (size_t l = 0; l < edges.size(); ++l)
     for (auto& [key, values] : edges[l]) {
-      // Each value once, in the order first seen.
-      std::unordered_set<const ir::Value*> seen;
+      // Each value once, in the order first seen (most edges carry a few
+      // values: looked for in the list itself, without a hash set each).
       std::vector<const ir::Value*> unique;
-      for (const ir::Value* v : values)
-        if (seen.insert(v).second) unique.push_back(v);
+      if (values.size() <= 32) {
+        for (const ir::Value* v : values)
+          if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
+      } else {
+        std::unordered_set<const ir::Value*> seen;
+        for (const ir::Value* v : values)
+          if (seen.insert(v).second) unique.push_back(v);
+      }
       G.levelEdges[l].push_back({key.first, key.second, std::move(unique)});
     }
   edges.clear();
@@ -714,19 +774,27 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
       for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back({*it, false});
     }
   }
+  // What a box says of an op kind, found once per kind (op names are
+  // interned) rather than once per group and kind: 10^5 groups.
+  struct KindName {
+    QString name;  // "dot_general"
+    int rank = 100;
+    bool shown = true;
+  };
+  std::unordered_map<const std::string*, KindName> kindNames;
   for (int id : postOrder) {
     OpGroup& g = G.groups[static_cast<size_t>(id)];
     Summary& s = sums[static_cast<size_t>(id)];
     if (g.isLeaf()) {
       for (const ir::Op* top : g.ops)
-        const_cast<ir::Op*>(top)->walk([&](ir::Op& op) {
-          ++s.kinds[&op.name()];
-          for (ir::Value* r : op.results()) noteValue(s, *r);
+        forEachOp(*top, [&](ir::Op& op) {
+          s.addKind(&op.name(), 1);
+          for (unsigned r = 0; r < op.numResults(); ++r) noteValue(s, *op.result(r));
         });
     } else {
       for (int c : g.children) {
         Summary& cs = sums[static_cast<size_t>(c)];
-        for (const auto& [k, n] : cs.kinds) s.kinds[k] += n;
+        for (const auto& [k, n] : cs.kinds) s.addKind(k, n);
         s.axes.insert(cs.axes.begin(), cs.axes.end());
         s.sharded += cs.sharded;
       }
@@ -753,11 +821,16 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     };
     std::vector<Kind> byCount;
     for (const auto& [k, n] : s.kinds) {
-      const auto dot = k->find('.');
-      const QString name = toQString(dot == std::string::npos ? *k : k->substr(dot + 1));
-      if (name == QLatin1String("return") || name == QLatin1String("constant")) continue;
-      const int i = static_cast<int>(first.indexOf(name));
-      byCount.push_back({i < 0 ? 100 : i, n, name});
+      auto [it, added] = kindNames.try_emplace(k);
+      KindName& kind = it->second;
+      if (added) {
+        const auto dot = k->find('.');
+        kind.name = toQString(dot == std::string::npos ? *k : k->substr(dot + 1));
+        kind.shown = kind.name != QLatin1String("return") && kind.name != QLatin1String("constant");
+        const int i = static_cast<int>(first.indexOf(kind.name));
+        kind.rank = i < 0 ? 100 : i;
+      }
+      if (kind.shown) byCount.push_back({kind.rank, n, kind.name});
     }
     std::sort(byCount.begin(), byCount.end(), [](const Kind& a, const Kind& b) {
       if (a.rank != b.rank) return a.rank < b.rank;
@@ -765,7 +838,7 @@ std::shared_ptr<const Grouping> groupFunction(const ir::Module& module, const ir
     });
     QStringList topKinds;
     for (size_t i = 0; i < byCount.size() && i < 3; ++i)
-      topKinds << QStringLiteral("%1×%2").arg(byCount[i].name).arg(byCount[i].count);
+      topKinds << byCount[i].name + u'×' + QString::number(byCount[i].count);
     if (!topKinds.isEmpty()) g.lines << topKinds.join(QStringLiteral("  "));
     QString shard = s.sharded ? plural(s.sharded, "sharded value", "sharded values")
                               : QObject::tr("no shardings");
