@@ -107,10 +107,6 @@ std::shared_ptr<Document> parseInStages(std::string text, std::string name,
   ir::DiagnosticSink sink;
   ir::ParseOptions opts;
   opts.fileName = doc->name;
-  // Verifier errors in an attribute are underlined at the attribute (an
-  // unknown axis at the axis), not at the start of its op.
-  ir::AttributeSites sites;
-  opts.attributeSites = &sites;
   bool stoppedInReader = false;  // asked once: the answer is kept
   if (progress)
     opts.progress = [progress, &stoppedInReader](size_t consumed, size_t total) {
@@ -126,7 +122,25 @@ std::shared_ptr<Document> parseInStages(std::string text, std::string name,
   if (after && after->parsed && doc->module && !sink.hasErrors()) after->parsed(doc);
 #ifdef SHARDSCOPE_HAVE_VERIFIER
   if (doc->module && !sink.hasErrors()) {
-    verifyModule(*doc->module, sink, &sites, SitePlacement::Error);
+    if (!verifyModule(*doc->module, sink)) {
+      // Verifier errors in an attribute are underlined at the attribute (an
+      // unknown axis at the axis), not at the start of its op. That needs
+      // where the reader found each attribute (AttributeSites): a table as
+      // large as the module (65 MB of fresh memory at a million ops, and a
+      // sorted insert per attribute) wanted only now, so the text is read
+      // again with it and the diagnostics are this reading's (the same ones,
+      // placed at their attributes). The module shown stays the first one:
+      // `after` may be using it.
+      ir::AttributeSites sites;
+      ir::ParseOptions again = opts;
+      again.progress = nullptr;
+      again.attributeSites = &sites;
+      ir::DiagnosticSink placed;
+      if (std::unique_ptr<ir::Module> reread = ir::parseModule(doc->text, again, placed)) {
+        verifyModule(*reread, placed, &sites, SitePlacement::Error);
+        if (placed.hasErrors()) sink = std::move(placed);
+      }
+    }
     if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
   }
 #endif

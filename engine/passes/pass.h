@@ -43,7 +43,7 @@ using ReshardCauses = std::vector<ReshardCause>;
 struct PassContext {
   ir::DiagnosticSink& diags;
   // Where `--trace=FILE` output should go (empty: no trace).
-  std::string tracePath;
+  std::string tracePath = {};
   // When set, passes and pipeline steps append their wall time here.
   std::vector<PassTiming>* timings = nullptr;
   // When set, the propagation passes record their steps here (the GUI's
@@ -54,7 +54,7 @@ struct PassContext {
   ReshardCauses* reshardCauses = nullptr;
   // Inside -sdy-propagation-pipeline with a dump directory: the dump index
   // its nested steps use (module_dump.h); standalone passes start at 0.
-  std::optional<int> moduleDumpIndex;
+  std::optional<int> moduleDumpIndex = {};
 };
 
 // Runs the pass; returns false when it failed (diagnostics say why).

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "api/staged_load.h"
 #include "ir/parser.h"
 
 #include <algorithm>
@@ -154,6 +155,63 @@ TEST(Document, StageNames) {
   EXPECT_STREQ(loadStageName(LoadStage::Parse), "parse error");
   EXPECT_STREQ(loadStageName(LoadStage::Verify), "verifier error");
 }
+
+// A verifier error in an attribute is placed at what is wrong in it,
+// although the module is read without attribute sites: the text is read
+// again with them once the verifier fails (document.cpp). The module kept
+// is the first reading's, the one AfterParse::parsed was given.
+struct PlacedCase {
+  const char* name;
+  std::string text;
+  std::string at;  // the error's place: the first occurrence of this text
+  const char* message;
+};
+class PlacedAtTheAttribute : public testing::TestWithParam<PlacedCase> {};
+
+TEST_P(PlacedAtTheAttribute, FromTheSecondReading) {
+  const PlacedCase& c = GetParam();
+  const std::string path = tempFile(std::string("placed_") + c.name + ".mlir", c.text);
+  const ir::Module* parsedModule = nullptr;
+  AfterParse after;
+  after.parsed = [&](const std::shared_ptr<const Document>& doc) { parsedModule = doc->module.get(); };
+  auto doc = loadDocument(path, nullptr, after);
+  fs::remove(path);
+  ASSERT_TRUE(doc->module);
+  EXPECT_EQ(doc->module.get(), parsedModule);
+  ASSERT_EQ(doc->failedStage, LoadStage::Verify);
+  auto isError = [](const ir::Diagnostic& d) { return d.severity == ir::Severity::Error; };
+  EXPECT_EQ(std::count_if(doc->diagnostics.begin(), doc->diagnostics.end(), isError), 1);
+  const auto error = std::find_if(doc->diagnostics.begin(), doc->diagnostics.end(), isError);
+  ASSERT_NE(error, doc->diagnostics.end());
+  EXPECT_NE(error->message.find(c.message), std::string::npos) << error->message;
+  const size_t at = c.text.find(c.at);
+  ASSERT_NE(at, std::string::npos);
+  const size_t lineStart = c.text.rfind('\n', at) + 1;  // npos + 1 = 0 on the first line
+  EXPECT_EQ(error->loc.line, 1u + std::count(c.text.begin(), c.text.begin() + static_cast<long>(at), '\n'));
+  EXPECT_EQ(error->loc.col, at - lineStart + 1) << error->message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Document, PlacedAtTheAttribute,
+    testing::Values(
+        PlacedCase{"UnknownAxis",
+                   "sdy.mesh @mesh = <[\"x\"=2]>\n"
+                   "func.func @main(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+                   "[{\"z\"}]>}) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n",
+                   "\"z\"", "unknown axis name"},
+        PlacedCase{"RankOfAnOpSharding",
+                   "sdy.mesh @mesh = <[\"x\"=2]>\n"
+                   "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+                   "  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+                   "[{\"x\"}, {}]>]>} : tensor<4xf32>\n"
+                   "  return %0 : tensor<4xf32>\n}\n",
+                   "<@mesh, [{", "rank"},
+        PlacedCase{"UnknownMesh",
+                   "sdy.mesh @mesh = <[\"x\"=2]>\n"
+                   "func.func @main(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@other, "
+                   "[{\"x\"}]>}) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n",
+                   "@other", "mesh"}),
+    [](const testing::TestParamInfo<PlacedCase>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace shardscope::api
