@@ -223,19 +223,7 @@ class MainWindowTest : public QObject {
     QFETCH(bool, gspmd);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("large.mlir"));
-    std::string text;
-    if (!gspmd) text += "sdy.mesh @mesh = <[\"x\"=2]>\n";
-    text += "func.func @main(%arg0: tensor<8x4xf32> ";
-    text += gspmd ? "{mhlo.sharding = \"{devices=[2,1]<=[2]}\"}"
-                  : "{sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
-    text += ") -> tensor<8x4xf32> {\n";
-    std::string prev = "%arg0";
-    for (int i = 0; i < 600; ++i) {
-      const std::string v = "%v" + std::to_string(i);
-      text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x4xf32>\n";
-      prev = v;
-    }
-    text += "  return " + prev + " : tensor<8x4xf32>\n}\n";
+    const std::string text = test::shardedNegateChain(600, gspmd);
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(text.data(), qint64(text.size()));

@@ -38,24 +38,6 @@ std::shared_ptr<const api::Document> chain(int ops) {
   return api::parseDocument(text, "chain.mlir");
 }
 
-// The text of a function of `ops` negates of its argument, sharded the sdy
-// way or the GSPMD way (imported after the parse: the module changes).
-std::string shardedChain(int ops, bool gspmd) {
-  std::string text;
-  if (!gspmd) text += "sdy.mesh @mesh = <[\"x\"=2]>\n";
-  text += "func.func @main(%arg0: tensor<8x4xf32> ";
-  text += gspmd ? "{mhlo.sharding = \"{devices=[2,1]<=[2]}\"}"
-                : "{sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
-  text += ") -> tensor<8x4xf32> {\n";
-  std::string prev = "%arg0";
-  for (int i = 0; i < ops; ++i) {
-    const std::string v = "%v" + std::to_string(i);
-    text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x4xf32>\n";
-    prev = v;
-  }
-  return text + "  return " + prev + " : tensor<8x4xf32>\n}\n";
-}
-
 }  // namespace
 
 class PreparedGroupingTest : public QObject {
@@ -145,7 +127,7 @@ class PreparedGroupingTest : public QObject {
     const QString path = dir.filePath(QStringLiteral("chain.mlir"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    const std::string text = shardedChain(ops, gspmd);
+    const std::string text = test::shardedNegateChain(ops, gspmd);
     f.write(text.data(), qint64(text.size()));
     f.close();
     const GroupingOptions options;

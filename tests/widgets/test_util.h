@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 
 #include "api/document.h"
 
@@ -43,6 +44,25 @@ inline void addSampleRows() {
 
 inline std::shared_ptr<api::Document> loadSample(const QString& name) {
   return api::loadDocument(QDir(sampleDir()).filePath(name).toStdString());
+}
+
+// @main of `ops` chained negates of its argument, which is sharded the sdy
+// way or the GSPMD way (`mhlo.sharding`, imported after the parse, so the
+// module changes then).
+inline std::string shardedNegateChain(int ops, bool gspmd) {
+  std::string text;
+  if (!gspmd) text += "sdy.mesh @mesh = <[\"x\"=2]>\n";
+  text += "func.func @main(%arg0: tensor<8x4xf32> ";
+  text += gspmd ? "{mhlo.sharding = \"{devices=[2,1]<=[2]}\"}"
+                : "{sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}";
+  text += ") -> tensor<8x4xf32> {\n";
+  std::string prev = "%arg0";
+  for (int i = 0; i < ops; ++i) {
+    const std::string v = "%v" + std::to_string(i);
+    text += "  " + v + " = stablehlo.negate " + prev + " : tensor<8x4xf32>\n";
+    prev = v;
+  }
+  return text + "  return " + prev + " : tensor<8x4xf32>\n}\n";
 }
 
 // Bad inputs: name, text, expected 1-based line of the first error.
