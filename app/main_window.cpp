@@ -16,7 +16,6 @@
 #include "load_progress.h"
 
 #include <QCloseEvent>
-#include <ctime>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -32,6 +31,7 @@
 #include <QTableView>
 
 #include "core/axis_style.h"
+#include "core/thread_cpu_time.h"
 #include "core/document_state.h"
 #include "diagnostics/diagnostics_model.h"
 #include "outline/op_tree_model.h"
@@ -64,13 +64,6 @@ QString findSampleDir() {
 namespace {
 // Stage times of opening a document (QT_LOGGING_RULES="shardscope.open.debug=true").
 Q_LOGGING_CATEGORY(lcOpen, "shardscope.open", QtWarningMsg)
-// The UI thread's CPU time in ms: on a loaded machine wall time says more
-// about the other processes than about the stage.
-double threadCpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 }  // namespace
 
 MainWindow::MainWindow(QString sampleDir, QWidget* parent)

@@ -3,6 +3,7 @@
 // statistics go to the SparseCore tab), reload, the Open dialog, saving the
 // source, asking about unsaved edits, recent files.
 #include "main_window.h"
+#include "core/thread_cpu_time.h"
 #include "core/work_pool.h"
 
 #include <QFileDialog>
@@ -13,7 +14,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <QScopeGuard>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -49,12 +49,6 @@ constexpr qint64 kConvertAheadBytes = 8 * 1000 * 1000;
 const char* const kRecentKey = "recentFiles";
 // The loader thread's stage times (QT_LOGGING_RULES="shardscope.open.loader.debug=true").
 Q_LOGGING_CATEGORY(lcLoader, "shardscope.open.loader", QtWarningMsg)
-// CPU time of the calling thread (the loader's stages in the log above).
-double loaderThreadCpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 }  // namespace
 
 void MainWindow::rebuildRecentMenu() {
@@ -154,23 +148,23 @@ void MainWindow::openFile(const QString& path) {
     if (convertAhead)
       afterParse.read = [&](const std::shared_ptr<const api::Document>& read) {
         converted = QtConcurrent::run(widgets::workPool(), [read] {
-          const double cpu = loaderThreadCpuMs();
+          const double cpu = threadCpuMs();
           QString text = SourceView::convert(*read);
-          qCDebug(lcLoader) << "source text converted ahead: thread CPU" << loaderThreadCpuMs() - cpu << "ms";
+          qCDebug(lcLoader) << "source text converted ahead: thread CPU" << threadCpuMs() - cpu << "ms";
           return text;
         });
       };
     grouping.addTo(afterParse);
     auto doc = api::loadDocument(p, &progress, afterParse);
     const qint64 loadedMs = clock.elapsed();
-    const double loadedCpu = loaderThreadCpuMs();
+    const double loadedCpu = threadCpuMs();
     // Cancelled: no result, the shown one stays (a conversion still under
     // way finishes on its own and is dropped).
     if (doc->cancelled || promise.isCanceled()) return;
     // What showing it costs in proportion to its size, here: the op tree's
     // rows, the source view's text.
     OpTreeModel::prepare(doc);
-    const double treeCpu = loaderThreadCpuMs();
+    const double treeCpu = threadCpuMs();
     const qint64 treeMs = clock.elapsed();
     if (promise.isCanceled()) return;
     if (converted.isValid())
@@ -185,7 +179,7 @@ void MainWindow::openFile(const QString& path) {
     if (promise.isCanceled()) return;
     qCDebug(lcLoader) << "read, parsed, verified:" << loadedMs << "ms (thread CPU" << loadedCpu
                       << "); op tree by" << treeMs << "ms (" << treeCpu - loadedCpu
-                      << "), source text by" << preparedMs << "ms (" << loaderThreadCpuMs() - treeCpu
+                      << "), source text by" << preparedMs << "ms (" << threadCpuMs() - treeCpu
                       << "); the graph's grouping by" << clock.elapsed() << "ms";
     promise.setProgressValue(LoadProgress::kRange);
     promise.addResult(Loaded{std::move(doc), ops});

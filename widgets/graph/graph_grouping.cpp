@@ -6,7 +6,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <future>
 #include <optional>
 #include <string_view>
@@ -16,6 +15,7 @@
 #include "api/nested_name_scope.h"
 #include "api/op_source.h"
 #include "core/axis_style.h"
+#include "core/thread_cpu_time.h"
 
 namespace shardscope::widgets {
 
@@ -249,7 +249,7 @@ class StageClock {
   void mark(const char* name, int percent = -1) {
     if (progress_ && percent >= 0) progress_(percent);
     const auto wall = std::chrono::steady_clock::now();
-    const double cpu = cpuMs();
+    const double cpu = threadCpuMs();
     stages_.push_back(
         {name, std::chrono::duration<double, std::milli>(wall - wall0_).count(), cpu - cpu0_});
     wall0_ = wall;
@@ -257,15 +257,10 @@ class StageClock {
   }
   void restart() {
     wall0_ = std::chrono::steady_clock::now();
-    cpu0_ = cpuMs();
+    cpu0_ = threadCpuMs();
   }
 
  private:
-  static double cpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-  }
   std::vector<Grouping::Stage>& stages_;
   std::function<void(int)> progress_;
   std::chrono::steady_clock::time_point wall0_;
