@@ -29,6 +29,7 @@
 #include "passes/explicit_reshards/reshard_cause.h"
 #include "passes/pass.h"
 #include "verifier/verifier.h"
+#include "verifier/verify_read_module.h"
 
 namespace {
 
@@ -245,11 +246,7 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   // conformance cases check that), and a note points at the attribute (an
   // unknown axis at the axis); -verify-diagnostics checks exactly sdy_opt's
   // diagnostics, so no note then. The notes need where the reader found each
-  // attribute (AttributeSites), a table as large as the module (65 MB of
-  // fresh memory at a million ops, and a sorted insert per attribute), used
-  // only when the verifier finds a problem: so a module is read without it,
-  // and read again with it only when the verifier fails (below).
-  ir::AttributeSites sites;
+  // attribute, recorded only when the verifier fails (verify_read_module.h).
   std::vector<passes::PassTiming> timings;
   auto clock = std::chrono::steady_clock::now();
   // Appends the time since the last mark under `name`.
@@ -262,18 +259,9 @@ bool processChunk(std::string_view text, uint32_t firstLine, const Options& opts
   passes::ReshardCauses reshardCauses;  // for the communication report
   mark("Parser", 0);
   bool ok = module != nullptr;
-  if (ok) ok = verifyModule(*module, diags, nullptr);
-  if (!ok && module && !opts.verifyDiagnostics) {
-    // The same reading and checks as the first time, now with the sites, so
-    // the diagnostics are the ones a single reading with them gives (the
-    // sites change where problems are shown, never whether there are any).
-    diags.clear();
-    module.reset();
-    po.attributeSites = &sites;
-    module = ir::parseModule(text, po, diags);
-    ok = module != nullptr;
-    if (ok) ok = verifyModule(*module, diags, &sites);
-  }
+  if (ok)
+    ok = opts.verifyDiagnostics ? verifyModule(*module, diags)
+                                : verifyReadModule(text, po, *module, diags);
   mark("Verifier", 0);
   if (ok) {
     passes::PassContext ctx{diags, opts.tracePath};

@@ -16,6 +16,7 @@
 #include "passes/import_passes.h"
 #if __has_include("verifier/verifier.h")
 #include "verifier/verifier.h"
+#include "verifier/verify_read_module.h"
 #define SHARDSCOPE_HAVE_VERIFIER 1
 #endif
 
@@ -122,26 +123,11 @@ std::shared_ptr<Document> parseInStages(std::string text, std::string name,
   if (after && after->parsed && doc->module && !sink.hasErrors()) after->parsed(doc);
 #ifdef SHARDSCOPE_HAVE_VERIFIER
   if (doc->module && !sink.hasErrors()) {
-    if (!verifyModule(*doc->module, sink)) {
-      // Verifier errors in an attribute are underlined at the attribute (an
-      // unknown axis at the axis), not at the start of its op. That needs
-      // where the reader found each attribute (AttributeSites): a table as
-      // large as the module (65 MB of fresh memory at a million ops, and a
-      // sorted insert per attribute) wanted only now, so the text is read
-      // again with it and the diagnostics are this reading's (the same ones,
-      // placed at their attributes). The module shown stays the first one:
-      // `after` may be using it.
-      ir::AttributeSites sites;
-      ir::ParseOptions again = opts;
-      again.progress = nullptr;
-      again.attributeSites = &sites;
-      ir::DiagnosticSink placed;
-      if (std::unique_ptr<ir::Module> reread = ir::parseModule(doc->text, again, placed)) {
-        verifyModule(*reread, placed, &sites, SitePlacement::Error);
-        if (placed.hasErrors()) sink = std::move(placed);
-      }
-    }
-    if (sink.hasErrors()) doc->failedStage = LoadStage::Verify;
+    // Verifier errors in an attribute are underlined at the attribute (an
+    // unknown axis at the axis), not at the start of its op; the module
+    // shown stays this reading's (`after` may be using it).
+    if (!verifyReadModule(doc->text, opts, *doc->module, sink, SitePlacement::Error))
+      doc->failedStage = LoadStage::Verify;
   }
 #endif
   if (progress && progress->stopped()) return cancelledDocument(std::move(doc->name));
